@@ -1,0 +1,173 @@
+/* Helpers shared by the built-in rule families (semi-private). Owned by the
+ * matmul/conv/attention/layout author; others add helpers additively at the
+ * end (never change a declaration below: every family file relies on them).
+ *
+ * Conventions used by every helper:
+ *  - Argument lookup "arg(i, name)": the positional argument i when the op has
+ *    more than i positional args, else the keyword argument `name` (name may
+ *    be NULL). A value that is JSON null counts as absent.
+ *  - Getters that can fail return 0 on success, TLC_RULE_MISSING_ARGS when
+ *    the value is absent, TLC_RULE_BAD_ARGS when it has the wrong kind.
+ *    The *_or getters return the default when the value is absent.
+ *  - Nothing here allocates; every pointer returned is borrowed from the op
+ *    and valid only during the rule call.
+ */
+#ifndef TLC_RULES_UTIL_H
+#define TLC_RULES_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tlcost/plugin.h"
+
+/** Most factors one tlc_rules_term holds (dims of several tensors). */
+#define TLC_RULES_MAX_FACTORS 64
+/** Most dims a shape helper (broadcast, int lists) handles. */
+#define TLC_RULES_MAX_DIMS 32
+
+#if defined(__GNUC__)
+#define TLC_RULES_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TLC_RULES_PRINTF(a, b)
+#endif
+
+/* ---- registration ---------------------------------------------------- */
+
+/** One row of a family's rule table. payload is passed to fn (never
+ *  written through). */
+typedef struct tlc_rules_entry {
+	const char *name;     /* "aten::mm" or "aten::add.Tensor" */
+	tlc_rule_kind kind;
+	tlc_evidence evidence;
+	tlc_rule_fn fn;       /* COST only; NULL otherwise */
+	const void *payload;
+	const char *note;     /* one line: the formula or the reason for zero */
+} tlc_rules_entry;
+
+/** Registers n rows; returns 0 or the first negative register_rule code. */
+int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
+                              const tlc_rules_entry *tab, size_t n);
+
+#define TLC_RULES_COUNT(tab) (sizeof(tab) / sizeof((tab)[0]))
+
+/* ---- argument access ------------------------------------------------- */
+
+/** arg(i, name) as described above, or NULL when absent (or JSON null). */
+const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
+                                const char *name);
+/** The i-th output, or NULL when outputs are not recorded / out of range. */
+const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+
+/** The tensor of a value, or NULL when v is NULL or not a tensor. */
+const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
+/** Tensor of arg(i, name), or NULL. */
+const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
+                                        size_t i, const char *name);
+/** Tensor of output i, or NULL. */
+const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
+
+/** Integer of arg(i, name). A bool is not an int; a one-element int list is. */
+int tlc_rules__int_arg(int64_t *out, const tlc_op *op, const tlc_host *host, size_t i,
+                       const char *name);
+int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,
+                          size_t i, const char *name, int64_t dflt);
+/** Bool of arg(i, name); ints 0/1 are accepted as bools. */
+int tlc_rules__bool_arg_or(int *out, const tlc_op *op, const tlc_host *host, size_t i,
+                           const char *name, int dflt);
+/** Number (int or float) of arg(i, name) as a double; for tests such as
+ *  beta != 0 only, never for counting. Strings "inf"/"-inf"/"nan" accepted. */
+int tlc_rules__real_arg_or(double *out, const tlc_op *op, const tlc_host *host,
+                           size_t i, const char *name, double dflt);
+/** String of arg(i, name), or dflt when absent; NULL when not a string. */
+const char *tlc_rules__string_arg_or(const tlc_op *op, const tlc_host *host, size_t i,
+                                     const char *name, const char *dflt);
+
+/** An int list value into out[cap]. A single int is a list of one. An empty
+ *  list gives *n = 0. BAD_ARGS for non-ints or more than cap entries. */
+int tlc_rules__int_list(int64_t *out, size_t cap, size_t *n, const tlc_value *v);
+/** Int list of arg(i, name) expanded to exactly `want` entries: a list of
+ *  one is repeated (stride=2 for conv2d means [2,2]); absent gives `dflt`
+ *  repeated. BAD_ARGS when the length is neither 1 nor want. */
+int tlc_rules__int_list_arg(int64_t *out, size_t want, const tlc_op *op,
+                            const tlc_host *host, size_t i, const char *name,
+                            int64_t dflt);
+/** Bool list (output_mask) of arg(i, name) into out[cap]; ints 0/1 accepted. */
+int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
+                             const tlc_host *host, size_t i, const char *name);
+
+/* ---- shapes ---------------------------------------------------------- */
+
+/** Size of dim d of t; negative d counts from the end. -1 when out of range. */
+int64_t tlc_rules__dim(const tlc_tensor *t, int64_t d);
+/** Product of dims [from, to) of t into *out; BAD_ARGS on int64 overflow
+ *  (use a term for counting; this is for sizes such as a batch count). */
+int tlc_rules__numel_range(int64_t *out, const tlc_tensor *t, size_t from, size_t to);
+/** numpy/PyTorch broadcast of two shapes into out[TLC_RULES_MAX_DIMS].
+ *  BAD_ARGS when incompatible or too many dims. Either shape may have ndim 0. */
+int tlc_rules__broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
+                         const int64_t *b, size_t nb);
+/** Same over the tensors among vals[0..n) (NULL and non-tensors skipped). */
+int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *const *vals,
+                                size_t n);
+
+/* ---- exact products (terms) ------------------------------------------ */
+
+/** A product of non-negative int64 factors, added to a cost exactly. */
+typedef struct tlc_rules_term {
+	size_t n;
+	int64_t f[TLC_RULES_MAX_FACTORS];
+	int bad; /* too many factors or a negative one */
+} tlc_rules_term;
+
+void tlc_rules__term_init(tlc_rules_term *t);
+/** Multiplies the term by x (x >= 0). */
+void tlc_rules__term_mul(tlc_rules_term *t, int64_t x);
+/** Multiplies by dims [from, to) of a tensor (to clamped to ndim). */
+void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
+                              size_t to);
+/** Multiplies by numel(x). */
+void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x);
+/** Multiplies by the product of shape[0..n). */
+void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n);
+/** out->field += coeff * term. Returns 0 or TLC_RULE_BAD_ARGS (bad term). */
+int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
+                        int64_t coeff, const tlc_rules_term *t);
+
+/* ---- bytes ------------------------------------------------------------ */
+
+/** Nonzero for in-place and out= variants: name ends with '_' or the
+ *  overload is "out" or starts with "out" (e.g. "out", "outf") . */
+int tlc_rules__is_inplace(const tlc_op *op);
+/** bytes_read += every tensor among the positional args and kwargs (lists
+ *  included), except the kwarg "out" (written, not read). */
+int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host);
+/** bytes_read += one value (tensor or list; None adds nothing). */
+int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *v);
+/** bytes_written += every recorded output. When outputs are not recorded,
+ *  `fallback` (may be NULL) is written instead: e.g. the computed result
+ *  tensor, or self for an in-place op. Returns MISSING_ARGS when neither
+ *  exists (the caller explains). */
+int tlc_rules__write_outputs(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                             const tlc_value *fallback);
+/** bytes_written += prod(shape) * size(dtype); unknown dtype marks the bytes
+ *  unknown (never adds 0 silently). */
+int tlc_rules__write_shape(tlc_cost *out, const tlc_host *host, const int64_t *shape,
+                           size_t n, tlc_dtype dtype);
+/** The usual pair: read_inputs + write_outputs(fallback). */
+int tlc_rules__io_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                        const tlc_value *fallback);
+
+/* ---- explanations ---------------------------------------------------- */
+
+/** Explains (printf format) and returns TLC_RULE_MISSING_ARGS. */
+int tlc_rules__missing(tlc_cost *out, const tlc_host *host, const char *fmt, ...)
+	TLC_RULES_PRINTF(3, 4);
+/** Explains (printf format) and returns TLC_RULE_BAD_ARGS. */
+int tlc_rules__bad(tlc_cost *out, const tlc_host *host, const char *fmt, ...)
+	TLC_RULES_PRINTF(3, 4);
+/** Turns a helper's return code into an explained one: rc < 0 is explained
+ *  as "missing/bad <what>" and returned; rc == 0 returns 0. */
+int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *what);
+
+/* ---- helpers added by other rule authors go below (additive only) ---- */
+
+#endif
