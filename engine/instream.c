@@ -1,0 +1,319 @@
+/* Input byte streams: plain or gzip (by magic bytes) over a file, stdin or
+ * memory. See instream.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "alloc.h"
+#include "error.h"
+#include "instream.h"
+
+#define RAW_CHUNK (256u * 1024u)  /* bytes per read(2) */
+#define OUT_CHUNK (256u * 1024u)  /* decompressed bytes per chunk */
+#define MEM_SLICE (1u << 30)      /* zlib's avail_in is 32 bits */
+
+struct tlc_instream {
+	const tlc_allocator *a;
+	char *name;
+	int fd, own_fd;
+	/* memory source */
+	const unsigned char *mem;
+	size_t memlen, mempos;
+	int is_mem;
+	/* raw (compressed or plain) bytes not yet consumed */
+	unsigned char *inbuf;
+	const unsigned char *raw;
+	size_t rawlen;
+	int raw_eof;
+	/* compression */
+	int detected, gzip;
+	z_stream z;
+	int z_init, member_open;
+	unsigned char *outbuf;
+	/* peek and state */
+	const unsigned char *peek_data;
+	size_t peek_len;
+	int peeked;
+	int err;
+	uint64_t offset;
+};
+
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+{
+	const tlc_allocator *a = opaque;
+	if (size && items > SIZE_MAX / size)
+		return Z_NULL;
+	return tlc_alloc__malloc(a, (size_t)items * size);
+}
+
+static void z_free(voidpf opaque, voidpf p)
+{
+	tlc_alloc__free(opaque, p);
+}
+
+static int set_io_error(tlc_instream *s, const char *what, int e)
+{
+	s->err = tlc_error__set_pos(TLC_EIO, "io_error", s->name, 0, 0,
+	                            "check that the file exists, is readable and is not a directory",
+	                            "cannot %s %s: %s", what, s->name, strerror(e));
+	return s->err;
+}
+
+static int set_gzip_error(tlc_instream *s, const char *code, const char *why)
+{
+	s->err = tlc_error__set_pos(TLC_EPARSE, code, s->name, 0, 0,
+	                            "the compressed file is damaged or incomplete: copy or write it again",
+	                            "%s: %s", s->name, why);
+	return s->err;
+}
+
+static int stream_new(tlc_instream **out, const tlc_allocator *a, const char *name)
+{
+	tlc_instream *s = tlc_alloc__calloc(a, 1, sizeof *s);
+	if (!s)
+		return tlc_error__oom();
+	s->a = a;
+	s->fd = -1;
+	s->name = tlc_alloc__strdup(a, name);
+	if (!s->name) {
+		tlc_alloc__free(a, s);
+		return tlc_error__oom();
+	}
+	*out = s;
+	return 0;
+}
+
+int tlc_instream__open_file(tlc_instream **out, const tlc_allocator *a, const char *path)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	tlc_instream *s;
+	int rc = stream_new(&s, a, is_stdin ? "<stdin>" : path);
+	if (rc < 0)
+		return rc;
+	s->inbuf = tlc_alloc__malloc(a, RAW_CHUNK);
+	if (!s->inbuf) {
+		tlc_instream__close(s);
+		return tlc_error__oom();
+	}
+	if (is_stdin) {
+		s->fd = STDIN_FILENO;
+	} else {
+		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0) {
+			rc = set_io_error(s, "open", errno);
+			tlc_instream__close(s);
+			return rc;
+		}
+		s->own_fd = 1;
+	}
+	*out = s;
+	return 0;
+}
+
+int tlc_instream__open_mem(tlc_instream **out, const tlc_allocator *a, const void *data,
+                           size_t len, const char *name)
+{
+	tlc_instream *s;
+	int rc = stream_new(&s, a, name ? name : "<memory>");
+	if (rc < 0)
+		return rc;
+	s->is_mem = 1;
+	s->mem = data;
+	s->memlen = data ? len : 0;
+	*out = s;
+	return 0;
+}
+
+/* Reads more raw bytes after the rawlen already held at the start of
+ * inbuf (file sources). 0, or io_error. */
+static int read_more(tlc_instream *s)
+{
+	if (s->raw != s->inbuf && s->rawlen)
+		memmove(s->inbuf, s->raw, s->rawlen);
+	s->raw = s->inbuf;
+	for (;;) {
+		ssize_t n = read(s->fd, s->inbuf + s->rawlen, RAW_CHUNK - s->rawlen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return set_io_error(s, "read", errno);
+		if (n == 0)
+			s->raw_eof = 1;
+		s->rawlen += (size_t)n;
+		return 0;
+	}
+}
+
+/* Makes raw bytes available when none are held (sets raw_eof at the end). */
+static int fill_raw(tlc_instream *s)
+{
+	if (s->rawlen || s->raw_eof)
+		return 0;
+	if (!s->is_mem)
+		return read_more(s);
+	size_t left = s->memlen - s->mempos;
+	if (left == 0) {
+		s->raw_eof = 1;
+		return 0;
+	}
+	s->raw = s->mem + s->mempos;
+	s->rawlen = left;
+	s->mempos = s->memlen;
+	return 0;
+}
+
+static int start_gzip(tlc_instream *s)
+{
+	s->outbuf = tlc_alloc__malloc(s->a, OUT_CHUNK);
+	if (!s->outbuf)
+		return s->err = tlc_error__oom();
+	s->z.zalloc = z_alloc;
+	s->z.zfree = z_free;
+	s->z.opaque = (voidpf)s->a;
+	int zr = inflateInit2(&s->z, 15 + 16);
+	if (zr != Z_OK)
+		return s->err = (zr == Z_MEM_ERROR ? tlc_error__oom()
+		                                  : set_gzip_error(s, "gzip_corrupt", "zlib refused to start"));
+	s->z_init = 1;
+	s->member_open = 1;
+	return 0;
+}
+
+/* Looks at the first two bytes to choose plain or gzip. */
+static int detect(tlc_instream *s)
+{
+	int rc = fill_raw(s);
+	while (rc == 0 && !s->is_mem && s->rawlen < 2 && !s->raw_eof)
+		rc = read_more(s);
+	if (rc < 0)
+		return rc;
+	s->detected = 1;
+	s->gzip = s->rawlen >= 2 && s->raw[0] == 0x1f && s->raw[1] == 0x8b;
+	return s->gzip ? start_gzip(s) : 0;
+}
+
+static int next_plain(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	int rc = fill_raw(s);
+	if (rc < 0)
+		return rc;
+	*data = s->raw;
+	*len = s->rawlen;
+	s->rawlen = 0;
+	return 0;
+}
+
+/* Feeds zlib from the raw source; at the end of a member, starts the next
+ * one when more input follows (concatenated gzip). */
+static int inflate_some(tlc_instream *s, size_t *produced)
+{
+	if (s->z.avail_in == 0) {
+		int rc = fill_raw(s);
+		if (rc < 0)
+			return rc;
+		size_t take = s->rawlen < MEM_SLICE ? s->rawlen : MEM_SLICE;
+		s->z.next_in = (Bytef *)(uintptr_t)s->raw;
+		s->z.avail_in = (uInt)take;
+		s->raw += take;
+		s->rawlen -= take;
+	}
+	if (s->z.avail_in == 0)
+		return s->member_open ? set_gzip_error(s, "gzip_truncated",
+		                                       "the compressed data ends early (file truncated?)")
+		                      : 0;
+	if (!s->member_open) {
+		if (inflateReset(&s->z) != Z_OK)
+			return set_gzip_error(s, "gzip_corrupt", "cannot restart the decompressor");
+		s->member_open = 1;
+	}
+	s->z.next_out = s->outbuf;
+	s->z.avail_out = OUT_CHUNK;
+	int zr = inflate(&s->z, Z_NO_FLUSH);
+	*produced = OUT_CHUNK - s->z.avail_out;
+	if (zr == Z_STREAM_END)
+		s->member_open = 0;
+	else if (zr == Z_MEM_ERROR)
+		return s->err = tlc_error__oom();
+	else if (zr != Z_OK && zr != Z_BUF_ERROR)
+		return set_gzip_error(s, "gzip_corrupt", s->z.msg ? s->z.msg : "invalid compressed data");
+	return 0;
+}
+
+static int next_gzip(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	for (;;) {
+		size_t produced = 0;
+		int rc = inflate_some(s, &produced);
+		if (rc < 0)
+			return rc;
+		if (produced) {
+			*data = s->outbuf;
+			*len = produced;
+			return 0;
+		}
+		if (s->raw_eof && s->rawlen == 0 && s->z.avail_in == 0 && !s->member_open) {
+			*data = s->outbuf;
+			*len = 0;
+			return 0;
+		}
+	}
+}
+
+static int next_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	if (s->err)
+		return s->err;
+	if (!s->detected) {
+		int rc = detect(s);
+		if (rc < 0)
+			return rc;
+	}
+	return s->gzip ? next_gzip(s, data, len) : next_plain(s, data, len);
+}
+
+int tlc_instream__peek(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	if (!s->peeked) {
+		int rc = next_chunk(s, &s->peek_data, &s->peek_len);
+		if (rc < 0)
+			return rc;
+		s->peeked = 1;
+	}
+	*data = s->peek_data;
+	*len = s->peek_len;
+	return 0;
+}
+
+int tlc_instream__read(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	int rc = tlc_instream__peek(s, data, len);
+	if (rc < 0)
+		return rc;
+	s->peeked = 0;
+	s->offset += *len;
+	return 0;
+}
+
+const char *tlc_instream__name(const tlc_instream *s) { return s->name; }
+
+int tlc_instream__is_gzip(const tlc_instream *s) { return s->gzip; }
+
+uint64_t tlc_instream__offset(const tlc_instream *s) { return s->offset; }
+
+void tlc_instream__close(tlc_instream *s)
+{
+	if (!s)
+		return;
+	if (s->z_init)
+		inflateEnd(&s->z);
+	if (s->own_fd && s->fd >= 0)
+		close(s->fd);
+	tlc_alloc__free(s->a, s->outbuf);
+	tlc_alloc__free(s->a, s->inbuf);
+	tlc_alloc__free(s->a, s->name);
+	tlc_alloc__free(s->a, s);
+}
