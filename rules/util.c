@@ -451,3 +451,26 @@ int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *wha
 		return tlc_rules__missing(out, host, "missing %s", what);
 	return tlc_rules__bad(out, host, "bad %s", what);
 }
+
+/* ---- element types ---------------------------------------------------- */
+
+tlc_dtype tlc_rules__dtype_parse(const char *name)
+{
+	static const struct { const char *name; tlc_dtype d; } names[] = {
+		{ "float64", TLC_DTYPE_FLOAT64 }, { "float32", TLC_DTYPE_FLOAT32 },
+		{ "float16", TLC_DTYPE_FLOAT16 }, { "bfloat16", TLC_DTYPE_BFLOAT16 },
+		{ "float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
+		{ "float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 }, { "complex64", TLC_DTYPE_COMPLEX64 },
+		{ "complex128", TLC_DTYPE_COMPLEX128 }, { "int64", TLC_DTYPE_INT64 },
+		{ "int32", TLC_DTYPE_INT32 }, { "int16", TLC_DTYPE_INT16 },
+		{ "int8", TLC_DTYPE_INT8 }, { "uint8", TLC_DTYPE_UINT8 }, { "bool", TLC_DTYPE_BOOL },
+	};
+	if (!name)
+		return TLC_DTYPE_NONE;
+	if (strncmp(name, "torch.", 6) == 0)
+		name += 6;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].name, name) == 0)
+			return names[i].d;
+	return TLC_DTYPE_OTHER;
+}

@@ -168,6 +168,25 @@ int tlc_rules__bad(tlc_cost *out, const tlc_host *host, const char *fmt, ...)
  *  as "missing/bad <what>" and returned; rc == 0 returns 0. */
 int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *what);
 
+/* ---- element types ---------------------------------------------------- */
+
+/** dtype from an op log dtype name ("float32", ...); NONE for NULL, OTHER
+ *  for a name of unknown size. */
+tlc_dtype tlc_rules__dtype_parse(const char *name);
+
+/* ---- shared per-element conventions ------------------------------------
+ * FLOPs per element that are conventions, not arithmetic (rules using them
+ * mark their cost estimated). Every rule family uses these names so the same
+ * operation costs the same wherever it appears; the table with reasons is
+ * docs/rule-constants.md. */
+#define TLC_RULES_K_RELU 1         /* max(x, 0): one comparison */
+#define TLC_RULES_K_GELU 5         /* erf form: x/sqrt2, erf, +1, *x, *0.5 */
+#define TLC_RULES_K_GELU_TANH 9    /* tanh form: x^3 (2), *c, +x, *k, tanh, +1, *x, *0.5 */
+#define TLC_RULES_K_SOFTMAX_FWD 5  /* max, subtract, exp, sum, divide */
+#define TLC_RULES_K_SOFTMAX_BWD 4  /* dy*y, sum, subtract, *y */
+#define TLC_RULES_K_LAYER_NORM 5   /* per element: mean, subtract, square, sum, scale */
+#define TLC_RULES_K_LAYER_NORM_AFFINE 2 /* + weight multiply and bias add */
+
 /* ---- helpers added by other rule authors go below (additive only) ---- */
 
 #endif
