@@ -365,25 +365,12 @@ def build(name, batch, seq, input_shape):
             tokens = int(first.shape[0]) if isinstance(first, torch.Tensor) \
                 and first.dim() > 0 else batch
             return model, tuple(inputs), None, tokens
-        model = made
-    else:
-        import torchvision
-        model = torchvision.models.get_model(name, weights=None)
+        return made, (torch.randn(batch, *input_shape),), None, batch
+    import torchvision
+    model = torchvision.models.get_model(name, weights=None)
     x = torch.randn(batch, *input_shape)
-    target = torch.randint(0, 1000, (batch,))
+    target = torch.randint(0, 1000, (batch,))  # torchvision: 1000 classes
     return model, (x,), target, batch
-
-
-def _target_for(model, inputs, target):
-    """Classification target sized to the model's output classes."""
-    if target is None:
-        return None
-    with torch.no_grad():
-        was = model.training
-        model.eval()
-        classes = model(*inputs).shape[-1]
-        model.train(was)
-    return target % classes
 
 
 def parse_args(argv):
@@ -416,17 +403,21 @@ def main(argv=None):
         torch.set_num_threads(a.threads)
     shape = tuple(int(x) for x in a.input_shape.split(","))
     model, inputs, target, tokens = build(a.model, a.batch, a.seq, shape)
-    if a.mode == "train":
-        target = _target_for(model, inputs, target)
     records = capture(model, inputs, a.mode, target, a.optimizer,
                       timing=not a.no_timing)
-    meta = {"mode": a.mode, "batch": a.batch, "seed": a.seed,
+    name = a.model
+    if ":" in name:  # factory: name the log after file/module and function
+        where, _, fn = name.rpartition(":")
+        where = os.path.basename(where)
+        name = "%s:%s" % (where[:-3] if where.endswith(".py") else where, fn)
+    batch = tokens if ":" in a.model else a.batch
+    meta = {"mode": a.mode, "batch": batch, "seed": a.seed,
             "weights": "random"}
     if a.mode == "train":
         meta["optimizer"] = a.optimizer
     if a.model == "transformer_encoder":
         meta["seq"] = a.seq
-    write_log(a.out, header(a.model, model, tokens, meta), records)
+    write_log(a.out, header(name, model, tokens, meta), records)
     print("%s: %d ops" % (a.out, len(records)), file=sys.stderr)
     return 0
 
