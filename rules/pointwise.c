@@ -1,0 +1,501 @@
+/* Pointwise (elementwise) rules: arithmetic, comparisons, activations and
+ * their backward ops, dropout, fills.
+ *
+ * Pointwise ops have no MACs: every operation is other_flops, counted per
+ * OUTPUT element (recorded output, else the in-place self or out=, else the
+ * broadcast of the tensor inputs). Bytes are read-once/write-once: every
+ * tensor input once (the out= tensor is not read), every output once (an
+ * in-place op writes its self once). Scalars add no bytes.
+ *
+ * Counting basis (docs/rule-constants.md): + - * / sqrt, compare, min/max,
+ * select, abs/neg/sign and rounding are 1 FLOP each (formula_exact, counted
+ * branch-free: every element pays for every side of a select). Anything with
+ * a transcendental (exp, log, erf, tanh, sin, ...) is a convention: the
+ * transcendental counts 1 and the rule is `estimated`.
+ *
+ * Registered names (FLOPs per output element; E = estimated):
+ *   add sub (.Tensor .Scalar .out, add_ sub_)   1, 2 when alpha != 1
+ *   rsub (.Tensor .Scalar)                       1, 2 when alpha != 1
+ *   mul div (+ _ / .out / .Scalar / div.Tensor_mode)  1
+ *   neg abs sign sgn floor ceil round trunc frac reciprocal sqrt square (+ _)  1
+ *   rsqrt (+_)                                   2 (sqrt, divide)
+ *   exp exp2 expm1 log log2 log10 log1p sin cos tan tanh erf erfc (+ _)  1 E
+ *   pow (.Tensor_Scalar .Tensor_Tensor .Scalar, pow_)  1 (E unless exponent 2 / 0.5 / -1)
+ *   clamp (+_ .Tensor)                           number of bounds given
+ *   clamp_min clamp_max (+_)                     1
+ *   hardtanh hardtanh_ relu6                     2
+ *   where (.self .ScalarSelf .ScalarOther .Scalar) 1 select; where(cond) 1
+ *   maximum minimum fmax fmin                    1
+ *   eq ne lt gt le ge (.Tensor .Scalar, + _)     1
+ *   logical_and logical_or logical_xor logical_not (+ _)  1
+ *   relu relu_ threshold threshold_              1
+ *   leaky_relu leaky_relu_                       2 (compare, multiply)
+ *   elu elu_                                     4 E
+ *   gelu gelu_                                   5 E (tanh approximation 9 E)
+ *   silu silu_                                   5 E
+ *   sigmoid sigmoid_                             4 E
+ *   hardswish hardswish_                         5
+ *   hardsigmoid hardsigmoid_                     4
+ *   mish mish_                                   5 E
+ *   softplus                                     5 E
+ *   threshold_backward                           2
+ *   gelu_backward                                11 E (tanh approximation 18 E)
+ *   silu_backward                                9 E
+ *   hardswish_backward                           6
+ *   hardsigmoid_backward                         3
+ *   sigmoid_backward tanh_backward               3
+ *   leaky_relu_backward                          2
+ *   elu_backward                                 5 E
+ *   hardtanh_backward                            3
+ *   softplus_backward                            6 E
+ *   mish_backward                                11 E
+ *   addcmul addcdiv (+ _)                        2, 3 when value != 1
+ *   lerp (.Scalar .Tensor, + _)                  3
+ *   dropout dropout_ native_dropout              2 E when training, else 0
+ *   native_dropout_backward                      2
+ *   bernoulli bernoulli_                         1 E
+ *   fill_ (.Scalar .Tensor) zero_                0 (bytes: the tensor written)
+ */
+#include <string.h>
+#include "rules.h"
+#include "util.h"
+
+#define EX TLC_EVIDENCE_FORMULA_EXACT
+#define ES TLC_EVIDENCE_ESTIMATED
+
+static const int64_t K1 = 1, K2 = 2, K3 = 3, K4 = 4, K5 = 5, K6 = 6, K9 = 9,
+                     K11 = 11;
+
+/* ---- shared pieces --------------------------------------------------- */
+
+/* The tensor whose elements are the op's outputs: recorded output 0, else
+ * self of an in-place op, else out=. NULL when none of these is known. */
+static const tlc_tensor *result_tensor(const tlc_op *op, const tlc_host *host)
+{
+	const tlc_tensor *t = tlc_rules__tensor_out(op, 0);
+	if (t)
+		return t;
+	size_t len = op->name ? strlen(op->name) : 0;
+	if (len > 0 && op->name[len - 1] == '_')
+		return tlc_rules__tensor_arg(op, host, 0, "self");
+	return tlc_rules__tensor(host->op_kwarg(op, "out"));
+}
+
+/* term *= number of output elements; broadcasts the inputs when the
+ * result tensor is not known. */
+static int output_elems(tlc_rules_term *term, tlc_cost *out, const tlc_op *op,
+                        const tlc_host *host)
+{
+	const tlc_tensor *r = result_tensor(op, host);
+	if (r) {
+		tlc_rules__term_mul_numel(term, r);
+		return 0;
+	}
+	const tlc_value *vals[TLC_RULES_MAX_DIMS];
+	size_t n = 0;
+	for (size_t i = 0; i < op->nargs && n < TLC_RULES_MAX_DIMS; i++)
+		if (op->args[i].kind == TLC_VALUE_TENSOR)
+			vals[n++] = &op->args[i];
+	for (size_t i = 0; i < op->nkwargs && n < TLC_RULES_MAX_DIMS; i++)
+		if (op->kwargs[i].value.kind == TLC_VALUE_TENSOR)
+			vals[n++] = &op->kwargs[i].value;
+	if (n == 0)
+		return tlc_rules__missing(out, host, "no tensor argument or output to count");
+	int64_t shape[TLC_RULES_MAX_DIMS];
+	size_t nd = 0;
+	int rc = tlc_rules__broadcast_values(shape, &nd, vals, n);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "input shapes do not broadcast");
+	tlc_rules__term_mul_shape(term, shape, nd);
+	return 0;
+}
+
+/* Read every input once; write the outputs (or the in-place/out= tensor).
+ * When nothing tells the result's dtype the bytes are marked unknown. */
+static int pw_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
+{
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "input tensors");
+	const tlc_tensor *r = result_tensor(op, host);
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		rc = tlc_rules__write_outputs(out, op, host, NULL);
+	else if (r)
+		rc = tlc_rules__write_shape(out, host, r->shape, r->ndim, r->dtype);
+	else
+		rc = tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	return tlc_rules__need(out, host, rc, "output tensors");
+}
+
+/* other_flops += k * output elements, plus the bytes. */
+static int pw_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t k)
+{
+	tlc_rules_term term;
+	tlc_rules__term_init(&term);
+	int rc = output_elems(&term, out, op, host);
+	if (rc < 0)
+		return rc;
+	rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, k, &term);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return pw_bytes(out, op, host);
+}
+
+/* Nonzero when the scalar arg (i, name) is present and differs from 1. */
+static int scalar_not_one(int *out, const tlc_op *op, const tlc_host *host, size_t i,
+                          const char *name)
+{
+	double v = 1.0;
+	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	if (a && a->kind == TLC_VALUE_TENSOR) {
+		*out = 1; /* a tensor scale: a multiply per element */
+		return 0;
+	}
+	int rc = tlc_rules__real_arg_or(&v, op, host, i, name, 1.0);
+	*out = v != 1.0;
+	return rc;
+}
+
+/* ---- rule functions -------------------------------------------------- */
+
+/* k FLOPs per output element, k from the payload. */
+static int pw_const(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	return pw_count(out, op, host, *(const int64_t *)payload);
+}
+
+/* a + alpha*b: 1 FLOP, 2 when alpha (arg 2) is given and != 1. */
+static int pw_alpha(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	int scaled = 0;
+	if (scalar_not_one(&scaled, op, host, 2, "alpha") < 0)
+		return tlc_rules__bad(out, host, "bad alpha");
+	return pw_count(out, op, host, 1 + scaled);
+}
+
+/* self + value * t1 (op) t2: 2 FLOPs, 3 when value (arg 3) != 1. */
+static int pw_addc(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	int scaled = 0;
+	if (scalar_not_one(&scaled, op, host, 3, "value") < 0)
+		return tlc_rules__bad(out, host, "bad value");
+	return pw_count(out, op, host, 2 + scaled);
+}
+
+/* clamp(self, min, max): one compare per bound given. */
+static int pw_clamp(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	int64_t k = (tlc_rules__arg(op, host, 1, "min") != NULL) +
+	            (tlc_rules__arg(op, host, 2, "max") != NULL);
+	return pw_count(out, op, host, k);
+}
+
+/* pow: exponent 2 (x*x), 0.5 (sqrt) and -1 (1/x) are one exact op; any other
+ * exponent is one FLOP by convention (estimated). */
+static int pw_pow(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_value *e = tlc_rules__arg(op, host, 1, "exponent");
+	if (e && (e->kind == TLC_VALUE_INT || e->kind == TLC_VALUE_FLOAT) &&
+	    tlc_rules__tensor_arg(op, host, 0, "self")) {
+		double x = e->kind == TLC_VALUE_INT ? (double)e->u.integer : e->u.real;
+		if (x == 2.0 || x == 0.5 || x == -1.0)
+			host->cost_set_evidence(out, EX);
+	}
+	return pw_count(out, op, host, 1);
+}
+
+/* Whether arg (i, name) names the tanh approximation of gelu. */
+static int gelu_tanh(int *out, const tlc_op *op, const tlc_host *host, size_t i)
+{
+	const char *s = tlc_rules__string_arg_or(op, host, i, "approximate", "none");
+	if (!s)
+		return TLC_RULE_BAD_ARGS;
+	if (strcmp(s, "none") != 0 && strcmp(s, "tanh") != 0)
+		return TLC_RULE_BAD_ARGS;
+	*out = strcmp(s, "tanh") == 0;
+	return 0;
+}
+
+static int pw_gelu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	int approx = 0;
+	if (gelu_tanh(&approx, op, host, 1) < 0)
+		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	return pw_count(out, op, host, approx ? 9 : 5);
+}
+
+static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      void *payload)
+{
+	(void)payload;
+	int approx = 0;
+	if (gelu_tanh(&approx, op, host, 2) < 0)
+		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	return pw_count(out, op, host, approx ? 18 : 11);
+}
+
+/* where(cond, a, b): one select per element; where(cond) alone is
+ * nonzero(cond): one compare per condition element. */
+static int pw_where(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *cond = tlc_rules__tensor_arg(op, host, 0, "condition");
+	int single = op->nargs <= 1 && !tlc_rules__arg(op, host, 1, "self");
+	if (!single)
+		return pw_count(out, op, host, 1);
+	if (!cond)
+		return tlc_rules__missing(out, host, "missing condition tensor");
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, cond);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad condition shape");
+	rc = tlc_rules__io_bytes(out, op, host, NULL);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE) < 0 ? rc : 0;
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* Training flag of dropout(input, p, train) / native_dropout(input, p, train?):
+ * absent (None) means training for native_dropout. */
+static int dropout_train(int *out, const tlc_op *op, const tlc_host *host)
+{
+	return tlc_rules__bool_arg_or(out, op, host, 2, "train", 1);
+}
+
+/* dropout when training: a compare of the random draw against p and the
+ * 1/(1-p) scale multiply per element (estimated: the draw is not counted). */
+static int pw_dropout(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      void *payload)
+{
+	(void)payload;
+	int train = 1;
+	if (dropout_train(&train, op, host) < 0)
+		return tlc_rules__bad(out, host, "bad train flag");
+	if (train)
+		return pw_count(out, op, host, 2);
+	host->cost_set_evidence(out, EX);
+	if (strcmp(op->name, "aten::native_dropout") == 0) {
+		host->cost_explain(out, "eval mode: output is a copy of the input, no arithmetic");
+		return pw_count(out, op, host, 0);
+	}
+	/* aten::dropout(train=False) returns its input itself: no work, no traffic */
+	host->cost_explain(out, "eval mode: dropout returns its input (no arithmetic, no traffic)");
+	return TLC_RULE_OK;
+}
+
+/* fill_/zero_: no arithmetic; the tensor is written once (a Tensor value is read). */
+static int pw_fill(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	if (!tlc_rules__tensor(self))
+		return tlc_rules__missing(out, host, "missing self tensor");
+	int rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, 1, "value"));
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "value");
+	host->cost_explain(out, "fill: no arithmetic, the tensor is written once");
+	rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, self);
+	return tlc_rules__need(out, host, rc, "self tensor");
+}
+
+/* bernoulli_(self, p) / bernoulli(self, p?): one compare of a random draw
+ * against p per element (estimated: the draw itself is not counted). The
+ * in-place form reads only p (self is overwritten, its values unused). */
+static int pw_bernoulli(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                        void *payload)
+{
+	(void)payload;
+	if (!tlc_rules__is_inplace(op))
+		return pw_count(out, op, host, 1);
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_tensor *t = tlc_rules__tensor(self);
+	if (!t)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, t);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad self shape");
+	rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, 1, "p"));
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "p");
+	rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, self);
+	return tlc_rules__need(out, host, rc, "self tensor");
+}
+
+/* ---- registration ---------------------------------------------------- */
+
+#define C(name, k, ev, note) { name, TLC_RULE_COST, ev, pw_const, &k, note }
+#define F(name, fn, ev, note) { name, TLC_RULE_COST, ev, fn, NULL, note }
+
+static const tlc_rules_entry arith[] = {
+	F("aten::add", pw_alpha, EX, "numel(out) * (1 + [alpha != 1])"),
+	F("aten::add_", pw_alpha, EX, "numel(self) * (1 + [alpha != 1]); in-place"),
+	F("aten::sub", pw_alpha, EX, "numel(out) * (1 + [alpha != 1])"),
+	F("aten::sub_", pw_alpha, EX, "numel(self) * (1 + [alpha != 1]); in-place"),
+	F("aten::rsub", pw_alpha, EX, "numel(out) * (1 + [alpha != 1])"),
+	C("aten::mul", K1, EX, "numel(out) multiplies"),
+	C("aten::mul_", K1, EX, "numel(self) multiplies; in-place"),
+	C("aten::div", K1, EX, "numel(out) divides (rounding modes included)"),
+	C("aten::div_", K1, EX, "numel(self) divides; in-place"),
+	C("aten::true_divide", K1, EX, "numel(out) divides"),
+	C("aten::neg", K1, EX, "numel(out)"),
+	C("aten::neg_", K1, EX, "numel(self)"),
+	C("aten::abs", K1, EX, "numel(out)"),
+	C("aten::abs_", K1, EX, "numel(self)"),
+	C("aten::sign", K1, EX, "numel(out)"),
+	C("aten::sign_", K1, EX, "numel(self)"),
+	C("aten::sgn", K1, EX, "numel(out)"),
+	C("aten::floor", K1, EX, "numel(out) roundings"),
+	C("aten::floor_", K1, EX, "numel(self) roundings"),
+	C("aten::ceil", K1, EX, "numel(out) roundings"),
+	C("aten::ceil_", K1, EX, "numel(self) roundings"),
+	C("aten::round", K1, EX, "numel(out) roundings"),
+	C("aten::round_", K1, EX, "numel(self) roundings"),
+	C("aten::trunc", K1, EX, "numel(out) roundings"),
+	C("aten::frac", K1, EX, "numel(out)"),
+	C("aten::reciprocal", K1, EX, "numel(out) divides"),
+	C("aten::reciprocal_", K1, EX, "numel(self) divides"),
+	C("aten::sqrt", K1, EX, "numel(out) square roots"),
+	C("aten::sqrt_", K1, EX, "numel(self) square roots"),
+	C("aten::square", K1, EX, "numel(out) multiplies"),
+	C("aten::rsqrt", K2, EX, "2 * numel(out): sqrt and divide"),
+	C("aten::rsqrt_", K2, EX, "2 * numel(self): sqrt and divide"),
+	F("aten::pow", pw_pow, ES, "numel(out); exact for exponent 2, 0.5, -1"),
+	F("aten::pow_", pw_pow, ES, "numel(self); exact for exponent 2, 0.5, -1"),
+	C("aten::maximum", K1, EX, "numel(out) compares"),
+	C("aten::minimum", K1, EX, "numel(out) compares"),
+	C("aten::fmax", K1, EX, "numel(out) compares"),
+	C("aten::fmin", K1, EX, "numel(out) compares"),
+	F("aten::addcmul", pw_addc, EX, "numel(out) * (2 + [value != 1])"),
+	F("aten::addcmul_", pw_addc, EX, "numel(self) * (2 + [value != 1])"),
+	F("aten::addcdiv", pw_addc, EX, "numel(out) * (2 + [value != 1])"),
+	F("aten::addcdiv_", pw_addc, EX, "numel(self) * (2 + [value != 1])"),
+	C("aten::lerp", K3, EX, "3 * numel(out): self + w * (end - self)"),
+	C("aten::lerp_", K3, EX, "3 * numel(self): self + w * (end - self)"),
+};
+
+static const tlc_rules_entry transc[] = {
+	C("aten::exp", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::exp_", K1, ES, "numel(self); a transcendental counts 1"),
+	C("aten::exp2", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::expm1", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::log", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::log_", K1, ES, "numel(self); a transcendental counts 1"),
+	C("aten::log2", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::log10", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::log1p", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::sin", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::cos", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::tan", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::tanh", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::tanh_", K1, ES, "numel(self); a transcendental counts 1"),
+	C("aten::erf", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::erf_", K1, ES, "numel(self); a transcendental counts 1"),
+	C("aten::erfc", K1, ES, "numel(out); a transcendental counts 1"),
+};
+
+static const tlc_rules_entry compare[] = {
+	F("aten::clamp", pw_clamp, EX, "numel(out) * number of bounds given"),
+	F("aten::clamp_", pw_clamp, EX, "numel(self) * number of bounds given"),
+	C("aten::clamp_min", K1, EX, "numel(out) compares"),
+	C("aten::clamp_min_", K1, EX, "numel(self) compares"),
+	C("aten::clamp_max", K1, EX, "numel(out) compares"),
+	C("aten::clamp_max_", K1, EX, "numel(self) compares"),
+	C("aten::hardtanh", K2, EX, "2 * numel(out) compares"),
+	C("aten::hardtanh_", K2, EX, "2 * numel(self) compares"),
+	C("aten::relu6", K2, EX, "2 * numel(out) compares"),
+	F("aten::where", pw_where, EX, "numel(out) selects; where(cond): numel(cond) compares"),
+	C("aten::eq", K1, EX, "numel(out) compares"),
+	C("aten::eq_", K1, EX, "numel(self) compares"),
+	C("aten::ne", K1, EX, "numel(out) compares"),
+	C("aten::ne_", K1, EX, "numel(self) compares"),
+	C("aten::lt", K1, EX, "numel(out) compares"),
+	C("aten::lt_", K1, EX, "numel(self) compares"),
+	C("aten::gt", K1, EX, "numel(out) compares"),
+	C("aten::gt_", K1, EX, "numel(self) compares"),
+	C("aten::le", K1, EX, "numel(out) compares"),
+	C("aten::le_", K1, EX, "numel(self) compares"),
+	C("aten::ge", K1, EX, "numel(out) compares"),
+	C("aten::ge_", K1, EX, "numel(self) compares"),
+	C("aten::logical_and", K1, EX, "numel(out)"),
+	C("aten::logical_and_", K1, EX, "numel(self)"),
+	C("aten::logical_or", K1, EX, "numel(out)"),
+	C("aten::logical_or_", K1, EX, "numel(self)"),
+	C("aten::logical_xor", K1, EX, "numel(out)"),
+	C("aten::logical_not", K1, EX, "numel(out)"),
+	C("aten::logical_not_", K1, EX, "numel(self)"),
+};
+
+static const tlc_rules_entry activ[] = {
+	C("aten::relu", K1, EX, "numel(out) compares: max(x, 0)"),
+	C("aten::relu_", K1, EX, "numel(self) compares: max(x, 0)"),
+	C("aten::threshold", K1, EX, "numel(out) compare-selects"),
+	C("aten::threshold_", K1, EX, "numel(self) compare-selects"),
+	C("aten::leaky_relu", K2, EX, "2 * numel(out): compare, multiply"),
+	C("aten::leaky_relu_", K2, EX, "2 * numel(self): compare, multiply"),
+	C("aten::elu", K4, ES, "4 * numel(out): compare, exp, subtract, multiply"),
+	C("aten::elu_", K4, ES, "4 * numel(self): compare, exp, subtract, multiply"),
+	F("aten::gelu", pw_gelu, ES, "5 * numel(out) (erf form), 9 (tanh form)"),
+	F("aten::gelu_", pw_gelu, ES, "5 * numel(self) (erf form), 9 (tanh form)"),
+	C("aten::silu", K5, ES, "5 * numel(out): x * sigmoid(x)"),
+	C("aten::silu_", K5, ES, "5 * numel(self): x * sigmoid(x)"),
+	C("aten::sigmoid", K4, ES, "4 * numel(out): 1 / (1 + exp(-x))"),
+	C("aten::sigmoid_", K4, ES, "4 * numel(self): 1 / (1 + exp(-x))"),
+	C("aten::hardswish", K5, EX, "5 * numel(out): x * relu6(x + 3) / 6"),
+	C("aten::hardswish_", K5, EX, "5 * numel(self): x * relu6(x + 3) / 6"),
+	C("aten::hardsigmoid", K4, EX, "4 * numel(out): relu6(x + 3) / 6"),
+	C("aten::hardsigmoid_", K4, EX, "4 * numel(self): relu6(x + 3) / 6"),
+	C("aten::mish", K5, ES, "5 * numel(out): x * tanh(log(1 + exp(x)))"),
+	C("aten::mish_", K5, ES, "5 * numel(self): x * tanh(log(1 + exp(x)))"),
+	C("aten::softplus", K5, ES, "5 * numel(out): log1p(exp(b*x))/b, threshold compare"),
+};
+
+static const tlc_rules_entry backward[] = {
+	C("aten::threshold_backward", K2, EX, "2 * numel(out): compare, select"),
+	F("aten::gelu_backward", pw_gelu_bw, ES, "11 * numel(out) (erf form), 18 (tanh form)"),
+	C("aten::silu_backward", K9, ES, "9 * numel(out)"),
+	C("aten::hardswish_backward", K6, EX, "6 * numel(out): 2 compares, 2x+3, /6, * grad"),
+	C("aten::hardsigmoid_backward", K3, EX, "3 * numel(out): 2 compares, grad / 6"),
+	C("aten::sigmoid_backward", K3, EX, "3 * numel(out): grad * y * (1 - y)"),
+	C("aten::tanh_backward", K3, EX, "3 * numel(out): grad * (1 - y * y)"),
+	C("aten::leaky_relu_backward", K2, EX, "2 * numel(out): compare, multiply"),
+	C("aten::elu_backward", K5, ES, "5 * numel(out)"),
+	C("aten::hardtanh_backward", K3, EX, "3 * numel(out): 2 compares, select"),
+	C("aten::softplus_backward", K6, ES, "6 * numel(out)"),
+	C("aten::mish_backward", K11, ES, "11 * numel(out)"),
+	C("aten::native_dropout_backward", K2, EX, "2 * numel(out): grad * mask * scale"),
+};
+
+static const tlc_rules_entry misc[] = {
+	F("aten::dropout", pw_dropout, ES, "training: 2 * numel(out) (draw compare, scale); eval: 0"),
+	F("aten::dropout_", pw_dropout, ES, "training: 2 * numel(self); eval: 0"),
+	F("aten::native_dropout", pw_dropout, ES, "training: 2 * numel(out); eval: 0 (copy)"),
+	F("aten::bernoulli", pw_bernoulli, ES, "numel(out) compares of a draw against p"),
+	F("aten::bernoulli_", pw_bernoulli, ES, "numel(self) compares of a draw against p"),
+	F("aten::fill_", pw_fill, EX, "0: no arithmetic, self written once"),
+	F("aten::zero_", pw_fill, EX, "0: no arithmetic, self written once"),
+};
+
+#undef C
+#undef F
+
+int tlc_rules__pointwise_init(tlc_plugin_ctx *ctx, const tlc_host *host)
+{
+	const struct {
+		const tlc_rules_entry *tab;
+		size_t n;
+	} tabs[] = {
+		{ arith, TLC_RULES_COUNT(arith) },     { transc, TLC_RULES_COUNT(transc) },
+		{ compare, TLC_RULES_COUNT(compare) }, { activ, TLC_RULES_COUNT(activ) },
+		{ backward, TLC_RULES_COUNT(backward) }, { misc, TLC_RULES_COUNT(misc) },
+	};
+	for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
+		int rc = tlc_rules__register_table(ctx, host, tabs[i].tab, tabs[i].n);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
