@@ -1,0 +1,81 @@
+/* tlcost: entry point and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+typedef struct command {
+	const char *name;
+	int (*run)(cli_ctx *ctx);
+	const char *summary;
+} command;
+
+static const command commands[] = {
+	{ "report", tool_report, "one-screen overview: headline, coverage, ledger, tree, roofline" },
+	{ "flops", tool_flops, "exact per-phase FLOP and byte totals with coverage" },
+	{ "ledger", tool_ledger, "the unknown-cost ledger with remedies" },
+	{ "tree", tool_tree, "module cost tree (self and subtree FLOPs)" },
+	{ "profile", tool_profile, "per op, op type or module tables" },
+	{ "roofline", tool_roofline, "roofline hypotheses against a device preset" },
+	{ "devices", tool_devices, "list device presets" },
+	{ "mfu", tool_mfu, "model FLOP utilization against the step wall time" },
+	{ "join", tool_join, "attribute device time to ops (Kineto traces, kernel records)" },
+	{ "rules", tool_rules, "list every registered rule with its evidence and provider" },
+	{ "plugin", tool_plugin, "inspect a rule plugin (plugin check SO)" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: tlcost [--plugin SO]... [--rules FILE]... [--format text|json|csv] "
+	        "COMMAND [ARGS]\n\n"
+	        "Exact analytic FLOP and byte costs of ML operators from op logs and PyTorch\n"
+	        "profiler traces. Counts are actual-path analytic, never measured.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+	        "\ncommon options (before or after COMMAND):\n"
+	        "  --plugin SO     load a rule plugin (repeatable; also TLCOST_PLUGIN_PATH)\n"
+	        "  --rules FILE    load a declarative rule file (repeatable)\n"
+	        "  --format F      text (default), json or csv where the command supports it\n"
+	        "  --help          help for tlcost or for COMMAND\n"
+	        "  --version       print the version\n\n"
+	        "Run `tlcost COMMAND --help` for a command's options; `man tlcost` for more.\n");
+}
+
+static const command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	cli_ctx ctx;
+	int rc = cli_parse_common(&ctx, argc, argv);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (!ctx.command) {
+		if (ctx.argc > 0 && strcmp(ctx.argv[0], "--version") == 0) {
+			printf("tlcost %s (plugin ABI %d, age %d)\n", TLC_VERSION_STRING,
+			       TLC_PLUGIN_ABI_VERSION, TLC_PLUGIN_ABI_AGE);
+			return 0;
+		}
+		int help = ctx.argc > 0 && cli_is_help(ctx.argv[0]);
+		usage(help ? stdout : stderr);
+		cli_ctx_dispose(&ctx);
+		return help ? 0 : 2;
+	}
+	const command *cmd = find_command(ctx.command);
+	if (!cmd) {
+		fprintf(stderr, "tlcost: error: unknown_command: '%s' is not a tlcost command\n"
+		                "  remedy: run `tlcost --help` for the list of commands\n",
+		        ctx.command);
+		cli_ctx_dispose(&ctx);
+		return 2;
+	}
+	rc = cmd->run(&ctx);
+	cli_ctx_dispose(&ctx);
+	return rc;
+}

@@ -1,0 +1,306 @@
+/* Allocation through an injectable allocator; arena, string builder and
+ * interner built on it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "alloc.h"
+
+static void *std_malloc(size_t n, void *p) { (void)p; return malloc(n); }
+static void *std_realloc(void *q, size_t n, void *p) { (void)p; return realloc(q, n); }
+static void std_free(void *q, void *p) { (void)p; free(q); }
+
+static const tlc_allocator std_alloc = { std_malloc, std_realloc, std_free, NULL };
+
+const tlc_allocator *tlc_alloc__default(void) { return &std_alloc; }
+
+void *tlc_alloc__malloc(const tlc_allocator *a, size_t n)
+{
+	return a->malloc_fn(n ? n : 1, a->payload);
+}
+
+void *tlc_alloc__calloc(const tlc_allocator *a, size_t count, size_t n)
+{
+	if (n && count > SIZE_MAX / n)
+		return NULL;
+	size_t total = count * n;
+	void *p = tlc_alloc__malloc(a, total);
+	if (p)
+		memset(p, 0, total > 0 ? total : 1);
+	return p;
+}
+
+void *tlc_alloc__realloc(const tlc_allocator *a, void *p, size_t n)
+{
+	return a->realloc_fn(p, n ? n : 1, a->payload);
+}
+
+void tlc_alloc__free(const tlc_allocator *a, void *p)
+{
+	if (p)
+		a->free_fn(p, a->payload);
+}
+
+char *tlc_alloc__strdup(const tlc_allocator *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = tlc_alloc__malloc(a, n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+int tlc_alloc__grow(const tlc_allocator *a, void **items, size_t *cap, size_t need,
+                    size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return tlc_error__oom();
+		ncap *= 2;
+	}
+	void *p = tlc_alloc__realloc(a, *items, ncap * elem);
+	if (!p)
+		return tlc_error__oom();
+	*items = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- arena ---- */
+struct tlc_arena_block {
+	tlc_arena_block *next;
+	size_t cap, used;
+	_Alignas(16) unsigned char data[];
+};
+
+void tlc_arena__init(tlc_arena *ar, const tlc_allocator *a, size_t block_size)
+{
+	ar->a = a;
+	ar->head = NULL;
+	ar->block_size = block_size ? block_size : 16384;
+}
+
+void *tlc_arena__alloc(tlc_arena *ar, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0)
+		n = 16;
+	tlc_arena_block *b = ar->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > ar->block_size ? n : ar->block_size;
+		if (cap > SIZE_MAX - sizeof *b)
+			return NULL;
+		b = tlc_alloc__malloc(ar->a, sizeof *b + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		b->next = ar->head;
+		ar->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+char *tlc_arena__strndup(tlc_arena *ar, const char *s, size_t n)
+{
+	char *d = tlc_arena__alloc(ar, n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+char *tlc_arena__strdup(tlc_arena *ar, const char *s)
+{
+	return tlc_arena__strndup(ar, s, strlen(s));
+}
+
+void tlc_arena__reset(tlc_arena *ar)
+{
+	tlc_arena_block *b = ar->head;
+	if (!b)
+		return;
+	/* keep the oldest block (the last in the list): steady-state reuse */
+	while (b->next) {
+		tlc_arena_block *next = b->next;
+		tlc_alloc__free(ar->a, b);
+		b = next;
+	}
+	b->used = 0;
+	ar->head = b;
+}
+
+void tlc_arena__free(tlc_arena *ar)
+{
+	tlc_arena_block *b = ar->head;
+	while (b) {
+		tlc_arena_block *next = b->next;
+		tlc_alloc__free(ar->a, b);
+		b = next;
+	}
+	ar->head = NULL;
+}
+
+/* ---- string builder ---- */
+void tlc_sb__init(tlc_sb *sb, const tlc_allocator *a)
+{
+	memset(sb, 0, sizeof *sb);
+	sb->a = a;
+}
+
+static int sb_reserve(tlc_sb *sb, size_t extra)
+{
+	if (sb->failed)
+		return -1;
+	if (sb->len + extra + 1 <= sb->cap)
+		return 0;
+	if (tlc_alloc__grow(sb->a, (void **)&sb->ptr, &sb->cap, sb->len + extra + 1, 1) < 0) {
+		sb->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void tlc_sb__append(tlc_sb *sb, const char *s, size_t n)
+{
+	if (sb_reserve(sb, n) < 0)
+		return;
+	memcpy(sb->ptr + sb->len, s, n);
+	sb->len += n;
+	sb->ptr[sb->len] = '\0';
+}
+
+void tlc_sb__puts(tlc_sb *sb, const char *s) { tlc_sb__append(sb, s, strlen(s)); }
+
+void tlc_sb__putc(tlc_sb *sb, char c) { tlc_sb__append(sb, &c, 1); }
+
+void tlc_sb__printf(tlc_sb *sb, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		tlc_sb__append(sb, small, (size_t)n);
+		return;
+	}
+	if (sb_reserve(sb, (size_t)n) < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sb->ptr + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+const char *tlc_sb__str(tlc_sb *sb)
+{
+	if (sb->failed)
+		return NULL;
+	return sb->ptr ? sb->ptr : "";
+}
+
+void tlc_sb__reset(tlc_sb *sb)
+{
+	sb->len = 0;
+	sb->failed = 0;
+	if (sb->ptr)
+		sb->ptr[0] = '\0';
+}
+
+void tlc_sb__free(tlc_sb *sb)
+{
+	tlc_alloc__free(sb->a, sb->ptr);
+	sb->ptr = NULL;
+	sb->len = sb->cap = 0;
+}
+
+/* ---- interner: open addressing over stable arena copies ---- */
+struct tlc_intern {
+	const tlc_allocator *a;
+	tlc_arena arena;
+	const char **slots;
+	size_t nslots, count;
+};
+
+uint64_t tlc_hash__bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+int tlc_intern__new(tlc_intern **out, const tlc_allocator *a)
+{
+	tlc_intern *in = tlc_alloc__calloc(a, 1, sizeof *in);
+	if (!in)
+		return tlc_error__oom();
+	in->a = a;
+	tlc_arena__init(&in->arena, a, 8192);
+	*out = in;
+	return 0;
+}
+
+void tlc_intern__free(tlc_intern *in)
+{
+	if (!in)
+		return;
+	tlc_arena__free(&in->arena);
+	tlc_alloc__free(in->a, (void *)in->slots);
+	tlc_alloc__free(in->a, in);
+}
+
+static int intern_rehash(tlc_intern *in)
+{
+	size_t n = in->nslots ? in->nslots * 2 : 64;
+	const char **s = tlc_alloc__calloc(in->a, n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < in->nslots; i++) {
+		const char *v = in->slots[i];
+		if (!v)
+			continue;
+		size_t j = tlc_hash__bytes(v, strlen(v)) & (n - 1);
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = v;
+	}
+	tlc_alloc__free(in->a, (void *)in->slots);
+	in->slots = s;
+	in->nslots = n;
+	return 0;
+}
+
+const char *tlc_intern__get(tlc_intern *in, const char *s, size_t n)
+{
+	if ((in->count + 1) * 2 > in->nslots && intern_rehash(in) < 0)
+		return NULL;
+	size_t j = tlc_hash__bytes(s, n) & (in->nslots - 1);
+	for (;;) {
+		const char *v = in->slots[j];
+		if (!v)
+			break;
+		if (strncmp(v, s, n) == 0 && v[n] == '\0')
+			return v;
+		j = (j + 1) & (in->nslots - 1);
+	}
+	char *copy = tlc_arena__strndup(&in->arena, s, n);
+	if (!copy)
+		return NULL;
+	in->slots[j] = copy;
+	in->count++;
+	return copy;
+}
+
+size_t tlc_intern__count(const tlc_intern *in) { return in->count; }

@@ -1,0 +1,195 @@
+/* Cost records and the host service table rules compute through. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cost.h"
+#include "engine.h"
+
+void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		tlc_count__init(&c->f[i]);
+	c->evidence = ev;
+	c->bytes_unknown = 0;
+	c->split_unknown = 0;
+	c->bad_factor = 0;
+	c->note = NULL;
+	c->notebuf = NULL;
+	c->notecap = 0;
+}
+
+void tlc_cost__clear(tlc_cost *c)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		tlc_count__clear(&c->f[i]);
+}
+
+void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
+{
+	char *buf = c->notebuf;
+	size_t cap = c->notecap;
+	tlc_cost__clear(c);
+	tlc_cost__init(c, ev);
+	c->notebuf = buf;
+	c->notecap = cap;
+}
+
+void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		tlc_count__set(&dst->f[i], &src->f[i]);
+	dst->evidence = src->evidence;
+	dst->bytes_unknown = src->bytes_unknown;
+	dst->split_unknown = src->split_unknown;
+	dst->bad_factor = src->bad_factor;
+	dst->note = src->note;
+}
+
+void tlc_cost__add_flops(tlc_count *acc, const tlc_cost *c)
+{
+	tlc_count__addmul_si(acc, &c->f[TLC_FIELD_MACS], 2);
+	tlc_count__add(acc, &c->f[TLC_FIELD_OTHER_FLOPS]);
+}
+
+int tlc_cost__negative(const tlc_cost *c)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		if (tlc_count__sign(&c->f[i]) < 0)
+			return 1;
+	return 0;
+}
+
+/* ---- host services ---- */
+
+static int valid_field(tlc_cost_field f) { return (unsigned)f < TLC_FIELD_COUNT; }
+
+static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, size_t n,
+                         const int64_t *factors)
+{
+	if (!out || !valid_field(field) || (n && !factors))
+		return TLC_RULE_BAD_ARGS;
+	for (size_t i = 0; i < n; i++) {
+		if (factors[i] < 0) {
+			out->bad_factor = 1;
+			return TLC_RULE_BAD_ARGS;
+		}
+	}
+	tlc_count__add_product(&out->f[field], coeff, n, factors);
+	return 0;
+}
+
+static int host_cost_add_numel(tlc_cost *out, tlc_cost_field field, int64_t coeff,
+                               const tlc_tensor *t)
+{
+	if (!t || (t->ndim && !t->shape))
+		return TLC_RULE_BAD_ARGS;
+	return host_cost_add(out, field, coeff, t->ndim, t->shape);
+}
+
+static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_value *v)
+{
+	if (!v)
+		return 0;
+	if (v->kind == TLC_VALUE_LIST) {
+		for (size_t i = 0; i < v->u.list.n; i++) {
+			int rc = host_cost_add_bytes(out, field, &v->u.list.items[i]);
+			if (rc < 0)
+				return rc;
+		}
+		return 0;
+	}
+	if (v->kind != TLC_VALUE_TENSOR)
+		return 0;
+	unsigned es = tlc_dtype_size(v->u.tensor.dtype);
+	if (es == 0) {
+		out->bytes_unknown = 1;
+		return 0;
+	}
+	return host_cost_add_numel(out, field, (int64_t)es, &v->u.tensor);
+}
+
+static void host_set_evidence(tlc_cost *out, tlc_evidence ev)
+{
+	if (out && (ev == TLC_EVIDENCE_FORMULA_EXACT || ev == TLC_EVIDENCE_ESTIMATED))
+		out->evidence = ev;
+}
+
+static void host_explain(tlc_cost *out, const char *text)
+{
+	if (out && out->notebuf && out->notecap) {
+		snprintf(out->notebuf, out->notecap, "%s", text ? text : "");
+		out->note = out->notebuf;
+	}
+}
+
+static void host_split_unknown(tlc_cost *out)
+{
+	if (out)
+		out->split_unknown = 1;
+}
+
+static const tlc_value *host_op_kwarg(const tlc_op *op, const char *name)
+{
+	if (!op || !name)
+		return NULL;
+	for (size_t i = 0; i < op->nkwargs; i++)
+		if (op->kwargs[i].name && strcmp(op->kwargs[i].name, name) == 0)
+			return &op->kwargs[i].value;
+	return NULL;
+}
+
+static const tlc_host host_table = {
+	TLC_PLUGIN_ABI_VERSION,
+	sizeof(tlc_host),
+	tlc_engine__register_cb,
+	host_cost_add,
+	host_cost_add_numel,
+	host_cost_add_bytes,
+	host_set_evidence,
+	host_explain,
+	host_split_unknown,
+	host_op_kwarg,
+};
+
+const tlc_host *tlc_host__table(void) { return &host_table; }
+
+/* ---- public accessors ---- */
+
+int tlc_cost_get_u64(uint64_t *out, const tlc_cost *c, tlc_cost_field f)
+{
+	if (!out || !c || !valid_field(f))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a cost and a field",
+		                      "tlc_cost_get_u64: bad argument");
+	if (tlc_count__get_u64(out, &c->f[f]) < 0)
+		return tlc_error__set(TLC_EOVERFLOW, "value_exceeds_u64",
+		                      "read the value with tlc_cost_get_str",
+		                      "the exact value does not fit in 64 bits");
+	return 0;
+}
+
+int tlc_cost_get_str(char **out, const tlc_cost *c, tlc_cost_field f)
+{
+	if (!out || !c || !valid_field(f))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a cost and a field",
+		                      "tlc_cost_get_str: bad argument");
+	*out = tlc_count__to_str(&c->f[f]);
+	return *out ? 0 : tlc_error__oom();
+}
+
+double tlc_cost_get_double(const tlc_cost *c, tlc_cost_field f)
+{
+	return c && valid_field(f) ? tlc_count__to_double(&c->f[f]) : 0.0;
+}
+
+double tlc_cost_flops_double(const tlc_cost *c)
+{
+	if (!c)
+		return 0.0;
+	return 2.0 * tlc_count__to_double(&c->f[TLC_FIELD_MACS]) +
+	       tlc_count__to_double(&c->f[TLC_FIELD_OTHER_FLOPS]);
+}
+
+int tlc_cost_bytes_unknown(const tlc_cost *c) { return c && c->bytes_unknown; }
+int tlc_cost_split_unknown(const tlc_cost *c) { return c && c->split_unknown; }
+tlc_evidence tlc_cost_evidence(const tlc_cost *c) { return c ? c->evidence : TLC_EVIDENCE_ESTIMATED; }
+const char *tlc_cost_note(const tlc_cost *c) { return c && c->note && *c->note ? c->note : NULL; }

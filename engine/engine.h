@@ -1,0 +1,66 @@
+/* Engine internals (semi-private). */
+#ifndef TLC_ENGINE_ENGINE_H
+#define TLC_ENGINE_ENGINE_H
+
+#include "tlcost/tlcost.h"
+#include "alloc.h"
+#include "registry.h"
+
+/* Registration context handed to a plugin's init(). */
+struct tlc_plugin_ctx {
+	tlc_registry *reg;
+	unsigned provider_id;
+	int open;        /* registration allowed only while init runs */
+	int failed;      /* a registration failed */
+	/* inspect mode (collect != 0): copy defs into collected instead of
+	 * registering; names/notes are copied with a (the registry allocator) */
+	int collect;
+	tlc_rule_def *collected;
+	size_t ncollected, cap;
+	const tlc_allocator *a;
+};
+
+typedef struct tlc_loaded_plugin {
+	void *handle;
+	char *path;
+	unsigned provider_id;
+	struct tlc_loaded_plugin *next;
+	char *name;      /* descriptor name (loader.c: refuses a second load) */
+} tlc_loaded_plugin;
+
+struct tlc_engine {
+	const tlc_allocator *a;
+	tlc_allocator a_copy;
+	tlc_registry *reg;
+	tlc_loaded_plugin *plugins;
+	tlc_plugin_ctx **ctxs;  /* every registration context, kept so a late
+	                           register call is refused instead of crashing */
+	size_t nctx, ctxcap;
+	unsigned api_provider;  /* provider of tlc_engine_register_rule */
+	int api_provider_set;
+};
+
+/** The host table's register_rule: honours ctx->open and collect mode. */
+int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def);
+
+/** Closes every loaded plugin (engine/loader.c). */
+void tlc_loader__close_all(tlc_engine *eng);
+
+/** Registers every built-in rule family (rules/), each as its own provider
+ *  "builtin:FAMILY", through the plugin ABI. */
+int tlc_rules__register_builtins(tlc_engine *eng);
+
+/** Each rule family file exports one init with the plugin init signature,
+ *  listed in rules/builtin.c. */
+typedef struct tlc_builtin_family {
+	const char *name;
+	int (*init)(tlc_plugin_ctx *ctx, const tlc_host *host);
+} tlc_builtin_family;
+
+/** Runs init as provider `label` with the registration window open; on
+ *  failure removes everything it registered. Used for built-ins and plugins. */
+int tlc_engine__run_init(tlc_engine *eng, const char *label,
+                         int (*init)(tlc_plugin_ctx *, const tlc_host *),
+                         unsigned *provider_out);
+
+#endif

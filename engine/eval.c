@@ -1,0 +1,1034 @@
+/* Evaluation: classifies every op record (contract section 2), applies the
+ * nesting policy, accumulates exact per-phase totals, the unknown ledger and
+ * per-op-type counts. Memory grows with distinct names and with what nesting
+ * must remember, not with the number of ops (unless keep_ops is set). */
+#include <stdlib.h>
+#include <string.h>
+#include "eval.h"
+#include "cost.h"
+#include "engine.h"
+#include "idmap.h"
+#include "opcopy.h"
+
+#define LEDGER_EXAMPLES 3
+
+typedef struct optype {
+	const char *name;      /* interned */
+	const char *overload;  /* interned, "" when unspecified */
+	const tlc_rule *rule;  /* cached lookup */
+	int64_t group;         /* ledger group index, -1 before the first unknown */
+	tlc_count flops;
+	tlc_optype_row pub;
+} optype;
+
+typedef struct ledger_group {
+	const char *name, *overload;
+	tlc_count nested;
+	tlc_ledger_entry pub;
+} ledger_group;
+
+/* Per 64 ids: which were seen, resolved (class final), covered (an
+ * evaluated rule at or above them). */
+typedef struct id_bits {
+	uint64_t seen, resolved, covered;
+} id_bits;
+
+/* Ops whose descendants are still evaluated: their parent and ledger group,
+ * so nested FLOPs can be credited to every unknown ancestor. */
+typedef struct uncovered {
+	int64_t parent; /* -1 at top level */
+	int64_t group;  /* ledger group index, -1 when not unknown */
+} uncovered;
+
+typedef struct pending_list {
+	tlc_op **ops;
+	size_t n, cap;
+} pending_list;
+
+struct tlc_eval {
+	tlc_engine *eng;
+	const tlc_allocator *a;
+	tlc_eval_options opts;
+	tlc_intern *intern;
+	tlc_input_info info;
+	int finished;
+
+	tlc_idmap bits;      /* id>>6 -> id_bits */
+	tlc_idmap uncov;     /* id -> uncovered */
+	tlc_idmap pending;   /* parent id -> pending_list */
+	size_t npending;
+
+	tlc_count tot[TLC_PHASE_COUNT][TLC_FIELD_COUNT];
+	int split_unknown[TLC_PHASE_COUNT];
+	int bytes_unknown[TLC_PHASE_COUNT];
+	int present[TLC_PHASE_COUNT];
+	tlc_coverage cov;
+
+	optype *types;
+	size_t ntypes, tcap;
+	tlc_idmap type_index;    /* hash(name,overload) -> chain of indices (see find_type) */
+	const optype **types_sorted;
+
+	ledger_group *groups;
+	size_t ngroups, gcap;
+	const ledger_group **groups_sorted;
+
+	tlc_op_row *rows;
+	size_t nrows, rcap;
+	tlc_arena cost_arena;    /* row costs */
+	tlc_idmap row_index;     /* id -> row index + 1 */
+
+	tlc_device_record *dev;
+	size_t ndev, dcap;
+
+	tlc_cost scratch;
+	char notebuf[256];
+	tlc_sb sb;
+};
+
+/* ------------------------------------------------------------------ */
+
+static int oom(void) { return tlc_error__oom(); }
+
+static const char *intern(tlc_eval *ev, const char *s)
+{
+	if (!s)
+		return NULL;
+	return tlc_intern__get(ev->intern, s, strlen(s));
+}
+
+int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
+{
+	if (!out || !eng)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an engine",
+		                      "tlc_eval_new: NULL argument");
+	tlc_eval *ev = tlc_alloc__calloc(eng->a, 1, sizeof *ev);
+	if (!ev)
+		return oom();
+	ev->eng = eng;
+	ev->a = eng->a;
+	if (opts)
+		memcpy(&ev->opts, opts, opts->size < sizeof ev->opts ? opts->size : sizeof ev->opts);
+	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
+	tlc_idmap__init(&ev->uncov, ev->a, sizeof(uncovered));
+	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
+	tlc_idmap__init(&ev->type_index, ev->a, sizeof(int64_t));
+	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
+	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			tlc_count__init(&ev->tot[p][f]);
+	tlc_cost__init(&ev->scratch, TLC_EVIDENCE_FORMULA_EXACT);
+	ev->scratch.notebuf = ev->notebuf;
+	ev->scratch.notecap = sizeof ev->notebuf;
+	tlc_sb__init(&ev->sb, ev->a);
+	ev->info.params = ev->info.tokens = -1;
+	ev->info.format = "api";
+	int rc = tlc_intern__new(&ev->intern, ev->a);
+	if (rc < 0) {
+		tlc_eval_free(ev);
+		return rc;
+	}
+	*out = ev;
+	return 0;
+}
+
+static void free_pending(tlc_eval *ev)
+{
+	for (size_t i = 0; i < ev->pending.nslots; i++) {
+		pending_list *pl = tlc_idmap__slot(&ev->pending, i, NULL);
+		if (!pl)
+			continue;
+		for (size_t k = 0; k < pl->n; k++)
+			tlc_alloc__free(ev->a, pl->ops[k]);
+		tlc_alloc__free(ev->a, pl->ops);
+	}
+	tlc_idmap__free(&ev->pending);
+}
+
+void tlc_eval_free(tlc_eval *ev)
+{
+	if (!ev)
+		return;
+	free_pending(ev);
+	for (size_t i = 0; i < ev->nrows; i++)
+		if (ev->rows[i].cost)
+			tlc_cost__clear((tlc_cost *)ev->rows[i].cost);
+	for (size_t i = 0; i < ev->ntypes; i++)
+		tlc_count__clear(&ev->types[i].flops);
+	for (size_t i = 0; i < ev->ngroups; i++)
+		tlc_count__clear(&ev->groups[i].nested);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			tlc_count__clear(&ev->tot[p][f]);
+	tlc_cost__clear(&ev->scratch);
+	tlc_idmap__free(&ev->bits);
+	tlc_idmap__free(&ev->uncov);
+	tlc_idmap__free(&ev->type_index);
+	tlc_idmap__free(&ev->row_index);
+	tlc_arena__free(&ev->cost_arena);
+	tlc_alloc__free(ev->a, ev->types);
+	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
+	tlc_alloc__free(ev->a, ev->groups);
+	tlc_alloc__free(ev->a, (void *)ev->groups_sorted);
+	tlc_alloc__free(ev->a, ev->rows);
+	tlc_alloc__free(ev->a, ev->dev);
+	tlc_sb__free(&ev->sb);
+	tlc_intern__free(ev->intern);
+	tlc_alloc__free(ev->a, ev);
+}
+
+/* ---- header info ---- */
+
+int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info)
+{
+	if (!ev || !info)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an info struct",
+		                      "tlc_eval_set_info: NULL argument");
+	tlc_input_info n = *info;
+	const char **fields[] = { &n.format, &n.producer, &n.model, &n.device, &n.meta_json };
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (*fields[i] && !(*fields[i] = intern(ev, *fields[i])))
+			return oom();
+	}
+	if (!n.format)
+		n.format = "api";
+	ev->info = n;
+	return 0;
+}
+
+const tlc_input_info *tlc_eval_info(const tlc_eval *ev) { return ev ? &ev->info : NULL; }
+
+/* ---- id bookkeeping ---- */
+
+static id_bits *bits_of(tlc_eval *ev, int64_t id, int create)
+{
+	int64_t key = id >> 6;
+	return create ? tlc_idmap__put(&ev->bits, key, NULL) : tlc_idmap__get(&ev->bits, key);
+}
+
+static int test_bit(tlc_eval *ev, int64_t id, size_t which)
+{
+	id_bits *b = bits_of(ev, id, 0);
+	if (!b)
+		return 0;
+	uint64_t w = which == 0 ? b->seen : which == 1 ? b->resolved : b->covered;
+	return (int)((w >> (id & 63)) & 1);
+}
+
+static void set_bit(id_bits *b, int64_t id, size_t which)
+{
+	uint64_t m = 1ULL << (id & 63);
+	if (which == 0)
+		b->seen |= m;
+	else if (which == 1)
+		b->resolved |= m;
+	else
+		b->covered |= m;
+}
+
+/* ---- op types and ledger groups ---- */
+
+static uint64_t pair_hash(const char *a, const char *b)
+{
+	return (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)b;
+}
+
+/* Interned pointers make (name, overload) identity a pointer compare. The
+ * index maps the pair hash to 1 + the first type index; collisions probe
+ * hash+1, hash+2, ... */
+static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
+{
+	int64_t h = (int64_t)(pair_hash(name, overload) & INT64_MAX);
+	for (;; h = (h + 1) & INT64_MAX) {
+		int created;
+		int64_t *slot = tlc_idmap__put(&ev->type_index, h, &created);
+		if (!slot)
+			return NULL;
+		if (!created) {
+			optype *t = &ev->types[*slot];
+			if (t->name == name && t->overload == overload)
+				return t;
+			continue;
+		}
+		if (tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap, ev->ntypes + 1,
+		                    sizeof *ev->types) < 0) {
+			tlc_idmap__del(&ev->type_index, h);
+			return NULL;
+		}
+		optype *t = &ev->types[ev->ntypes];
+		memset(t, 0, sizeof *t);
+		t->name = name;
+		t->overload = overload;
+		t->rule = tlc_registry__find(ev->eng->reg, name, overload);
+		t->group = -1;
+		tlc_count__init(&t->flops);
+		*slot = (int64_t)ev->ntypes++;
+		return t;
+	}
+}
+
+static ledger_group *find_group(tlc_eval *ev, optype *t)
+{
+	if (t->group >= 0)
+		return &ev->groups[t->group];
+	if (tlc_alloc__grow(ev->a, (void **)&ev->groups, &ev->gcap, ev->ngroups + 1,
+	                    sizeof *ev->groups) < 0)
+		return NULL;
+	ledger_group *g = &ev->groups[ev->ngroups];
+	memset(g, 0, sizeof *g);
+	g->name = t->name;
+	g->overload = t->overload;
+	tlc_count__init(&g->nested);
+	t->group = (int64_t)ev->ngroups++;
+	return g;
+}
+
+/* ---- shapes summary: "[8,16]float32, [16]float32" of tensor args ---- */
+
+static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth)
+{
+	if (v->kind == TLC_VALUE_TENSOR) {
+		tlc_sb__putc(sb, '[');
+		for (size_t i = 0; i < v->u.tensor.ndim; i++)
+			tlc_sb__printf(sb, i ? ",%lld" : "%lld", (long long)v->u.tensor.shape[i]);
+		tlc_sb__putc(sb, ']');
+		if (v->u.tensor.dtype_name)
+			tlc_sb__puts(sb, v->u.tensor.dtype_name);
+	} else if (v->kind == TLC_VALUE_LIST && depth < 2) {
+		int any = 0;
+		for (size_t i = 0; i < v->u.list.n; i++)
+			any |= v->u.list.items[i].kind == TLC_VALUE_TENSOR;
+		if (!any)
+			return;
+		tlc_sb__putc(sb, '(');
+		for (size_t i = 0; i < v->u.list.n && i < 8; i++) {
+			if (i)
+				tlc_sb__putc(sb, ' ');
+			put_value_shape(sb, &v->u.list.items[i], depth + 1);
+		}
+		tlc_sb__puts(sb, v->u.list.n > 8 ? " ...)" : ")");
+	}
+}
+
+static const char *shapes_of(tlc_eval *ev, const tlc_op *op)
+{
+	tlc_sb__reset(&ev->sb);
+	size_t written = 0;
+	for (size_t i = 0; i < op->nargs; i++) {
+		const tlc_value *v = &op->args[i];
+		if (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST)
+			continue;
+		size_t before = ev->sb.len;
+		if (written)
+			tlc_sb__puts(&ev->sb, ", ");
+		size_t mark = ev->sb.len;
+		put_value_shape(&ev->sb, v, 0);
+		if (ev->sb.len == mark) {
+			ev->sb.len = before; /* a list without tensors: drop the separator */
+			if (ev->sb.ptr)
+				ev->sb.ptr[before] = '\0';
+			continue;
+		}
+		written++;
+	}
+	const char *s = tlc_sb__str(&ev->sb);
+	return s ? intern(ev, s) : NULL;
+}
+
+/* ---- classification ---- */
+
+typedef struct verdict {
+	tlc_class cls;
+	const char *reason;  /* interned or static */
+	int counted;         /* scratch cost holds a known/zero cost */
+	int covers;          /* descendants are covered */
+	int64_t group;       /* ledger group when unknown */
+} verdict;
+
+static const char *remedy_for(tlc_eval *ev, const char *name, const char *overload,
+                              const char *reason)
+{
+	char full[320];
+	snprintf(full, sizeof full, "%s%s%s", name, *overload ? "." : "", overload);
+	tlc_sb__reset(&ev->sb);
+	if (strcmp(reason, "no_rule") == 0)
+		tlc_sb__printf(&ev->sb,
+		               "register a rule for %s in a plugin: in its init() call "
+		               "host->register_rule(ctx, &(tlc_rule_def){ .size = sizeof(tlc_rule_def), "
+		               ".name = \"%s\", .kind = TLC_RULE_COST, .fn = my_cost_fn }); build with "
+		               "`cc -shared -fPIC -o myrules.so myrules.c` and run "
+		               "`tlcost --plugin ./myrules.so flops FILE` (docs/plugin-guide.md); "
+		               "if its cost is exactly its children's, register it with "
+		               ".kind = TLC_RULE_DECOMPOSED instead",
+		               full, full);
+	else
+		tlc_sb__printf(&ev->sb,
+		               "the rule for %s could not evaluate this record (%s): record the "
+		               "op's arguments in schema order with shapes and dtypes (capture with "
+		               "tools/capture_oplog.py, or torch.profiler record_shapes=True), or "
+		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
+		               full, reason);
+	const char *s = tlc_sb__str(&ev->sb);
+	return s ? intern(ev, s) : NULL;
+}
+
+static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *reason,
+                      int64_t *group_out)
+{
+	ledger_group *g = find_group(ev, t);
+	if (!g)
+		return oom();
+	*group_out = t->group;
+	tlc_ledger_entry *e = &g->pub;
+	if (e->count == 0) {
+		e->reason = reason;
+		const char *note = ev->scratch.note;
+		e->detail = note ? intern(ev, note) : NULL;
+		e->remedy = remedy_for(ev, t->name, t->overload, reason);
+		if (!e->remedy)
+			return oom();
+	}
+	e->count++;
+	if (e->nexample_ids < LEDGER_EXAMPLES)
+		e->example_ids[e->nexample_ids++] = op->id;
+	if (e->nexample_shapes < LEDGER_EXAMPLES) {
+		const char *sh = shapes_of(ev, op);
+		if (!sh)
+			return oom();
+		size_t k = 0;
+		while (k < e->nexample_shapes && e->example_shapes[k] != sh)
+			k++;
+		if (k == e->nexample_shapes)
+			e->example_shapes[e->nexample_shapes++] = sh;
+	}
+	return 0;
+}
+
+static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
+{
+	tlc_cost__reset(&ev->scratch, rule->info.evidence);
+	if (rule->info.kind == TLC_RULE_ZERO)
+		return TLC_RULE_OK;
+	int rc = rule->fn(&ev->scratch, op, tlc_host__table(), rule->payload);
+	if (rc == TLC_RULE_OK && (ev->scratch.bad_factor || tlc_cost__negative(&ev->scratch)))
+		rc = TLC_RULE_BAD_ARGS;
+	return rc;
+}
+
+static int classify(verdict *v, tlc_eval *ev, const tlc_op *op, optype *t, int parent_covered)
+{
+	memset(v, 0, sizeof *v);
+	v->group = -1;
+	ev->scratch.note = NULL;
+	if (parent_covered) {
+		v->cls = TLC_CLASS_NOT_APPLICABLE;
+		v->reason = "nested";
+		v->covers = 1;
+		return 0;
+	}
+	const tlc_rule *rule = t->rule;
+	if (!rule) {
+		v->cls = TLC_CLASS_UNKNOWN;
+		v->reason = "no_rule";
+	} else if (rule->info.kind == TLC_RULE_STRUCTURAL || rule->info.kind == TLC_RULE_DECOMPOSED) {
+		v->cls = TLC_CLASS_NOT_APPLICABLE;
+		v->reason = rule->info.kind == TLC_RULE_STRUCTURAL ? "structural" : "decomposed";
+	} else {
+		int rc = run_rule(ev, rule, op);
+		if (rc == TLC_RULE_OK) {
+			v->cls = rule->info.kind == TLC_RULE_ZERO ? TLC_CLASS_ZERO_BY_RULE : TLC_CLASS_KNOWN;
+			v->reason = rule->info.note;
+			v->counted = v->covers = 1;
+		} else {
+			v->cls = TLC_CLASS_UNKNOWN;
+			v->reason = rc == TLC_RULE_MISSING_ARGS ? "missing_args" : "bad_args";
+		}
+	}
+	if (v->cls == TLC_CLASS_UNKNOWN)
+		return ledger_add(ev, op, t, v->reason, &v->group);
+	return 0;
+}
+
+static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
+{
+	tlc_phase p = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
+	for (int f = 0; f < TLC_FIELD_COUNT; f++)
+		tlc_count__add(&ev->tot[p][f], &ev->scratch.f[f]);
+	ev->split_unknown[p] |= ev->scratch.split_unknown;
+	ev->bytes_unknown[p] |= ev->scratch.bytes_unknown;
+	tlc_cost__add_flops(&t->flops, &ev->scratch);
+}
+
+/* Credits the op's FLOPs to every unknown ancestor's ledger group. */
+static void credit_ancestors(tlc_eval *ev, const tlc_op *op)
+{
+	if (!(op->flags & TLC_OP_HAS_PARENT))
+		return;
+	tlc_count flops;
+	tlc_count__init(&flops);
+	tlc_cost__add_flops(&flops, &ev->scratch);
+	int64_t p = op->parent;
+	for (size_t guard = 0; p >= 0 && guard <= ev->uncov.count; guard++) {
+		uncovered *u = tlc_idmap__get(&ev->uncov, p);
+		if (!u)
+			break;
+		if (u->group >= 0)
+			tlc_count__add(&ev->groups[u->group].nested, &flops);
+		p = u->parent;
+	}
+	tlc_count__clear(&flops);
+}
+
+static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdict *v,
+                    tlc_op_row *row)
+{
+	memset(row, 0, sizeof *row);
+	row->id = op->id;
+	row->parent = (op->flags & TLC_OP_HAS_PARENT) ? op->parent : -1;
+	row->name = t->name;
+	row->overload = t->overload;
+	row->phase = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
+	row->module = op->module ? intern(ev, op->module) : "";
+	row->module_type = op->module_type ? intern(ev, op->module_type) : NULL;
+	row->module_call = (op->flags & TLC_OP_HAS_MODULE_CALL) ? op->module_call : -1;
+	row->cls = v->cls;
+	row->reason = v->reason;
+	row->op_flags = op->flags;
+	row->host_ns = op->host_ns;
+	row->start_ns = op->start_ns;
+	row->end_ns = op->end_ns;
+	row->thread = op->thread;
+	row->correlation = op->correlation;
+	if (!row->module)
+		return oom();
+	if (!ev->opts.keep_ops)
+		return 0;
+	row->shapes = shapes_of(ev, op);
+	if (!row->shapes)
+		return oom();
+	if (v->counted) {
+		tlc_cost *c = tlc_arena__alloc(&ev->cost_arena, sizeof *c);
+		if (!c)
+			return oom();
+		tlc_cost__init(c, ev->scratch.evidence);
+		tlc_cost__copy(c, &ev->scratch);
+		c->note = ev->scratch.note ? intern(ev, ev->scratch.note) : NULL;
+		row->cost = c;
+	}
+	return 0;
+}
+
+static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdict *v)
+{
+	if (!ev->opts.keep_ops && !ev->opts.on_op)
+		return 0;
+	tlc_op_row tmp;
+	int rc = keep_row(ev, op, t, v, &tmp);
+	if (rc < 0) {
+		if (tmp.cost)
+			tlc_cost__clear((tlc_cost *)tmp.cost);
+		return rc;
+	}
+	if (!ev->opts.keep_ops) {
+		if (ev->opts.on_op)
+			ev->opts.on_op(op, &tmp, ev->opts.payload);
+		return 0;
+	}
+	if (tlc_alloc__grow(ev->a, (void **)&ev->rows, &ev->rcap, ev->nrows + 1, sizeof *ev->rows) < 0) {
+		if (tmp.cost)
+			tlc_cost__clear((tlc_cost *)tmp.cost);
+		return TLC_ENOMEM;
+	}
+	ev->rows[ev->nrows++] = tmp;
+	if (ev->opts.on_op)
+		ev->opts.on_op(op, &ev->rows[ev->nrows - 1], ev->opts.payload);
+	return 0;
+}
+
+/* Final classification of one op whose parent (if any) is resolved. */
+static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
+{
+	const char *name = intern(ev, op->name);
+	const char *ovl = intern(ev, op->overload ? op->overload : "");
+	optype *t = name && ovl ? find_type(ev, name, ovl) : NULL;
+	id_bits *b = bits_of(ev, op->id, 1);
+	if (!t || !b)
+		return oom();
+	verdict v;
+	int rc = classify(&v, ev, op, t, parent_covered);
+	if (rc < 0)
+		return rc;
+	if (!v.covers) {
+		uncovered *u = tlc_idmap__put(&ev->uncov, op->id, NULL);
+		if (!u)
+			return oom();
+		u->parent = (op->flags & TLC_OP_HAS_PARENT) ? op->parent : -1;
+		u->group = v.group;
+	}
+	rc = record_row(ev, op, t, &v);
+	if (rc < 0)
+		return rc;
+	/* commit: nothing below can fail */
+	if (v.counted) {
+		add_totals(ev, op, t);
+		credit_ancestors(ev, op);
+	}
+	b = bits_of(ev, op->id, 0);
+	set_bit(b, op->id, 1);
+	if (v.covers)
+		set_bit(b, op->id, 2);
+	tlc_phase p = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
+	ev->present[p] = 1;
+	ev->cov.rows++;
+	ev->cov.by_class[v.cls]++;
+	t->pub.count++;
+	t->pub.by_class[v.cls]++;
+	return 0;
+}
+
+/* Resolves op, then every held descendant, without recursion. */
+static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
+{
+	int rc = resolve(ev, root, parent_covered);
+	if (rc < 0)
+		return rc;
+	int64_t stack_small[64];
+	int64_t *stack = stack_small;
+	size_t n = 0, cap = 64;
+	stack[n++] = root->id;
+	while (n && rc == 0) {
+		int64_t id = stack[--n];
+		pending_list *pl = tlc_idmap__get(&ev->pending, id);
+		if (!pl)
+			continue;
+		pending_list list = *pl;
+		tlc_idmap__del(&ev->pending, id);
+		int covered = test_bit(ev, id, 2);
+		for (size_t i = 0; i < list.n; i++) {
+			if (rc == 0)
+				rc = resolve(ev, list.ops[i], covered);
+			if (rc == 0 && n == cap) {
+				int64_t *ns = tlc_alloc__malloc(ev->a, cap * 2 * sizeof *ns);
+				if (!ns) {
+					rc = oom();
+				} else {
+					memcpy(ns, stack, n * sizeof *ns);
+					if (stack != stack_small)
+						tlc_alloc__free(ev->a, stack);
+					stack = ns;
+					cap *= 2;
+				}
+			}
+			if (rc == 0)
+				stack[n++] = list.ops[i]->id;
+			tlc_alloc__free(ev->a, list.ops[i]);
+			ev->npending--;
+		}
+		tlc_alloc__free(ev->a, list.ops);
+	}
+	if (stack != stack_small)
+		tlc_alloc__free(ev->a, stack);
+	return rc;
+}
+
+static int hold(tlc_eval *ev, const tlc_op *op)
+{
+	tlc_op *copy = tlc_opcopy__clone(ev->a, op);
+	if (!copy)
+		return oom();
+	pending_list *pl = tlc_idmap__put(&ev->pending, op->parent, NULL);
+	if (!pl || tlc_alloc__grow(ev->a, (void **)&pl->ops, &pl->cap, pl->n + 1, sizeof *pl->ops) < 0) {
+		tlc_alloc__free(ev->a, copy);
+		return oom();
+	}
+	pl->ops[pl->n++] = copy;
+	ev->npending++;
+	return 0;
+}
+
+static int check_value(const tlc_value *v, int depth)
+{
+	if (depth > 64)
+		return -1;
+	if (v->kind == TLC_VALUE_TENSOR) {
+		if (v->u.tensor.ndim && !v->u.tensor.shape)
+			return -1;
+		for (size_t i = 0; i < v->u.tensor.ndim; i++)
+			if (v->u.tensor.shape[i] < 0)
+				return -1;
+	} else if (v->kind == TLC_VALUE_LIST) {
+		if (v->u.list.n && !v->u.list.items)
+			return -1;
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (check_value(&v->u.list.items[i], depth + 1) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int check_op(const tlc_op *op)
+{
+	const char *bad = NULL;
+	if (op->size < offsetof(tlc_op, correlation) + sizeof op->correlation)
+		bad = "size (too small: set .size = sizeof(tlc_op))";
+	else if (op->id < 0)
+		bad = "id (must be >= 0)";
+	else if (!op->name || !*op->name)
+		bad = "op (missing)";
+	else if ((op->flags & TLC_OP_HAS_PARENT) && op->parent < 0)
+		bad = "parent (must be >= 0)";
+	else if ((op->nargs && !op->args) || (op->nkwargs && !op->kwargs) ||
+	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
+		bad = "args (count given without values)";
+	for (size_t i = 0; !bad && i < op->nargs; i++)
+		if (check_value(&op->args[i], 0) < 0)
+			bad = "args (negative shape entry or nesting deeper than 64)";
+	for (size_t i = 0; !bad && i < op->nkwargs; i++)
+		if (!op->kwargs[i].name || check_value(&op->kwargs[i].value, 0) < 0)
+			bad = "kwargs (unnamed, negative shape entry or too deep)";
+	for (size_t i = 0; !bad && (op->flags & TLC_OP_HAS_OUTPUTS) && i < op->noutputs; i++)
+		if (check_value(&op->outputs[i], 0) < 0)
+			bad = "outputs (negative shape entry or nesting deeper than 64)";
+	if (bad)
+		return tlc_error__set(TLC_EINPUT, "oplog_field_invalid",
+		                      "fix the record so it follows docs/oplog-v1.md",
+		                      "op record %lld: invalid field %s", (long long)op->id, bad);
+	return 0;
+}
+
+int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op)
+{
+	if (!ev || !op)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and an op",
+		                      "tlc_eval_push_op: NULL argument");
+	if (ev->finished)
+		return tlc_error__set(TLC_ESTATE, "eval_finished",
+		                      "create a new tlc_eval for more input",
+		                      "tlc_eval_push_op after tlc_eval_finish");
+	int rc = check_op(op);
+	if (rc < 0)
+		return rc;
+	id_bits *b = bits_of(ev, op->id, 1);
+	if (!b)
+		return oom();
+	if (test_bit(ev, op->id, 0))
+		return tlc_error__set(TLC_EINPUT, "oplog_duplicate_id",
+		                      "give every op record a unique id within the file",
+		                      "op id %lld appears more than once", (long long)op->id);
+	set_bit(b, op->id, 0);
+	if (!(op->flags & TLC_OP_HAS_PARENT))
+		return resolve_tree(ev, op, 0);
+	if (op->parent == op->id)
+		return tlc_error__set(TLC_EINPUT, "oplog_parent_unknown",
+		                      "point parent at the enclosing op's id, or drop it for a top-level op",
+		                      "op %lld names itself as its parent", (long long)op->id);
+	if (test_bit(ev, op->parent, 1))
+		return resolve_tree(ev, op, test_bit(ev, op->parent, 2));
+	return hold(ev, op);
+}
+
+void tlc_eval_count_skipped(tlc_eval *ev, const char *kind)
+{
+	(void)kind;
+	if (ev)
+		ev->cov.skipped++;
+}
+
+int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec)
+{
+	if (!ev || !rec || rec->size < offsetof(tlc_device_record, bytes) + sizeof rec->bytes)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a tlc_device_record with .size = sizeof(tlc_device_record)",
+		                      "tlc_eval_push_device: bad argument");
+	if ((unsigned)rec->kind > TLC_DEVICE_DRIVER)
+		return tlc_error__set(TLC_EINPUT, "device_record_invalid",
+		                      "use a TLC_DEVICE_* kind", "unknown device record kind %d",
+		                      (int)rec->kind);
+	if (tlc_alloc__grow(ev->a, (void **)&ev->dev, &ev->dcap, ev->ndev + 1, sizeof *ev->dev) < 0)
+		return TLC_ENOMEM;
+	tlc_device_record r = *rec;
+	r.size = sizeof r;
+	if (r.name && !(r.name = intern(ev, r.name)))
+		return oom();
+	ev->dev[ev->ndev++] = r;
+	ev->cov.device_records++;
+	return 0;
+}
+
+/* ---- finish ---- */
+
+static int by_type_flops(const void *x, const void *y)
+{
+	const optype *a = *(const optype *const *)x, *b = *(const optype *const *)y;
+	int c = tlc_count__cmp(&b->flops, &a->flops);
+	return c ? c : strcmp(a->pub.name, b->pub.name);
+}
+
+static int by_group_count(const void *x, const void *y)
+{
+	const ledger_group *a = *(const ledger_group *const *)x, *b = *(const ledger_group *const *)y;
+	if (a->pub.count != b->pub.count)
+		return a->pub.count < b->pub.count ? 1 : -1;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->overload, b->overload);
+}
+
+static int publish_types(tlc_eval *ev)
+{
+	ev->types_sorted = tlc_alloc__calloc(ev->a, ev->ntypes + 1, sizeof *ev->types_sorted);
+	if (!ev->types_sorted)
+		return oom();
+	for (size_t i = 0; i < ev->ntypes; i++) {
+		optype *t = &ev->types[i];
+		char full[512];
+		snprintf(full, sizeof full, "%s%s%s", t->name, *t->overload ? "." : "", t->overload);
+		char *f = tlc_count__to_str(&t->flops);
+		t->pub.name = intern(ev, full);
+		t->pub.flops = f ? intern(ev, f) : NULL;
+		free(f);
+		if (!t->pub.name || !t->pub.flops)
+			return oom();
+		t->pub.flops_approx = tlc_count__to_double(&t->flops);
+		ev->types_sorted[i] = t;
+	}
+	qsort((void *)ev->types_sorted, ev->ntypes, sizeof *ev->types_sorted, by_type_flops);
+	return 0;
+}
+
+static int publish_ledger(tlc_eval *ev)
+{
+	ev->groups_sorted = tlc_alloc__calloc(ev->a, ev->ngroups + 1, sizeof *ev->groups_sorted);
+	if (!ev->groups_sorted)
+		return oom();
+	for (size_t i = 0; i < ev->ngroups; i++) {
+		ledger_group *g = &ev->groups[i];
+		char *f = tlc_count__to_str(&g->nested);
+		g->pub.name = g->name;
+		g->pub.overload = g->overload;
+		g->pub.nested_flops = f ? intern(ev, f) : NULL;
+		free(f);
+		if (!g->pub.nested_flops)
+			return oom();
+		ev->groups_sorted[i] = g;
+	}
+	qsort((void *)ev->groups_sorted, ev->ngroups, sizeof *ev->groups_sorted, by_group_count);
+	return 0;
+}
+
+static int index_rows(tlc_eval *ev)
+{
+	for (size_t i = 0; i < ev->nrows; i++) {
+		int64_t *slot = tlc_idmap__put(&ev->row_index, ev->rows[i].id, NULL);
+		if (!slot)
+			return oom();
+		*slot = (int64_t)i + 1;
+	}
+	return 0;
+}
+
+static int report_unresolved(tlc_eval *ev)
+{
+	for (size_t i = 0; i < ev->pending.nslots; i++) {
+		int64_t parent;
+		pending_list *pl = tlc_idmap__slot(&ev->pending, i, &parent);
+		if (!pl || !pl->n)
+			continue;
+		int cycle = test_bit(ev, parent, 0);
+		return tlc_error__set(TLC_EINPUT, "oplog_parent_unknown",
+		                      cycle ? "break the cycle: a parent must enclose its child, "
+		                              "never the other way round"
+		                            : "point parent at an op id of the same file, or drop it "
+		                              "for a top-level op",
+		                      cycle ? "op %lld has parent %lld, and their parents form a cycle "
+		                              "(%zu ops left unresolved)"
+		                            : "op %lld names parent %lld, which is no op of the input "
+		                              "(%zu ops left unresolved)",
+		                      (long long)pl->ops[0]->id, (long long)parent, ev->npending);
+	}
+	return 0;
+}
+
+int tlc_eval_finish(tlc_eval *ev)
+{
+	if (!ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval",
+		                      "tlc_eval_finish: NULL argument");
+	if (ev->finished)
+		return 0;
+	int rc = report_unresolved(ev);
+	if (rc == 0)
+		rc = publish_types(ev);
+	if (rc == 0)
+		rc = publish_ledger(ev);
+	if (rc == 0)
+		rc = index_rows(ev);
+	if (rc == 0)
+		ev->finished = 1;
+	else {
+		tlc_alloc__free(ev->a, (void *)ev->types_sorted);
+		tlc_alloc__free(ev->a, (void *)ev->groups_sorted);
+		ev->types_sorted = NULL;
+		ev->groups_sorted = NULL;
+	}
+	return rc;
+}
+
+/* ---- readers of results ---- */
+
+static int need_finished(const tlc_eval *ev)
+{
+	if (!ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval",
+		                      "NULL evaluation");
+	if (!ev->finished)
+		return tlc_error__set(TLC_ESTATE, "eval_not_finished",
+		                      "call tlc_eval_finish before reading results",
+		                      "results read before tlc_eval_finish");
+	return 0;
+}
+
+int tlc_eval_coverage(tlc_coverage *out, const tlc_eval *ev)
+{
+	if (!out || !ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass out and eval",
+		                      "tlc_eval_coverage: NULL argument");
+	*out = ev->cov;
+	return 0;
+}
+
+static int total_into(tlc_count *acc, const tlc_eval *ev, tlc_phase p, tlc_total which)
+{
+	const tlc_count *f = ev->tot[p];
+	switch (which) {
+	case TLC_TOTAL_MACS: case TLC_TOTAL_OTHER_FLOPS: case TLC_TOTAL_BYTES_READ:
+	case TLC_TOTAL_BYTES_WRITTEN:
+		tlc_count__add(acc, &f[(int)which]);
+		return 0;
+	case TLC_TOTAL_FLOPS:
+		tlc_count__addmul_si(acc, &f[TLC_FIELD_MACS], 2);
+		tlc_count__add(acc, &f[TLC_FIELD_OTHER_FLOPS]);
+		return 0;
+	case TLC_TOTAL_FLOPS_FMA1:
+		if (ev->split_unknown[p])
+			return tlc_error__set(TLC_EREFUSED, "flop_convention_unavailable",
+			                      "use the fma=2 total (TLC_TOTAL_FLOPS); some rules give "
+			                      "only a FLOP total without a MAC split",
+			                      "the fma=1 view needs a known MAC/other split for every "
+			                      "counted op, and the %s phase has ops without one",
+			                      tlc_phase_name(p));
+		tlc_count__add(acc, &f[TLC_FIELD_MACS]);
+		tlc_count__add(acc, &f[TLC_FIELD_OTHER_FLOPS]);
+		return 0;
+	default:
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "use a TLC_TOTAL_* value",
+		                      "unknown total kind %d", (int)which);
+	}
+}
+
+static int total(tlc_count *acc, const tlc_eval *ev, tlc_phase p, tlc_total which)
+{
+	int rc = need_finished(ev);
+	if (rc < 0)
+		return rc;
+	if ((unsigned)p >= TLC_PHASE_COUNT)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "use a TLC_PHASE_* value",
+		                      "unknown phase %d", (int)p);
+	return total_into(acc, ev, p, which);
+}
+
+int tlc_eval_total_str(char **out, const tlc_eval *ev, tlc_phase phase, tlc_total which)
+{
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass out", "out is NULL");
+	tlc_count acc;
+	tlc_count__init(&acc);
+	int rc = total(&acc, ev, phase, which);
+	if (rc == 0) {
+		*out = tlc_count__to_str(&acc);
+		if (!*out)
+			rc = oom();
+	}
+	tlc_count__clear(&acc);
+	return rc;
+}
+
+int tlc_eval_total_u64(uint64_t *out, const tlc_eval *ev, tlc_phase phase, tlc_total which)
+{
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass out", "out is NULL");
+	tlc_count acc;
+	tlc_count__init(&acc);
+	int rc = total(&acc, ev, phase, which);
+	if (rc == 0 && tlc_count__get_u64(out, &acc) < 0)
+		rc = tlc_error__set(TLC_EOVERFLOW, "value_exceeds_u64",
+		                    "read the total with tlc_eval_total_str",
+		                    "the exact total does not fit in 64 bits");
+	tlc_count__clear(&acc);
+	return rc;
+}
+
+int tlc_eval_phase_present(const tlc_eval *ev, tlc_phase p)
+{
+	return ev && (unsigned)p < TLC_PHASE_COUNT && ev->present[p];
+}
+
+int tlc_eval_bytes_incomplete(const tlc_eval *ev, tlc_phase p)
+{
+	return ev && (unsigned)p < TLC_PHASE_COUNT && ev->bytes_unknown[p];
+}
+
+int tlc_eval_is_lower_bound(const tlc_eval *ev)
+{
+	return ev && ev->cov.by_class[TLC_CLASS_UNKNOWN] > 0;
+}
+
+size_t tlc_eval_ledger_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ngroups : 0; }
+
+const tlc_ledger_entry *tlc_eval_ledger_at(const tlc_eval *ev, size_t i)
+{
+	if (!ev || !ev->finished || i >= ev->ngroups)
+		return NULL;
+	return &ev->groups_sorted[i]->pub;
+}
+
+size_t tlc_eval_optype_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ntypes : 0; }
+
+const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i)
+{
+	if (!ev || !ev->finished || i >= ev->ntypes)
+		return NULL;
+	return &ev->types_sorted[i]->pub;
+}
+
+size_t tlc_eval_op_count(const tlc_eval *ev) { return ev ? ev->nrows : 0; }
+
+const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
+}
+
+tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
+}
+
+/* ---- semi-private ---- */
+
+const tlc_allocator *tlc_eval__allocator(const tlc_eval *ev) { return ev->a; }
+tlc_engine *tlc_eval__engine(const tlc_eval *ev) { return ev->eng; }
+tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
+size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->ndev; }
+
+const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i)
+{
+	return i < ev->ndev ? &ev->dev[i] : NULL;
+}
+
+int tlc_eval__finished(const tlc_eval *ev) { return ev->finished; }
+
+int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
+{
+	const int64_t *slot = tlc_idmap__get(&ev->row_index, id);
+	return slot ? *slot - 1 : -1;
+}

@@ -1,0 +1,347 @@
+/* Rule registry: open-addressing index from "ns::op[.overload]" to the
+ * active rule; overridden rules are kept so removing a provider restores
+ * them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "registry.h"
+
+typedef struct notice_entry {
+	tlc_notice pub;
+	unsigned provider_id;
+} notice_entry;
+
+struct tlc_registry {
+	const tlc_allocator *a;
+	tlc_rule **rules;          /* active rules, unordered */
+	size_t nrules, cap;
+	tlc_rule **index;          /* hash slots -> active rule */
+	size_t nslots;
+	char **providers;          /* provider labels by id */
+	size_t nproviders, pcap;
+	notice_entry *notices;
+	size_t nnotices, ncap;
+	const tlc_rule_info **sorted; /* name-ordered view, rebuilt lazily */
+	size_t nsorted;
+};
+
+int tlc_registry__new(tlc_registry **out, const tlc_allocator *a)
+{
+	tlc_registry *r = tlc_alloc__calloc(a, 1, sizeof *r);
+	if (!r)
+		return tlc_error__oom();
+	r->a = a;
+	*out = r;
+	return 0;
+}
+
+static void rule_free(const tlc_allocator *a, tlc_rule *rule)
+{
+	while (rule) {
+		tlc_rule *next = rule->shadowed;
+		tlc_alloc__free(a, (void *)rule->info.name);
+		tlc_alloc__free(a, (void *)rule->info.note);
+		tlc_alloc__free(a, rule);
+		rule = next;
+	}
+}
+
+static void invalidate_sorted(tlc_registry *r)
+{
+	tlc_alloc__free(r->a, (void *)r->sorted);
+	r->sorted = NULL;
+	r->nsorted = 0;
+}
+
+void tlc_registry__free(tlc_registry *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nrules; i++)
+		rule_free(r->a, r->rules[i]);
+	for (size_t i = 0; i < r->nproviders; i++)
+		tlc_alloc__free(r->a, r->providers[i]);
+	for (size_t i = 0; i < r->nnotices; i++)
+		tlc_alloc__free(r->a, (void *)r->notices[i].pub.message);
+	invalidate_sorted(r);
+	tlc_alloc__free(r->a, r->rules);
+	tlc_alloc__free(r->a, r->index);
+	tlc_alloc__free(r->a, r->providers);
+	tlc_alloc__free(r->a, r->notices);
+	tlc_alloc__free(r->a, r);
+}
+
+int tlc_registry__provider(unsigned *out, tlc_registry *r, const char *label)
+{
+	if (tlc_alloc__grow(r->a, (void **)&r->providers, &r->pcap, r->nproviders + 1,
+	                    sizeof *r->providers) < 0)
+		return TLC_ENOMEM;
+	char *copy = tlc_alloc__strdup(r->a, label);
+	if (!copy)
+		return tlc_error__oom();
+	r->providers[r->nproviders] = copy;
+	*out = (unsigned)r->nproviders++;
+	return 0;
+}
+
+/* hash of name, or of name + "." + overload when overload is non-empty */
+static uint64_t key_hash(const char *name, const char *overload)
+{
+	uint64_t h = tlc_hash__bytes(name, strlen(name));
+	if (overload && *overload) {
+		h ^= '.';
+		h *= 1099511628211ULL;
+		const unsigned char *s = (const unsigned char *)overload;
+		for (; *s; s++) {
+			h ^= *s;
+			h *= 1099511628211ULL;
+		}
+	}
+	return h;
+}
+
+static int key_equal(const char *key, const char *name, const char *overload)
+{
+	size_t n = strlen(name);
+	if (strncmp(key, name, n) != 0)
+		return 0;
+	if (!overload || !*overload)
+		return key[n] == '\0';
+	return key[n] == '.' && strcmp(key + n + 1, overload) == 0;
+}
+
+static size_t slot_of(const tlc_registry *r, const char *name, const char *overload)
+{
+	size_t mask = r->nslots - 1;
+	size_t j = key_hash(name, overload) & mask;
+	while (r->index[j] && !key_equal(r->index[j]->info.name, name, overload))
+		j = (j + 1) & mask;
+	return j;
+}
+
+static int reindex(tlc_registry *r, size_t nslots)
+{
+	tlc_rule **idx = tlc_alloc__calloc(r->a, nslots, sizeof *idx);
+	if (!idx)
+		return tlc_error__oom();
+	tlc_alloc__free(r->a, r->index);
+	r->index = idx;
+	r->nslots = nslots;
+	for (size_t i = 0; i < r->nrules; i++)
+		r->index[slot_of(r, r->rules[i]->info.name, NULL)] = r->rules[i];
+	return 0;
+}
+
+const tlc_rule *tlc_registry__find(const tlc_registry *r, const char *name,
+                                   const char *overload)
+{
+	if (!r->nslots || !name)
+		return NULL;
+	if (overload && *overload) {
+		const tlc_rule *hit = r->index[slot_of(r, name, overload)];
+		if (hit)
+			return hit;
+	}
+	return r->index[slot_of(r, name, NULL)];
+}
+
+static int valid_name(const char *name)
+{
+	const char *sep = name ? strstr(name, "::") : NULL;
+	if (!sep || sep == name || !sep[2] || strlen(name) > 256)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || (unsigned char)*p >= 0x7f)
+			return 0;
+	return 1;
+}
+
+static int check_def(const tlc_rule_def *def)
+{
+	if (!def || def->size < offsetof(tlc_rule_def, flags) + sizeof def->flags)
+		return tlc_error__set(TLC_EINVAL, "rule_invalid",
+		                      "fill a tlc_rule_def with .size = sizeof(tlc_rule_def)",
+		                      "rule definition is NULL or its size field is too small");
+	if (!valid_name(def->name))
+		return tlc_error__set(TLC_EINVAL, "rule_invalid",
+		                      "name rules as namespace::op or namespace::op.overload "
+		                      "(printable ASCII, at most 256 characters)",
+		                      "rule name '%.80s' is not of the form namespace::op",
+		                      def->name ? def->name : "(null)");
+	if ((unsigned)def->kind > TLC_RULE_STRUCTURAL ||
+	    (unsigned)def->evidence > TLC_EVIDENCE_ESTIMATED)
+		return tlc_error__set(TLC_EINVAL, "rule_invalid",
+		                      "use a TLC_RULE_* kind and a TLC_EVIDENCE_* value",
+		                      "rule %s has an unknown kind or evidence", def->name);
+	if (def->kind == TLC_RULE_COST && !def->fn)
+		return tlc_error__set(TLC_EINVAL, "rule_invalid",
+		                      "give a cost rule a function (.fn), or make it TLC_RULE_ZERO",
+		                      "cost rule %s has no function", def->name);
+	return 0;
+}
+
+static int add_notice(tlc_registry *r, unsigned provider, const char *fmt_name,
+                      const char *old_provider)
+{
+	if (tlc_alloc__grow(r->a, (void **)&r->notices, &r->ncap, r->nnotices + 1,
+	                    sizeof *r->notices) < 0)
+		return TLC_ENOMEM;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s overrides the %s rule for %s", r->providers[provider],
+	         old_provider, fmt_name);
+	char *msg = tlc_alloc__strdup(r->a, buf);
+	if (!msg)
+		return tlc_error__oom();
+	notice_entry *n = &r->notices[r->nnotices++];
+	n->pub.code = "rule_override";
+	n->pub.message = msg;
+	n->provider_id = provider;
+	return 0;
+}
+
+static tlc_rule *rule_new(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
+{
+	tlc_rule *rule = tlc_alloc__calloc(r->a, 1, sizeof *rule);
+	if (!rule)
+		return NULL;
+	rule->info.name = tlc_alloc__strdup(r->a, def->name);
+	rule->info.note = tlc_alloc__strdup(r->a, def->note ? def->note : "");
+	if (!rule->info.name || !rule->info.note) {
+		rule_free(r->a, rule);
+		return NULL;
+	}
+	rule->info.kind = def->kind;
+	rule->info.evidence = def->evidence;
+	rule->info.provider = r->providers[provider];
+	rule->fn = def->fn;
+	rule->payload = def->payload;
+	rule->provider_id = provider;
+	return rule;
+}
+
+static int replace_active(tlc_registry *r, tlc_rule *old, tlc_rule *rule)
+{
+	for (size_t i = 0; i < r->nrules; i++) {
+		if (r->rules[i] == old) {
+			r->rules[i] = rule;
+			break;
+		}
+	}
+	rule->shadowed = old;
+	rule->info.overrides = 1;
+	r->index[slot_of(r, rule->info.name, NULL)] = rule;
+	return 0;
+}
+
+int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
+{
+	int rc = check_def(def);
+	if (rc < 0)
+		return rc;
+	if ((r->nrules + 1) * 2 > r->nslots && reindex(r, r->nslots ? r->nslots * 2 : 256) < 0)
+		return TLC_ENOMEM;
+	tlc_rule *old = r->index[slot_of(r, def->name, NULL)];
+	if (old && !(def->flags & TLC_RULE_OVERRIDE))
+		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
+		                      "register the rule with .flags = TLC_RULE_OVERRIDE to replace "
+		                      "the existing rule, or rename it",
+		                      "a rule for %s is already registered by %s", def->name,
+		                      old->info.provider);
+	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
+		return TLC_ENOMEM;
+	tlc_rule *rule = rule_new(r, provider, def);
+	if (!rule)
+		return tlc_error__oom();
+	if (old) {
+		if (add_notice(r, provider, def->name, old->info.provider) < 0) {
+			rule_free(r->a, rule);
+			return TLC_ENOMEM;
+		}
+		replace_active(r, old, rule);
+	} else {
+		r->rules[r->nrules++] = rule;
+		r->index[slot_of(r, def->name, NULL)] = rule;
+	}
+	invalidate_sorted(r);
+	return 0;
+}
+
+/* Drops the provider's rules from one active chain; returns the new head
+ * (NULL when nothing remains). */
+static tlc_rule *strip_chain(const tlc_allocator *a, tlc_rule *head, unsigned provider)
+{
+	tlc_rule **link = &head;
+	while (*link) {
+		tlc_rule *cur = *link;
+		if (cur->provider_id == provider) {
+			*link = cur->shadowed;
+			cur->shadowed = NULL;
+			rule_free(a, cur);
+		} else {
+			link = &cur->shadowed;
+		}
+	}
+	if (head)
+		head->info.overrides = head->shadowed != NULL;
+	return head;
+}
+
+void tlc_registry__remove_provider(tlc_registry *r, unsigned provider)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < r->nrules; i++) {
+		tlc_rule *head = strip_chain(r->a, r->rules[i], provider);
+		if (head)
+			r->rules[w++] = head;
+	}
+	r->nrules = w;
+	size_t nw = 0;
+	for (size_t i = 0; i < r->nnotices; i++) {
+		if (r->notices[i].provider_id == provider)
+			tlc_alloc__free(r->a, (void *)r->notices[i].pub.message);
+		else
+			r->notices[nw++] = r->notices[i];
+	}
+	r->nnotices = nw;
+	invalidate_sorted(r);
+	/* rebuild in place: removal must not need memory */
+	if (r->nslots) {
+		memset(r->index, 0, r->nslots * sizeof *r->index);
+		for (size_t i = 0; i < r->nrules; i++)
+			r->index[slot_of(r, r->rules[i]->info.name, NULL)] = r->rules[i];
+	}
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const tlc_rule_info *a = *(const tlc_rule_info *const *)x;
+	const tlc_rule_info *b = *(const tlc_rule_info *const *)y;
+	return strcmp(a->name, b->name);
+}
+
+size_t tlc_registry__count(const tlc_registry *r) { return r->nrules; }
+
+const tlc_rule_info *tlc_registry__at(const tlc_registry *cr, size_t i)
+{
+	tlc_registry *r = (tlc_registry *)cr; /* lazily built cache */
+	if (i >= r->nrules)
+		return NULL;
+	if (r->nsorted != r->nrules) {
+		invalidate_sorted(r);
+		r->sorted = tlc_alloc__calloc(r->a, r->nrules, sizeof *r->sorted);
+		if (!r->sorted)
+			return NULL;
+		for (size_t k = 0; k < r->nrules; k++)
+			r->sorted[k] = &r->rules[k]->info;
+		qsort((void *)r->sorted, r->nrules, sizeof *r->sorted, by_name);
+		r->nsorted = r->nrules;
+	}
+	return r->sorted[i];
+}
+
+size_t tlc_registry__notice_count(const tlc_registry *r) { return r->nnotices; }
+
+const tlc_notice *tlc_registry__notice_at(const tlc_registry *r, size_t i)
+{
+	return i < r->nnotices ? &r->notices[i].pub : NULL;
+}

@@ -1,0 +1,415 @@
+/* The flops report, the unknown ledger and the rule listing, as text (the
+ * contract's wording) and JSON (docs/json-schema.md). */
+#include <stdlib.h>
+#include <string.h>
+#include "tlcost/tlcost.h"
+#include "count.h"
+#include "error.h"
+#include "jsonw.h"
+
+#define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
+
+/* Grouped decimal of a total, or NULL (error set). */
+static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
+{
+	char *plain;
+	if (tlc_eval_total_str(&plain, ev, p, which) < 0)
+		return NULL;
+	size_t n = strlen(plain);
+	char *out = malloc(n + n / 3 + 2);
+	if (out) {
+		char *w = out;
+		for (size_t i = 0; i < n; i++) {
+			if (i && (n - i) % 3 == 0)
+				*w++ = ',';
+			*w++ = plain[i];
+		}
+		*w = '\0';
+	}
+	free(plain);
+	if (!out)
+		tlc_error__oom();
+	return out;
+}
+
+static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
+
+static void write_title(FILE *out, const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	fprintf(out, "tlcost flops: %s (%s", or_dash(in->model), in->format);
+	if (in->producer)
+		fprintf(out, ", producer %s", in->producer);
+	if (in->device)
+		fprintf(out, ", device %s", in->device);
+	fprintf(out, ")\n");
+}
+
+static int write_phase_text(FILE *out, const tlc_eval *ev, tlc_phase p)
+{
+	char *flops = grouped_total(ev, p, TLC_TOTAL_FLOPS);
+	char *macs = grouped_total(ev, p, TLC_TOTAL_MACS);
+	char *other = grouped_total(ev, p, TLC_TOTAL_OTHER_FLOPS);
+	char *br = grouped_total(ev, p, TLC_TOTAL_BYTES_READ);
+	char *bw = grouped_total(ev, p, TLC_TOTAL_BYTES_WRITTEN);
+	int rc = flops && macs && other && br && bw ? 0 : TLC_ENOMEM;
+	if (rc == 0) {
+		const char *lb = tlc_eval_is_lower_bound(ev) ? ">= " : "";
+		fprintf(out, HEADLINE_FMT, tlc_phase_name(p), lb, flops);
+		fprintf(out, "  true MACs %s%s, other FLOPs %s%s\n", lb, macs, lb, other);
+		char *fma1 = grouped_total(ev, p, TLC_TOTAL_FLOPS_FMA1);
+		if (fma1)
+			fprintf(out, "  fma=1 view (one MAC = 1 FLOP): %s%s\n", lb, fma1);
+		else
+			fprintf(out, "  fma=1 view refused: %s\n", tlc_error_last()->code);
+		free(fma1);
+		int bl = tlc_eval_is_lower_bound(ev) || tlc_eval_bytes_incomplete(ev, p);
+		fprintf(out, "  ideal traffic (read once, write once): read %s%s B, written %s%s B%s\n",
+		        bl ? ">= " : "", br, bl ? ">= " : "", bw,
+		        tlc_eval_bytes_incomplete(ev, p) ? " (some element sizes unknown)" : "");
+	}
+	free(flops);
+	free(macs);
+	free(other);
+	free(br);
+	free(bw);
+	return rc;
+}
+
+static void write_coverage_text(FILE *out, const tlc_eval *ev)
+{
+	tlc_coverage c;
+	tlc_eval_coverage(&c, ev);
+	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu not_applicable"
+	             " + %llu unknown\n",
+	        (unsigned long long)c.rows, (unsigned long long)c.by_class[TLC_CLASS_KNOWN],
+	        (unsigned long long)c.by_class[TLC_CLASS_ZERO_BY_RULE],
+	        (unsigned long long)c.by_class[TLC_CLASS_NOT_APPLICABLE],
+	        (unsigned long long)c.by_class[TLC_CLASS_UNKNOWN]);
+	if (c.skipped)
+		fprintf(out, "skipped: %llu records of kinds this version does not evaluate "
+		             "(counted, not costed)\n",
+		        (unsigned long long)c.skipped);
+	if (c.device_records)
+		fprintf(out, "device records: %llu (see `tlcost join` for device time)\n",
+		        (unsigned long long)c.device_records);
+}
+
+/* The LOWER BOUND / COMPLETE line of contract section 3. */
+static void write_bound_line(FILE *out, const tlc_eval *ev)
+{
+	size_t n = tlc_eval_ledger_count(ev);
+	if (!tlc_eval_is_lower_bound(ev)) {
+		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
+		return;
+	}
+	fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops (", n);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+		fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, *e->overload ? "." : "",
+		        e->overload, (unsigned long long)e->count);
+	}
+	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
+}
+
+static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
+{
+	size_t n = tlc_eval_optype_count(ev);
+	if (!n)
+		return;
+	fprintf(out, "\ntop op types by FLOPs (fma=2, all phases):\n");
+	fprintf(out, "  %-40s %8s %22s  %s\n", "op", "calls", "FLOPs", "class");
+	for (size_t i = 0; i < n && i < top; i++) {
+		const tlc_optype_row *r = tlc_eval_optype_at(ev, i);
+		const char *cls = "known";
+		for (int c = 0; c < TLC_CLASS_COUNT; c++)
+			if (r->by_class[c] == r->count)
+				cls = tlc_class_name((tlc_class)c);
+		int mixed = 1;
+		for (int c = 0; c < TLC_CLASS_COUNT; c++)
+			if (r->by_class[c] == r->count)
+				mixed = 0;
+		fprintf(out, "  %-40s %8llu %22s  %s\n", r->name, (unsigned long long)r->count,
+		        r->flops, mixed ? "mixed" : cls);
+	}
+	if (n > top)
+		fprintf(out, "  (+ %zu more op types)\n", n - top);
+}
+
+static int write_flops_text(FILE *out, const tlc_eval *ev)
+{
+	write_title(out, ev);
+	int any = 0;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
+			continue;
+		any = 1;
+		int rc = write_phase_text(out, ev, (tlc_phase)p);
+		if (rc < 0)
+			return rc;
+	}
+	if (!any)
+		fprintf(out, "no op records: nothing was counted\n");
+	write_coverage_text(out, ev);
+	write_bound_line(out, ev);
+	write_types_text(out, ev, 12);
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output",
+	                                    "writing the report failed")
+	                   : 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_total(yajl_gen g, const tlc_eval *ev, tlc_phase p, const char *key,
+                       tlc_total which)
+{
+	char *s = NULL;
+	if (tlc_eval_total_str(&s, ev, p, which) < 0)
+		s = NULL;
+	tlc_jsonw__knum(g, key, s);
+	free(s);
+}
+
+static void json_info(yajl_gen g, const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	tlc_jsonw__key(g, "input");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "format", in->format);
+	tlc_jsonw__kstr(g, "producer", in->producer);
+	tlc_jsonw__kstr(g, "model", in->model);
+	tlc_jsonw__kstr(g, "device", in->device);
+	if (in->params >= 0)
+		tlc_jsonw__kint(g, "params", in->params);
+	if (in->tokens >= 0)
+		tlc_jsonw__kint(g, "tokens", in->tokens);
+	yajl_gen_map_close(g);
+}
+
+static void json_phases(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_map_open(g);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
+			continue;
+		tlc_jsonw__key(g, tlc_phase_name((tlc_phase)p));
+		yajl_gen_map_open(g);
+		json_total(g, ev, (tlc_phase)p, "flops", TLC_TOTAL_FLOPS);
+		json_total(g, ev, (tlc_phase)p, "macs", TLC_TOTAL_MACS);
+		json_total(g, ev, (tlc_phase)p, "other_flops", TLC_TOTAL_OTHER_FLOPS);
+		json_total(g, ev, (tlc_phase)p, "flops_fma1", TLC_TOTAL_FLOPS_FMA1);
+		json_total(g, ev, (tlc_phase)p, "bytes_read", TLC_TOTAL_BYTES_READ);
+		json_total(g, ev, (tlc_phase)p, "bytes_written", TLC_TOTAL_BYTES_WRITTEN);
+		tlc_jsonw__kbool(g, "bytes_complete", !tlc_eval_bytes_incomplete(ev, (tlc_phase)p));
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void json_coverage(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_coverage c;
+	tlc_eval_coverage(&c, ev);
+	tlc_jsonw__key(g, "coverage");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "rows", c.rows);
+	for (int k = 0; k < TLC_CLASS_COUNT; k++)
+		tlc_jsonw__kuint(g, tlc_class_name((tlc_class)k), c.by_class[k]);
+	tlc_jsonw__kuint(g, "skipped_records", c.skipped);
+	tlc_jsonw__kuint(g, "device_records", c.device_records);
+	yajl_gen_map_close(g);
+}
+
+static void json_ledger_entry(yajl_gen g, const tlc_ledger_entry *e)
+{
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "name", e->name);
+	tlc_jsonw__kstr(g, "overload", e->overload);
+	tlc_jsonw__kuint(g, "count", e->count);
+	tlc_jsonw__key(g, "example_ids");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < e->nexample_ids; k++)
+		yajl_gen_integer(g, (long long)e->example_ids[k]);
+	yajl_gen_array_close(g);
+	tlc_jsonw__key(g, "example_shapes");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < e->nexample_shapes; k++)
+		tlc_jsonw__str(g, e->example_shapes[k]);
+	yajl_gen_array_close(g);
+	tlc_jsonw__knum(g, "nested_flops", e->nested_flops);
+	tlc_jsonw__kstr(g, "reason", e->reason);
+	tlc_jsonw__kstr(g, "detail", e->detail);
+	tlc_jsonw__kstr(g, "remedy", e->remedy);
+	yajl_gen_map_close(g);
+}
+
+static void json_ledger(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_jsonw__key(g, "ledger");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_eval_ledger_count(ev); i++)
+		json_ledger_entry(g, tlc_eval_ledger_at(ev, i));
+	yajl_gen_array_close(g);
+}
+
+static void json_types(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_jsonw__key(g, "op_types");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_eval_optype_count(ev); i++) {
+		const tlc_optype_row *r = tlc_eval_optype_at(ev, i);
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", r->name);
+		tlc_jsonw__kuint(g, "count", r->count);
+		for (int k = 0; k < TLC_CLASS_COUNT; k++)
+			tlc_jsonw__kuint(g, tlc_class_name((tlc_class)k), r->by_class[k]);
+		tlc_jsonw__knum(g, "flops", r->flops);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static int write_flops_json(FILE *out, const tlc_eval *ev)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.flops/1");
+	json_info(g, ev);
+	tlc_jsonw__kstr(g, "count_basis", "actual-path analytic");
+	tlc_jsonw__kstr(g, "flop_convention", "fma=2");
+	json_phases(g, ev);
+	json_coverage(g, ev);
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
+	json_ledger(g, ev);
+	json_types(g, ev);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
+}
+
+static int need_args(FILE *out, const void *x)
+{
+	if (!out || !x)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an output and a source",
+		                      "writer called with NULL");
+	return 0;
+}
+
+static int bad_format(const char *what)
+{
+	return tlc_error__set(TLC_EINVAL, "format_unsupported", "use --format text or json",
+	                      "the %s report has no such format", what);
+}
+
+int tlc_write_flops(FILE *out, const tlc_eval *ev, tlc_format fmt)
+{
+	int rc = need_args(out, ev);
+	if (rc < 0)
+		return rc;
+	if (fmt == TLC_FORMAT_TEXT)
+		return write_flops_text(out, ev);
+	if (fmt == TLC_FORMAT_JSON)
+		return write_flops_json(out, ev);
+	return bad_format("flops");
+}
+
+/* ---- ledger ---- */
+
+static void write_ledger_entry_text(FILE *out, const tlc_ledger_entry *e)
+{
+	fprintf(out, "\n%s%s%s  x%llu  (%s)\n", e->name, *e->overload ? "." : "", e->overload,
+	        (unsigned long long)e->count, e->reason);
+	fprintf(out, "  example ids:");
+	for (size_t k = 0; k < e->nexample_ids; k++)
+		fprintf(out, " %lld", (long long)e->example_ids[k]);
+	fprintf(out, "\n");
+	for (size_t k = 0; k < e->nexample_shapes; k++)
+		fprintf(out, "  example inputs: %s\n", *e->example_shapes[k] ? e->example_shapes[k]
+		                                                             : "(no tensor arguments)");
+	if (strcmp(e->nested_flops, "0") != 0)
+		fprintf(out, "  FLOPs counted inside it by nested children: %s\n", e->nested_flops);
+	if (e->detail)
+		fprintf(out, "  detail: %s\n", e->detail);
+	fprintf(out, "  remedy: %s\n", e->remedy);
+}
+
+int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
+{
+	int rc = need_args(out, ev);
+	if (rc < 0)
+		return rc;
+	if (fmt == TLC_FORMAT_JSON) {
+		yajl_gen g = tlc_jsonw__new(out);
+		if (!g)
+			return tlc_error__oom();
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "schema", "tlcost.ledger/1");
+		tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
+		json_ledger(g, ev);
+		yajl_gen_map_close(g);
+		return tlc_jsonw__end(g, out);
+	}
+	if (fmt != TLC_FORMAT_TEXT)
+		return bad_format("ledger");
+	size_t n = tlc_eval_ledger_count(ev);
+	tlc_coverage c;
+	tlc_eval_coverage(&c, ev);
+	fprintf(out, "unknown-cost ledger: %zu op names, %llu calls\n", n,
+	        (unsigned long long)c.by_class[TLC_CLASS_UNKNOWN]);
+	for (size_t i = 0; i < n; i++)
+		write_ledger_entry_text(out, tlc_eval_ledger_at(ev, i));
+	write_bound_line(out, ev);
+	return 0;
+}
+
+/* ---- rules ---- */
+
+static const char *kind_name(tlc_rule_kind k)
+{
+	static const char *const names[] = { "cost", "zero", "decomposed", "structural" };
+	return (unsigned)k <= TLC_RULE_STRUCTURAL ? names[k] : "?";
+}
+
+int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
+{
+	int rc = need_args(out, eng);
+	if (rc < 0)
+		return rc;
+	size_t n = tlc_engine_rule_count(eng);
+	if (fmt == TLC_FORMAT_JSON) {
+		yajl_gen g = tlc_jsonw__new(out);
+		if (!g)
+			return tlc_error__oom();
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "schema", "tlcost.rules/1");
+		tlc_jsonw__key(g, "rules");
+		yajl_gen_array_open(g);
+		for (size_t i = 0; i < n; i++) {
+			const tlc_rule_info *r = tlc_engine_rule_at(eng, i);
+			yajl_gen_map_open(g);
+			tlc_jsonw__kstr(g, "name", r->name);
+			tlc_jsonw__kstr(g, "kind", kind_name(r->kind));
+			tlc_jsonw__kstr(g, "evidence", tlc_evidence_name(r->evidence));
+			tlc_jsonw__kstr(g, "provider", r->provider);
+			tlc_jsonw__kbool(g, "overrides", r->overrides);
+			tlc_jsonw__kstr(g, "note", r->note);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_array_close(g);
+		yajl_gen_map_close(g);
+		return tlc_jsonw__end(g, out);
+	}
+	if (fmt != TLC_FORMAT_TEXT)
+		return bad_format("rules");
+	fprintf(out, "%zu rules\n%-44s %-10s %-13s %-20s %s\n", n, "name", "kind", "evidence",
+	        "provider", "note");
+	for (size_t i = 0; i < n; i++) {
+		const tlc_rule_info *r = tlc_engine_rule_at(eng, i);
+		fprintf(out, "%-44s %-10s %-13s %-20s %s%s\n", r->name, kind_name(r->kind),
+		        tlc_evidence_name(r->evidence), r->provider, r->overrides ? "[override] " : "",
+		        r->note);
+	}
+	return 0;
+}

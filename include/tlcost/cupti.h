@@ -1,0 +1,166 @@
+/*
+ * libtlcost-cupti: live device time per op from CUPTI, for capture libraries.
+ *
+ * A capture library links libtlcost-cupti (and libtlcost). It starts one
+ * session, wraps every op it records in tlc_cupti_op_enter/exit with the
+ * op's correlation id (by default its op log id), stops the session, and
+ * hands the collected device records to an evaluation (tlc_cupti_push_eval)
+ * or writes them as op log v1 "kernel"/"memcpy"/"memset"/"runtime" lines
+ * (tlc_cupti_write_oplog) for `tlcost join`.
+ *
+ * libcupti is loaded with dlopen when a session starts or first parses a
+ * buffer: neither this library nor libtlcost links CUDA. Where CUPTI cannot
+ * record (no GPU, no driver, insufficient privileges, libcupti not found)
+ * the session is UNAVAILABLE: one fact-free disclosure carrying CUPTI's own
+ * error text, never an empty set and never zero times.
+ *
+ * Errors: functions return 0 or a negative TLC_E* code (tlcost.h). The
+ * detail (stable snake_case code, message, non-empty remedy) is kept in the
+ * session and read with tlc_cupti_session_error(); this library does not use
+ * libtlcost's thread-local error state, which is private to libtlcost.
+ *
+ * Threads: CUPTI's activity API is process-wide and its buffer callbacks
+ * carry no payload, so at most one session may be started per process at a
+ * time; op enter/exit may be called from any thread (CUPTI keeps one
+ * external-correlation stack per thread).
+ */
+#ifndef TLCOST_CUPTI_H
+#define TLCOST_CUPTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tlcost.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tlc_cupti_session tlc_cupti_session;
+
+/** Availability of a session's result (contract section 8). */
+typedef enum tlc_cupti_status {
+	TLC_CUPTI_IDLE = 0,       /* created, not started and not stopped */
+	TLC_CUPTI_RUNNING,        /* started, collecting */
+	TLC_CUPTI_UNAVAILABLE,    /* CUPTI could not record: see message */
+	TLC_CUPTI_EMPTY,          /* ran and saw no records */
+	TLC_CUPTI_PARTIAL,        /* records were lost: counts are lower bounds */
+	TLC_CUPTI_COMPLETE        /* ran, nothing lost */
+} tlc_cupti_status;
+
+/** "idle", "running", "unavailable", "empty", "partial", "complete". */
+const char *tlc_cupti_status_name(tlc_cupti_status st);
+
+typedef struct tlc_cupti_options {
+	uint32_t size;            /* sizeof(tlc_cupti_options) */
+	/* libcupti to dlopen; NULL = $TLCOST_CUPTI_LIBRARY, else the library
+	 * found by configure, else "libcupti.so" from the loader path. */
+	const char *library_path;
+	size_t buffer_size;       /* bytes per activity buffer; 0 = 8 MiB */
+} tlc_cupti_options;
+
+/** Error detail of a session's last failing call (owned by the session,
+ *  valid until its next failing call). Without a failure, code is "ok". */
+typedef struct tlc_cupti_error {
+	int klass;                /* the TLC_E* value returned */
+	const char *code;         /* stable snake_case code */
+	const char *message;      /* cause, one sentence */
+	const char *remedy;       /* never empty for a failure */
+} tlc_cupti_error;
+
+/** What a session saw. All counts are exact for COMPLETE and lower bounds
+ *  (lower_bound = 1) for PARTIAL. */
+typedef struct tlc_cupti_summary {
+	tlc_cupti_status status;
+	int lower_bound;          /* nonzero when any count is a lower bound */
+	/* UNAVAILABLE: the CUPTI call that failed ("cuptiActivityEnable(...)",
+	 * or "dlopen") and CUPTI's own text for the result (from
+	 * cuptiGetResultString), or the loader's message. NULL otherwise. */
+	const char *failed_call;
+	int cupti_result;         /* CUptiResult of that call; -1 for dlopen/dlsym */
+	const char *message;
+	/* counts of records handed on */
+	uint64_t kernels, memcpys, memsets, runtime_calls, driver_calls;
+	uint64_t external_ids;    /* external-correlation records (our kind) */
+	/* counts of records lost or set aside */
+	uint64_t dropped;         /* CUPTI dropped them (buffer full) */
+	uint64_t undecodable;     /* buffers whose tail CUPTI could not walk */
+	uint64_t untimed;         /* device records without timestamps, left out */
+	uint64_t skipped;         /* records of kinds this module does not use */
+	uint64_t orphan_external; /* external ids naming no API call seen */
+	uint64_t external_conflicts; /* API calls given two different op ids */
+} tlc_cupti_summary;
+
+/** Creates an idle session (nothing is loaded yet). opts may be NULL.
+ *  Errors: TLC_ENOMEM (no session is created), TLC_EINVAL (bad size). */
+int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts);
+
+/** Stops the session if running, then frees it and every record. */
+void tlc_cupti_session_free(tlc_cupti_session *s);
+
+const tlc_cupti_error *tlc_cupti_session_error(const tlc_cupti_session *s);
+
+/** Loads libcupti and enables concurrent kernel, memcpy, memset, runtime,
+ *  driver and external-correlation activity. Returns 0 when recording.
+ *  Where CUPTI cannot record, the session becomes UNAVAILABLE (see the
+ *  summary for the failing call and CUPTI's text), every kind this call
+ *  enabled is disabled again, and the return is TLC_EUNAVAILABLE with code
+ *  cupti_unavailable: not a crash, and the capture may carry on without
+ *  device time. Other errors: TLC_ESTATE cupti_session_state (not idle),
+ *  TLC_ESTATE cupti_session_busy (another session of this process runs). */
+int tlc_cupti_start(tlc_cupti_session *s);
+
+/** Pushes (enter) or pops (exit) correlation as the calling thread's CUPTI
+ *  external correlation id (kind CUSTOM0): device work launched in between
+ *  is tagged with the innermost op. Exit checks that the popped id is the
+ *  one given (TLC_EINVAL cupti_op_mismatch otherwise). Both are no-ops
+ *  returning 0 on an UNAVAILABLE session. correlation must be >= 0.
+ *  Errors: TLC_ESTATE cupti_session_state, TLC_ERROR cupti_call_failed. */
+int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation);
+int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation);
+
+/** Forces a flush of every buffer, disables the activity kinds, counts the
+ *  records CUPTI dropped, and builds the result: EMPTY, PARTIAL or
+ *  COMPLETE (an UNAVAILABLE session stays UNAVAILABLE). Also valid on an
+ *  idle session that was fed with tlc_cupti_ingest (replay). */
+int tlc_cupti_stop(tlc_cupti_session *s);
+
+/** Parses one activity buffer as the buffer-completed callback does: walks
+ *  it with libcupti's own cuptiActivityGetNextRecord and keeps the records
+ *  this module uses. dropped adds to the dropped-record count. Exposed for
+ *  replaying buffers recorded elsewhere and for tests; valid while idle or
+ *  running. The buffer is not freed. Errors: TLC_EUNAVAILABLE
+ *  cupti_unavailable (libcupti cannot be loaded), TLC_ENOMEM. */
+int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
+                     uint64_t dropped);
+
+/** Summary of a stopped (or unavailable) session. TLC_ESTATE otherwise. */
+int tlc_cupti_summary_get(tlc_cupti_summary *out, const tlc_cupti_session *s);
+
+/** Device records of a stopped session, in the order CUPTI delivered them:
+ *  kernels, memcpys, memsets, runtime and driver calls (a driver call that
+ *  shares its correlation id with a runtime call is folded into it).
+ *  Runtime/driver records carry the op correlation as external_id when an
+ *  op was entered. Owned by the session. An UNAVAILABLE session has none:
+ *  read its summary. */
+size_t tlc_cupti_record_count(const tlc_cupti_session *s);
+const tlc_device_record *tlc_cupti_record_at(const tlc_cupti_session *s, size_t i);
+
+/** Hands every record to ev with tlc_eval_push_device. On an UNAVAILABLE
+ *  session nothing is pushed and the return is TLC_EUNAVAILABLE
+ *  (cupti_unavailable, with CUPTI's text). Errors of tlc_eval_push_device
+ *  are passed on (its detail is in tlc_error_last()). */
+int tlc_cupti_push_eval(tlc_eval *ev, tlc_cupti_session *s);
+
+/** Writes the session as op log v1 lines (no header): one
+ *  {"kind":"device_profiler",...} disclosure line with the status, counts
+ *  and, when unavailable, CUPTI's text; then one kernel/memcpy/memset/
+ *  runtime line per record (driver calls are written as "runtime" lines
+ *  named after the driver function). Errors: TLC_EIO cupti_write_failed. */
+int tlc_cupti_write_oplog(FILE *out, tlc_cupti_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TLCOST_CUPTI_H */

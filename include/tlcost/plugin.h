@@ -1,0 +1,269 @@
+/*
+ * tlcost rule-plugin ABI.
+ *
+ * This is the only header a rule plugin needs. A plugin is a shared object
+ * that exports one symbol, tlc_plugin_describe(), returning a descriptor with
+ * no side effects. The host checks the descriptor's ABI version, then calls
+ * its init() with a table of host services; all registration happens inside
+ * init() through that table, so a plugin never links libtlcost.
+ *
+ * Compatibility: the host accepts plugins whose abi_version v satisfies
+ * TLC_PLUGIN_ABI_VERSION - TLC_PLUGIN_ABI_AGE <= v <= TLC_PLUGIN_ABI_VERSION.
+ * Every struct a plugin sees starts with a version or size field and only
+ * grows at its end; the host table is append-only (check host->size before
+ * calling an entry added after the version you built against).
+ *
+ * Built-in rules use exactly this ABI.
+ */
+#ifndef TLCOST_PLUGIN_H
+#define TLCOST_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Current plugin ABI version and how many older versions the host accepts. */
+#define TLC_PLUGIN_ABI_VERSION 1
+#define TLC_PLUGIN_ABI_AGE 0
+
+/** Name of the one symbol a plugin exports. */
+#define TLC_PLUGIN_ENTRY "tlc_plugin_describe"
+
+/* ------------------------------------------------------------------ */
+/* Values: what an op's arguments and outputs look like to a rule       */
+/* ------------------------------------------------------------------ */
+
+/** Element types from op log v1. TLC_DTYPE_OTHER: a name with unknown size. */
+typedef enum tlc_dtype {
+	TLC_DTYPE_NONE = 0, /* no dtype recorded */
+	TLC_DTYPE_FLOAT64,
+	TLC_DTYPE_FLOAT32,
+	TLC_DTYPE_FLOAT16,
+	TLC_DTYPE_BFLOAT16,
+	TLC_DTYPE_FLOAT8_E4M3FN,
+	TLC_DTYPE_FLOAT8_E5M2,
+	TLC_DTYPE_COMPLEX64,
+	TLC_DTYPE_COMPLEX128,
+	TLC_DTYPE_INT64,
+	TLC_DTYPE_INT32,
+	TLC_DTYPE_INT16,
+	TLC_DTYPE_INT8,
+	TLC_DTYPE_UINT8,
+	TLC_DTYPE_BOOL,
+	TLC_DTYPE_OTHER
+} tlc_dtype;
+
+/** Bytes per element of a dtype; 0 when unknown (NONE, OTHER). */
+static inline unsigned tlc_dtype_size(tlc_dtype d)
+{
+	switch (d) {
+	case TLC_DTYPE_FLOAT64: case TLC_DTYPE_COMPLEX64: case TLC_DTYPE_INT64: return 8;
+	case TLC_DTYPE_FLOAT32: case TLC_DTYPE_INT32: return 4;
+	case TLC_DTYPE_FLOAT16: case TLC_DTYPE_BFLOAT16: case TLC_DTYPE_INT16: return 2;
+	case TLC_DTYPE_FLOAT8_E4M3FN: case TLC_DTYPE_FLOAT8_E5M2:
+	case TLC_DTYPE_INT8: case TLC_DTYPE_UINT8: case TLC_DTYPE_BOOL: return 1;
+	case TLC_DTYPE_COMPLEX128: return 16;
+	default: return 0;
+	}
+}
+
+typedef enum tlc_value_kind {
+	TLC_VALUE_NONE = 0, /* JSON null / Python None */
+	TLC_VALUE_BOOL,
+	TLC_VALUE_INT,
+	TLC_VALUE_FLOAT,
+	TLC_VALUE_STRING,
+	TLC_VALUE_TENSOR,
+	TLC_VALUE_LIST
+} tlc_value_kind;
+
+/** A tensor as observed: shape always, strides/dtype/device when recorded. */
+typedef struct tlc_tensor {
+	size_t ndim;
+	const int64_t *shape;   /* ndim entries, each >= 0 */
+	const int64_t *stride;  /* ndim entries, or NULL when not recorded */
+	tlc_dtype dtype;
+	const char *dtype_name; /* as written, or NULL */
+	const char *device;     /* e.g. "cuda:0", or NULL */
+} tlc_tensor;
+
+typedef struct tlc_value tlc_value;
+
+/** One argument, output or list element. Memory is owned by the host and
+ *  valid only during the call that received it. */
+struct tlc_value {
+	tlc_value_kind kind;
+	union {
+		int boolean;
+		int64_t integer;
+		double real;
+		const char *string;
+		tlc_tensor tensor;
+		struct {
+			size_t n;
+			const tlc_value *items;
+		} list;
+	} u;
+};
+
+typedef struct tlc_kwarg {
+	const char *name;
+	tlc_value value;
+} tlc_kwarg;
+
+typedef enum tlc_phase {
+	TLC_PHASE_FORWARD = 0,
+	TLC_PHASE_BACKWARD,
+	TLC_PHASE_OPTIMIZER,
+	TLC_PHASE_OTHER,
+	TLC_PHASE_COUNT
+} tlc_phase;
+
+/* Presence bits for the optional numeric fields of tlc_op. */
+#define TLC_OP_HAS_HOST_NS     (1u << 0)
+#define TLC_OP_HAS_START_NS    (1u << 1)
+#define TLC_OP_HAS_THREAD      (1u << 2)
+#define TLC_OP_HAS_MODULE_CALL (1u << 3)
+#define TLC_OP_HAS_PARENT      (1u << 4)
+#define TLC_OP_HAS_OUTPUTS     (1u << 5)
+#define TLC_OP_HAS_END_NS      (1u << 6) /* traces: host end time known */
+
+/** One operator call (an op log v1 record). Strings are NUL-terminated;
+ *  everything is owned by whoever built the record and only borrowed by the
+ *  callee. size = sizeof(tlc_op) of the writer's build. */
+typedef struct tlc_op {
+	uint32_t size;
+	unsigned flags;          /* TLC_OP_HAS_* */
+	int64_t id;              /* >= 0, unique within one evaluation */
+	const char *name;        /* "aten::addmm" */
+	const char *overload;    /* "default", "Tensor", ... or NULL/"" */
+	tlc_phase phase;
+	const char *module;      /* dotted path of innermost module, "" root, NULL unknown */
+	const char *module_type; /* class name, or NULL */
+	int64_t module_call;     /* valid with TLC_OP_HAS_MODULE_CALL */
+	int64_t parent;          /* valid with TLC_OP_HAS_PARENT */
+	size_t nargs;
+	const tlc_value *args;
+	size_t nkwargs;
+	const tlc_kwarg *kwargs;
+	size_t noutputs;
+	const tlc_value *outputs; /* valid with TLC_OP_HAS_OUTPUTS */
+	int64_t host_ns;         /* instrumented host duration */
+	int64_t start_ns;        /* host start, monotonic */
+	int64_t end_ns;          /* host end (traces) */
+	int64_t thread;
+	int64_t correlation;     /* external correlation id; equals id when not recorded */
+} tlc_op;
+
+/* ------------------------------------------------------------------ */
+/* Rules                                                                */
+/* ------------------------------------------------------------------ */
+
+/** Opaque cost record under construction, owned by the host. Fields are
+ *  exact integers of any size; a rule adds to them through the host table. */
+typedef struct tlc_cost tlc_cost;
+
+typedef enum tlc_cost_field {
+	TLC_FIELD_MACS = 0,
+	TLC_FIELD_OTHER_FLOPS,
+	TLC_FIELD_BYTES_READ,
+	TLC_FIELD_BYTES_WRITTEN,
+	TLC_FIELD_COUNT
+} tlc_cost_field;
+
+typedef enum tlc_evidence {
+	TLC_EVIDENCE_FORMULA_EXACT = 0, /* the formula is the op's arithmetic */
+	TLC_EVIDENCE_ESTIMATED          /* a per-element convention or a model */
+} tlc_evidence;
+
+typedef enum tlc_rule_kind {
+	TLC_RULE_COST = 0,   /* fn computes a cost (which may be 0 for a stated reason) */
+	TLC_RULE_ZERO,       /* zero_by_rule: layout/view ops, free copies; note says why */
+	TLC_RULE_DECOMPOSED, /* cost is exactly the sum of the op's children */
+	TLC_RULE_STRUCTURAL  /* owns no compute: annotations, wrappers, markers */
+} tlc_rule_kind;
+
+/* Return codes of a rule function (0 = cost computed). */
+#define TLC_RULE_OK 0
+#define TLC_RULE_MISSING_ARGS (-100) /* shapes/args the formula needs are absent */
+#define TLC_RULE_BAD_ARGS (-101)     /* args present but inconsistent with the schema */
+
+typedef struct tlc_host tlc_host;
+typedef struct tlc_plugin_ctx tlc_plugin_ctx;
+
+/** Computes the cost of one op into out. Returns TLC_RULE_OK or one of the
+ *  TLC_RULE_* codes (call host->cost_explain first to say what was missing). */
+typedef int (*tlc_rule_fn)(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                           void *payload);
+
+/* tlc_rule_def.flags */
+#define TLC_RULE_OVERRIDE (1u << 0) /* replace an already registered rule (reported) */
+
+/** A rule registration. name is "ns::op" or "ns::op.overload"; the
+ *  overload-specific rule beats the plain name. Strings are copied. */
+typedef struct tlc_rule_def {
+	uint32_t size;        /* sizeof(tlc_rule_def) */
+	const char *name;
+	tlc_rule_kind kind;
+	tlc_evidence evidence;
+	tlc_rule_fn fn;       /* required for TLC_RULE_COST, ignored otherwise */
+	void *payload;        /* passed to fn; owned by the plugin */
+	const char *note;     /* one line: the formula or the reason for zero */
+	unsigned flags;       /* TLC_RULE_OVERRIDE */
+} tlc_rule_def;
+
+/** Host services, append-only. All pointers are non-NULL for
+ *  entries within host->size. */
+struct tlc_host {
+	uint32_t abi_version; /* the host's TLC_PLUGIN_ABI_VERSION */
+	uint32_t size;        /* sizeof(tlc_host) of the host */
+
+	/* Registration; valid only during the plugin's init(). Returns 0 or a
+	 * negative TLC_E* code (the host keeps the detail). */
+	int (*register_rule)(tlc_plugin_ctx *ctx, const tlc_rule_def *def);
+
+	/* out->field += coeff * factors[0] * ... * factors[n-1], exactly.
+	 * Factors must be >= 0; coeff may be negative (a field must end >= 0).
+	 * Returns 0, or TLC_RULE_BAD_ARGS for a negative factor. */
+	int (*cost_add)(tlc_cost *out, tlc_cost_field field, int64_t coeff, size_t n,
+	                const int64_t *factors);
+	/* out->field += coeff * numel(t). */
+	int (*cost_add_numel)(tlc_cost *out, tlc_cost_field field, int64_t coeff,
+	                      const tlc_tensor *t);
+	/* out->field += bytes of v read or written once: a tensor, or every
+	 * tensor in a list (None and scalars add nothing). An unknown element size
+	 * marks the cost's bytes unknown instead of adding 0. */
+	int (*cost_add_bytes)(tlc_cost *out, tlc_cost_field field, const tlc_value *v);
+	/* Override the rule's evidence for this op. */
+	void (*cost_set_evidence)(tlc_cost *out, tlc_evidence ev);
+	/* Say why the rule failed or why a known cost is 0 (copied). */
+	void (*cost_explain)(tlc_cost *out, const char *text);
+	/* Declare that macs/other_flops are not a true split for this op (only
+	 * their fma=2 sum is meaningful): the fma=1 view is then refused. */
+	void (*cost_set_split_unknown)(tlc_cost *out);
+	/* Look up a keyword argument by name; NULL when absent. */
+	const tlc_value *(*op_kwarg)(const tlc_op *op, const char *name);
+};
+
+/** Plugin descriptor returned by tlc_plugin_describe(). */
+typedef struct tlc_plugin_desc {
+	uint32_t abi_version; /* TLC_PLUGIN_ABI_VERSION the plugin was built with */
+	uint32_t size;        /* sizeof(tlc_plugin_desc) */
+	const char *name;     /* short name, [A-Za-z0-9_.-], at most 64 chars */
+	const char *version;  /* free-form */
+	/* Registers the plugin's rules. Returns 0, or negative on failure; on
+	 * failure the host removes everything it registered and closes it. */
+	int (*init)(tlc_plugin_ctx *ctx, const tlc_host *host);
+} tlc_plugin_desc;
+
+/** The plugin's one exported entry: no side effects, may be called any
+ *  number of times. */
+typedef const tlc_plugin_desc *(*tlc_plugin_describe_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TLCOST_PLUGIN_H */

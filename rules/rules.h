@@ -1,0 +1,19 @@
+/* Built-in rule families. Each file rules/FAMILY.c defines one init with the
+ * plugin init signature and registers its rules through host->register_rule,
+ * exactly as an outside plugin does. */
+#ifndef TLC_RULES_RULES_H
+#define TLC_RULES_RULES_H
+
+#include "tlcost/plugin.h"
+
+#define TLC_RULE_FAMILIES(X) \
+	X(matmul) X(conv) X(attention) X(layout) \
+	X(pointwise) X(norm) X(reduce) X(pool) X(upsample) \
+	X(embedding) X(index) X(loss) X(optimizer)
+
+#define TLC_DECLARE_FAMILY(f) \
+	int tlc_rules__##f##_init(tlc_plugin_ctx *ctx, const tlc_host *host);
+TLC_RULE_FAMILIES(TLC_DECLARE_FAMILY)
+#undef TLC_DECLARE_FAMILY
+
+#endif
