@@ -8,7 +8,7 @@ aten::addmm, aten::conv2d as aten::convolution), in the forward pass, the
 autograd backward pass and the optimizer step alike.  Nested calls made from
 inside a kernel are not seen, so no record has a `parent`.
 
-The output follows docs/../shared/spec/oplog-v1.md: JSON Lines, one header
+The output follows op log v1 (shared/spec/oplog-v1.md): JSON Lines, one header
 line, then one record per op; a path ending in .gz is written gzip-compressed
 with a zero mtime and no file name, so the container itself is reproducible.
 
@@ -26,7 +26,8 @@ Modes:
 Your own model: --model package.module:factory or --model path/file.py:factory,
 where factory() returns either an nn.Module (fed a random image batch of
 --input-shape) or a tuple (module, example_inputs_tuple).  From Python, call
-capture(model, inputs, mode=..., out=...).  See docs/capture.md.
+capture(model, inputs, mode=...), then header(...) and write_log(...).
+See docs/capture.md.
 """
 
 import argparse
@@ -373,6 +374,15 @@ def build(name, batch, seq, input_shape):
     return model, (x,), target, batch
 
 
+def _log_name(model):
+    """Header `model`: the name, or file/module:function for a factory."""
+    if ":" not in model:
+        return model
+    where, _, fn = model.rpartition(":")
+    where = os.path.basename(where)
+    return "%s:%s" % (where[:-3] if where.endswith(".py") else where, fn)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="Capture a model's ATen op calls as a tlcost op log v1.")
@@ -405,11 +415,6 @@ def main(argv=None):
     model, inputs, target, tokens = build(a.model, a.batch, a.seq, shape)
     records = capture(model, inputs, a.mode, target, a.optimizer,
                       timing=not a.no_timing)
-    name = a.model
-    if ":" in name:  # factory: name the log after file/module and function
-        where, _, fn = name.rpartition(":")
-        where = os.path.basename(where)
-        name = "%s:%s" % (where[:-3] if where.endswith(".py") else where, fn)
     batch = tokens if ":" in a.model else a.batch
     meta = {"mode": a.mode, "batch": batch, "seed": a.seed,
             "weights": "random"}
@@ -417,7 +422,8 @@ def main(argv=None):
         meta["optimizer"] = a.optimizer
     if a.model == "transformer_encoder":
         meta["seq"] = a.seq
-    write_log(a.out, header(name, model, tokens, meta), records)
+    write_log(a.out, header(_log_name(a.model), model, tokens, meta),
+              records)
     print("%s: %d ops" % (a.out, len(records)), file=sys.stderr)
     return 0
 
