@@ -1,1 +1,46 @@
-# plugins/cupti
+# plugins/cupti: libtlcost-cupti, the CUPTI join module (issue 6).
+# Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
+# at run time; CUPTI_CFLAGS is only for the activity record structs.
+EXTRA_DIST += tests/cupti/skip.sh tests/gpu/e2e.cu \
+	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
+
+if HAVE_CUPTI
+lib_LTLIBRARIES += libtlcost-cupti.la
+pkginclude_HEADERS += include/tlcost/cupti.h
+libtlcost_cupti_la_SOURCES = \
+	plugins/cupti/internal.h \
+	plugins/cupti/error.c \
+	plugins/cupti/intern.c \
+	plugins/cupti/lib.c \
+	plugins/cupti/parse.c \
+	plugins/cupti/build.c \
+	plugins/cupti/session.c \
+	plugins/cupti/output.c
+libtlcost_cupti_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
+	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
+libtlcost_cupti_la_LIBADD = libtlcost.la -lpthread
+libtlcost_cupti_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_cupti_[a-z0-9_]*[a-z0-9]$$'
+
+# The documented example (docs/cupti.md), compiled so it cannot rot.
+noinst_PROGRAMS += plugins/cupti/example
+plugins_cupti_example_SOURCES = plugins/cupti/example.c
+plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
+
+check_PROGRAMS += tests/test_cupti
+TESTS += tests/test_cupti
+tests_test_cupti_SOURCES = tests/test_cupti.c
+tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
+	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
+tests_test_cupti_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost.la $(CMOCKA_LIBS)
+else
+TESTS += tests/cupti/skip.sh
+endif
+
+# make check-gpu: the GPU end-to-end test (tests/gpu/e2e.cu, built with
+# nvcc). Not part of make check; skipped (77) where no GPU exists.
+check-gpu: all
+	@top_builddir='$(top_builddir)' top_srcdir='$(top_srcdir)' NVCC='$(NVCC)' \
+	CUPTI_CFLAGS='$(CUPTI_CFLAGS)' CUPTI_LIBDIR='$(CUPTI_LIBDIR)' \
+	$(SHELL) $(srcdir)/tests/gpu/check-gpu.sh
+.PHONY: check-gpu

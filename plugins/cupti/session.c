@@ -1,0 +1,329 @@
+/* Session lifecycle: start, op enter/exit, stop, and CUPTI's buffer
+ * callbacks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFAULT_BUFFER_SIZE ((size_t)8 << 20)
+#define RECORD_ALIGN 8 /* ACTIVITY_RECORD_ALIGNMENT of cupti_common.h */
+
+/* CUPTI's activity API is process-wide and its buffer callbacks carry no
+ * payload pointer, so the one started session is found through this
+ * pointer. It is the only mutable global of the module, set by start and
+ * cleared by stop, always under active_mu. */
+static pthread_mutex_t active_mu = PTHREAD_MUTEX_INITIALIZER;
+static tlc_cupti_session *active;
+
+static const CUpti_ActivityKind kinds[] = {
+	CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_RUNTIME,
+	CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+	CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET
+};
+static const char *const kind_calls[] = {
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)",
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME)",
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER)",
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)",
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY)",
+	"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET)"
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+const char *tlc_cupti_status_name(tlc_cupti_status st)
+{
+	static const char *const names[] = { "idle", "running", "unavailable",
+		                             "empty", "partial", "complete" };
+
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "invalid";
+}
+
+static size_t buffer_size_of(const tlc_cupti_session *s)
+{
+	size_t n = s && s->opts.buffer_size ? s->opts.buffer_size : DEFAULT_BUFFER_SIZE;
+
+	return (n + RECORD_ALIGN - 1) / RECORD_ALIGN * RECORD_ALIGN;
+}
+
+static void CUPTIAPI on_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	size_t n;
+
+	pthread_mutex_lock(&active_mu);
+	n = buffer_size_of(active);
+	pthread_mutex_unlock(&active_mu);
+	/* On failure CUPTI drops the records and counts them as dropped. */
+	*buffer = aligned_alloc(RECORD_ALIGN, n);
+	*size = *buffer ? n : 0;
+	*max_records = 0;
+}
+
+static void CUPTIAPI on_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                         size_t size, size_t valid)
+{
+	(void)size;
+	pthread_mutex_lock(&active_mu);
+	if (active) {
+		size_t dropped = 0;
+
+		if (active->fns.dropped(ctx, stream, &dropped) != CUPTI_SUCCESS)
+			dropped = 0;
+		if (buffer && tlc_cupti_ingest(active, buffer, valid, dropped) != 0) {
+			pthread_mutex_lock(&active->mu);
+			active->sum.undecodable++; /* could not keep it: records lost */
+			pthread_mutex_unlock(&active->mu);
+		}
+	}
+	pthread_mutex_unlock(&active_mu);
+	free(buffer);
+}
+
+int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts)
+{
+	tlc_cupti_session *s;
+
+	*out = NULL;
+	if (opts && opts->size != sizeof *opts)
+		return TLC_EINVAL;
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return TLC_ENOMEM;
+	if (opts)
+		s->opts = *opts;
+	s->opts.size = sizeof s->opts;
+	if (pthread_mutex_init(&s->mu, NULL) != 0) {
+		free(s);
+		return TLC_ENOMEM;
+	}
+	s->status = TLC_CUPTI_IDLE;
+	tlc_cupti__clear_error(s);
+	*out = s;
+	return 0;
+}
+
+static void disable_enabled(tlc_cupti_session *s)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (s->enabled_mask & (1u << i))
+			s->fns.disable(kinds[i]);
+	s->enabled_mask = 0;
+}
+
+static void set_active(tlc_cupti_session *s)
+{
+	pthread_mutex_lock(&active_mu);
+	active = s;
+	pthread_mutex_unlock(&active_mu);
+}
+
+static int unavailable_from(tlc_cupti_session *s, const char *call, CUptiResult r)
+{
+	disable_enabled(s);
+	set_active(NULL);
+	tlc_cupti__set_unavailable(s, call, (int)r, tlc_cupti__result_text(s, r));
+	return tlc_cupti__fail(s, TLC_EUNAVAILABLE, "cupti_unavailable",
+	                       "run on a machine with an NVIDIA GPU and driver; if the text says "
+	                       "INSUFFICIENT_PRIVILEGES, allow profiling for non-admin users "
+	                       "(NVreg_RestrictProfilingToAdminUsers=0) or run with admin rights",
+	                       "CUPTI cannot record: %s returned %s", call, s->message);
+}
+
+static int claim_active(tlc_cupti_session *s)
+{
+	int busy;
+
+	pthread_mutex_lock(&active_mu);
+	busy = active != NULL;
+	if (!busy)
+		active = s;
+	pthread_mutex_unlock(&active_mu);
+	return busy ? -1 : 0;
+}
+
+int tlc_cupti_start(tlc_cupti_session *s)
+{
+	CUptiResult r;
+	int rc;
+
+	if (s->status != TLC_CUPTI_IDLE)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "create a new session for each capture",
+		                       "session is %s, start needs an idle session",
+		                       tlc_cupti_status_name(s->status));
+	pthread_mutex_lock(&s->mu);
+	rc = tlc_cupti__load(s);
+	pthread_mutex_unlock(&s->mu);
+	if (rc != 0)
+		return rc;
+	if (claim_active(s) != 0)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_busy",
+		                       "stop the other session of this process first",
+		                       "another CUPTI session of this process is running");
+	s->callbacks_registered = 1;
+	r = s->fns.register_callbacks(on_buffer_requested, on_buffer_completed);
+	if (r != CUPTI_SUCCESS)
+		return unavailable_from(s, "cuptiActivityRegisterCallbacks", r);
+	for (size_t i = 0; i < NKINDS; i++) {
+		r = s->fns.enable(kinds[i]);
+		if (r != CUPTI_SUCCESS)
+			return unavailable_from(s, kind_calls[i], r);
+		s->enabled_mask |= 1u << i;
+	}
+	s->status = TLC_CUPTI_RUNNING;
+	return 0;
+}
+
+static int check_op(tlc_cupti_session *s, int64_t correlation)
+{
+	if (s->status != TLC_CUPTI_RUNNING && s->status != TLC_CUPTI_UNAVAILABLE)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "call tlc_cupti_start before the first op",
+		                       "op enter/exit on a %s session",
+		                       tlc_cupti_status_name(s->status));
+	if (correlation < 0)
+		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_invalid",
+		                       "pass the op's correlation id (its op log id by default)",
+		                       "op correlation %lld is negative", (long long)correlation);
+	return 0;
+}
+
+int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
+{
+	CUptiResult r;
+	int rc = check_op(s, correlation);
+
+	if (rc != 0 || s->status == TLC_CUPTI_UNAVAILABLE)
+		return rc;
+	r = s->fns.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, (uint64_t)correlation);
+	if (r != CUPTI_SUCCESS)
+		return tlc_cupti__fail(s, TLC_ERROR, "cupti_call_failed",
+		                       "check that no other tool drives CUPTI in this process",
+		                       "cuptiActivityPushExternalCorrelationId returned %s",
+		                       tlc_cupti__result_text(s, r));
+	return 0;
+}
+
+int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
+{
+	uint64_t last = 0;
+	CUptiResult r;
+	int rc = check_op(s, correlation);
+
+	if (rc != 0 || s->status == TLC_CUPTI_UNAVAILABLE)
+		return rc;
+	r = s->fns.pop_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+	if (r != CUPTI_SUCCESS)
+		return tlc_cupti__fail(s, TLC_ERROR, "cupti_call_failed",
+		                       "call op exit once per op enter, on the same thread",
+		                       "cuptiActivityPopExternalCorrelationId returned %s",
+		                       tlc_cupti__result_text(s, r));
+	if (last != (uint64_t)correlation)
+		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_mismatch",
+		                       "exit ops in the reverse order they were entered",
+		                       "op exit %lld popped op %llu: enter/exit are not nested",
+		                       (long long)correlation, (unsigned long long)last);
+	return 0;
+}
+
+int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
+                     uint64_t dropped)
+{
+	int rc;
+
+	if (s->status != TLC_CUPTI_IDLE && s->status != TLC_CUPTI_RUNNING)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "ingest buffers before tlc_cupti_stop",
+		                       "ingest on a %s session", tlc_cupti_status_name(s->status));
+	if (!buffer && valid_size)
+		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_buffer_invalid",
+		                       "pass the buffer CUPTI completed", "NULL buffer of %zu bytes",
+		                       valid_size);
+	pthread_mutex_lock(&s->mu);
+	rc = tlc_cupti__load(s);
+	if (rc == 0) {
+		s->sum.dropped += dropped;
+		rc = tlc_cupti__ingest_locked(s, buffer, valid_size);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* Hands every pending buffer to on_buffer_completed and turns recording off. */
+static void drain(tlc_cupti_session *s)
+{
+	size_t dropped = 0;
+
+	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	disable_enabled(s);
+	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	/* records dropped outside any context */
+	if (s->fns.dropped(NULL, 0, &dropped) == CUPTI_SUCCESS)
+		s->sum.dropped += dropped;
+	set_active(NULL);
+}
+
+static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
+{
+	if (sum->dropped || sum->undecodable || sum->untimed)
+		return TLC_CUPTI_PARTIAL;
+	return nout ? TLC_CUPTI_COMPLETE : TLC_CUPTI_EMPTY;
+}
+
+int tlc_cupti_stop(tlc_cupti_session *s)
+{
+	int rc;
+
+	if (s->status == TLC_CUPTI_UNAVAILABLE)
+		return 0;
+	if (s->status != TLC_CUPTI_IDLE && s->status != TLC_CUPTI_RUNNING)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "stop a session once", "session is already stopped (%s)",
+		                       tlc_cupti_status_name(s->status));
+	if (s->status == TLC_CUPTI_RUNNING)
+		drain(s);
+	pthread_mutex_lock(&s->mu);
+	rc = tlc_cupti__build(s);
+	if (rc == 0) {
+		s->status = final_status(&s->sum, s->nout);
+		s->sum.status = s->status;
+		s->sum.lower_bound = s->status == TLC_CUPTI_PARTIAL;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+int tlc_cupti_summary_get(tlc_cupti_summary *out, const tlc_cupti_session *s)
+{
+	if (s->status == TLC_CUPTI_IDLE || s->status == TLC_CUPTI_RUNNING)
+		return TLC_ESTATE;
+	*out = s->sum;
+	return 0;
+}
+
+size_t tlc_cupti_record_count(const tlc_cupti_session *s)
+{
+	return s->status == TLC_CUPTI_IDLE || s->status == TLC_CUPTI_RUNNING ? 0 : s->nout;
+}
+
+const tlc_device_record *tlc_cupti_record_at(const tlc_cupti_session *s, size_t i)
+{
+	return i < tlc_cupti_record_count(s) ? &s->out[i] : NULL;
+}
+
+void tlc_cupti_session_free(tlc_cupti_session *s)
+{
+	if (!s)
+		return;
+	if (s->status == TLC_CUPTI_RUNNING)
+		drain(s);
+	/* Once callbacks were registered, CUPTI keeps pointers into this module
+	 * and runs its own threads: its library stays loaded. */
+	if (!s->callbacks_registered)
+		tlc_cupti__unload(s);
+	pthread_mutex_destroy(&s->mu);
+	tlc_cupti__intern_free(&s->names);
+	free(s->raw);
+	free(s->ext);
+	free(s->out);
+	free(s);
+}
