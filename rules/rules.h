@@ -9,7 +9,7 @@
 #define TLC_RULE_FAMILIES(X) \
 	X(matmul) X(conv) X(attention) X(layout) \
 	X(pointwise) X(norm) X(reduce) X(pool) X(upsample) \
-	X(embedding) X(index) X(loss) X(optimizer)
+	X(embedding) X(index) X(loss) X(optimizer) X(structural)
 
 #define TLC_DECLARE_FAMILY(f) \
 	int tlc_rules__##f##_init(tlc_plugin_ctx *ctx, const tlc_host *host);
