@@ -21,10 +21,21 @@ typedef struct opened {
 	const tlc_plugin_desc *desc;
 } opened;
 
+/* A path without '/' means a file in the current directory, as for any
+ * other input, not a search of the system library path. */
 static int open_library(void **out, const char *path)
 {
+	char local[4096];
+	const char *name = path;
+	if (!strchr(path, '/')) {
+		if ((size_t)snprintf(local, sizeof local, "./%s", path) >= sizeof local)
+			return tlc_error__set(TLC_EINVAL, "plugin_open_failed",
+			                      "use a shorter plugin path",
+			                      "plugin path is too long: %.80s...", path);
+		name = local;
+	}
 	dlerror(); /* clear a stale message */
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *why = dlerror();
 		return tlc_error__set(TLC_EPLUGIN, "plugin_open_failed",

@@ -25,9 +25,10 @@
  * Because of the tanh convention the evidence is "estimated".
  * Bytes: x and bias read once, y written once (dtype-aware, by the host).
  *
- * Build (outside the tlcost tree):
- *     cc -shared -fPIC -I/usr/include -o fused_gelu.so fused_gelu.c
- * Use:
+ * Build (outside the tlcost tree; no library to link):
+ *     cc -shared -fPIC $(pkg-config --cflags tlcost) -o fused_gelu.so fused_gelu.c
+ * Check, then use:
+ *     tlcost plugin check ./fused_gelu.so
  *     tlcost --plugin ./fused_gelu.so flops model.oplog.jsonl
  */
 #include <tlcost/plugin.h>

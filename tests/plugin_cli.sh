@@ -1,0 +1,212 @@
+#!/bin/sh
+# CLI golden test for rule plugins: --plugin, TLCOST_PLUGIN_PATH and
+# `tlcost plugin check`, on a hand-written op log with one custom op
+# (tests/fixtures/oplog/custom_gelu.oplog.jsonl: addmm, mylib::fused_gelu,
+# addmm) and the example plugin plugins/examples/fused_gelu.c.
+#
+# Expected numbers are derived by hand, not read from tlcost:
+#   mylib::fused_gelu on x [8,16] f32, bias [16] f32: 9 other FLOPs per
+#   element (derivation in plugins/examples/fused_gelu.c) x 128 = 1152 FLOPs,
+#   bytes read 128*4 + 16*4 = 576, written 128*4 = 512.
+# So loading the plugin must raise the forward FLOPs by exactly 1152, and
+# turn the one unknown op into a known one.
+set -u
+
+srcdir=${top_srcdir:-.}
+bld=${top_builddir:-.}
+TLCOST="$bld/tlcost"
+LOG="$srcdir/tests/fixtures/oplog/custom_gelu.oplog.jsonl"
+SODIR="$bld/plugins/examples/.libs"
+SO="$SODIR/fused_gelu.so"
+FIX="$bld/tests/plugins/.libs"
+unset TLCOST_PLUGIN_PATH
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/plugin_cli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run NAME CMD...: stdout to $tmp/NAME.out, stderr to $tmp/NAME.err, status to $rc
+run() {
+	name=$1
+	shift
+	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+}
+
+has() { grep -q -e "$2" "$tmp/$1"; }
+
+expect_ok() {
+	[ "$rc" -eq 0 ] || { fail "$1: exit $rc"; sed 's/^/  /' "$tmp/$1.err"; }
+}
+
+# A typed error: non-zero exit, the code and a remedy on stderr.
+expect_error() {
+	[ "$rc" -ne 0 ] || fail "$1: exit 0, expected failure"
+	has "$1.err" "error: $2:" || fail "$1: stderr lacks error code $2"
+	has "$1.err" "remedy: ." || fail "$1: stderr lacks a remedy"
+}
+
+for f in "$TLCOST" "$LOG" "$SO" "$FIX/abi_too_new.so"; do
+	[ -e "$f" ] || { echo "missing $f (run make check)"; exit 99; }
+done
+
+# ---- without the plugin: a lower bound naming the custom op ----
+run bare "$TLCOST" flops "$LOG"
+expect_ok bare
+has bare.out "LOWER BOUND" || fail "bare: no LOWER BOUND"
+has bare.out "mylib::fused_gelu" || fail "bare: unknown op not named"
+has bare.out "COMPLETE" && fail "bare: says COMPLETE"
+
+run ledger "$TLCOST" ledger "$LOG"
+expect_ok ledger
+has ledger.out "mylib::fused_gelu" || fail "ledger: op not listed"
+has ledger.out "plugin-guide.md" || fail "ledger: remedy does not point at the plugin guide"
+
+# ---- with the plugin, however it is named: complete ----
+run with "$TLCOST" --plugin "$SO" flops "$LOG"
+expect_ok with
+has with.out "COMPLETE" || fail "with: no COMPLETE"
+has with.out "LOWER BOUND" && fail "with: still a LOWER BOUND"
+
+run after "$TLCOST" flops --plugin "$SO" "$LOG"
+expect_ok after
+has after.out "COMPLETE" || fail "after: --plugin after the subcommand not honoured"
+
+run envfile env TLCOST_PLUGIN_PATH="$SO" "$TLCOST" flops "$LOG"
+expect_ok envfile
+has envfile.out "COMPLETE" || fail "envfile: TLCOST_PLUGIN_PATH file not loaded"
+
+run envdir env TLCOST_PLUGIN_PATH="/nonexistent:$SODIR" "$TLCOST" flops "$LOG"
+expect_error envdir plugin_path_invalid
+run envdir2 env TLCOST_PLUGIN_PATH="$SODIR" "$TLCOST" flops "$LOG"
+expect_ok envdir2
+has envdir2.out "COMPLETE" || fail "envdir2: TLCOST_PLUGIN_PATH directory not loaded"
+
+# ---- exact numbers: the plugin adds exactly the hand-derived cost ----
+if command -v python3 >/dev/null 2>&1; then
+	run bare_json "$TLCOST" flops --format json "$LOG"
+	expect_ok bare_json
+	run with_json "$TLCOST" --plugin "$SO" flops --format json "$LOG"
+	expect_ok with_json
+	python3 - "$tmp/bare_json.out" "$tmp/with_json.out" <<'EOF' || fail "json: numbers"
+import json, sys
+bare = json.load(open(sys.argv[1]))
+withp = json.load(open(sys.argv[2]))
+fb, fw = bare["phases"]["forward"], withp["phases"]["forward"]
+d = lambda k: int(fw[k]) - int(fb[k])
+want = {"flops": 1152, "other_flops": 1152, "macs": 0, "bytes_read": 576, "bytes_written": 512}
+bad = {k: (d(k), v) for k, v in want.items() if d(k) != v}
+assert not bad, "differences (got, want): %r" % bad
+assert bare["coverage"]["unknown"] == 1, bare["coverage"]
+assert withp["coverage"]["unknown"] == 0, withp["coverage"]
+assert withp["coverage"]["known"] == bare["coverage"]["known"] + 1
+gelu = [t for t in withp["op_types"] if t["name"] == "mylib::fused_gelu"]
+assert len(gelu) == 1 and int(gelu[0]["flops"]) == 1152, gelu
+EOF
+else
+	echo "note: python3 not found, exact-number checks skipped"
+fi
+
+# ---- tlcost plugin check ----
+run check "$TLCOST" plugin check "$SO"
+expect_ok check
+cat >"$tmp/check.want" <<EOF
+plugin: fused_gelu
+version: 1.0.0
+file: $SO
+abi version: 1 (this host accepts 1 to 1)
+accepted: yes
+rules: 1
+  mylib::fused_gelu                        cost       estimated     9 other FLOPs per element of x (bias add + tanh-GELU, tanh counted as 1)
+EOF
+diff -u "$tmp/check.want" "$tmp/check.out" || fail "check: output differs from golden"
+
+run check_json "$TLCOST" plugin check --format json "$SO"
+expect_ok check_json
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/check_json.out" "$SO" <<'EOF' || fail "check_json: content"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["accepted"] is True and j["name"] == "fused_gelu" and j["version"] == "1.0.0", j
+assert j["file"] == sys.argv[2] and j["abi_version"] == 1, j
+assert j["host_abi"] == {"min": 1, "max": 1}, j
+assert [r["name"] for r in j["rules"]] == ["mylib::fused_gelu"], j
+assert j["rules"][0]["kind"] == "cost" and j["rules"][0]["evidence"] == "estimated", j
+EOF
+fi
+
+# a bare file name is a file in the current directory
+run check_rel sh -c 'cd "$1" && exec "$2" plugin check fused_gelu.so' sh "$SODIR" "$(cd "$bld" && pwd)/tlcost"
+expect_ok check_rel
+has check_rel.out "accepted: yes" || fail "check_rel: relative path not accepted"
+
+run check_new "$TLCOST" plugin check "$FIX/abi_too_new.so"
+expect_error check_new plugin_abi_unsupported
+has check_new.out "accepted: no" || fail "check_new: stdout lacks the verdict"
+has check_new.err "ABI version 2; this host accepts versions 1 to 1" ||
+	fail "check_new: versions not named"
+
+run check_new_json "$TLCOST" plugin check --format json "$FIX/abi_too_new.so"
+[ "$rc" -ne 0 ] || fail "check_new_json: exit 0"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/check_new_json.out" <<'EOF' || fail "check_new_json: content"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["accepted"] is False and j["error"]["code"] == "plugin_abi_unsupported", j
+assert j["error"]["remedy"], j
+EOF
+fi
+
+run check_init "$TLCOST" plugin check "$FIX/failing_init.so"
+expect_error check_init plugin_init_failed
+run check_nofn "$TLCOST" plugin check "$FIX/null_fn.so"
+expect_error check_nofn rule_invalid
+run check_entry "$TLCOST" plugin check "$FIX/missing_entry.so"
+expect_error check_entry plugin_entry_missing
+
+run help "$TLCOST" plugin --help
+expect_ok help
+has help.out "usage: tlcost plugin check SO" || fail "help: no usage line"
+run noargs "$TLCOST" plugin
+[ "$rc" -eq 2 ] || fail "noargs: exit $rc, expected 2"
+has noargs.err "usage_error" || fail "noargs: no usage_error"
+run nopath "$TLCOST" plugin check
+[ "$rc" -eq 2 ] || fail "nopath: exit $rc, expected 2"
+
+# ---- the guide's out-of-tree build: only plugin.h, nothing linked ----
+if command -v "${CC:-cc}" >/dev/null 2>&1; then
+	run cc "${CC:-cc}" -shared -fPIC -I"$srcdir/include" -o "$tmp/fused_gelu.so" \
+		"$srcdir/plugins/examples/fused_gelu.c"
+	expect_ok cc
+	run cc_check "$TLCOST" plugin check "$tmp/fused_gelu.so"
+	expect_ok cc_check
+	run cc_flops "$TLCOST" --plugin "$tmp/fused_gelu.so" flops "$LOG"
+	expect_ok cc_flops
+	has cc_flops.out "COMPLETE" || fail "cc_flops: plugin built as in the guide not used"
+else
+	echo "note: no C compiler, out-of-tree build check skipped"
+fi
+
+# ---- bad plugins on the command line: typed error, non-zero exit ----
+run missing "$TLCOST" --plugin "$tmp/no_such.so" flops "$LOG"
+expect_error missing plugin_open_failed
+has missing.err "no_such.so" || fail "missing: path not named"
+has missing.out "COMPLETE\|LOWER BOUND" && fail "missing: printed a report anyway"
+
+run badinit "$TLCOST" --plugin "$FIX/failing_init.so" flops "$LOG"
+expect_error badinit plugin_init_failed
+
+run dup "$TLCOST" --plugin "$SO" --plugin "$SO" flops "$LOG"
+expect_error dup plugin_already_loaded
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "plugin_cli: all checks passed"
+exit 0
