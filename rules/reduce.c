@@ -1,0 +1,259 @@
+/* Reduction rules. With n_in input elements reduced to n_out results, a
+ * reduction by a binary operation costs n_in - n_out operations (exact).
+ *
+ * Registered names (other_flops; MACs are 0):
+ *   sum (full, .dim_IntList, .IntList_out), nansum      n_in - n_out
+ *   prod (full, .dim_int), cumprod                      n_in - n_out (cumprod: scan)
+ *   mean (full, .dim)                                   n_in (adds + one divide per result)
+ *   amax amin argmax argmin                             n_in - n_out compares
+ *   max min (full, .dim)                                n_in - n_out compares;
+ *   max.other min.other                                 1 per output element
+ *   any all (full, .dim, .dims)                         n_in - n_out
+ *   var var_mean (full, .dim, .correction)              4 n_in (two-pass, estimated)
+ *   std std_mean                                        4 n_in + n_out (sqrt, estimated)
+ *   norm (.Scalar .ScalarOpt_dim ...) linalg_vector_norm
+ *                                p=2: 2 n_in; p=1, inf, 0: 2 n_in - n_out;
+ *                                other p: 3 n_in (estimated)
+ *   cumsum cumsum_                                      n_in - n_in/size(dim)
+ *   logsumexp                                           4 n_in (estimated)
+ */
+#include <math.h>
+#include <string.h>
+#include "rules.h"
+#include "util.h"
+
+#define EX TLC_EVIDENCE_FORMULA_EXACT
+#define ES TLC_EVIDENCE_ESTIMATED
+
+/* other_flops = a * n_in + b * n_out, dims at arg dim_pos ("dim"). */
+typedef struct red_spec {
+	int64_t a, b;
+	size_t dim_pos;
+} red_spec;
+
+/* ---- shared pieces --------------------------------------------------- */
+
+static int has_zero_dim(const tlc_tensor *x)
+{
+	for (size_t i = 0; i < x->ndim; i++)
+		if (x->shape[i] == 0)
+			return 1;
+	return 0;
+}
+
+/* kept *= the sizes of the dims of x that `dim` does not reduce. An absent
+ * dim, None or [] reduces every dim. */
+static int kept_dims(tlc_rules_term *kept, const tlc_tensor *x, const tlc_value *dim)
+{
+	int64_t dims[TLC_RULES_MAX_DIMS];
+	int red[TLC_RULES_MAX_DIMS];
+	size_t nd = 0;
+	if (x->ndim > TLC_RULES_MAX_DIMS)
+		return TLC_RULE_BAD_ARGS;
+	if (dim && tlc_rules__int_list(dims, TLC_RULES_MAX_DIMS, &nd, dim) < 0)
+		return TLC_RULE_BAD_ARGS;
+	if (nd == 0)
+		return 0; /* reduce everything: n_out = 1 */
+	memset(red, 0, sizeof red);
+	for (size_t i = 0; i < nd; i++) {
+		int64_t d = dims[i] < 0 ? dims[i] + (int64_t)x->ndim : dims[i];
+		if (x->ndim == 0 && (d == 0 || d == -1))
+			continue; /* a 0-d tensor accepts dim 0 / -1 */
+		if (d < 0 || d >= (int64_t)x->ndim)
+			return TLC_RULE_BAD_ARGS;
+		red[d] = 1;
+	}
+	for (size_t i = 0; i < x->ndim; i++)
+		if (!red[i])
+			tlc_rules__term_mul(kept, x->shape[i]);
+	return 0;
+}
+
+/* Reads the input, writes the recorded outputs (unknown when absent: the
+ * result dtype depends on dtype promotion). */
+static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
+{
+	int rc = tlc_rules__io_bytes(out, op, host, NULL);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* other_flops += a * n_in + b * n_out for self = arg 0 reduced over `dim`. */
+static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t a,
+                     int64_t b, const tlc_value *dim)
+{
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	tlc_rules_term kept;
+	tlc_rules__term_init(&kept);
+	if (kept_dims(&kept, x, dim) < 0)
+		return tlc_rules__bad(out, host, "bad dim for a %zu-d input", x->ndim);
+	if (has_zero_dim(x)) {
+		host->cost_explain(out, "empty input: nothing to reduce");
+		return red_bytes(out, op, host);
+	}
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, a, x);
+	if (rc == 0)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, b, &kept);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return red_bytes(out, op, host);
+}
+
+/* The dim argument at pos, unless that slot holds something that is not a
+ * dim (a bool flag or dtype string of a full-reduction overload). */
+static const tlc_value *dim_arg(const tlc_op *op, const tlc_host *host, size_t pos)
+{
+	const tlc_value *d = tlc_rules__arg(op, host, pos, "dim");
+	if (d && d->kind != TLC_VALUE_INT && d->kind != TLC_VALUE_LIST)
+		return NULL;
+	return d;
+}
+
+/* ---- rule functions -------------------------------------------------- */
+
+static int red_generic(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const red_spec *s = payload;
+	return red_count(out, op, host, s->a, s->b, dim_arg(op, host, s->dim_pos));
+}
+
+/* max/min: full, .dim, or the binary .other form (one compare per output). */
+static int red_maxmin(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *other = tlc_rules__tensor_arg(op, host, 1, "other");
+	if (!other)
+		return red_count(out, op, host, 1, -1, dim_arg(op, host, 1));
+	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *res = tlc_rules__tensor_out(op, 0);
+	int64_t shape[TLC_RULES_MAX_DIMS];
+	size_t nd = 0;
+	if (!self)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	if (res) {
+		nd = res->ndim <= TLC_RULES_MAX_DIMS ? res->ndim : 0;
+		memcpy(shape, res->shape, nd * sizeof shape[0]);
+	} else if (tlc_rules__broadcast(shape, &nd, self->shape, self->ndim, other->shape,
+	                                other->ndim) < 0) {
+		return tlc_rules__bad(out, host, "self and other do not broadcast");
+	}
+	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, nd, shape) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return red_bytes(out, op, host);
+}
+
+/* p of norm / linalg_vector_norm (arg 1); None means 2. Sets *kind:
+ * 2 for p=2, 1 for p in {1, inf, -inf, 0}, 0 for any other p. */
+static int norm_kind(int *kind, const tlc_value *p)
+{
+	double v = 2.0;
+	if (!p) {
+		*kind = 2;
+		return 0;
+	}
+	if (p->kind == TLC_VALUE_INT)
+		v = (double)p->u.integer;
+	else if (p->kind == TLC_VALUE_FLOAT)
+		v = p->u.real;
+	else if (p->kind == TLC_VALUE_STRING &&
+	         (!strcmp(p->u.string, "inf") || !strcmp(p->u.string, "-inf")))
+		v = INFINITY;
+	else if (p->kind == TLC_VALUE_STRING && !strcmp(p->u.string, "fro"))
+		v = 2.0;
+	else
+		return TLC_RULE_BAD_ARGS;
+	*kind = v == 2.0 ? 2 : (v == 1.0 || v == 0.0 || isinf(v)) ? 1 : 0;
+	return 0;
+}
+
+static int red_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	int kind = 2;
+	if (norm_kind(&kind, tlc_rules__arg(op, host, 1, strstr(op->name, "linalg") ? "ord" : "p")) < 0)
+		return tlc_rules__bad(out, host, "unsupported norm order");
+	const tlc_value *dim = dim_arg(op, host, 2);
+	if (kind == 2) /* square, add (n_in - n_out), sqrt (n_out) */
+		return red_count(out, op, host, 2, 0, dim);
+	if (kind == 1) /* abs/compare, add or max */
+		return red_count(out, op, host, 2, -1, dim);
+	host->cost_set_evidence(out, ES); /* abs, pow, add, root: pow counts 1 */
+	return red_count(out, op, host, 3, 0, dim);
+}
+
+/* cumsum(self, dim): a scan of size(dim) elements costs size(dim) - 1 adds. */
+static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	int64_t dim = 0;
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	int rc = tlc_rules__int_arg(&dim, op, host, 1, "dim");
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "dim");
+	if (x->ndim == 0 || has_zero_dim(x)) {
+		host->cost_explain(out, "scan over at most one element: no adds");
+		return red_bytes(out, op, host);
+	}
+	int64_t n = tlc_rules__dim(x, dim);
+	if (n < 0)
+		return tlc_rules__bad(out, host, "dim %lld out of range", (long long)dim);
+	int64_t d = dim < 0 ? dim + (int64_t)x->ndim : dim;
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul_dims(&t, x, 0, (size_t)d);
+	tlc_rules__term_mul_dims(&t, x, (size_t)d + 1, x->ndim);
+	tlc_rules__term_mul(&t, n - 1);
+	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return red_bytes(out, op, host);
+}
+
+/* ---- registration ----------------------------------------------------- */
+
+static const red_spec k_sum = { 1, -1, 1 };  /* n_in - n_out */
+static const red_spec k_mean = { 1, 0, 1 };  /* adds + divides */
+static const red_spec k_var = { 4, 0, 1 };   /* mean, subtract, square, add, divide */
+static const red_spec k_std = { 4, 1, 1 };   /* var + sqrt per result */
+static const red_spec k_lse = { 4, 0, 1 };   /* max, subtract, exp, add, log, add max */
+
+#define R(name, spec, ev, note) { name, TLC_RULE_COST, ev, red_generic, &spec, note }
+#define F(name, fn, ev, note) { name, TLC_RULE_COST, ev, fn, NULL, note }
+
+static const tlc_rules_entry rules[] = {
+	R("aten::sum", k_sum, EX, "n_in - n_out adds"),
+	R("aten::nansum", k_sum, EX, "n_in - n_out adds"),
+	R("aten::prod", k_sum, EX, "n_in - n_out multiplies"),
+	R("aten::mean", k_mean, EX, "n_in: n_in - n_out adds + n_out divides"),
+	R("aten::amax", k_sum, EX, "n_in - n_out compares"),
+	R("aten::amin", k_sum, EX, "n_in - n_out compares"),
+	R("aten::argmax", k_sum, EX, "n_in - n_out compares"),
+	R("aten::argmin", k_sum, EX, "n_in - n_out compares"),
+	F("aten::max", red_maxmin, EX, "n_in - n_out compares; .other: numel(out)"),
+	F("aten::min", red_maxmin, EX, "n_in - n_out compares; .other: numel(out)"),
+	R("aten::any", k_sum, EX, "n_in - n_out logical ors"),
+	R("aten::all", k_sum, EX, "n_in - n_out logical ands"),
+	R("aten::var", k_var, ES, "4 n_in (two-pass: mean, subtract, square, add, divide)"),
+	R("aten::var_mean", k_var, ES, "4 n_in (two-pass)"),
+	R("aten::std", k_std, ES, "4 n_in + n_out (two-pass, sqrt per result)"),
+	R("aten::std_mean", k_std, ES, "4 n_in + n_out (two-pass, sqrt per result)"),
+	F("aten::norm", red_norm, EX, "p=2: 2 n_in; p=1/inf/0: 2 n_in - n_out; else 3 n_in (est.)"),
+	F("aten::linalg_vector_norm", red_norm, EX,
+	  "ord=2: 2 n_in; ord=1/inf/0: 2 n_in - n_out; else 3 n_in (est.)"),
+	F("aten::cumsum", red_scan, EX, "n_in - n_in/size(dim) adds"),
+	F("aten::cumsum_", red_scan, EX, "n_in - n_in/size(dim) adds"),
+	F("aten::cumprod", red_scan, EX, "n_in - n_in/size(dim) multiplies"),
+	R("aten::logsumexp", k_lse, ES, "4 n_in: max, subtract, exp, sum, log, add"),
+};
+
+#undef R
+#undef F
+
+int tlc_rules__reduce_init(tlc_plugin_ctx *ctx, const tlc_host *host)
+{
+	return tlc_rules__register_table(ctx, host, rules, TLC_RULES_COUNT(rules));
+}
