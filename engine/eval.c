@@ -392,7 +392,8 @@ static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *rea
 	e->count++;
 	if (e->nexample_ids < LEDGER_EXAMPLES)
 		e->example_ids[e->nexample_ids++] = op->id;
-	if (e->nexample_shapes < LEDGER_EXAMPLES) {
+	/* distinct shapes are looked for among the first calls only */
+	if (e->nexample_shapes < LEDGER_EXAMPLES && e->count <= 64) {
 		const char *sh = shapes_of(ev, op);
 		if (!sh)
 			return oom();
