@@ -566,8 +566,8 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 
 /** Writes the join: text (summary, path and why, per-device, per-phase gate,
  *  remainder), json (all of it plus launches and groups) or csv (one row per
- *  launch). */
-int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt);
+ *  launch). fmt is a tlc_format value (declared below this section). */
+int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, int fmt);
 /* TLC-JOIN-API-END */
 
 /* ---- reports: tree, profile, roofline, mfu, report (contract 5-7) ---- */
@@ -802,6 +802,7 @@ typedef struct tlc_roofline_summary {
 	uint64_t by_reason[TLC_ROOF_REASON_COUNT];
 	uint64_t memory_bound, compute_bound; /* headline, cache-resident excluded */
 	uint64_t cache_resident_excluded;
+	uint64_t no_peak;            /* covered rows whose dtype has no peak: no verdict */
 	uint64_t cache_bytes;
 	const char *covered_flops, *covered_bytes; /* exact sums over covered rows */
 	double aggregate_intensity;  /* covered_flops / covered_bytes; < 0 when none */
@@ -841,7 +842,7 @@ typedef struct tlc_mfu_options {
 	tlc_ceilings ceilings;
 	tlc_mfu_denominator denominator;
 	double seconds;          /* the denominator's value */
-	int64_t params, tokens;  /* -1: from the input's info */
+	int64_t params, tokens;  /* <= 0: from the input's info */
 } tlc_mfu_options;
 
 typedef struct tlc_mfu_phase {

@@ -1,0 +1,1045 @@
+/* The device-time join (contract section 8): launches -> runtime calls ->
+ * ops, by correlation ids first, by host-thread containment when the
+ * external ids are unusable; then per-op, per-device and per-phase times,
+ * the named remainder and the 95% gate. Never by name matching. */
+#include <stdlib.h>
+#include <string.h>
+#include "eval.h"
+#include "join.h"
+
+typedef struct jctx {
+	tlc_join *j;
+	tlc_eval *ev;
+	const tlc_allocator *a;
+	size_t ndev, nrows;
+	size_t *host_by_corr;   /* host record indices with a correlation, sorted */
+	size_t nhost;
+	size_t *row_by_corr;    /* row indices with correlation >= 0, sorted */
+	size_t nrowc;
+	uint8_t *owns_launch;   /* per device record: a host call some launch names */
+	size_t *cand_off, *cand_n; /* per device record: containment candidates */
+	size_t *cand_pool;
+	size_t ncand, candcap;
+	size_t *buf;            /* candidates of one launch */
+	size_t nbuf, bufcap;
+	uint64_t *group_hash;
+	size_t *goff;
+	size_t grows_cap, ngrows, groupcap;
+} jctx;
+
+static int is_launch(tlc_device_kind k)
+{
+	return k == TLC_DEVICE_KERNEL || k == TLC_DEVICE_MEMCPY || k == TLC_DEVICE_MEMSET;
+}
+
+static int is_host(tlc_device_kind k)
+{
+	return k == TLC_DEVICE_RUNTIME || k == TLC_DEVICE_DRIVER;
+}
+
+static int64_t dur_of(const tlc_device_record *r)
+{
+	return r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+}
+
+const char *tlc_join_path_name(tlc_join_path p)
+{
+	switch (p) {
+	case TLC_JOIN_PATH_CORRELATION: return "correlation";
+	case TLC_JOIN_PATH_CONTAINMENT: return "containment";
+	default: return "none";
+	}
+}
+
+const char *tlc_join_state_name(tlc_join_state s)
+{
+	switch (s) {
+	case TLC_JOIN_EMPTY: return "empty";
+	case TLC_JOIN_PARTIAL: return "partial";
+	case TLC_JOIN_JOINED: return "joined";
+	default: return "unavailable";
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* indices                                                           */
+/* ---------------------------------------------------------------- */
+
+static int cmp_i64(int64_t a, int64_t b) { return (a > b) - (a < b); }
+
+/* qsort has no context: sort (key, index) pairs instead. */
+typedef struct keyed {
+	int64_t k1, k2, k3;
+	size_t i;
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const keyed *a = pa, *b = pb;
+	int c = cmp_i64(a->k1, b->k1);
+	if (!c) c = cmp_i64(a->k2, b->k2);
+	if (!c) c = cmp_i64(a->k3, b->k3);
+	if (!c) c = (a->i > b->i) - (a->i < b->i);
+	return c;
+}
+
+static int sort_keyed(size_t **out, size_t *nout, const tlc_allocator *a, keyed *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_keyed);
+	*nout = n;
+	*out = tlc_alloc__malloc(a, (n ? n : 1) * sizeof **out);
+	if (!*out)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = v[i].i;
+	return 0;
+}
+
+static int build_host_index(jctx *c)
+{
+	keyed *v = tlc_alloc__malloc(c->a, (c->ndev ? c->ndev : 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	size_t n = 0;
+	for (size_t i = 0; i < c->ndev; i++) {
+		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		if (is_host(r->kind) && (r->flags & TLC_DEV_HAS_CORRELATION))
+			v[n++] = (keyed){ r->correlation, 0, 0, i };
+	}
+	int rc = sort_keyed(&c->host_by_corr, &c->nhost, c->a, v, n);
+	tlc_alloc__free(c->a, v);
+	return rc;
+}
+
+static int build_row_index(jctx *c)
+{
+	keyed *v = tlc_alloc__malloc(c->a, (c->nrows ? c->nrows : 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	size_t n = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
+		if (r->correlation >= 0)
+			v[n++] = (keyed){ r->correlation, 0, 0, i };
+	}
+	int rc = sort_keyed(&c->row_by_corr, &c->nrowc, c->a, v, n);
+	tlc_alloc__free(c->a, v);
+	return rc;
+}
+
+/* [*lo, *hi) of the host calls with correlation k. */
+static void host_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = c->nhost;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (tlc_eval__device_at(c->ev, c->host_by_corr[m])->correlation < k)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*lo = l;
+	while (l < c->nhost && tlc_eval__device_at(c->ev, c->host_by_corr[l])->correlation == k)
+		l++;
+	*hi = l;
+}
+
+static void row_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
+{
+	size_t l = 0, h = c->nrowc;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (tlc_eval_op_at(c->ev, c->row_by_corr[m])->correlation < k)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*lo = l;
+	while (l < c->nrowc && tlc_eval_op_at(c->ev, c->row_by_corr[l])->correlation == k)
+		l++;
+	*hi = l;
+}
+
+/* ---------------------------------------------------------------- */
+/* path choice                                                       */
+/* ---------------------------------------------------------------- */
+
+static void mark_launch_calls(jctx *c)
+{
+	for (size_t i = 0; i < c->ndev; i++) {
+		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		if (!is_launch(r->kind) || !(r->flags & TLC_DEV_HAS_CORRELATION))
+			continue;
+		size_t lo, hi;
+		host_range(c, r->correlation, &lo, &hi);
+		for (size_t k = lo; k < hi; k++)
+			c->owns_launch[c->host_by_corr[k]] = 1;
+	}
+}
+
+static void count_external_ids(jctx *c)
+{
+	tlc_join_summary *s = &c->j->sum;
+	for (size_t i = 0; i < c->ndev; i++) {
+		if (!c->owns_launch[i])
+			continue;
+		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		s->launch_calls++;
+		if (!(r->flags & TLC_DEV_HAS_EXTERNAL_ID))
+			continue;
+		s->launch_calls_with_external++;
+		if (r->external_id == r->correlation)
+			s->launch_calls_external_self++;
+		size_t lo, hi;
+		row_range(c, r->external_id, &lo, &hi);
+		if (hi > lo && r->external_id >= 0)
+			s->launch_calls_external_matched++;
+	}
+}
+
+static int rows_have_intervals(const jctx *c)
+{
+	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
+		if ((r->op_flags & need) == need &&
+		    (r->op_flags & (TLC_OP_HAS_END_NS | TLC_OP_HAS_HOST_NS)))
+			return 1;
+	}
+	return 0;
+}
+
+static void choose_path(jctx *c, unsigned flags)
+{
+	tlc_join_summary *s = &c->j->sum;
+	char *why = c->j->reason;
+	size_t cap = sizeof c->j->reason;
+	unsigned long long with = s->launch_calls_with_external,
+	                   matched = s->launch_calls_external_matched,
+	                   self = s->launch_calls_external_self;
+	int usable = with > 0 && matched * 2 >= with;
+	int contain = rows_have_intervals(c);
+	if (flags & TLC_JOIN_FORCE_CONTAINMENT)
+		usable = 0;
+	if (usable || (flags & TLC_JOIN_FORCE_CORRELATION)) {
+		s->path = TLC_JOIN_PATH_CORRELATION;
+		snprintf(why, cap, "%s: %llu of %llu launching runtime calls carry an external id "
+		         "that names an op", (flags & TLC_JOIN_FORCE_CORRELATION) ? "forced" :
+		         "external ids usable", matched, with);
+	} else if (contain) {
+		s->path = TLC_JOIN_PATH_CONTAINMENT;
+		if (flags & TLC_JOIN_FORCE_CONTAINMENT)
+			snprintf(why, cap, "forced: containment requested");
+		else if (with == 0)
+			snprintf(why, cap, "external ids unusable: no launching runtime call carries one; "
+			         "fell back to containment on the host thread");
+		else
+			snprintf(why, cap, "external ids unusable: only %llu of %llu launching runtime "
+			         "calls name an op (%llu carry their own correlation id instead); fell "
+			         "back to containment on the host thread", matched, with, self);
+	} else {
+		s->path = TLC_JOIN_PATH_NONE;
+		snprintf(why, cap, "no usable external ids (%llu of %llu name an op) and the ops carry "
+		         "no host intervals (start_ns, end_ns, thread) for containment", matched, with);
+	}
+	s->path_reason = why;
+}
+
+/* ---------------------------------------------------------------- */
+/* containment                                                       */
+/* ---------------------------------------------------------------- */
+
+static int row_interval(const tlc_op_row *r, int64_t *s, int64_t *e)
+{
+	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
+	if ((r->op_flags & need) != need)
+		return 0;
+	*s = r->start_ns;
+	if (r->op_flags & TLC_OP_HAS_END_NS)
+		*e = r->end_ns;
+	else if ((r->op_flags & TLC_OP_HAS_HOST_NS) && r->host_ns >= 0 &&
+	         r->start_ns <= INT64_MAX - r->host_ns)
+		*e = r->start_ns + r->host_ns;
+	else
+		return 0;
+	return *e >= *s;
+}
+
+typedef struct active {
+	size_t *v;
+	size_t n, cap;
+} active;
+
+/* The innermost op(s) holding t among the active rows: the one that starts
+ * last (shortest at equal starts, latest in order at equal intervals), plus
+ * any active op that ends before it does (partial overlap: ambiguous). */
+static int innermost(jctx *c, const active *act, const keyed *rows, int64_t t, size_t at)
+{
+	(void)t;
+	if (act->n == 0)
+		return 0;
+	size_t best = act->v[0];
+	for (size_t k = 1; k < act->n; k++) {
+		const keyed *x = &rows[act->v[k]], *b = &rows[best];
+		if (x->k2 > b->k2 || (x->k2 == b->k2 && x->k3 <= b->k3))
+			best = act->v[k];
+	}
+	c->cand_off[at] = c->ncand;
+	size_t need = c->ncand + act->n;
+	if (tlc_alloc__grow(c->a, (void **)&c->cand_pool, &c->candcap, need, sizeof *c->cand_pool) < 0)
+		return TLC_ENOMEM;
+	c->cand_pool[c->ncand++] = rows[best].i;
+	for (size_t k = 0; k < act->n; k++)
+		if (rows[act->v[k]].k3 < rows[best].k3)
+			c->cand_pool[c->ncand++] = rows[act->v[k]].i;
+	c->cand_n[at] = c->ncand - c->cand_off[at];
+	return 0;
+}
+
+static int sweep_host(jctx *c, active *act, const keyed *rows, size_t nr, size_t *ri,
+                      const keyed *h)
+{
+	int64_t t = h->k2;
+	while (*ri < nr && rows[*ri].k1 == h->k1 && rows[*ri].k2 <= t) {
+		if (tlc_alloc__grow(c->a, (void **)&act->v, &act->cap, act->n + 1, sizeof *act->v) < 0)
+			return TLC_ENOMEM;
+		act->v[act->n++] = (*ri)++;
+	}
+	size_t w = 0;
+	for (size_t k = 0; k < act->n; k++)
+		if (rows[act->v[k]].k3 >= t)
+			act->v[w++] = act->v[k];
+	act->n = w;
+	return innermost(c, act, rows, t, h->i);
+}
+
+/* rows keyed (thread, start, end) and launching calls keyed (thread, start). */
+static int containment_sweep(jctx *c, const keyed *rows, size_t nr, const keyed *hosts,
+                             size_t nh)
+{
+	active act = { NULL, 0, 0 };
+	size_t ri = 0;
+	int rc = 0;
+	for (size_t h = 0; h < nh && rc == 0; h++) {
+		if (h == 0 || hosts[h].k1 != hosts[h - 1].k1) {
+			act.n = 0;
+			while (ri < nr && rows[ri].k1 < hosts[h].k1)
+				ri++;
+		}
+		rc = sweep_host(c, &act, rows, nr, &ri, &hosts[h]);
+	}
+	tlc_alloc__free(c->a, act.v);
+	return rc;
+}
+
+/* Sort key of rows: (thread, start asc, end desc) so parents come first. */
+static int containment(jctx *c)
+{
+	keyed *rows = tlc_alloc__malloc(c->a, (c->nrows ? c->nrows : 1) * sizeof *rows);
+	keyed *hosts = tlc_alloc__malloc(c->a, (c->ndev ? c->ndev : 1) * sizeof *hosts);
+	int rc = rows && hosts ? 0 : tlc_error__oom();
+	size_t nr = 0, nh = 0;
+	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
+		int64_t s, e;
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
+		if (row_interval(r, &s, &e))
+			rows[nr++] = (keyed){ r->thread, s, -e, i };
+	}
+	for (size_t i = 0; rc == 0 && i < c->ndev; i++) {
+		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		if (c->owns_launch[i] && (r->flags & TLC_DEV_HAS_THREAD))
+			hosts[nh++] = (keyed){ r->thread, r->start_ns, 0, i };
+	}
+	if (rc == 0) {
+		qsort(rows, nr, sizeof *rows, cmp_keyed);
+		for (size_t i = 0; i < nr; i++)
+			rows[i].k3 = -rows[i].k3; /* back to the end time */
+		qsort(hosts, nh, sizeof *hosts, cmp_keyed);
+		rc = containment_sweep(c, rows, nr, hosts, nh);
+		if (rc == TLC_ENOMEM)
+			rc = tlc_error__oom();
+	}
+	tlc_alloc__free(c->a, rows);
+	tlc_alloc__free(c->a, hosts);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* per-launch resolution                                             */
+/* ---------------------------------------------------------------- */
+
+static int add_cand(jctx *c, size_t row)
+{
+	if (tlc_alloc__grow(c->a, (void **)&c->buf, &c->bufcap, c->nbuf + 1, sizeof *c->buf) < 0)
+		return tlc_error__oom();
+	c->buf[c->nbuf++] = row;
+	return 0;
+}
+
+static int cmp_size(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return (a > b) - (a < b);
+}
+
+static int gather(jctx *c, size_t lo, size_t hi)
+{
+	c->nbuf = 0;
+	for (size_t k = lo; k < hi; k++) {
+		size_t hi_ = c->host_by_corr[k];
+		const tlc_device_record *h = tlc_eval__device_at(c->ev, hi_);
+		if (c->j->sum.path == TLC_JOIN_PATH_CORRELATION) {
+			if (!(h->flags & TLC_DEV_HAS_EXTERNAL_ID) || h->external_id < 0)
+				continue;
+			size_t rl, rh;
+			row_range(c, h->external_id, &rl, &rh);
+			for (size_t q = rl; q < rh; q++)
+				if (add_cand(c, c->row_by_corr[q]) < 0)
+					return TLC_ENOMEM;
+		} else {
+			for (size_t q = 0; q < c->cand_n[hi_]; q++)
+				if (add_cand(c, c->cand_pool[c->cand_off[hi_] + q]) < 0)
+					return TLC_ENOMEM;
+		}
+	}
+	qsort(c->buf, c->nbuf, sizeof *c->buf, cmp_size);
+	size_t w = 0;
+	for (size_t k = 0; k < c->nbuf; k++)
+		if (w == 0 || c->buf[w - 1] != c->buf[k])
+			c->buf[w++] = c->buf[k];
+	c->nbuf = w;
+	return 0;
+}
+
+/* The group of exactly this set of rows (created on first use). Rows live
+ * in j->group_rows; c->goff[g] is where group g's start (pointers are set
+ * once the pool stops moving). */
+static int group_of(jctx *c, int64_t *out)
+{
+	tlc_join *j = c->j;
+	size_t bytes = c->nbuf * sizeof *c->buf;
+	uint64_t h = tlc_hash__bytes(c->buf, bytes);
+	for (size_t g = 0; g < j->ngroups; g++)
+		if (c->group_hash[g] == h && j->groups[g].nrows == c->nbuf &&
+		    memcmp(j->group_rows + c->goff[g], c->buf, bytes) == 0) {
+			*out = (int64_t)g;
+			return 0;
+		}
+	size_t g = j->ngroups, hcap = c->groupcap, ocap = c->groupcap;
+	if (tlc_alloc__grow(c->a, (void **)&j->groups, &c->groupcap, g + 1, sizeof *j->groups) < 0 ||
+	    tlc_alloc__grow(c->a, (void **)&c->group_hash, &hcap, c->groupcap, sizeof *c->group_hash) < 0 ||
+	    tlc_alloc__grow(c->a, (void **)&c->goff, &ocap, c->groupcap, sizeof *c->goff) < 0 ||
+	    tlc_alloc__grow(c->a, (void **)&j->group_rows, &c->grows_cap, c->ngrows + c->nbuf,
+	                    sizeof *j->group_rows) < 0)
+		return tlc_error__oom();
+	memcpy(j->group_rows + c->ngrows, c->buf, bytes);
+	c->goff[g] = c->ngrows;
+	c->ngrows += c->nbuf;
+	c->group_hash[g] = h;
+	memset(&j->groups[g], 0, sizeof j->groups[g]);
+	j->groups[g].id = (int64_t)g;
+	j->groups[g].nrows = c->nbuf;
+	j->ngroups++;
+	*out = (int64_t)g;
+	return 0;
+}
+
+static void set_unattributed(tlc_join_launch *l, const char *why)
+{
+	l->status = TLC_ATTR_UNATTRIBUTED;
+	l->op_row = -1;
+	l->group = -1;
+	l->why = why;
+}
+
+static int resolve_launch(jctx *c, tlc_join_launch *l)
+{
+	const tlc_device_record *r = l->rec;
+	set_unattributed(l, TLC_JOIN_WHY_NO_CORRELATION);
+	if (!(r->flags & TLC_DEV_HAS_CORRELATION))
+		return 0;
+	size_t lo, hi;
+	host_range(c, r->correlation, &lo, &hi);
+	if (lo == hi) {
+		l->why = TLC_JOIN_WHY_NO_RUNTIME;
+		return 0;
+	}
+	l->runtime = tlc_eval__device_at(c->ev, c->host_by_corr[lo]);
+	if (c->j->sum.path == TLC_JOIN_PATH_NONE) {
+		l->why = TLC_JOIN_WHY_NO_PATH;
+		return 0;
+	}
+	if (gather(c, lo, hi) < 0)
+		return TLC_ENOMEM;
+	if (c->nbuf == 0) {
+		l->why = TLC_JOIN_WHY_NO_OP;
+		return 0;
+	}
+	l->why = NULL;
+	if (c->nbuf == 1) {
+		l->status = TLC_ATTR_ATTRIBUTED;
+		l->op_row = (int64_t)c->buf[0];
+		return 0;
+	}
+	l->status = TLC_ATTR_AMBIGUOUS;
+	return group_of(c, &l->group);
+}
+
+static int resolve_all(jctx *c)
+{
+	tlc_join *j = c->j;
+	size_t n = 0;
+	for (size_t i = 0; i < c->ndev; i++)
+		if (is_launch(tlc_eval__device_at(c->ev, i)->kind))
+			n++;
+	j->launches = tlc_alloc__calloc(c->a, n ? n : 1, sizeof *j->launches);
+	if (!j->launches)
+		return tlc_error__oom();
+	for (size_t i = 0; i < c->ndev; i++) {
+		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		if (!is_launch(r->kind))
+			continue;
+		tlc_join_launch *l = &j->launches[j->nlaunches++];
+		l->rec = r;
+		int rc = resolve_launch(c, l);
+		if (rc < 0)
+			return rc;
+	}
+	for (size_t g = 0; g < j->ngroups; g++)
+		j->groups[g].rows = j->group_rows + c->goff[g];
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* aggregates                                                        */
+/* ---------------------------------------------------------------- */
+
+/* Phase of a launch: its op's, an ambiguous group's when all its ops
+ * agree, else -1 (unknown). */
+static int launch_phase(const tlc_join *j, const tlc_eval *ev, const tlc_join_launch *l)
+{
+	if (l->status == TLC_ATTR_ATTRIBUTED)
+		return (int)tlc_eval_op_at(ev, (size_t)l->op_row)->phase;
+	if (l->status != TLC_ATTR_AMBIGUOUS)
+		return -1;
+	const tlc_join_group *g = &j->groups[l->group];
+	int p = (int)tlc_eval_op_at(ev, g->rows[0])->phase;
+	for (size_t k = 1; k < g->nrows; k++)
+		if ((int)tlc_eval_op_at(ev, g->rows[k])->phase != p)
+			return -1;
+	return p;
+}
+
+static void add_summary(tlc_join_summary *s, const tlc_join_launch *l)
+{
+	int64_t d = dur_of(l->rec);
+	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
+	s->launches++;
+	s->device_ns += d;
+	s->kernels += (uint64_t)kern;
+	if (kern)
+		s->kernel_ns += d;
+	switch (l->status) {
+	case TLC_ATTR_ATTRIBUTED:
+		s->launches_attributed++;
+		s->kernels_attributed += (uint64_t)kern;
+		s->kernel_attributed_ns += kern ? d : 0;
+		break;
+	case TLC_ATTR_AMBIGUOUS:
+		s->launches_ambiguous++;
+		s->kernels_ambiguous += (uint64_t)kern;
+		s->kernel_ambiguous_ns += kern ? d : 0;
+		break;
+	default:
+		s->launches_unattributed++;
+		s->kernels_unattributed += (uint64_t)kern;
+		s->kernel_unattributed_ns += kern ? d : 0;
+		break;
+	}
+}
+
+static void add_phase(tlc_join *j, int p, const tlc_join_launch *l)
+{
+	if (l->rec->kind != TLC_DEVICE_KERNEL)
+		return;
+	int64_t d = dur_of(l->rec);
+	if (p < 0) {
+		for (int q = 0; q < TLC_PHASE_COUNT; q++)
+			j->phases[q].unphased_ns += d;
+		return;
+	}
+	if (l->status == TLC_ATTR_ATTRIBUTED)
+		j->phases[p].attributed_ns += d;
+	else
+		j->phases[p].ambiguous_ns += d;
+	j->phases[p].present = 1;
+}
+
+static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
+{
+	int64_t d = dur_of(l->rec);
+	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
+	if (l->status == TLC_ATTR_ATTRIBUTED) {
+		tlc_op_row *r = tlc_eval_op_at_mut(ev, (size_t)l->op_row);
+		r->device_time_ns += d;
+		r->kernel_time_ns += kern ? d : 0;
+		r->attribution = TLC_ATTR_ATTRIBUTED;
+	} else if (l->status == TLC_ATTR_AMBIGUOUS) {
+		tlc_join_group *g = &j->groups[l->group];
+		g->launches++;
+		g->time_ns += d;
+		for (size_t k = 0; k < g->nrows; k++) {
+			tlc_op_row *r = tlc_eval_op_at_mut(ev, g->rows[k]);
+			if (r->attribution != TLC_ATTR_ATTRIBUTED)
+				r->attribution = TLC_ATTR_AMBIGUOUS;
+		}
+	}
+}
+
+static void reset_rows(tlc_eval *ev, size_t n, int available)
+{
+	for (size_t i = 0; i < n; i++) {
+		tlc_op_row *r = tlc_eval_op_at_mut(ev, i);
+		r->device_time_ns = 0;
+		r->kernel_time_ns = 0;
+		if (available) {
+			r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
+			r->attribution = TLC_ATTR_UNATTRIBUTED;
+		} else {
+			r->row_flags &= ~TLC_ROW_HAS_DEVICE_TIME;
+			r->attribution = TLC_ATTR_UNAVAILABLE;
+		}
+	}
+}
+
+/* Nonzero when a*1000 >= g*t, exactly. */
+static int share_at_least(int64_t a, int64_t t, uint32_t g)
+{
+	__extension__ typedef unsigned __int128 u128;
+	return (u128)(uint64_t)a * 1000u >= (u128)(uint64_t)t * g;
+}
+
+static void finish_phases(tlc_join *j)
+{
+	tlc_join_summary *s = &j->sum;
+	int any = 0, ok = 1;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		tlc_join_phase *ph = &j->phases[p];
+		ph->phase = (tlc_phase)p;
+		ph->total_ns = ph->attributed_ns + ph->ambiguous_ns + ph->unphased_ns;
+		ph->gated = p == TLC_PHASE_FORWARD || p == TLC_PHASE_BACKWARD;
+		if (ph->total_ns > 0) {
+			__extension__ typedef unsigned __int128 u128;
+			ph->share_permille = (uint32_t)((u128)(uint64_t)ph->attributed_ns * 1000u /
+			                                (uint64_t)ph->total_ns);
+		}
+		ph->passed = !ph->present || share_at_least(ph->attributed_ns, ph->total_ns,
+		                                            s->gate_permille);
+		if (ph->gated) {
+			any |= ph->present;
+			ok &= ph->passed;
+		}
+	}
+	s->gate_passed = any && ok && s->state == TLC_JOIN_JOINED;
+}
+
+/* ---- per device: busy time is the union of launch intervals ---- */
+
+static int build_devices(jctx *c)
+{
+	tlc_join *j = c->j;
+	keyed *v = tlc_alloc__malloc(c->a, (j->nlaunches ? j->nlaunches : 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	for (size_t i = 0; i < j->nlaunches; i++)
+		v[i] = (keyed){ j->launches[i].rec->device, j->launches[i].rec->start_ns, 0, i };
+	qsort(v, j->nlaunches, sizeof *v, cmp_keyed);
+	size_t nd = 0;
+	for (size_t i = 0; i < j->nlaunches; i++)
+		nd += i == 0 || v[i].k1 != v[i - 1].k1;
+	j->devices = tlc_alloc__calloc(c->a, nd ? nd : 1, sizeof *j->devices);
+	if (!j->devices) {
+		tlc_alloc__free(c->a, v);
+		return tlc_error__oom();
+	}
+	int64_t cur_end = 0;
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_join_launch *l = &j->launches[v[i].i];
+		int64_t s = l->rec->start_ns, e = s + dur_of(l->rec), d = e - s;
+		if (i == 0 || v[i].k1 != v[i - 1].k1) {
+			j->devices[j->ndevices++].device = v[i].k1;
+			cur_end = INT64_MIN;
+		}
+		tlc_join_device *dv = &j->devices[j->ndevices - 1];
+		dv->launches++;
+		dv->device_ns += d;
+		dv->kernel_ns += l->rec->kind == TLC_DEVICE_KERNEL ? d : 0;
+		if (l->status == TLC_ATTR_ATTRIBUTED) dv->attributed_ns += d;
+		else if (l->status == TLC_ATTR_AMBIGUOUS) dv->ambiguous_ns += d;
+		else dv->unattributed_ns += d;
+		if (e > cur_end) {
+			dv->busy_ns += e - (s > cur_end ? s : cur_end);
+			cur_end = e;
+		}
+	}
+	for (size_t i = 0; i < j->ndevices; i++)
+		j->sum.busy_ns += j->devices[i].busy_ns;
+	tlc_alloc__free(c->a, v);
+	return 0;
+}
+
+/* ---- the remainder: unattributed launches grouped by name ---- */
+
+static const char *launch_name(const tlc_join_launch *l)
+{
+	if (l->rec->name)
+		return l->rec->name;
+	return l->rec->kind == TLC_DEVICE_MEMCPY ? "(memcpy)" :
+	       l->rec->kind == TLC_DEVICE_MEMSET ? "(memset)" : "(kernel)";
+}
+
+static int cmp_name_ptr(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+static int cmp_remainder(const void *pa, const void *pb)
+{
+	const tlc_join_remainder *a = pa, *b = pb;
+	int c = cmp_i64(b->time_ns, a->time_ns);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int build_remainder(jctx *c)
+{
+	tlc_join *j = c->j;
+	size_t n = 0;
+	const char **names = tlc_alloc__malloc(c->a, (j->nlaunches ? j->nlaunches : 1) * sizeof *names);
+	j->remainder = tlc_alloc__calloc(c->a, j->nlaunches ? j->nlaunches : 1, sizeof *j->remainder);
+	if (!names || !j->remainder) {
+		tlc_alloc__free(c->a, names);
+		return tlc_error__oom();
+	}
+	for (size_t i = 0; i < j->nlaunches; i++)
+		if (j->launches[i].status == TLC_ATTR_UNATTRIBUTED)
+			names[n++] = launch_name(&j->launches[i]);
+	qsort(names, n, sizeof *names, cmp_name_ptr);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
+			j->remainder[j->nremainder++].name = names[i];
+	tlc_alloc__free(c->a, names);
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_join_launch *l = &j->launches[i];
+		if (l->status != TLC_ATTR_UNATTRIBUTED)
+			continue;
+		const char *nm = launch_name(l);
+		size_t lo = 0, hi = j->nremainder;
+		while (lo < hi) {
+			size_t m = lo + (hi - lo) / 2;
+			if (strcmp(j->remainder[m].name, nm) < 0)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		j->remainder[lo].count++;
+		j->remainder[lo].time_ns += dur_of(l->rec);
+	}
+	qsort(j->remainder, j->nremainder, sizeof *j->remainder, cmp_remainder);
+	return 0;
+}
+
+/* ---- roll-up to the counted op (nesting policy) ---- */
+
+static int is_counted(const tlc_op_row *r)
+{
+	return r->cls == TLC_CLASS_KNOWN || r->cls == TLC_CLASS_ZERO_BY_RULE;
+}
+
+/* counted[i]: nearest ancestor-or-self that is counted, or -1. Resolved by
+ * walking up to a row already known, then filling the path on the way back
+ * (rows may be in any order; parents never form cycles after finish). */
+static int64_t counted_of(jctx *c, size_t i)
+{
+	tlc_join *j = c->j;
+	const int64_t unknown = -2;
+	size_t cur = i, steps = 0;
+	int64_t res = -1;
+	while (j->counted[cur] == unknown && steps++ <= c->nrows) {
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, cur);
+		if (is_counted(r)) {
+			res = (int64_t)cur;
+			break;
+		}
+		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+		if (p < 0) {
+			res = -1;
+			break;
+		}
+		cur = (size_t)p;
+	}
+	if (j->counted[cur] != unknown)
+		res = j->counted[cur];
+	for (size_t k = i; j->counted[k] == unknown;) {
+		j->counted[k] = res;
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, k);
+		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+		if (p < 0 || (int64_t)k == res)
+			break;
+		k = (size_t)p;
+	}
+	return res;
+}
+
+static int build_rollup(jctx *c)
+{
+	tlc_join *j = c->j;
+	size_t n = c->nrows ? c->nrows : 1;
+	j->counted = tlc_alloc__malloc(c->a, n * sizeof *j->counted);
+	j->rolled_kernel = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_kernel);
+	j->rolled_device = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_device);
+	if (!j->counted || !j->rolled_kernel || !j->rolled_device)
+		return tlc_error__oom();
+	for (size_t i = 0; i < c->nrows; i++)
+		j->counted[i] = -2;
+	for (size_t i = 0; i < c->nrows; i++) {
+		int64_t k = counted_of(c, i);
+		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
+		if (k >= 0) {
+			j->rolled_kernel[k] += r->kernel_time_ns;
+			j->rolled_device[k] += r->device_time_ns;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* run                                                               */
+/* ---------------------------------------------------------------- */
+
+static int check_eval(tlc_eval *ev, size_t *nrows)
+{
+	if (!tlc_eval__finished(ev))
+		return tlc_error__set(TLC_ESTATE, "eval_not_finished",
+		                      "call tlc_eval_finish before tlc_join_run",
+		                      "the evaluation is not finished");
+	tlc_coverage cov;
+	int rc = tlc_eval_coverage(&cov, ev);
+	if (rc < 0)
+		return rc;
+	*nrows = tlc_eval_op_count(ev);
+	if (cov.rows > 0 && *nrows == 0)
+		return tlc_error__set(TLC_ESTATE, "join_requires_op_rows",
+		                      "create the evaluation with tlc_eval_options.keep_ops = 1",
+		                      "the join needs the op rows, and this evaluation kept none");
+	return 0;
+}
+
+static void set_state(jctx *c, unsigned flags)
+{
+	tlc_join_summary *s = &c->j->sum;
+	size_t nl = 0;
+	for (size_t i = 0; i < c->ndev; i++)
+		nl += (size_t)is_launch(tlc_eval__device_at(c->ev, i)->kind);
+	if (c->ndev == 0)
+		s->state = TLC_JOIN_UNAVAILABLE;
+	else if (nl == 0)
+		s->state = TLC_JOIN_EMPTY;
+	else if (flags & TLC_JOIN_INPUT_PARTIAL)
+		s->state = TLC_JOIN_PARTIAL;
+	else
+		s->state = TLC_JOIN_JOINED;
+}
+
+static int join_body(jctx *c, unsigned flags)
+{
+	tlc_join *j = c->j;
+	int rc = build_host_index(c);
+	if (rc == 0)
+		rc = build_row_index(c);
+	if (rc < 0)
+		return rc;
+	mark_launch_calls(c);
+	count_external_ids(c);
+	choose_path(c, flags);
+	if (j->sum.state == TLC_JOIN_UNAVAILABLE) {
+		j->sum.path = TLC_JOIN_PATH_NONE;
+		snprintf(j->reason, sizeof j->reason,
+		         "no device records: the input was captured without a device profiler");
+	}
+	if (j->sum.path == TLC_JOIN_PATH_CONTAINMENT && (rc = containment(c)) < 0)
+		return rc;
+	if ((rc = resolve_all(c)) < 0)
+		return rc;
+	reset_rows(c->ev, c->nrows, j->sum.state != TLC_JOIN_UNAVAILABLE);
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		add_summary(&j->sum, &j->launches[i]);
+		add_phase(j, launch_phase(j, c->ev, &j->launches[i]), &j->launches[i]);
+		add_rows(j, c->ev, &j->launches[i]);
+	}
+	j->sum.ambiguous_groups = j->ngroups;
+	finish_phases(j);
+	if ((rc = build_devices(c)) < 0 || (rc = build_remainder(c)) < 0)
+		return rc;
+	return build_rollup(c);
+}
+
+static void ctx_free(jctx *c)
+{
+	tlc_alloc__free(c->a, c->host_by_corr);
+	tlc_alloc__free(c->a, c->row_by_corr);
+	tlc_alloc__free(c->a, c->owns_launch);
+	tlc_alloc__free(c->a, c->cand_off);
+	tlc_alloc__free(c->a, c->cand_n);
+	tlc_alloc__free(c->a, c->cand_pool);
+	tlc_alloc__free(c->a, c->buf);
+	tlc_alloc__free(c->a, c->group_hash);
+	tlc_alloc__free(c->a, c->goff);
+}
+
+int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
+{
+	if (!out || !ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an out pointer and an eval",
+		                      "tlc_join_run: NULL argument");
+	*out = NULL;
+	size_t nrows;
+	int rc = check_eval(ev, &nrows);
+	if (rc < 0)
+		return rc;
+	jctx c;
+	memset(&c, 0, sizeof c);
+	c.ev = ev;
+	c.a = tlc_eval__allocator(ev);
+	c.ndev = tlc_eval__device_count(ev);
+	c.nrows = nrows;
+	c.j = tlc_alloc__calloc(c.a, 1, sizeof *c.j);
+	size_t nd = c.ndev ? c.ndev : 1;
+	c.owns_launch = tlc_alloc__calloc(c.a, nd, 1);
+	c.cand_off = tlc_alloc__calloc(c.a, nd, sizeof *c.cand_off);
+	c.cand_n = tlc_alloc__calloc(c.a, nd, sizeof *c.cand_n);
+	unsigned flags = opts ? opts->flags : 0;
+	if (!c.j || !c.owns_launch || !c.cand_off || !c.cand_n) {
+		rc = tlc_error__oom();
+	} else {
+		c.j->a = c.a;
+		c.j->nrows = nrows;
+		c.j->sum.gate_permille = opts && opts->gate_permille ? opts->gate_permille : 950;
+		set_state(&c, flags);
+		rc = join_body(&c, flags);
+	}
+	ctx_free(&c);
+	if (rc < 0) {
+		tlc_join_free(c.j);
+		return rc;
+	}
+	*out = c.j;
+	return 0;
+}
+
+void tlc_join_free(tlc_join *j)
+{
+	if (!j)
+		return;
+	const tlc_allocator *a = j->a;
+	tlc_alloc__free(a, j->devices);
+	tlc_alloc__free(a, j->remainder);
+	tlc_alloc__free(a, j->launches);
+	tlc_alloc__free(a, j->groups);
+	tlc_alloc__free(a, j->group_rows);
+	tlc_alloc__free(a, j->counted);
+	tlc_alloc__free(a, j->rolled_kernel);
+	tlc_alloc__free(a, j->rolled_device);
+	tlc_alloc__free(a, j);
+}
+
+/* ---------------------------------------------------------------- */
+/* accessors                                                         */
+/* ---------------------------------------------------------------- */
+
+const tlc_join_summary *tlc_join_summary_get(const tlc_join *j) { return j ? &j->sum : NULL; }
+
+const tlc_join_phase *tlc_join_phase_at(const tlc_join *j, tlc_phase p)
+{
+	return j && (unsigned)p < TLC_PHASE_COUNT ? &j->phases[p] : NULL;
+}
+
+size_t tlc_join_device_count(const tlc_join *j) { return j ? j->ndevices : 0; }
+const tlc_join_device *tlc_join_device_at(const tlc_join *j, size_t i)
+{
+	return j && i < j->ndevices ? &j->devices[i] : NULL;
+}
+
+size_t tlc_join_remainder_count(const tlc_join *j) { return j ? j->nremainder : 0; }
+const tlc_join_remainder *tlc_join_remainder_at(const tlc_join *j, size_t i)
+{
+	return j && i < j->nremainder ? &j->remainder[i] : NULL;
+}
+
+size_t tlc_join_launch_count(const tlc_join *j) { return j ? j->nlaunches : 0; }
+const tlc_join_launch *tlc_join_launch_at(const tlc_join *j, size_t i)
+{
+	return j && i < j->nlaunches ? &j->launches[i] : NULL;
+}
+
+size_t tlc_join_group_count(const tlc_join *j) { return j ? j->ngroups : 0; }
+const tlc_join_group *tlc_join_group_at(const tlc_join *j, size_t i)
+{
+	return j && i < j->ngroups ? &j->groups[i] : NULL;
+}
+
+int tlc_join_rollup(int64_t *counted, const tlc_join *j, size_t row)
+{
+	if (!counted || !j || row >= j->nrows)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a row index below the row count",
+		                      "tlc_join_rollup: bad argument");
+	*counted = j->counted[row];
+	return 0;
+}
+
+int64_t tlc_join_counted_kernel_ns(const tlc_join *j, size_t row)
+{
+	return j && row < j->nrows ? j->rolled_kernel[row] : 0;
+}
+
+int tlc_join_require_device_time(const tlc_join *j)
+{
+	if (!j)
+		return tlc_error__set(TLC_EREFUSED, "device_time_unavailable",
+		                      "run `tlcost join` on a trace or op log that carries kernel and "
+		                      "runtime records (torch.profiler with CUDA activities)",
+		                      "device time was requested but no device-time join ran");
+	if (j->sum.state == TLC_JOIN_UNAVAILABLE)
+		return tlc_error__set(TLC_EREFUSED, "device_time_unavailable",
+		                      "capture with a device profiler (torch.profiler activities "
+		                      "including CUDA) so kernels and runtime calls are recorded",
+		                      "device time was requested but the input has no device records");
+	return 0;
+}
+
+int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *ev,
+                                double peak_flops)
+{
+	if (!out || !ev || !(peak_flops > 0))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a positive peak FLOP/s",
+		                      "tlc_join_kernel_utilization: bad argument");
+	if (!j || !j->sum.gate_passed)
+		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",
+		                      "join device time first (`tlcost join`) on a capture whose join "
+		                      "attributes at least the gate share of kernel time in forward and backward",
+		                      j ? "the device-time join did not pass the attribution gate"
+		                        : "no device-time join ran");
+	double flops = 0, secs = 0;
+	for (size_t i = 0; i < j->nrows; i++) {
+		const tlc_op_row *r = tlc_eval_op_at(ev, i);
+		if (j->counted[i] != (int64_t)i || j->rolled_kernel[i] <= 0 || !r->cost)
+			continue;
+		flops += tlc_cost_flops_double(r->cost);
+		secs += (double)j->rolled_kernel[i] * 1e-9;
+	}
+	if (!(secs > 0))
+		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",
+		                      "no counted op owns kernel time: check the join's remainder",
+		                      "no attributed kernel time belongs to a counted op");
+	*out = flops / (secs * peak_flops);
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* Device-time join internals (semi-private): the result object shared by
+ * engine/join.c and engine/write_join.c. */
+#ifndef TLC_ENGINE_JOIN_H
+#define TLC_ENGINE_JOIN_H
+
+#include "tlcost/tlcost.h"
+#include "alloc.h"
+
+struct tlc_join {
+	const tlc_allocator *a;
+	tlc_join_summary sum;
+	char reason[320];
+	tlc_join_phase phases[TLC_PHASE_COUNT];
+	tlc_join_device *devices;
+	size_t ndevices;
+	tlc_join_remainder *remainder;
+	size_t nremainder;
+	tlc_join_launch *launches;
+	size_t nlaunches;
+	tlc_join_group *groups;
+	size_t ngroups;
+	size_t *group_rows;      /* storage of every group's rows */
+	size_t nrows;            /* op rows of the eval */
+	int64_t *counted;        /* per row: counted row index or -1 */
+	int64_t *rolled_kernel;  /* per row: kernel ns rolled into it */
+	int64_t *rolled_device;
+};
+
+/** Name of the cause an unattributed launch carries. */
+#define TLC_JOIN_WHY_NO_RUNTIME "no runtime call with this correlation (launched before the profiling window, or its record was dropped)"
+#define TLC_JOIN_WHY_NO_CORRELATION "the record carries no correlation id"
+#define TLC_JOIN_WHY_NO_OP "its runtime call leads to no op"
+#define TLC_JOIN_WHY_NO_PATH "no join path is usable for this input"
+
+#endif

@@ -1,0 +1,898 @@
+/* Streaming reader for PyTorch profiler (Kineto) Chrome-trace JSON.
+ *
+ * yajl delivers tokens; a small state machine keeps only what the join and
+ * the FLOP rules need: device and runtime records are pushed to the eval as
+ * soon as their event closes, cpu_op events are kept as compact records
+ * (engine/trace.h) and pushed once the whole trace is read, because nesting
+ * and phases need every op of a thread. The JSON text itself is never kept.
+ * Both `{"traceEvents":[...]}` and bare-array files are read. */
+#include <limits.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+#include "eval.h"
+#include "instream.h"
+#include "trace.h"
+
+typedef enum ekey {
+	EK_OTHER = 0, EK_PH, EK_CAT, EK_NAME, EK_PID, EK_TID, EK_TS, EK_DUR, EK_ARGS
+} ekey;
+
+typedef enum akey {
+	AK_OTHER = 0, AK_EXT, AK_CORR, AK_BYTES, AK_DEVICE, AK_STREAM,
+	AK_DIMS, AK_TYPES, AK_STRIDES, AK_CONCRETE
+} akey;
+
+typedef enum ecat {
+	EC_UNKNOWN = 0, EC_CPU_OP, EC_KERNEL, EC_MEMCPY, EC_MEMSET, EC_RUNTIME,
+	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL
+} ecat;
+
+/* Presence bits of the current event. */
+#define EV_PID    (1u << 0)
+#define EV_TID    (1u << 1)
+#define EV_TS     (1u << 2)
+#define EV_DUR    (1u << 3)
+#define EV_EXT    (1u << 4)
+#define EV_CORR   (1u << 5)
+#define EV_BYTES  (1u << 6)
+#define EV_DEVICE (1u << 7)
+#define EV_STREAM (1u << 8)
+#define EV_NAME   (1u << 9)
+
+typedef struct event {
+	unsigned have;
+	char ph;
+	ecat cat;
+	char cat_name[32];
+	const char *name;
+	int64_t pid, tid, ts, dur, ext, corr, bytes, device, stream;
+	tlc_tnode *dims, *types, *strides, *concrete;
+} event;
+
+typedef struct skip_count {
+	char kind[40];
+	uint64_t n;
+} skip_count;
+
+typedef struct reader {
+	tlc_eval *ev;
+	const tlc_allocator *a;
+	const char *file;
+	yajl_handle h;
+	int depth;
+	int root_map;          /* root is an object */
+	int events_depth;      /* depth of the events array once open, else -1 */
+	int ev_depth;          /* depth inside the current event map, else -1 */
+	int args_depth;        /* depth inside its args map, else -1 */
+	int devprops_depth;    /* depth of the deviceProperties array, else -1 */
+	ekey ev_key;
+	akey args_key;
+	int root_key;          /* 1 traceEvents, 2 deviceProperties, 0 other */
+	int devname_key;
+	char device[128];
+	/* capture of a small value (Input Dims ...) */
+	tlc_tnode **cap_slot;
+	tlc_tnode *cap_cur;    /* open array */
+	int cap_base;          /* depth before the capture's root array opened */
+	int cap_skip;          /* maps open inside a capture */
+	size_t cap_nodes;
+	tlc_arena scratch;     /* per-event strings and captured nodes */
+	event cur;
+	uint64_t nevents;
+	uint32_t nkept;
+	tlc_trace_ops ops;
+	skip_count skips[16];
+	size_t nskips;
+	/* error raised in a callback */
+	int err;
+	const char *err_code;
+	char err_msg[200];
+	/* position of the current chunk */
+	uint64_t line, col;
+} reader;
+
+/* ---------------------------------------------------------------- */
+/* errors                                                            */
+/* ---------------------------------------------------------------- */
+
+static int fail(reader *r, int klass, const char *code, const char *msg)
+{
+	if (!r->err) {
+		r->err = klass;
+		r->err_code = code;
+		snprintf(r->err_msg, sizeof r->err_msg, "%s", msg);
+	}
+	return 0; /* cancels the parse */
+}
+
+static int fail_field(reader *r, const char *what)
+{
+	char msg[200];
+	snprintf(msg, sizeof msg, "trace event %llu: %s",
+	         (unsigned long long)r->nevents + 1, what);
+	return fail(r, TLC_EINPUT, "trace_field_invalid", msg);
+}
+
+static const char *remedy_for(const char *code)
+{
+	if (strcmp(code, "trace_truncated") == 0)
+		return "the file ends early: re-export the trace (torch.profiler "
+		       "export_chrome_trace) and check the copy is complete";
+	if (strcmp(code, "trace_field_invalid") == 0)
+		return "the event does not follow the Chrome-trace format the PyTorch "
+		       "profiler writes; fix or remove that event and retry";
+	return "the file is not Chrome-trace JSON: export it with "
+	       "torch.profiler (prof.export_chrome_trace) and retry";
+}
+
+/* Advances line/column over bytes that were parsed. */
+static void advance_pos(reader *r, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			r->line++;
+			r->col = 1;
+		} else {
+			r->col++;
+		}
+	}
+}
+
+static int raise_at(reader *r, const unsigned char *chunk, size_t consumed)
+{
+	advance_pos(r, chunk, consumed);
+	int klass = r->err ? r->err : TLC_EPARSE;
+	const char *code = r->err ? r->err_code : "trace_parse_error";
+	return tlc_error__set_pos(klass, code, r->file, r->line, r->col,
+	                          remedy_for(code), "%s", r->err_msg);
+}
+
+/* ---------------------------------------------------------------- */
+/* numbers                                                           */
+/* ---------------------------------------------------------------- */
+
+int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	if (i == n)
+		return -1;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/* Splits "[-]digits[.digits][e[+-]digits]" into mantissa digits and a
+ * decimal exponent. */
+static int split_decimal(const char *s, size_t n, int *neg, const char **dig,
+                         size_t *ndig, const char **frac, size_t *nfrac, long *exp10)
+{
+	size_t i = 0;
+	*neg = 0;
+	if (i < n && s[i] == '-')
+		*neg = 1, i++;
+	*dig = s + i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	*ndig = (size_t)(s + i - *dig);
+	*frac = s + i;
+	*nfrac = 0;
+	if (i < n && s[i] == '.') {
+		*frac = s + ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		*nfrac = (size_t)(s + i - *frac);
+	}
+	*exp10 = 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		int64_t e;
+		if (++i >= n || tlc_trace__parse_i64(&e, s + i, n - i) < 0 || e > 1000 || e < -1000)
+			return -1;
+		*exp10 = (long)e;
+		i = n;
+	}
+	return (i == n && *ndig + *nfrac > 0) ? 0 : -1;
+}
+
+int tlc_trace__us_to_ns(int64_t *out, const char *s, size_t n)
+{
+	int neg;
+	const char *dig, *frac;
+	size_t ndig, nfrac;
+	long e;
+	if (split_decimal(s, n, &neg, &dig, &ndig, &frac, &nfrac, &e) < 0)
+		return -1;
+	/* value = 0.dig frac * 10^(ndig + e) microseconds; nanoseconds shift 3 */
+	long point = (long)ndig + e + 3; /* digits before the ns point */
+	uint64_t v = 0;
+	for (long k = 0; k < point; k++) {
+		unsigned d = 0;
+		if ((size_t)k < ndig)
+			d = (unsigned)(dig[k] - '0');
+		else if ((size_t)k - ndig < nfrac)
+			d = (unsigned)(frac[k - (long)ndig] - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/* A pid/tid: an integer, or a string ending in one ("stream 7"). */
+static int id_from_string(int64_t *out, const char *s, size_t n)
+{
+	size_t j = n;
+	while (j > 0 && s[j - 1] >= '0' && s[j - 1] <= '9')
+		j--;
+	if (j == n || n - j > 18)
+		return -1;
+	return tlc_trace__parse_i64(out, s + j, n - j);
+}
+
+/* ---------------------------------------------------------------- */
+/* event dispatch                                                    */
+/* ---------------------------------------------------------------- */
+
+static ecat cat_of(const char *s, size_t n)
+{
+	static const struct { const char *name; ecat c; } map[] = {
+		{ "cpu_op", EC_CPU_OP }, { "Operator", EC_CPU_OP },
+		{ "kernel", EC_KERNEL }, { "Kernel", EC_KERNEL },
+		{ "gpu_memcpy", EC_MEMCPY }, { "Memcpy", EC_MEMCPY },
+		{ "gpu_memset", EC_MEMSET }, { "Memset", EC_MEMSET },
+		{ "cuda_runtime", EC_RUNTIME }, { "Runtime", EC_RUNTIME },
+		{ "cuda_driver", EC_DRIVER },
+		{ "user_annotation", EC_USER_ANNOTATION },
+		{ "python_function", EC_STRUCTURAL }, { "gpu_user_annotation", EC_STRUCTURAL },
+		{ "ac2g", EC_STRUCTURAL }, { "Trace", EC_STRUCTURAL }, { "overhead", EC_STRUCTURAL },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strlen(map[i].name) == n && memcmp(map[i].name, s, n) == 0)
+			return map[i].c;
+	return EC_UNKNOWN;
+}
+
+static void count_skip(reader *r, const char *kind)
+{
+	for (size_t i = 0; i < r->nskips; i++)
+		if (strcmp(r->skips[i].kind, kind) == 0) {
+			r->skips[i].n++;
+			return;
+		}
+	/* the last slot collects every kind beyond the first 15 */
+	size_t i = r->nskips < 15 ? r->nskips++ : 15;
+	if (i == 15) {
+		r->nskips = 16;
+		snprintf(r->skips[15].kind, sizeof r->skips[15].kind, "other");
+	} else {
+		snprintf(r->skips[i].kind, sizeof r->skips[i].kind, "%s", kind);
+	}
+	r->skips[i].n++;
+}
+
+static int need_timing(reader *r)
+{
+	event *e = &r->cur;
+	if (!(e->have & EV_TS))
+		return fail_field(r, "field 'ts' missing or not a number");
+	if (!(e->have & EV_DUR) || e->dur < 0)
+		return fail_field(r, "field 'dur' missing, not a number or negative");
+	if (e->ts > INT64_MAX - e->dur)
+		return fail_field(r, "'ts' + 'dur' out of range");
+	if (!(e->have & EV_PID) || !(e->have & EV_TID))
+		return fail_field(r, "field 'pid' or 'tid' missing or not an id");
+	return 1;
+}
+
+static int emit_device(reader *r, tlc_device_kind kind)
+{
+	event *e = &r->cur;
+	if (!need_timing(r))
+		return 0;
+	tlc_device_record d;
+	memset(&d, 0, sizeof d);
+	d.size = sizeof d;
+	d.kind = kind;
+	d.name = (e->have & EV_NAME) ? e->name : NULL;
+	d.start_ns = e->ts;
+	d.end_ns = e->ts + e->dur;
+	if (kind == TLC_DEVICE_RUNTIME || kind == TLC_DEVICE_DRIVER) {
+		d.device = e->pid;
+		d.thread = e->tid;
+		d.flags |= TLC_DEV_HAS_THREAD;
+		if (e->have & EV_EXT) {
+			d.external_id = e->ext;
+			d.flags |= TLC_DEV_HAS_EXTERNAL_ID;
+		}
+	} else {
+		d.device = (e->have & EV_DEVICE) ? e->device : e->pid;
+		d.stream = (e->have & EV_STREAM) ? e->stream : e->tid;
+	}
+	if (e->have & EV_CORR) {
+		d.correlation = e->corr;
+		d.flags |= TLC_DEV_HAS_CORRELATION;
+	}
+	if (e->have & EV_BYTES) {
+		d.bytes = e->bytes;
+		d.flags |= TLC_DEV_HAS_BYTES;
+	}
+	int rc = tlc_eval_push_device(r->ev, &d);
+	if (rc < 0)
+		return fail(r, rc, tlc_error_last()->code, tlc_error_last()->message);
+	return 1;
+}
+
+static int keep_span(reader *r)
+{
+	event *e = &r->cur;
+	if (!need_timing(r))
+		return 0;
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->opt, &t->optcap, t->nopt + 1, sizeof *t->opt) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	t->opt[t->nopt++] = (tlc_trace_span){ e->ts, e->ts + e->dur, e->tid };
+	return 1;
+}
+
+static int keep_op(reader *r)
+{
+	event *e = &r->cur;
+	if (!need_timing(r))
+		return 0;
+	if (!(e->have & EV_NAME) || !e->name[0])
+		return fail_field(r, "cpu_op without a 'name'");
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->ops, &t->cap, t->nops + 1, sizeof *t->ops) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	tlc_trace_op *o = &t->ops[t->nops];
+	memset(o, 0, sizeof *o);
+	const char *why = NULL;
+	int rc = tlc_trace__build_args(&o->args, &o->nargs, t, e->dims, e->types,
+	                               e->strides, e->concrete, &why);
+	if (rc == TLC_ENOMEM)
+		return fail(r, rc, "out_of_memory", "memory allocation failed");
+	if (rc < 0)
+		return fail_field(r, why);
+	o->name = tlc_intern__get(tlc_eval__intern(r->ev), e->name, strlen(e->name));
+	if (!o->name)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	o->start_ns = e->ts;
+	o->end_ns = e->ts + e->dur;
+	o->pid = e->pid;
+	o->tid = e->tid;
+	o->order = r->nkept++;
+	if (e->have & EV_EXT) {
+		o->ext = e->ext;
+		o->flags |= TLC_TOP_HAS_EXT;
+	}
+	if (strncmp(o->name, "autograd::engine::evaluate_function:", 36) == 0)
+		o->flags |= TLC_TOP_AUTOGRAD_FN;
+	t->nops++;
+	return 1;
+}
+
+static int finish_event(reader *r)
+{
+	event *e = &r->cur;
+	if (e->ph != 'X') {
+		count_skip(r, e->cat != EC_UNKNOWN || e->cat_name[0] ? e->cat_name : "untyped");
+		return 1;
+	}
+	switch (e->cat) {
+	case EC_CPU_OP: return keep_op(r);
+	case EC_KERNEL: return emit_device(r, TLC_DEVICE_KERNEL);
+	case EC_MEMCPY: return emit_device(r, TLC_DEVICE_MEMCPY);
+	case EC_MEMSET: return emit_device(r, TLC_DEVICE_MEMSET);
+	case EC_RUNTIME: return emit_device(r, TLC_DEVICE_RUNTIME);
+	case EC_DRIVER: return emit_device(r, TLC_DEVICE_DRIVER);
+	case EC_USER_ANNOTATION:
+		count_skip(r, "user_annotation");
+		if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
+			return keep_span(r);
+		return 1;
+	default:
+		count_skip(r, e->cat_name[0] ? e->cat_name : "untyped");
+		return 1;
+	}
+}
+
+static void begin_event(reader *r)
+{
+	tlc_arena__reset(&r->scratch);
+	memset(&r->cur, 0, sizeof r->cur);
+	r->cap_nodes = 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* captured values                                                   */
+/* ---------------------------------------------------------------- */
+
+static tlc_tnode *new_node(reader *r, tlc_tnode_kind kind, const char *s, size_t n)
+{
+	if (++r->cap_nodes > 4 * TLC_TRACE_MAX_ARGS * 4) {
+		fail_field(r, "argument lists too large");
+		return NULL;
+	}
+	tlc_tnode *x = tlc_arena__alloc(&r->scratch, sizeof *x);
+	if (!x) {
+		fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+		return NULL;
+	}
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	if (s) {
+		char *c = tlc_arena__strndup(&r->scratch, s, n);
+		if (!c) {
+			fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+			return NULL;
+		}
+		x->text = c;
+		x->len = n;
+	}
+	return x;
+}
+
+static void attach(reader *r, tlc_tnode *x)
+{
+	tlc_tnode *p = r->cap_cur;
+	x->up = p;
+	if (p->last)
+		p->last->next = x;
+	else
+		p->first = x;
+	p->last = x;
+	p->n++;
+}
+
+static int cap_scalar(reader *r, tlc_tnode_kind kind, int b, const char *s, size_t n)
+{
+	if (r->cap_skip)
+		return 1;
+	tlc_tnode *x = new_node(r, kind, s, n);
+	if (!x)
+		return 0;
+	x->boolean = b;
+	attach(r, x);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- */
+/* scalar values outside captures                                    */
+/* ---------------------------------------------------------------- */
+
+static int set_int(reader *r, int64_t *dst, unsigned bit, const char *s, size_t n,
+                   const char *field)
+{
+	if (tlc_trace__parse_i64(dst, s, n) < 0) {
+		char msg[120];
+		snprintf(msg, sizeof msg, "field '%s' is not an integer", field);
+		return fail_field(r, msg);
+	}
+	r->cur.have |= bit;
+	return 1;
+}
+
+static int ev_number(reader *r, const char *s, size_t n)
+{
+	event *e = &r->cur;
+	switch (r->ev_key) {
+	case EK_PID: return set_int(r, &e->pid, EV_PID, s, n, "pid");
+	case EK_TID: return set_int(r, &e->tid, EV_TID, s, n, "tid");
+	case EK_TS:
+		if (tlc_trace__us_to_ns(&e->ts, s, n) < 0)
+			return fail_field(r, "field 'ts' is not a time in microseconds");
+		e->have |= EV_TS;
+		return 1;
+	case EK_DUR:
+		if (tlc_trace__us_to_ns(&e->dur, s, n) < 0)
+			return fail_field(r, "field 'dur' is not a time in microseconds");
+		e->have |= EV_DUR;
+		return 1;
+	default: return 1;
+	}
+}
+
+static int args_number(reader *r, const char *s, size_t n)
+{
+	event *e = &r->cur;
+	switch (r->args_key) {
+	case AK_EXT: return set_int(r, &e->ext, EV_EXT, s, n, "External id");
+	case AK_CORR: return set_int(r, &e->corr, EV_CORR, s, n, "correlation");
+	case AK_BYTES: return set_int(r, &e->bytes, EV_BYTES, s, n, "bytes");
+	case AK_DEVICE: return set_int(r, &e->device, EV_DEVICE, s, n, "device");
+	case AK_STREAM: return set_int(r, &e->stream, EV_STREAM, s, n, "stream");
+	default: return 1;
+	}
+}
+
+static int ev_string(reader *r, const char *s, size_t n)
+{
+	event *e = &r->cur;
+	switch (r->ev_key) {
+	case EK_PH:
+		e->ph = n == 1 ? s[0] : '?';
+		return 1;
+	case EK_CAT:
+		e->cat = cat_of(s, n);
+		snprintf(e->cat_name, sizeof e->cat_name, "%.*s", (int)(n < 31 ? n : 31), s);
+		return 1;
+	case EK_NAME:
+		e->name = tlc_arena__strndup(&r->scratch, s, n);
+		if (!e->name)
+			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+		e->have |= EV_NAME;
+		return 1;
+	case EK_PID:
+		if (id_from_string(&e->pid, s, n) == 0)
+			e->have |= EV_PID;
+		return 1;
+	case EK_TID:
+		if (id_from_string(&e->tid, s, n) == 0)
+			e->have |= EV_TID;
+		return 1;
+	case EK_TS: case EK_DUR:
+		return fail_field(r, "field 'ts' or 'dur' is a string, not a number");
+	default: return 1;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* yajl callbacks                                                    */
+/* ---------------------------------------------------------------- */
+
+static int on_scalar(reader *r, tlc_tnode_kind kind, int b, const char *s, size_t n)
+{
+	if (r->err)
+		return 0;
+	if (n > TLC_TRACE_MAX_STRING)
+		return fail_field(r, "string longer than 1 MiB");
+	if (r->cap_cur)
+		return cap_scalar(r, kind, b, s, n);
+	if (r->ev_depth >= 0 && r->depth == r->ev_depth) {
+		if (kind == TLC_TNODE_NUMBER)
+			return ev_number(r, s, n);
+		if (kind == TLC_TNODE_STRING)
+			return ev_string(r, s, n);
+		if (r->ev_key == EK_TS || r->ev_key == EK_DUR)
+			return fail_field(r, "field 'ts' or 'dur' is not a number");
+		return 1;
+	}
+	if (r->args_depth >= 0 && r->depth == r->args_depth && kind == TLC_TNODE_NUMBER)
+		return args_number(r, s, n);
+	if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1 && r->devname_key &&
+	    kind == TLC_TNODE_STRING && !r->device[0])
+		snprintf(r->device, sizeof r->device, "%.*s", (int)(n < 127 ? n : 127), s);
+	return 1;
+}
+
+static int cb_null(void *ctx) { return on_scalar(ctx, TLC_TNODE_NULL, 0, NULL, 0); }
+static int cb_bool(void *ctx, int b) { return on_scalar(ctx, TLC_TNODE_BOOL, b, NULL, 0); }
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+	return on_scalar(ctx, TLC_TNODE_NUMBER, 0, s, n);
+}
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
+}
+
+static int key_is(const unsigned char *s, size_t n, const char *k)
+{
+	return strlen(k) == n && memcmp(s, k, n) == 0;
+}
+
+static ekey ev_key_of(const unsigned char *s, size_t n)
+{
+	static const char *names[] = { "", "ph", "cat", "name", "pid", "tid", "ts", "dur", "args" };
+	for (int i = 1; i < 9; i++)
+		if (key_is(s, n, names[i]))
+			return (ekey)i;
+	return EK_OTHER;
+}
+
+static akey args_key_of(const unsigned char *s, size_t n)
+{
+	static const char *names[] = { "", "External id", "correlation", "bytes", "device",
+		"stream", "Input Dims", "Input type", "Input Strides", "Concrete Inputs" };
+	for (int i = 1; i < 10; i++)
+		if (key_is(s, n, names[i]))
+			return (akey)i;
+	return AK_OTHER;
+}
+
+static int cb_key(void *ctx, const unsigned char *s, size_t n)
+{
+	reader *r = ctx;
+	if (r->err)
+		return 0;
+	if (r->cap_cur)
+		return 1;
+	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
+		r->ev_key = ev_key_of(s, n);
+	else if (r->args_depth >= 0 && r->depth == r->args_depth)
+		r->args_key = args_key_of(s, n);
+	else if (r->depth == 1 && r->root_map)
+		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2 : 0;
+	else if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1)
+		r->devname_key = key_is(s, n, "name");
+	return 1;
+}
+
+static int open_container(reader *r)
+{
+	if (++r->depth > TLC_TRACE_MAX_DEPTH)
+		return fail(r, TLC_EINPUT, "trace_field_invalid",
+		            "JSON nesting deeper than 64 levels");
+	return 1;
+}
+
+static int cb_start_map(void *ctx)
+{
+	reader *r = ctx;
+	if (r->err)
+		return 0;
+	if (r->depth == 0)
+		r->root_map = 1;
+	if (r->cap_cur) {
+		if (!r->cap_skip && !cap_scalar(r, TLC_TNODE_MAP, 0, NULL, 0))
+			return 0;
+		r->cap_skip++;
+	} else if (r->events_depth >= 0 && r->depth == r->events_depth) {
+		begin_event(r);
+		r->ev_depth = r->depth + 1;
+		r->ev_key = EK_OTHER;
+	} else if (r->ev_depth >= 0 && r->depth == r->ev_depth && r->ev_key == EK_ARGS) {
+		r->args_depth = r->depth + 1;
+		r->args_key = AK_OTHER;
+	}
+	return open_container(r);
+}
+
+static tlc_tnode **capture_slot(reader *r)
+{
+	switch (r->args_key) {
+	case AK_DIMS: return &r->cur.dims;
+	case AK_TYPES: return &r->cur.types;
+	case AK_STRIDES: return &r->cur.strides;
+	case AK_CONCRETE: return &r->cur.concrete;
+	default: return NULL;
+	}
+}
+
+static int cb_start_array(void *ctx)
+{
+	reader *r = ctx;
+	if (r->err)
+		return 0;
+	if (r->cap_cur) {
+		if (!r->cap_skip) {
+			tlc_tnode *x = new_node(r, TLC_TNODE_ARRAY, NULL, 0);
+			if (!x)
+				return 0;
+			attach(r, x);
+			r->cap_cur = x;
+		}
+	} else if (r->depth == 0) {
+		r->events_depth = 1;
+	} else if (r->depth == 1 && r->root_map && r->root_key == 1) {
+		r->events_depth = 2;
+	} else if (r->depth == 1 && r->root_map && r->root_key == 2) {
+		r->devprops_depth = 2;
+	} else if (r->args_depth >= 0 && r->depth == r->args_depth && capture_slot(r)) {
+		tlc_tnode *x = new_node(r, TLC_TNODE_ARRAY, NULL, 0);
+		if (!x)
+			return 0;
+		*capture_slot(r) = x;
+		r->cap_cur = x;
+		r->cap_base = r->depth;
+	}
+	return open_container(r);
+}
+
+static int cb_end_map(void *ctx)
+{
+	reader *r = ctx;
+	if (r->err)
+		return 0;
+	r->depth--;
+	if (r->cap_cur) {
+		r->cap_skip--;
+		return 1;
+	}
+	if (r->args_depth >= 0 && r->depth + 1 == r->args_depth) {
+		r->args_depth = -1;
+	} else if (r->ev_depth >= 0 && r->depth + 1 == r->ev_depth) {
+		r->ev_depth = -1;
+		r->args_depth = -1;
+		int ok = finish_event(r);
+		r->nevents++;
+		return ok;
+	}
+	return 1;
+}
+
+static int cb_end_array(void *ctx)
+{
+	reader *r = ctx;
+	if (r->err)
+		return 0;
+	r->depth--;
+	if (r->cap_cur && !r->cap_skip) {
+		r->cap_cur = r->depth == r->cap_base ? NULL : r->cap_cur->up;
+	} else if (r->depth + 1 == r->events_depth) {
+		r->events_depth = -2; /* closed: later arrays are not events */
+	} else if (r->depth + 1 == r->devprops_depth) {
+		r->devprops_depth = -1;
+	}
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+	cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array
+};
+
+/* ---------------------------------------------------------------- */
+/* allocator glue                                                    */
+/* ---------------------------------------------------------------- */
+
+static void *y_malloc(void *ctx, size_t n) { return tlc_alloc__malloc(ctx, n); }
+static void *y_realloc(void *ctx, void *p, size_t n) { return tlc_alloc__realloc(ctx, p, n); }
+static void y_free(void *ctx, void *p) { tlc_alloc__free(ctx, p); }
+
+static int reader_init(reader *r, tlc_eval *ev, const char *file)
+{
+	memset(r, 0, sizeof *r);
+	r->ev = ev;
+	r->a = tlc_eval__allocator(ev);
+	r->file = file;
+	r->events_depth = r->ev_depth = r->args_depth = r->devprops_depth = -1;
+	r->line = r->col = 1;
+	tlc_arena__init(&r->scratch, r->a, 16 * 1024);
+	tlc_trace__ops_init(&r->ops, r->a);
+	yajl_alloc_funcs af = { y_malloc, y_realloc, y_free, (void *)r->a };
+	r->h = yajl_alloc(&callbacks, &af, r);
+	return r->h ? 0 : tlc_error__oom();
+}
+
+static void reader_free(reader *r)
+{
+	if (r->h)
+		yajl_free(r->h);
+	tlc_arena__free(&r->scratch);
+	tlc_trace__ops_free(&r->ops);
+}
+
+/* Feeds one chunk; 0 or a negative code with the error set at its position. */
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	yajl_status st = yajl_parse(r->h, p, n);
+	if (st == yajl_status_ok) {
+		advance_pos(r, p, n);
+		return 0;
+	}
+	size_t used = yajl_get_bytes_consumed(r->h);
+	if (!r->err) {
+		unsigned char *m = yajl_get_error(r->h, 0, p, n);
+		fail(r, TLC_EPARSE, "trace_parse_error", m ? (const char *)m : "invalid JSON");
+		if (m)
+			yajl_free_error(r->h, m);
+	}
+	return raise_at(r, p, used > n ? n : used);
+}
+
+static int finish_parse(reader *r)
+{
+	yajl_status st = yajl_complete_parse(r->h);
+	if (st != yajl_status_ok || r->depth != 0) {
+		if (r->err)
+			return raise_at(r, (const unsigned char *)"", 0);
+		fail(r, TLC_EPARSE, r->depth > 0 || r->nevents == 0 ? "trace_truncated" : "trace_parse_error",
+		     r->depth > 0 ? "the JSON ends inside an open array or object: nothing after "
+		                    "this point was read" : "the file holds no JSON value");
+		return raise_at(r, (const unsigned char *)"", 0);
+	}
+	if (r->events_depth == -1 && r->root_map) {
+		fail(r, TLC_EINPUT, "trace_field_invalid",
+		     "no 'traceEvents' array: not a Chrome-trace file");
+		return raise_at(r, (const unsigned char *)"", 0);
+	}
+	return 0;
+}
+
+/* After the parse: skip counts, header facts, then the ops. */
+static int reader_commit(reader *r)
+{
+	for (size_t i = 0; i < r->nskips; i++)
+		for (uint64_t k = 0; k < r->skips[i].n; k++)
+			tlc_eval_count_skipped(r->ev, r->skips[i].kind);
+	tlc_input_info info;
+	memset(&info, 0, sizeof info);
+	info.format = "kineto-trace";
+	info.producer = "PyTorch profiler (Kineto)";
+	info.device = r->device[0] ? r->device : NULL;
+	info.params = info.tokens = -1;
+	int rc = tlc_eval_set_info(r->ev, &info);
+	if (rc < 0)
+		return rc;
+	rc = tlc_trace__push_ops(&r->ops, r->ev);
+	if (rc < 0)
+		tlc_error__locate(r->file, 0, 0);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* sources                                                           */
+/* ---------------------------------------------------------------- */
+
+/* Pulls every chunk of the stream through the parser. */
+static int read_stream(reader *r, tlc_instream *in)
+{
+	const unsigned char *p;
+	size_t n;
+	for (;;) {
+		int rc = tlc_instream__read(in, &p, &n);
+		if (rc < 0) {
+			tlc_error__locate(r->file, r->line, r->col);
+			return rc;
+		}
+		if (n == 0)
+			return 0;
+		rc = feed(r, p, n);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
+{
+	reader r;
+	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
+		return TLC_ENOMEM;
+	int rc = read_stream(&r, in);
+	if (rc == 0)
+		rc = finish_parse(&r);
+	if (rc == 0)
+		rc = reader_commit(&r);
+	reader_free(&r);
+	return rc;
+}
+
+int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *name)
+{
+	if (!ev || (!data && len))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and a buffer",
+		                      "tlc_trace_read_mem: NULL argument");
+	tlc_instream *in;
+	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
+	if (rc < 0)
+		return rc;
+	rc = tlc_trace__read_stream(ev, in);
+	tlc_instream__close(in);
+	return rc;
+}
+
+int tlc_trace_read(tlc_eval *ev, const char *path)
+{
+	if (!ev || !path)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and a path",
+		                      "tlc_trace_read: NULL argument");
+	tlc_instream *in;
+	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
+	if (rc < 0)
+		return rc;
+	rc = tlc_trace__read_stream(ev, in);
+	tlc_instream__close(in);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* Kineto / Chrome-trace reader internals (semi-private): the compact records
+ * the streaming parser keeps, and the op builder that turns them into op
+ * records after the whole trace has been read (engine/trace_ops.c). */
+#ifndef TLC_ENGINE_TRACE_H
+#define TLC_ENGINE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tlcost/tlcost.h"
+#include "alloc.h"
+#include "instream.h"
+
+/* Bounds on hostile input (each exceeded bound is a typed error). */
+#define TLC_TRACE_MAX_DEPTH 64       /* JSON nesting */
+#define TLC_TRACE_MAX_ARGS 4096      /* entries of Input Dims / Input type */
+#define TLC_TRACE_MAX_DIMS 64        /* dimensions of one tensor */
+#define TLC_TRACE_MAX_STRING (1u << 20) /* one JSON string, bytes */
+
+/* A small captured JSON value (Input Dims, Input type, ...): arrays of
+ * scalars, at most a few levels deep. Lives in a per-event arena. */
+typedef enum tlc_tnode_kind {
+	TLC_TNODE_NULL = 0,
+	TLC_TNODE_BOOL,
+	TLC_TNODE_NUMBER,
+	TLC_TNODE_STRING,
+	TLC_TNODE_ARRAY,
+	TLC_TNODE_MAP /* contents not kept */
+} tlc_tnode_kind;
+
+typedef struct tlc_tnode {
+	tlc_tnode_kind kind;
+	int boolean;
+	const char *text; /* number or string text, NUL-terminated */
+	size_t len;
+	size_t n;         /* array: number of children */
+	struct tlc_tnode *first, *last, *next;
+	struct tlc_tnode *up;
+} tlc_tnode;
+
+/* tlc_trace_op.flags */
+#define TLC_TOP_HAS_EXT      (1u << 0)
+#define TLC_TOP_AUTOGRAD_FN  (1u << 1) /* autograd::engine::evaluate_function: */
+#define TLC_TOP_OPT_STEP     (1u << 2) /* Optimizer.step# annotation */
+
+/* One cpu_op event, compact: the JSON is gone, args are built values. */
+typedef struct tlc_trace_op {
+	int64_t start_ns, end_ns;
+	int64_t pid, tid;
+	int64_t ext;         /* External id, valid with TLC_TOP_HAS_EXT */
+	const char *name;    /* interned in the eval */
+	tlc_value *args;     /* in the reader's arena */
+	size_t nargs;
+	uint32_t order;      /* position among the kept events (tie-break) */
+	unsigned flags;
+} tlc_trace_op;
+
+/* An annotation interval used for phase classification only. */
+typedef struct tlc_trace_span {
+	int64_t start_ns, end_ns;
+	int64_t tid;
+} tlc_trace_span;
+
+typedef struct tlc_trace_ops {
+	const tlc_allocator *a;
+	tlc_arena arena;         /* args of every op */
+	tlc_trace_op *ops;
+	size_t nops, cap;
+	tlc_trace_span *opt;     /* Optimizer.step# intervals */
+	size_t nopt, optcap;
+} tlc_trace_ops;
+
+void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);
+void tlc_trace__ops_free(tlc_trace_ops *t);
+
+/** Converts captured Input Dims / Input type / Input Strides / Concrete
+ *  Inputs into positional argument values in t's arena. Any of the nodes may
+ *  be NULL. Returns 0, TLC_ENOMEM, or TLC_EINPUT with *why set to a static
+ *  description of what is malformed. */
+int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
+                          const tlc_tnode *dims, const tlc_tnode *types,
+                          const tlc_tnode *strides, const tlc_tnode *concrete,
+                          const char **why);
+
+/** Sorts the ops, nests them per thread, classifies phases and pushes them
+ *  to ev parent-before-child. */
+int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev);
+
+/** Reads a Chrome-trace JSON stream (already opened, possibly peeked) into
+ *  ev; tlc_trace_read and tlc_trace_read_mem wrap it. Does not finish ev. */
+int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in);
+
+/** Parses a decimal number of microseconds ("12.345", "1e3") into exact
+ *  integer nanoseconds (digits below a nanosecond are truncated). 0 or -1
+ *  when malformed or out of range. */
+int tlc_trace__us_to_ns(int64_t *out, const char *text, size_t len);
+
+/** Parses a decimal integer ("-12", "7"); 0 or -1. */
+int tlc_trace__parse_i64(int64_t *out, const char *text, size_t len);
+
+#endif

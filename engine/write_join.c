@@ -1,0 +1,371 @@
+/* Writers of the device-time join: text summary, JSON, per-launch CSV. */
+#include <inttypes.h>
+#include <string.h>
+#include "eval.h"
+#include "join.h"
+#include "jsonw.h"
+
+/* "12.345 ms" from integer nanoseconds, without floating point. */
+static void fmt_ms(char *buf, size_t cap, int64_t ns)
+{
+	int64_t us = ns / 1000;
+	snprintf(buf, cap, "%" PRId64 ".%03" PRId64 " ms", us / 1000, us % 1000);
+}
+
+static void fmt_share(char *buf, size_t cap, uint32_t permille)
+{
+	snprintf(buf, cap, "%u.%u%%", permille / 10, permille % 10);
+}
+
+static const char *kind_name(tlc_device_kind k)
+{
+	switch (k) {
+	case TLC_DEVICE_KERNEL: return "kernel";
+	case TLC_DEVICE_MEMCPY: return "memcpy";
+	case TLC_DEVICE_MEMSET: return "memset";
+	case TLC_DEVICE_RUNTIME: return "runtime";
+	default: return "driver";
+	}
+}
+
+static const char *launch_label(const tlc_join_launch *l)
+{
+	return l->rec->name ? l->rec->name : kind_name(l->rec->kind);
+}
+
+/* ---------------------------------------------------------------- */
+/* text                                                              */
+/* ---------------------------------------------------------------- */
+
+static void text_summary(FILE *out, const tlc_join_summary *s)
+{
+	char a[32], b[32], c[32], d[32];
+	fprintf(out, "device-time join: %s (path: %s)\n", tlc_join_state_name(s->state),
+	        tlc_join_path_name(s->path));
+	fprintf(out, "  why: %s\n", s->path_reason ? s->path_reason : "");
+	if (s->state == TLC_JOIN_UNAVAILABLE) {
+		fprintf(out, "  device time is unavailable: no device profiler records in this input\n");
+		return;
+	}
+	if (s->state == TLC_JOIN_PARTIAL)
+		fprintf(out, "  PARTIAL: the source dropped records; every count below is a lower bound\n");
+	fprintf(out, "  runtime calls owning launches: %" PRIu64 " (%" PRIu64 " with an external id, %"
+	        PRIu64 " naming an op, %" PRIu64 " equal to their own correlation)\n",
+	        s->launch_calls, s->launch_calls_with_external, s->launch_calls_external_matched,
+	        s->launch_calls_external_self);
+	fprintf(out, "launches: %" PRIu64 " (%" PRIu64 " kernels): attributed %" PRIu64
+	        ", ambiguous %" PRIu64 " (in %" PRIu64 " groups), unattributed %" PRIu64 "\n",
+	        s->launches, s->kernels, s->launches_attributed, s->launches_ambiguous,
+	        s->ambiguous_groups, s->launches_unattributed);
+	fprintf(out, "kernels: %" PRIu64 " of %" PRIu64 " attributed, %" PRIu64 " ambiguous, %" PRIu64
+	        " unattributed\n", s->kernels_attributed, s->kernels, s->kernels_ambiguous,
+	        s->kernels_unattributed);
+	fmt_ms(a, sizeof a, s->kernel_ns);
+	fmt_ms(b, sizeof b, s->kernel_attributed_ns);
+	fmt_ms(c, sizeof c, s->kernel_ambiguous_ns);
+	fmt_ms(d, sizeof d, s->kernel_unattributed_ns);
+	fprintf(out, "kernel time (sum of durations): %s; attributed %s, ambiguous %s, "
+	        "unattributed %s, internal %" PRId64 " ns (no profiler bookkeeping activity is "
+	        "recorded on the device by this source)\n", a, b, c, d, s->kernel_internal_ns);
+	fmt_ms(a, sizeof a, s->busy_ns);
+	fmt_ms(b, sizeof b, s->device_ns);
+	fprintf(out, "device busy (union of intervals, all devices): %s; all launches summed: %s\n",
+	        a, b);
+}
+
+static void text_devices(FILE *out, const tlc_join *j)
+{
+	char a[32], b[32], c[32], d[32];
+	for (size_t i = 0; i < j->ndevices; i++) {
+		const tlc_join_device *v = &j->devices[i];
+		fmt_ms(a, sizeof a, v->busy_ns);
+		fmt_ms(b, sizeof b, v->attributed_ns);
+		fmt_ms(c, sizeof c, v->ambiguous_ns);
+		fmt_ms(d, sizeof d, v->unattributed_ns);
+		fprintf(out, "  device %" PRId64 ": %" PRIu64 " launches, busy %s; attributed %s, "
+		        "ambiguous %s, unattributed %s, internal %" PRId64 " ns\n", v->device,
+		        v->launches, a, b, c, d, v->internal_ns);
+	}
+}
+
+static void text_phase(FILE *out, const tlc_join *j, const tlc_join_phase *p)
+{
+	char a[32], b[32], sh[16], g[16];
+	const char *name = tlc_phase_name(p->phase);
+	if (!p->present) {
+		fprintf(out, "  %-9s no kernel time%s\n", name, p->gated ? " (gate not applicable)" : "");
+		return;
+	}
+	fmt_ms(a, sizeof a, p->attributed_ns);
+	fmt_ms(b, sizeof b, p->total_ns);
+	fmt_share(sh, sizeof sh, p->share_permille);
+	fprintf(out, "  %-9s attributed %s of %s = %s", name, a, b, sh);
+	if (!p->gated) {
+		fprintf(out, " (not gated)\n");
+		return;
+	}
+	if (p->passed) {
+		fprintf(out, "  PASS\n");
+		return;
+	}
+	fmt_share(g, sizeof g, j->sum.gate_permille - p->share_permille);
+	fprintf(out, "  FAIL (%s short)\n", g);
+}
+
+static void text_remainder(FILE *out, const tlc_join *j)
+{
+	char a[32];
+	if (j->nremainder == 0) {
+		fprintf(out, "remainder: none (every launch is attributed or in an ambiguous group)\n");
+		return;
+	}
+	fprintf(out, "remainder (unattributed launches, by time):\n");
+	for (size_t i = 0; i < j->nremainder; i++) {
+		fmt_ms(a, sizeof a, j->remainder[i].time_ns);
+		fprintf(out, "  %" PRIu64 " x %s  %s\n", j->remainder[i].count, j->remainder[i].name, a);
+	}
+}
+
+static int write_text(FILE *out, const tlc_join *j)
+{
+	char g[16];
+	text_summary(out, &j->sum);
+	if (j->sum.state == TLC_JOIN_UNAVAILABLE)
+		return ferror(out) ? TLC_EIO : 0;
+	fprintf(out, "devices:\n");
+	text_devices(out, j);
+	fmt_share(g, sizeof g, j->sum.gate_permille);
+	fprintf(out, "phases (kernel time; unattributed time counts against every phase):\n");
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		text_phase(out, j, &j->phases[p]);
+	fprintf(out, "gate (>= %s of kernel time attributed, forward and backward separately): %s\n",
+	        g, j->sum.gate_passed ? "PASSED" :
+	        j->sum.state == TLC_JOIN_PARTIAL ? "FAILED (partial input cannot prove it)" :
+	        !j->phases[0].present && !j->phases[1].present ? "FAILED (no attributed kernel time)" :
+	        "FAILED");
+	if (!j->sum.gate_passed)
+		fprintf(out, "  attributed kernel utilization stays refused "
+		        "(kernel_utilization_requires_device_join)\n");
+	text_remainder(out, j);
+	return ferror(out) ? TLC_EIO : 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* csv: one row per launch                                           */
+/* ---------------------------------------------------------------- */
+
+static void csv_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
+{
+	fprintf(out, "launch,kind,name,device,stream,start_ns,duration_ns,correlation,"
+	        "runtime_name,status,op_id,op_name,group\n");
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_join_launch *l = &j->launches[i];
+		const tlc_device_record *r = l->rec;
+		fprintf(out, "%zu,%s,", i, kind_name(r->kind));
+		csv_str(out, launch_label(l));
+		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->device, r->stream,
+		        r->start_ns, r->end_ns - r->start_ns);
+		if (r->flags & TLC_DEV_HAS_CORRELATION)
+			fprintf(out, "%" PRId64, r->correlation);
+		fputc(',', out);
+		csv_str(out, l->runtime ? l->runtime->name : "");
+		fprintf(out, ",%s,", tlc_attribution_name(l->status));
+		if (l->op_row >= 0) {
+			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			fprintf(out, "%" PRId64 ",", row->id);
+			csv_str(out, row->name);
+		} else {
+			fputc(',', out);
+		}
+		fputc(',', out);
+		if (l->group >= 0)
+			fprintf(out, "%" PRId64, l->group);
+		fputc('\n', out);
+	}
+	return ferror(out) ? TLC_EIO : 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* json                                                              */
+/* ---------------------------------------------------------------- */
+
+static void json_summary(yajl_gen g, const tlc_join_summary *s)
+{
+	tlc_jsonw__kstr(g, "state", tlc_join_state_name(s->state));
+	tlc_jsonw__kstr(g, "path", tlc_join_path_name(s->path));
+	tlc_jsonw__kstr(g, "path_reason", s->path_reason);
+	tlc_jsonw__kuint(g, "launches", s->launches);
+	tlc_jsonw__kuint(g, "kernels", s->kernels);
+	tlc_jsonw__kuint(g, "launches_attributed", s->launches_attributed);
+	tlc_jsonw__kuint(g, "launches_ambiguous", s->launches_ambiguous);
+	tlc_jsonw__kuint(g, "launches_unattributed", s->launches_unattributed);
+	tlc_jsonw__kuint(g, "kernels_attributed", s->kernels_attributed);
+	tlc_jsonw__kuint(g, "kernels_ambiguous", s->kernels_ambiguous);
+	tlc_jsonw__kuint(g, "kernels_unattributed", s->kernels_unattributed);
+	tlc_jsonw__kint(g, "device_ns", s->device_ns);
+	tlc_jsonw__kint(g, "busy_ns", s->busy_ns);
+	tlc_jsonw__kint(g, "kernel_ns", s->kernel_ns);
+	tlc_jsonw__kint(g, "kernel_attributed_ns", s->kernel_attributed_ns);
+	tlc_jsonw__kint(g, "kernel_ambiguous_ns", s->kernel_ambiguous_ns);
+	tlc_jsonw__kint(g, "kernel_unattributed_ns", s->kernel_unattributed_ns);
+	tlc_jsonw__kint(g, "kernel_internal_ns", s->kernel_internal_ns);
+	tlc_jsonw__kuint(g, "ambiguous_groups", s->ambiguous_groups);
+	tlc_jsonw__kuint(g, "launch_calls", s->launch_calls);
+	tlc_jsonw__kuint(g, "launch_calls_with_external", s->launch_calls_with_external);
+	tlc_jsonw__kuint(g, "launch_calls_external_matched", s->launch_calls_external_matched);
+	tlc_jsonw__kuint(g, "launch_calls_external_self", s->launch_calls_external_self);
+}
+
+static void json_gate(yajl_gen g, const tlc_join *j)
+{
+	tlc_jsonw__key(g, "gate");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "threshold_permille", j->sum.gate_permille);
+	tlc_jsonw__kbool(g, "passed", j->sum.gate_passed);
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_array_open(g);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		const tlc_join_phase *ph = &j->phases[p];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name(ph->phase));
+		tlc_jsonw__kbool(g, "present", ph->present);
+		tlc_jsonw__kbool(g, "gated", ph->gated);
+		tlc_jsonw__kint(g, "attributed_ns", ph->attributed_ns);
+		tlc_jsonw__kint(g, "ambiguous_ns", ph->ambiguous_ns);
+		tlc_jsonw__kint(g, "unphased_ns", ph->unphased_ns);
+		tlc_jsonw__kint(g, "total_ns", ph->total_ns);
+		tlc_jsonw__kuint(g, "share_permille", ph->share_permille);
+		tlc_jsonw__kbool(g, "passed", ph->passed);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
+static void json_devices(yajl_gen g, const tlc_join *j)
+{
+	tlc_jsonw__key(g, "devices");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->ndevices; i++) {
+		const tlc_join_device *d = &j->devices[i];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "device", d->device);
+		tlc_jsonw__kuint(g, "launches", d->launches);
+		tlc_jsonw__kint(g, "busy_ns", d->busy_ns);
+		tlc_jsonw__kint(g, "device_ns", d->device_ns);
+		tlc_jsonw__kint(g, "kernel_ns", d->kernel_ns);
+		tlc_jsonw__kint(g, "attributed_ns", d->attributed_ns);
+		tlc_jsonw__kint(g, "ambiguous_ns", d->ambiguous_ns);
+		tlc_jsonw__kint(g, "unattributed_ns", d->unattributed_ns);
+		tlc_jsonw__kint(g, "internal_ns", d->internal_ns);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static void json_remainder(yajl_gen g, const tlc_join *j)
+{
+	tlc_jsonw__key(g, "remainder");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->nremainder; i++) {
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", j->remainder[i].name);
+		tlc_jsonw__kuint(g, "count", j->remainder[i].count);
+		tlc_jsonw__kint(g, "time_ns", j->remainder[i].time_ns);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static void json_launch(yajl_gen g, const tlc_join_launch *l, const tlc_eval *ev)
+{
+	const tlc_device_record *r = l->rec;
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "kind", kind_name(r->kind));
+	tlc_jsonw__kstr(g, "name", launch_label(l));
+	tlc_jsonw__kint(g, "device", r->device);
+	tlc_jsonw__kint(g, "stream", r->stream);
+	tlc_jsonw__kint(g, "start_ns", r->start_ns);
+	tlc_jsonw__kint(g, "duration_ns", r->end_ns - r->start_ns);
+	if (r->flags & TLC_DEV_HAS_CORRELATION)
+		tlc_jsonw__kint(g, "correlation", r->correlation);
+	if (l->runtime)
+		tlc_jsonw__kstr(g, "runtime", l->runtime->name);
+	tlc_jsonw__kstr(g, "status", tlc_attribution_name(l->status));
+	if (l->op_row >= 0)
+		tlc_jsonw__kint(g, "op_id", tlc_eval_op_at(ev, (size_t)l->op_row)->id);
+	if (l->group >= 0)
+		tlc_jsonw__kint(g, "group", l->group);
+	if (l->why)
+		tlc_jsonw__kstr(g, "why", l->why);
+	yajl_gen_map_close(g);
+}
+
+static void json_groups(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
+{
+	tlc_jsonw__key(g, "ambiguous_groups");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->ngroups; i++) {
+		const tlc_join_group *gr = &j->groups[i];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "group", gr->id);
+		tlc_jsonw__kuint(g, "launches", gr->launches);
+		tlc_jsonw__kint(g, "time_ns", gr->time_ns);
+		tlc_jsonw__key(g, "op_ids");
+		yajl_gen_array_open(g);
+		for (size_t k = 0; k < gr->nrows; k++)
+			yajl_gen_integer(g, (long long)tlc_eval_op_at(ev, gr->rows[k])->id);
+		yajl_gen_array_close(g);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "report", "join");
+	json_summary(g, &j->sum);
+	json_gate(g, j);
+	json_devices(g, j);
+	json_remainder(g, j);
+	json_groups(g, j, ev);
+	tlc_jsonw__key(g, "launches");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->nlaunches; i++)
+		json_launch(g, &j->launches[i], ev);
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
+}
+
+int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, int fmt)
+{
+	if (!out || !j || !ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream, a join and its eval",
+		                      "tlc_write_join: NULL argument");
+	int rc;
+	switch (fmt) {
+	case TLC_FORMAT_JSON: rc = write_json(out, j, ev); break;
+	case TLC_FORMAT_CSV: rc = write_csv(out, j, ev); break;
+	default: rc = write_text(out, j); break;
+	}
+	if (rc == TLC_EIO)
+		return tlc_error__set(TLC_EIO, "io_error", "check the output device has space",
+		                      "writing the join report failed");
+	return rc;
+}
