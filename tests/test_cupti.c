@@ -263,6 +263,7 @@ static void test_every_kind(void **state)
 	assert_int_equal(m.external_ids, 1);
 	assert_int_equal(m.dropped + m.undecodable + m.untimed + m.skipped, 0);
 	assert_null(m.failed_call);
+	assert_int_equal(tlc_cupti_join_flags(s), 0);
 	tlc_cupti_session_free(s);
 }
 
@@ -519,6 +520,7 @@ static void test_dropped_records(void **state)
 	assert_int_equal(m.status, TLC_CUPTI_PARTIAL);
 	assert_true(m.lower_bound);
 	assert_int_equal(tlc_cupti_record_count(s), 1);
+	assert_int_equal(tlc_cupti_join_flags(s), TLC_JOIN_INPUT_PARTIAL);
 	tlc_cupti_session_free(s);
 
 	/* dropped records alone: partial, not empty */

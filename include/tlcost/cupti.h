@@ -153,6 +153,11 @@ const tlc_device_record *tlc_cupti_record_at(const tlc_cupti_session *s, size_t 
  *  are passed on (its detail is in tlc_error_last()). */
 int tlc_cupti_push_eval(tlc_eval *ev, tlc_cupti_session *s);
 
+/** Flags for tlc_join_options.flags that carry what the session knows into
+ *  the join: TLC_JOIN_INPUT_PARTIAL when records were lost (the join's
+ *  counts are then lower bounds), else 0. */
+unsigned tlc_cupti_join_flags(const tlc_cupti_session *s);
+
 /** Writes the session as op log v1 lines (no header): one
  *  {"kind":"device_profiler",...} disclosure line with the status, counts
  *  and, when unavailable, CUPTI's text; then one kernel/memcpy/memset/

@@ -11,7 +11,7 @@
  * machine the session is "empty", and without one it is "unavailable" with
  * CUPTI's own text. Both are facts, reported as such, never zero times.
  *
- * Build: cc example.c $(pkg-config --cflags --libs tlcost) -ltlcost-cupti
+ * Build: cc example.c -ltlcost-cupti $(pkg-config --cflags --libs tlcost)
  */
 #include <stdio.h>
 

@@ -29,6 +29,11 @@ int tlc_cupti_push_eval(tlc_eval *ev, tlc_cupti_session *s)
 	return 0;
 }
 
+unsigned tlc_cupti_join_flags(const tlc_cupti_session *s)
+{
+	return s->status == TLC_CUPTI_PARTIAL ? TLC_JOIN_INPUT_PARTIAL : 0u;
+}
+
 /* JSON string body: escapes quote, backslash and control characters. */
 static void put_json_string(FILE *out, const char *str)
 {
