@@ -1,0 +1,153 @@
+/* Upsample / interpolate rules, forward and backward.
+ *
+ * Nearest modes gather: no arithmetic (the source index arithmetic is
+ * integer bookkeeping and not counted), formula_exact with cost 0.
+ * Interpolating modes blend T taps per output element with precomputed
+ * weights: T multiplies + (T - 1) adds = 2T - 1 per output element
+ * (estimated: per-row/column weight computation is not counted).
+ * T = 2 (linear), 4 (bilinear), 8 (trilinear), 16 (bicubic).
+ * Backward: nearest adds each grad_output element once into grad_input
+ * (1 per grad_output element, exact); interpolating modes scatter T
+ * weighted contributions (2T per grad_output element, estimated).
+ *
+ * Registered names (each with its .vec overload where ATen has one, which
+ * the plain-name rule covers):
+ *   upsample_nearest1d upsample_nearest2d upsample_nearest3d
+ *   _upsample_nearest_exact1d _upsample_nearest_exact2d _upsample_nearest_exact3d
+ *   upsample_linear1d upsample_bilinear2d upsample_bicubic2d upsample_trilinear3d
+ *   and every one of them with _backward
+ */
+#include <math.h>
+#include <string.h>
+#include "rules.h"
+#include "util.h"
+
+#define EX TLC_EVIDENCE_FORMULA_EXACT
+#define ES TLC_EVIDENCE_ESTIMATED
+
+typedef struct up_spec {
+	size_t nd;       /* spatial dims */
+	int64_t taps;    /* 0 = nearest */
+	size_t vec_scale_pos; /* scale_factors position in the .vec overload */
+} up_spec;
+
+/* Output shape of a forward upsample: recorded output, else leading dims of
+ * the input + output_size (arg 1), else floor(in * scale_factors). */
+static int fwd_shape(int64_t *shape, const tlc_op *op, const tlc_host *host,
+                     const tlc_tensor *x, const up_spec *s)
+{
+	const tlc_tensor *r = tlc_rules__tensor_out(op, 0);
+	size_t lead = x->ndim - s->nd;
+	if (r) {
+		if (r->ndim != x->ndim)
+			return TLC_RULE_BAD_ARGS;
+		memcpy(shape, r->shape, r->ndim * sizeof shape[0]);
+		return 0;
+	}
+	memcpy(shape, x->shape, lead * sizeof shape[0]);
+	if (tlc_rules__arg(op, host, 1, "output_size"))
+		return tlc_rules__int_list_arg(shape + lead, s->nd, op, host, 1, "output_size", 0);
+	const tlc_value *sf = tlc_rules__arg(op, host, s->vec_scale_pos, "scale_factors");
+	if (!sf)
+		return TLC_RULE_MISSING_ARGS;
+	if (sf->kind != TLC_VALUE_LIST || (sf->u.list.n != s->nd && sf->u.list.n != 1))
+		return TLC_RULE_BAD_ARGS;
+	for (size_t i = 0; i < s->nd; i++) {
+		const tlc_value *e = &sf->u.list.items[sf->u.list.n == 1 ? 0 : i];
+		double f = e->kind == TLC_VALUE_FLOAT ? e->u.real
+		         : e->kind == TLC_VALUE_INT ? (double)e->u.integer : -1.0;
+		double v = floor((double)x->shape[lead + i] * f);
+		if (!(f > 0.0) || !(v < 9.0e18))
+			return TLC_RULE_BAD_ARGS;
+		shape[lead + i] = (int64_t)v;
+	}
+	return 0;
+}
+
+static int up_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const up_spec *s = payload;
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
+	int64_t shape[5];
+	if (!x)
+		return tlc_rules__missing(out, host, "missing input tensor");
+	if (x->ndim != s->nd + 2 && x->ndim != s->nd + 1)
+		return tlc_rules__bad(out, host, "input must have %zu or %zu dims", s->nd + 1,
+		                      s->nd + 2);
+	int rc = fwd_shape(shape, op, host, x, s);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "output_size or scale_factors");
+	if (s->taps == 0)
+		host->cost_explain(out, "nearest: a gather, no arithmetic");
+	else if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 2 * s->taps - 1, x->ndim, shape) < 0)
+		return tlc_rules__bad(out, host, "bad output shape");
+	rc = tlc_rules__read_inputs(out, op, host);
+	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		rc = tlc_rules__write_outputs(out, op, host, NULL);
+	else if (rc == 0)
+		rc = tlc_rules__write_shape(out, host, shape, x->ndim, x->dtype);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* backward(grad_output, output_size, input_size, ...): grad_input has
+ * input_size (arg 2) in grad_output's dtype. */
+static int up_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const up_spec *s = payload;
+	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 0, "grad_output");
+	if (!go)
+		return tlc_rules__missing(out, host, "missing grad_output tensor");
+	int64_t k = s->taps == 0 ? 1 : 2 * s->taps;
+	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, go) < 0)
+		return tlc_rules__bad(out, host, "bad grad_output shape");
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	int64_t in[5];
+	size_t n = 0;
+	rc = tlc_rules__int_list(in, 5, &n, tlc_rules__arg(op, host, 2, "input_size"));
+	if (rc < 0 || n != go->ndim)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	return tlc_rules__need(out, host, tlc_rules__write_shape(out, host, in, n, go->dtype),
+	                       "input_size");
+}
+
+static const up_spec n1 = { 1, 0, 2 }, n2 = { 2, 0, 2 }, n3 = { 3, 0, 2 };
+static const up_spec l1 = { 1, 2, 3 }, l2 = { 2, 4, 3 }, l3 = { 3, 8, 3 }, c2 = { 2, 16, 3 };
+
+#define U(name, fn, spec, ev, note) { name, TLC_RULE_COST, ev, fn, &spec, note }
+#define NEAR "0: nearest is a gather"
+#define NEARB "numel(grad_output) adds"
+
+static const tlc_rules_entry rules[] = {
+	U("aten::upsample_nearest1d", up_fwd, n1, EX, NEAR),
+	U("aten::upsample_nearest2d", up_fwd, n2, EX, NEAR),
+	U("aten::upsample_nearest3d", up_fwd, n3, EX, NEAR),
+	U("aten::_upsample_nearest_exact1d", up_fwd, n1, EX, NEAR),
+	U("aten::_upsample_nearest_exact2d", up_fwd, n2, EX, NEAR),
+	U("aten::_upsample_nearest_exact3d", up_fwd, n3, EX, NEAR),
+	U("aten::upsample_linear1d", up_fwd, l1, ES, "3 * numel(out): 2 taps"),
+	U("aten::upsample_bilinear2d", up_fwd, l2, ES, "7 * numel(out): 4 taps"),
+	U("aten::upsample_trilinear3d", up_fwd, l3, ES, "15 * numel(out): 8 taps"),
+	U("aten::upsample_bicubic2d", up_fwd, c2, ES, "31 * numel(out): 16 taps"),
+	U("aten::upsample_nearest1d_backward", up_bwd, n1, EX, NEARB),
+	U("aten::upsample_nearest2d_backward", up_bwd, n2, EX, NEARB),
+	U("aten::upsample_nearest3d_backward", up_bwd, n3, EX, NEARB),
+	U("aten::_upsample_nearest_exact1d_backward", up_bwd, n1, EX, NEARB),
+	U("aten::_upsample_nearest_exact2d_backward", up_bwd, n2, EX, NEARB),
+	U("aten::_upsample_nearest_exact3d_backward", up_bwd, n3, EX, NEARB),
+	U("aten::upsample_linear1d_backward", up_bwd, l1, ES, "4 * numel(grad_output)"),
+	U("aten::upsample_bilinear2d_backward", up_bwd, l2, ES, "8 * numel(grad_output)"),
+	U("aten::upsample_trilinear3d_backward", up_bwd, l3, ES, "16 * numel(grad_output)"),
+	U("aten::upsample_bicubic2d_backward", up_bwd, c2, ES, "32 * numel(grad_output)"),
+};
+
+#undef U
+
+int tlc_rules__upsample_init(tlc_plugin_ctx *ctx, const tlc_host *host)
+{
+	return tlc_rules__register_table(ctx, host, rules, TLC_RULES_COUNT(rules));
+}
