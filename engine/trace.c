@@ -785,7 +785,11 @@ static int feed(reader *r, const unsigned char *p, size_t n)
 	size_t used = yajl_get_bytes_consumed(r->h);
 	if (!r->err) {
 		unsigned char *m = yajl_get_error(r->h, 0, p, n);
-		fail(r, TLC_EPARSE, "trace_parse_error", m ? (const char *)m : "invalid JSON");
+		char msg[160];
+		snprintf(msg, sizeof msg, "%s", m ? (const char *)m : "invalid JSON");
+		for (size_t k = strlen(msg); k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '); k--)
+			msg[k - 1] = '\0';
+		fail(r, TLC_EPARSE, "trace_parse_error", msg);
 		if (m)
 			yajl_free_error(r->h, m);
 	}

@@ -372,7 +372,8 @@ static int contains(const tlc_trace_op *p, const tlc_trace_op *c)
 /* The autograd thread: most of its top-level ops are
  * autograd::engine::evaluate_function wrappers. (A main thread may run a
  * few autograd functions itself, e.g. AccumulateGrad; that alone does not
- * make its forward ops backward.) */
+ * make its forward ops backward.) At least half, so a lone wrapper with
+ * one stray op still marks its thread. */
 static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_t from,
                               size_t to)
 {
@@ -386,7 +387,7 @@ static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_
 		top_end = o->end_ns;
 		wrappers += (o->flags & TLC_TOP_AUTOGRAD_FN) != 0;
 	}
-	return wrappers * 2 > top;
+	return wrappers > 0 && wrappers * 2 >= top;
 }
 
 /* First span of thread tid (spans sorted by tid, start). */

@@ -1,0 +1,467 @@
+/* Kineto / Chrome-trace reader (engine/trace.c, engine/trace_ops.c): both
+ * container forms, exact microsecond -> nanosecond conversion, arguments
+ * from Input Dims / Input type / Concrete Inputs, nesting and phases, device
+ * records, and typed errors with positions for malformed, truncated and
+ * hostile input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+#include "tlcost/tlcost.h"
+#include "eval.h"
+#include "trace.h"
+
+typedef struct fx {
+	tlc_engine *eng;
+	tlc_eval *ev;
+	/* ops seen by the eval's callback */
+	tlc_op seen[16];
+	char names[16][64];
+	size_t nargs_seen[16];
+	tlc_value args0[16];
+	int64_t arg_shape0[16];
+	size_t nseen;
+} fx;
+
+static void on_op(const tlc_op *op, const tlc_op_row *row, void *payload)
+{
+	(void)row;
+	fx *f = payload;
+	if (f->nseen >= 16)
+		return;
+	f->seen[f->nseen] = *op;
+	snprintf(f->names[f->nseen], sizeof f->names[0], "%s", op->name);
+	f->nargs_seen[f->nseen] = op->nargs;
+	f->nseen++;
+}
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	if (!f || tlc_engine_new(&f->eng, NULL) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	tlc_eval_free(f->ev);
+	tlc_engine_free(f->eng);
+	free(f);
+	return 0;
+}
+
+static int read_str(fx *f, const char *json)
+{
+	tlc_eval_options o = { sizeof o, 1, on_op, f };
+	if (!f->ev)
+		assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	return tlc_trace_read_mem(f->ev, json, strlen(json), "t.json");
+}
+
+static void read_ok(fx *f, const char *json)
+{
+	if (read_str(f, json) < 0)
+		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+	assert_int_equal(tlc_eval_finish(f->ev), 0);
+}
+
+static const tlc_op_row *row_named(const fx *f, const char *name)
+{
+	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
+		if (strcmp(tlc_eval_op_at(f->ev, i)->name, name) == 0)
+			return tlc_eval_op_at(f->ev, i);
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+
+/* Exact conversion: the digits are shifted, never rounded through a double.
+ * 1365627862757.064 us = 1365627862757064 ns; 0.0005 us truncates to 0. */
+static void microseconds(void **state)
+{
+	(void)state;
+	static const struct { const char *in; int64_t ns; } ok[] = {
+		{ "0", 0 }, { "1", 1000 }, { "2.5", 2500 }, { "1365627862757.064", 1365627862757064 },
+		{ "1694128201435418", 1694128201435418000 }, { "0.001", 1 }, { "0.0005", 0 },
+		{ "1e3", 1000000 }, { "1.5E-3", 1 }, { "-2.25", -2250 }, { "12.3456", 12345 },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		int64_t v = -7;
+		assert_int_equal(tlc_trace__us_to_ns(&v, ok[i].in, strlen(ok[i].in)), 0);
+		assert_int_equal(v, ok[i].ns);
+	}
+	static const char *bad[] = { "", "-", ".", "1x", "1e", "9223372036854776", "1e400", "--1" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int64_t v;
+		assert_int_equal(tlc_trace__us_to_ns(&v, bad[i], strlen(bad[i])), -1);
+	}
+}
+
+/* Both container forms; the object form carries the device name. */
+static void both_forms(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::relu\",\"pid\":1,\"tid\":2,"
+	           "\"ts\":1.5,\"dur\":2,\"args\":{\"External id\":9}}]");
+	assert_int_equal(tlc_eval_op_count(f->ev), 1);
+	const tlc_op_row *r = row_named(f, "aten::relu");
+	assert_int_equal(r->id, 9);
+	assert_int_equal(r->start_ns, 1500);
+	assert_int_equal(r->end_ns, 3500);
+	assert_int_equal(r->thread, 2);
+	assert_string_equal(tlc_eval_info(f->ev)->format, "kineto-trace");
+	tlc_eval_free(f->ev);
+	f->ev = NULL;
+	read_ok(f, "{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA X\"}],"
+	           "\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::relu\","
+	           "\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":2,\"args\":{}}],\"traceName\":\"x\"}");
+	assert_int_equal(tlc_eval_op_count(f->ev), 1);
+	assert_string_equal(tlc_eval_info(f->ev)->device, "NVIDIA X");
+}
+
+/* Input Dims + Input type give tensors; Concrete Inputs give scalars and
+ * int lists; a scalar whose value was not recorded ends the argument list
+ * (later arguments are not guessed). */
+static void arguments(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":1,\"tid\":1,"
+	           "\"ts\":0,\"dur\":9,\"args\":{\"External id\":1,"
+	           "\"Input Dims\":[[1,3,8,8],[4,3,3,3],[],[],[],[],[]],"
+	           "\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\"],"
+	           "\"Input Strides\":[[192,64,8,1],[27,9,3,1],[],[],[],[],[]],"
+	           "\"Concrete Inputs\":[\"\",\"\",\"\",\"[2, 2]\",\"[1, 1]\",\"[1, 1]\",\"1\"]}},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,"
+	           "\"ts\":10,\"dur\":9,\"args\":{\"External id\":2,"
+	           "\"Input Dims\":[[4],[4],[]],\"Input type\":[\"float\",\"float\",\"Scalar\"]}}]");
+	assert_int_equal(f->nseen, 2);
+	const tlc_op *conv = &f->seen[0];
+	(void)conv;
+	/* the callback's args are only valid during the call: check via rows */
+	const tlc_op_row *c = row_named(f, "aten::conv2d");
+	assert_non_null(strstr(c->shapes, "1,3,8,8"));
+	assert_int_equal(f->nargs_seen[0], 7);
+	/* aten::add: Scalar without Concrete Inputs -> only the two tensors */
+	assert_int_equal(f->nargs_seen[1], 2);
+}
+
+/* Building args directly: dtype names, 0-d tensors, TensorList, bool and
+ * float scalars, None. */
+static void build_args_values(void **state)
+{
+	(void)state;
+	tlc_trace_ops t;
+	tlc_trace__ops_init(&t, tlc_alloc__default());
+	tlc_tnode n[32];
+	memset(n, 0, sizeof n);
+	/* dims: [[2,3], [], [[1],[2]], [], []] */
+	tlc_tnode *dims = &n[0], *d0 = &n[1], *d1 = &n[2], *d2 = &n[3], *d2a = &n[4], *d2b = &n[5];
+	tlc_tnode *d3 = &n[6], *d4 = &n[7], *num2 = &n[8], *num3 = &n[9], *num1 = &n[10], *num2b = &n[11];
+	tlc_tnode *d5 = &n[20];
+	dims->kind = d0->kind = d1->kind = d2->kind = d2a->kind = d2b->kind = d3->kind = d4->kind =
+		d5->kind = TLC_TNODE_ARRAY;
+	num2->kind = num3->kind = num1->kind = num2b->kind = TLC_TNODE_NUMBER;
+	num2->text = "2"; num2->len = 1; num3->text = "3"; num3->len = 1;
+	num1->text = "1"; num1->len = 1; num2b->text = "2"; num2b->len = 1;
+	d0->first = num2; num2->next = num3; d0->n = 2;
+	d2a->first = num1; d2a->n = 1; d2b->first = num2b; d2b->n = 1;
+	d2->first = d2a; d2a->next = d2b; d2->n = 2;
+	dims->first = d0; d0->next = d1; d1->next = d2; d2->next = d3; d3->next = d4; d4->next = d5;
+	dims->n = 6;
+	/* types */
+	tlc_tnode *types = &n[12], *ty[6] = { &n[13], &n[14], &n[15], &n[16], &n[17], &n[21] };
+	const char *tys[6] = { "long int", "double", "TensorList", "Scalar", "Scalar", "" };
+	types->kind = TLC_TNODE_ARRAY;
+	types->n = 6;
+	types->first = ty[0];
+	for (int i = 0; i < 6; i++) {
+		ty[i]->kind = TLC_TNODE_STRING;
+		ty[i]->text = tys[i];
+		ty[i]->len = strlen(tys[i]);
+		ty[i]->next = i < 5 ? ty[i + 1] : NULL;
+	}
+	/* concrete: ["", "", "", "False", "0.5", ""] */
+	tlc_tnode *conc = &n[18], *cv[6] = { &n[19], &n[22], &n[23], &n[24], &n[25], &n[26] };
+	const char *cs[6] = { "", "", "", "False", "0.5", "" };
+	conc->kind = TLC_TNODE_ARRAY;
+	conc->n = 6;
+	conc->first = cv[0];
+	for (int i = 0; i < 6; i++) {
+		cv[i]->kind = TLC_TNODE_STRING;
+		cv[i]->text = cs[i];
+		cv[i]->len = strlen(cs[i]);
+		cv[i]->next = i < 5 ? cv[i + 1] : NULL;
+	}
+	tlc_value *v;
+	size_t nv;
+	const char *why = NULL;
+	assert_int_equal(tlc_trace__build_args(&v, &nv, &t, dims, types, NULL, conc, &why), 0);
+	assert_int_equal(nv, 6);
+	assert_int_equal(v[0].kind, TLC_VALUE_TENSOR);
+	assert_int_equal(v[0].u.tensor.dtype, TLC_DTYPE_INT64);
+	assert_int_equal(v[0].u.tensor.ndim, 2);
+	assert_int_equal(v[0].u.tensor.shape[1], 3);
+	assert_int_equal(v[1].kind, TLC_VALUE_TENSOR); /* 0-d double tensor */
+	assert_int_equal(v[1].u.tensor.ndim, 0);
+	assert_int_equal(v[1].u.tensor.dtype, TLC_DTYPE_FLOAT64);
+	assert_int_equal(v[2].kind, TLC_VALUE_LIST);
+	assert_int_equal(v[2].u.list.n, 2);
+	assert_int_equal(v[2].u.list.items[1].u.tensor.shape[0], 2);
+	assert_int_equal(v[3].kind, TLC_VALUE_BOOL);
+	assert_int_equal(v[3].u.boolean, 0);
+	assert_int_equal(v[4].kind, TLC_VALUE_FLOAT);
+	assert_true(v[4].u.real == 0.5);
+	assert_int_equal(v[5].kind, TLC_VALUE_NONE);
+	/* a negative dimension is refused with a reason */
+	num3->text = "-3";
+	num3->len = 2;
+	assert_int_equal(tlc_trace__build_args(&v, &nv, &t, dims, types, NULL, conc, &why), TLC_EINPUT);
+	assert_non_null(why);
+	tlc_trace__ops_free(&t);
+}
+
+/* Nesting and phases: evaluate_function wrappers on the autograd thread
+ * make backward ops; Optimizer.step# annotations make optimizer ops; the
+ * main thread's forward op stays forward. Python frames and annotations
+ * are not op rows. */
+static void phases_and_structure(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "{\"traceEvents\":["
+	           "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"model.py(1): fwd\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":10,\"args\":{\"External id\":1}},"
+	           "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"Optimizer.step#SGD.step\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":40},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add_\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":10,\"args\":{\"External id\":2}},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"autograd::engine::evaluate_function: MmBackward0\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":20,\"args\":{\"External id\":3}},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":2,\"ts\":21,\"dur\":5,\"args\":{\"External id\":4}},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::zero_\",\"pid\":1,\"tid\":2,\"ts\":45,\"dur\":1,\"args\":{\"External id\":5}},"
+	           "{\"ph\":\"f\",\"cat\":\"ac2g\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
+	           "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"py\"}}]}");
+	assert_int_equal(tlc_eval_op_count(f->ev), 5);
+	const tlc_op_row *r = NULL;
+	for (size_t i = 0; i < 5; i++) {
+		r = tlc_eval_op_at(f->ev, i);
+		tlc_phase want = r->id == 1 ? TLC_PHASE_FORWARD : r->id == 2 ? TLC_PHASE_OPTIMIZER
+		                                                                : TLC_PHASE_BACKWARD;
+		assert_int_equal(r->phase, want);
+	}
+	assert_int_equal(row_named(f, "aten::add_")->parent, -1); /* annotations are not parents */
+	tlc_coverage cov;
+	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
+	assert_int_equal(cov.rows, 5);
+	assert_int_equal(cov.skipped, 4); /* python_function, user_annotation, ac2g, M */
+}
+
+/* Device and runtime records reach the eval with their fields; the
+ * runtime's pid/tid become its host thread, a kernel's pid/tid its
+ * device/stream unless args say otherwise. */
+static void device_records(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "[{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":5,"
+	           "\"ts\":10.5,\"dur\":2,\"args\":{\"External id\":4,\"correlation\":77}},"
+	           "{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"k\",\"pid\":0,\"tid\":\"stream 9\","
+	           "\"ts\":20,\"dur\":1.25,\"args\":{\"correlation\":77}},"
+	           "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":3,\"tid\":4,"
+	           "\"ts\":30,\"dur\":1,\"args\":{\"device\":1,\"stream\":2,\"correlation\":78,\"bytes\":64}},"
+	           "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernelEx\",\"pid\":1,\"tid\":5,"
+	           "\"ts\":40,\"dur\":1,\"args\":{\"correlation\":79}}]");
+	assert_int_equal(tlc_eval__device_count(f->ev), 4);
+	const tlc_device_record *rt = tlc_eval__device_at(f->ev, 0);
+	assert_int_equal(rt->kind, TLC_DEVICE_RUNTIME);
+	assert_int_equal(rt->thread, 5);
+	assert_int_equal(rt->start_ns, 10500);
+	assert_int_equal(rt->external_id, 4);
+	assert_true(rt->flags & TLC_DEV_HAS_EXTERNAL_ID);
+	const tlc_device_record *k = tlc_eval__device_at(f->ev, 1);
+	assert_int_equal(k->kind, TLC_DEVICE_KERNEL);
+	assert_int_equal(k->stream, 9);
+	assert_int_equal(k->end_ns - k->start_ns, 1250);
+	const tlc_device_record *ms = tlc_eval__device_at(f->ev, 2);
+	assert_int_equal(ms->device, 1);
+	assert_int_equal(ms->stream, 2);
+	assert_int_equal(ms->bytes, 64);
+	const tlc_device_record *dr = tlc_eval__device_at(f->ev, 3);
+	assert_int_equal(dr->kind, TLC_DEVICE_DRIVER);
+	assert_false(dr->flags & TLC_DEV_HAS_EXTERNAL_ID);
+}
+
+/* Ops whose External ids repeat get positional ids; parents still nest. */
+static void duplicate_external_ids(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10,\"args\":{\"External id\":3}},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,\"args\":{\"External id\":3}}]");
+	assert_int_equal(row_named(f, "aten::a")->id, 0);
+	assert_int_equal(row_named(f, "aten::b")->id, 1);
+	assert_int_equal(row_named(f, "aten::b")->parent, 0);
+	assert_int_equal(row_named(f, "aten::b")->correlation, 3);
+}
+
+/* ---------------------------------------------------------------- */
+/* errors                                                            */
+/* ---------------------------------------------------------------- */
+
+typedef struct bad_case {
+	const char *json;
+	const char *code;
+	uint64_t line; /* 0: any */
+} bad_case;
+
+static void bad_inputs(void **state)
+{
+	fx *f = *state;
+	static const bad_case cases[] = {
+		/* malformed JSON on line 2 */
+		{ "[\n{\"ph\":\"X\",,}]", "trace_parse_error", 2 },
+		/* ends inside the array */
+		{ "{\"traceEvents\":[\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}",
+		  "trace_truncated", 2 },
+		{ "", "trace_truncated", 0 },
+		/* wrong types / missing fields, on line 3 */
+		{ "[\n{},\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":\"1\",\"dur\":1}]",
+		  "trace_field_invalid", 3 },
+		{ "[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"dur\":1}]",
+		  "trace_field_invalid", 1 },
+		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":-1}]",
+		  "trace_field_invalid", 1 },
+		{ "[{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"r\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":1,"
+		  "\"args\":{\"correlation\":1.5}}]", "trace_field_invalid", 1 },
+		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+		  "\"args\":{\"Input Dims\":[[-1]],\"Input type\":[\"float\"]}}]", "trace_field_invalid", 1 },
+		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1e30,\"dur\":1}]",
+		  "trace_field_invalid", 1 },
+		{ "{\"other\":1}", "trace_field_invalid", 0 },
+		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]",
+		  "trace_field_invalid", 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tlc_eval_free(f->ev);
+		f->ev = NULL;
+		int rc = read_str(f, cases[i].json);
+		if (rc >= 0)
+			fail_msg("case %zu accepted", i);
+		const tlc_error *e = tlc_error_last();
+		if (strcmp(e->code, cases[i].code) != 0)
+			fail_msg("case %zu: %s (%s), want %s", i, e->code, e->message, cases[i].code);
+		assert_true(e->remedy && e->remedy[0]);
+		assert_non_null(e->file);
+		if (cases[i].line)
+			assert_int_equal(e->line, cases[i].line);
+	}
+}
+
+/* Hostile sizes: nesting deeper than the bound, a huge Input Dims list. */
+static void hostile(void **state)
+{
+	fx *f = *state;
+	size_t depth = 100000;
+	char *deep = malloc(2 * depth + 1);
+	memset(deep, '[', depth);
+	memset(deep + depth, ']', depth);
+	deep[2 * depth] = '\0';
+	assert_true(read_str(f, deep) < 0);
+	assert_string_equal(tlc_error_last()->code, "trace_field_invalid");
+	assert_int_equal(tlc_error_last()->line, 1);
+	free(deep);
+	tlc_eval_free(f->ev);
+	f->ev = NULL;
+	size_t n = 5000;
+	char *big = malloc(n * 3 + 400);
+	strcpy(big, "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+	            "\"args\":{\"Input Dims\":[");
+	for (size_t i = 0; i < n; i++)
+		strcat(big, i ? ",[]" : "[]");
+	strcat(big, "]}}]");
+	assert_true(read_str(f, big) < 0);
+	assert_string_equal(tlc_error_last()->code, "trace_field_invalid");
+	free(big);
+}
+
+/* A gzip file cut short: typed error, never a crash. */
+static void gzip_truncated(void **state)
+{
+	fx *f = *state;
+	const char *json = "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::relu\",\"pid\":1,\"tid\":2,"
+	                   "\"ts\":1.5,\"dur\":2,\"args\":{\"External id\":9}}]";
+	char path[] = "/tmp/tlc-trace-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	gzFile g = gzdopen(fd, "wb");
+	gzwrite(g, json, (unsigned)strlen(json));
+	gzclose(g);
+	FILE *fp = fopen(path, "r+b");
+	fseek(fp, 0, SEEK_END);
+	long sz = ftell(fp);
+	fclose(fp);
+	assert_int_equal(truncate(path, sz - 12), 0);
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	assert_true(tlc_trace_read(f->ev, path) < 0);
+	assert_true(tlc_error_last()->remedy[0] != '\0');
+	assert_non_null(tlc_error_last()->file);
+	unlink(path);
+	assert_true(tlc_trace_read(f->ev, "/nonexistent/trace.json") < 0);
+	assert_string_equal(tlc_error_last()->code, "io_error");
+}
+
+/* The two real traces read with the event counts SOURCES.md states. */
+static void real_traces(void **state)
+{
+	fx *f = *state;
+	const char *dir = getenv("TLCOST_SHARED_DIR");
+	char path[4096];
+	if (!dir)
+		skip();
+	snprintf(path, sizeof path, "%s/traces/b200-eager-inference.json.gz", dir);
+	FILE *probe = fopen(path, "rb");
+	if (!probe)
+		skip();
+	fclose(probe);
+	static const struct { const char *file; size_t ops, dev; } t[] = {
+		/* cpu_op 4809; cuda_runtime 1151 + cuda_driver 221 + kernel 768 + gpu_memcpy 161 */
+		{ "b200-eager-inference.json.gz", 4809, 1151 + 221 + 768 + 161 },
+		/* cpu_op 1633; cuda_runtime 525 + kernel 245 + gpu_memcpy 16 */
+		{ "v100-dlrm-training.json.gz", 1633, 525 + 245 + 16 },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		tlc_eval_free(f->ev);
+		f->ev = NULL;
+		snprintf(path, sizeof path, "%s/traces/%s", dir, t[i].file);
+		tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+		assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+		if (tlc_trace_read(f->ev, path) < 0)
+			fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+		assert_int_equal(tlc_eval_finish(f->ev), 0);
+		assert_int_equal(tlc_eval_op_count(f->ev), t[i].ops);
+		assert_int_equal(tlc_eval__device_count(f->ev), t[i].dev);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(microseconds),
+		cmocka_unit_test(build_args_values),
+		cmocka_unit_test_setup_teardown(both_forms, setup, teardown),
+		cmocka_unit_test_setup_teardown(arguments, setup, teardown),
+		cmocka_unit_test_setup_teardown(phases_and_structure, setup, teardown),
+		cmocka_unit_test_setup_teardown(device_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(duplicate_external_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(gzip_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(real_traces, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
