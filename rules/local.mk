@@ -3,3 +3,18 @@ libtlcore_la_SOURCES += rules/rules.h rules/builtin.c rules/util.h rules/util.c 
 	rules/matmul.c rules/conv.c rules/attention.c rules/layout.c \
 	rules/pointwise.c rules/norm.c rules/reduce.c rules/pool.c rules/upsample.c \
 	rules/embedding.c rules/index.c rules/loss.c rules/optimizer.c rules/structural.c
+
+# Rule-table test (tests/test_rules.c): every table listed in RULE_TABLES is
+# read; a tests/rules/*.tsv that is not listed fails the test. Rules authors
+# add their table with `RULE_TABLES += tests/rules/NAME.tsv`.
+RULE_TABLES = tests/rules/matmul.tsv
+RULE_TABLES += tests/rules/pointwise.tsv tests/rules/norm.tsv tests/rules/reduce.tsv
+EXTRA_DIST += $(RULE_TABLES)
+check_PROGRAMS += tests/test_rules
+TESTS += tests/test_rules
+tests_test_rules_SOURCES = tests/test_rules.c
+tests_test_rules_CPPFLAGS = $(AM_CPPFLAGS) -DTLC_RULE_TABLES='"$(RULE_TABLES)"'
+tests_test_rules_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_rules_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# the table list is compiled in: rebuild when this fragment changes
+$(tests_test_rules_OBJECTS): $(top_srcdir)/rules/local.mk

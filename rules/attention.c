@@ -1,0 +1,502 @@
+/* Attention rules: scaled_dot_product_attention, its backend variants and
+ * their backward ops, and the fused fast paths _native_multi_head_attention
+ * and _transformer_encoder_layer_fwd.
+ *
+ * Q [.., L, E], K [.., S, E], V [.., S, Ev] (flash/efficient kernels: [B, L,
+ * H, E]). "pairs" is the number of (query, key) pairs a mask leaves, exactly:
+ *   none or an explicit mask: L*S (an explicit mask is dense arithmetic)
+ *   causal, top-left   (sdpa, math, efficient, cudnn, CPU flash):
+ *                      sum_i min(i+1, S)
+ *   causal, bottom-right (FlashAttention-2 kernels, custom_mask_type 2):
+ *                      sum_i clamp(i + S - L + 1, 0, S)
+ * Forward:  macs = batch*pairs*(E + Ev) (QK^T and PV)
+ *           other = batch*pairs*(1 scale + TLC_RULES_K_SOFTMAX_FWD) + 1 per pair
+ *                   for a mask/bias add + 1 per pair for dropout (estimated)
+ * Backward: kernels recompute QK^T: macs = batch*pairs*(3E + 2Ev) (S, dV, dP,
+ *           dQ, dK) + batch*L*Ev (D = rowsum(dO*O));
+ *           other = batch*pairs*ATTN_BWD_PER_PAIR (+ mask, + 2 for dropout). */
+#include <string.h>
+#include "rules.h"
+#include "util.h"
+
+#define NO (-1)
+/* recompute P (scale, subtract lse, exp) = 3, dS = P*(dP - D) = 2, scale dS = 1 */
+#define ATTN_BWD_PER_PAIR 6
+#define ATTN_FWD_PER_PAIR (1 + TLC_RULES_K_SOFTMAX_FWD)
+
+enum { LAYOUT_BHLE = 0, LAYOUT_BLHE = 1 };
+enum { ALIGN_TOP_LEFT = 1, ALIGN_BOTTOM_RIGHT = 2 };
+
+typedef struct attn_spec {
+	int q;           /* index of query; key and value follow */
+	int layout;      /* LAYOUT_* */
+	int causal;      /* index of is_causal, or NO */
+	int align;       /* alignment of is_causal */
+	int mask_type;   /* index of custom_mask_type (0 none, 1 TL, 2 BR), or NO */
+	int mask;        /* index of attn_mask / bias tensor, or NO */
+	const char *mask_name;
+	int dropout;     /* index of dropout_p, or NO */
+	int cu;          /* index of cu_seqlens_q (varlen when a tensor), or NO */
+	int backward;
+} attn_spec;
+
+typedef struct attn_geom {
+	int64_t batch[TLC_RULES_MAX_DIMS];
+	size_t nbatch;
+	int64_t l, s, e, ev;
+	int64_t pairs;
+	const tlc_tensor *q, *k, *v;
+} attn_geom;
+
+/* ---- pair counting ---------------------------------------------------- */
+
+static int mul_ok(int64_t *out, int64_t a, int64_t b)
+{
+	return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+}
+
+/* sum_{x=1}^{n} x */
+static int tri(int64_t *out, int64_t n)
+{
+	int64_t a = n, b = n + 1;
+	if (a % 2 == 0)
+		a /= 2;
+	else
+		b /= 2;
+	return mul_ok(out, a, b);
+}
+
+static int causal_pairs(int64_t *out, int64_t l, int64_t s, int align)
+{
+	int64_t t, r = 0;
+	if (align == ALIGN_TOP_LEFT) {
+		/* rows i < S see i+1 keys; the L-S rows below see all S */
+		int64_t full = l > s ? l - s : 0;
+		if (tri(&t, l < s ? l : s) < 0 || mul_ok(&r, full, s) < 0)
+			return -1;
+	} else {
+		/* rows see S-L+1 .. S keys; with L > S the top L-S rows see none */
+		int64_t m = l < s ? l : s;
+		if (tri(&t, m) < 0 || (l < s && mul_ok(&r, l, s - l) < 0))
+			return -1;
+	}
+	return __builtin_add_overflow(t, r, out) ? -1 : 0;
+}
+
+/* Sliding window (flash window_size_left/right, -1 = unbounded), bottom-right
+ * aligned like the kernel: row i is centred on key i + S - L. */
+static int window_pairs(int64_t *out, int64_t l, int64_t s, int64_t wl, int64_t wr,
+                        int causal)
+{
+	int64_t sum = 0;
+	for (int64_t i = 0; i < l; i++) {
+		int64_t c = i + s - l;
+		int64_t lo = wl >= 0 ? c - wl : 0, hi = wr >= 0 ? c + wr : s - 1;
+		if (causal && hi > c)
+			hi = c;
+		if (lo < 0)
+			lo = 0;
+		if (hi > s - 1)
+			hi = s - 1;
+		if (hi >= lo && __builtin_add_overflow(sum, hi - lo + 1, &sum))
+			return -1;
+	}
+	*out = sum;
+	return 0;
+}
+
+/* ---- geometry --------------------------------------------------------- */
+
+static int attn_shapes(tlc_cost *out, attn_geom *g, const attn_spec *s, const tlc_op *op,
+                       const tlc_host *host)
+{
+	memset(g, 0, sizeof *g);
+	g->q = tlc_rules__tensor_arg(op, host, (size_t)s->q, "query");
+	g->k = tlc_rules__tensor_arg(op, host, (size_t)s->q + 1, "key");
+	g->v = tlc_rules__tensor_arg(op, host, (size_t)s->q + 2, "value");
+	if (!g->q || !g->k || !g->v)
+		return tlc_rules__missing(out, host, "missing query, key or value shape");
+	const tlc_tensor *q = g->q, *k = g->k, *v = g->v;
+	if (s->layout == LAYOUT_BLHE) {
+		if (q->ndim == 3 || (s->cu != NO && tlc_rules__tensor_arg(op, host, (size_t)s->cu, NULL)))
+			return tlc_rules__missing(out, host,
+			                          "variable-length batch: per-sequence lengths are not recorded");
+		if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
+			return tlc_rules__bad(out, host, "query/key/value must be [B, L, H, E]");
+		g->batch[0] = q->shape[0];
+		g->batch[1] = q->shape[2] > k->shape[2] ? q->shape[2] : k->shape[2];
+		g->nbatch = 2;
+		g->l = q->shape[1];
+		g->s = k->shape[1];
+	} else {
+		if (q->ndim < 2 || k->ndim != q->ndim || v->ndim != q->ndim ||
+		    q->ndim - 2 > TLC_RULES_MAX_DIMS)
+			return tlc_rules__bad(out, host, "query/key/value must be [..., L, E] of one rank");
+		g->nbatch = q->ndim - 2;
+		for (size_t d = 0; d < g->nbatch; d++)
+			g->batch[d] = q->shape[d] > k->shape[d] ? q->shape[d] : k->shape[d];
+		g->l = q->shape[q->ndim - 2];
+		g->s = k->shape[k->ndim - 2];
+	}
+	g->e = q->shape[q->ndim - 1];
+	g->ev = v->shape[v->ndim - 1];
+	if (k->shape[k->ndim - 1] != g->e || v->shape[s->layout == LAYOUT_BLHE ? 1 : v->ndim - 2] != g->s)
+		return tlc_rules__bad(out, host, "key must share E with query and S with value");
+	return 0;
+}
+
+/* Which alignment the op's mask arguments ask for; 0 = no causal mask. */
+static int attn_alignment(tlc_cost *out, int *align, const attn_spec *s, const tlc_op *op,
+                          const tlc_host *host)
+{
+	*align = 0;
+	if (s->causal != NO) {
+		int c = 0;
+		if (tlc_rules__bool_arg_or(&c, op, host, (size_t)s->causal, "is_causal", 0) < 0)
+			return tlc_rules__bad(out, host, "is_causal is not a bool");
+		if (c)
+			*align = s->align;
+	}
+	if (s->mask_type != NO) {
+		int64_t mt = 0;
+		if (tlc_rules__int_arg_or(&mt, op, host, (size_t)s->mask_type, "custom_mask_type", 0) < 0 ||
+		    mt < 0 || mt > 2)
+			return tlc_rules__bad(out, host, "custom_mask_type must be 0, 1 or 2");
+		if (mt)
+			*align = (int)mt; /* 1 = from top-left, 2 = from bottom-right */
+	}
+	return 0;
+}
+
+static int attn_pairs(tlc_cost *out, attn_geom *g, const attn_spec *s, const tlc_op *op,
+                      const tlc_host *host)
+{
+	int align = 0, rc = attn_alignment(out, &align, s, op, host);
+	if (rc < 0)
+		return rc;
+	int64_t wl = -1, wr = -1;
+	if (tlc_rules__int_arg_or(&wl, op, host, (size_t)-1, "window_size_left", -1) < 0 ||
+	    tlc_rules__int_arg_or(&wr, op, host, (size_t)-1, "window_size_right", -1) < 0)
+		return tlc_rules__bad(out, host, "window sizes must be ints");
+	if (tlc_rules__arg(op, host, (size_t)-1, "window_size"))
+		return tlc_rules__missing(out, host, "sliding-window attention (window_size) is not modelled");
+	if (wl >= 0 || wr >= 0)
+		rc = window_pairs(&g->pairs, g->l, g->s, wl, wr, align != 0);
+	else if (align)
+		rc = causal_pairs(&g->pairs, g->l, g->s, align);
+	else
+		rc = mul_ok(&g->pairs, g->l, g->s);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "pair count exceeds 64 bits");
+	return 0;
+}
+
+/* ---- costs ------------------------------------------------------------ */
+
+static void attn_pair_term(tlc_rules_term *t, const attn_geom *g)
+{
+	tlc_rules__term_init(t);
+	tlc_rules__term_mul_shape(t, g->batch, g->nbatch);
+	tlc_rules__term_mul(t, g->pairs);
+}
+
+/* Per-pair extras: a mask or bias add, and dropout (fwd 1, bwd 2). */
+static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tlc_op *op,
+                       const tlc_host *host)
+{
+	double p = 0.0;
+	/* NO: the mask, if any, is keyword-only */
+	if (s->mask_name && tlc_rules__tensor_arg(op, host, (size_t)s->mask, s->mask_name))
+		*per += 1;
+	if (s->dropout != NO &&
+	    tlc_rules__real_arg_or(&p, op, host, (size_t)s->dropout, "dropout_p", 0.0) < 0)
+		return tlc_rules__bad(out, host, "dropout_p is not a number");
+	if (p != 0.0)
+		*per += s->backward ? 2 : 1;
+	return 0;
+}
+
+static int attn_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      const attn_spec *s, const attn_geom *g)
+{
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	if (s->backward) {
+		/* grad_query, grad_key, grad_value have the inputs' shapes */
+		for (int i = 0; i < 3; i++) {
+			const tlc_value *v = tlc_rules__arg(op, host, (size_t)s->q + (size_t)i, NULL);
+			int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, v);
+			if (rc < 0)
+				return rc;
+		}
+		return 0;
+	}
+	int64_t shape[TLC_RULES_MAX_DIMS + 2];
+	memcpy(shape, g->q->shape, g->q->ndim * sizeof shape[0]);
+	shape[g->q->ndim - 1] = g->ev;
+	return tlc_rules__write_shape(out, host, shape, g->q->ndim, g->q->dtype);
+}
+
+static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const attn_spec *s = payload;
+	attn_geom g;
+	int rc = attn_shapes(out, &g, s, op, host);
+	if (rc == 0)
+		rc = attn_pairs(out, &g, s, op, host);
+	int64_t per = s->backward ? ATTN_BWD_PER_PAIR : ATTN_FWD_PER_PAIR;
+	if (rc == 0)
+		rc = attn_extras(out, &per, s, op, host);
+	if (rc < 0)
+		return rc;
+	tlc_rules_term t;
+	attn_pair_term(&t, &g);
+	int64_t mac_per = s->backward ? 3 * g.e + 2 * g.ev : g.e + g.ev;
+	tlc_rules_term m = t;
+	tlc_rules__term_mul(&m, mac_per);
+	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m)) < 0 ||
+	    (rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, per, &t)) < 0)
+		return rc;
+	if (s->backward) {
+		/* D = rowsum(dO * O): one MAC per output element */
+		tlc_rules__term_init(&m);
+		tlc_rules__term_mul_shape(&m, g.batch, g.nbatch);
+		tlc_rules__term_mul(&m, g.l);
+		tlc_rules__term_mul(&m, g.ev);
+		if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m)) < 0)
+			return rc;
+	}
+	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+		return rc;
+	return attn_write(out, op, host, s, &g);
+}
+
+/* ---- fused fast paths -------------------------------------------------- */
+
+/* Projection x [.., in] by a weight [out, in] over `rows`: macs rows*in*out;
+ * bias: rows*out adds. */
+static int proj_cost(tlc_cost *out, const tlc_host *host, int64_t rows, const tlc_tensor *w,
+                     const tlc_tensor *bias)
+{
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, rows);
+	tlc_rules__term_mul(&t, w->shape[0]);
+	int rc = bias ? tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) : 0;
+	tlc_rules__term_mul(&t, w->shape[1]);
+	return rc < 0 ? rc : tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t);
+}
+
+/* Dense multi-head attention core over [B, L, D] x [B, S, D]:
+ * macs B*L*S*2D, other B*H*L*S*(per-pair). */
+static int mha_core(tlc_cost *out, const tlc_host *host, int64_t b, int64_t l, int64_t s,
+                    int64_t d, int64_t h, int64_t per_pair)
+{
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, b);
+	tlc_rules__term_mul(&t, l);
+	tlc_rules__term_mul(&t, s);
+	tlc_rules_term m = t;
+	tlc_rules__term_mul(&m, d);
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 2, &m);
+	tlc_rules__term_mul(&t, h);
+	return rc < 0 ? rc : tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, per_pair, &t);
+}
+
+/* [B, L, D] or unbatched [L, D]. */
+static int seq_dims(int64_t *b, int64_t *l, const tlc_tensor *x, int64_t d)
+{
+	if (x->ndim == 3) {
+		*b = x->shape[0];
+		*l = x->shape[1];
+	} else if (x->ndim == 2) {
+		*b = 1;
+		*l = x->shape[0];
+	} else {
+		return -1;
+	}
+	return x->shape[x->ndim - 1] == d ? 0 : -1;
+}
+
+static int mha_heads(tlc_cost *out, int64_t *d, int64_t *h, const tlc_op *op,
+                     const tlc_host *host, size_t di, size_t hi)
+{
+	int rc = tlc_rules__int_arg(d, op, host, di, "embed_dim");
+	if (rc == 0)
+		rc = tlc_rules__int_arg(h, op, host, hi, hi == 4 ? "num_head" : "num_heads");
+	if ((rc = tlc_rules__need(out, host, rc, "embed_dim/num_heads")) < 0)
+		return rc;
+	if (*d < 1 || *h < 1 || *d % *h)
+		return tlc_rules__bad(out, host, "embed_dim must be a positive multiple of num_heads");
+	return 0;
+}
+
+static int weight_2d(const tlc_tensor *w, int64_t rows, int64_t cols)
+{
+	return w && w->ndim == 2 && (rows < 0 || w->shape[0] == rows) && w->shape[1] == cols;
+}
+
+/* _native_multi_head_attention(query, key, value, embed_dim, num_head,
+ * qkv_weight, qkv_bias, proj_weight, proj_bias, mask, need_weights,
+ * average_attn_weights, mask_type): q/k/v projections, QK^T, PV, out proj. */
+static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *q = tlc_rules__tensor_arg(op, host, 0, "query");
+	const tlc_tensor *k = tlc_rules__tensor_arg(op, host, 1, "key");
+	const tlc_tensor *qkvw = tlc_rules__tensor_arg(op, host, 5, "qkv_weight");
+	const tlc_tensor *qkvb = tlc_rules__tensor_arg(op, host, 6, "qkv_bias");
+	const tlc_tensor *pw = tlc_rules__tensor_arg(op, host, 7, "proj_weight");
+	const tlc_tensor *pb = tlc_rules__tensor_arg(op, host, 8, "proj_bias");
+	int64_t d, h, b, l, bk, s;
+	int rc = mha_heads(out, &d, &h, op, host, 3, 4);
+	if (rc < 0)
+		return rc;
+	if (!q || !k || !qkvw || !pw)
+		return tlc_rules__missing(out, host, "missing query, key, qkv_weight or proj_weight shape");
+	if (seq_dims(&b, &l, q, d) < 0 || seq_dims(&bk, &s, k, d) < 0 || bk != b ||
+	    !weight_2d(qkvw, 3 * d, d) || !weight_2d(pw, d, d))
+		return tlc_rules__bad(out, host, "shapes do not fit embed_dim");
+	int need = 1, avg = 1;
+	if (tlc_rules__bool_arg_or(&need, op, host, 10, "need_weights", 1) < 0 ||
+	    tlc_rules__bool_arg_or(&avg, op, host, 11, "average_attn_weights", 1) < 0)
+		return tlc_rules__bad(out, host, "need_weights/average_attn_weights are not bools");
+	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 9, "mask") ? 1 : 0) +
+	              (need && avg ? 1 : 0);
+	/* q over B*L rows, k and v over B*S rows, each [D, D] of the packed weight */
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, b);
+	tlc_rules__term_mul(&t, l + 2 * s);
+	tlc_rules__term_mul(&t, d);
+	if ((rc = qkvb ? tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) : 0) < 0)
+		return rc;
+	tlc_rules__term_mul(&t, d);
+	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t)) < 0 ||
+	    (rc = mha_core(out, host, b, l, s, d, h, per)) < 0 ||
+	    (rc = proj_cost(out, host, b * l, pw, pb)) < 0 ||
+	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
+		return rc;
+	int64_t shape[3] = { b, l, d };
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	return tlc_rules__write_shape(out, host, shape + (q->ndim == 2), q->ndim, q->dtype);
+}
+
+/* _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight,
+ * qkv_bias, proj_weight, proj_bias, use_gelu, norm_first, eps, norm_weight_1,
+ * norm_bias_1, norm_weight_2, norm_bias_2, ffn_weight_1, ffn_bias_1,
+ * ffn_weight_2, ffn_bias_2, mask, mask_type): self-attention block, two
+ * layer norms, two residual adds and the feed-forward block. */
+static int encoder_extras(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t t_rows,
+                          int64_t d, int64_t f)
+{
+	int gelu = 0;
+	if (tlc_rules__bool_arg_or(&gelu, op, host, 7, "use_gelu", 0) < 0)
+		return tlc_rules__bad(out, host, "use_gelu is not a bool");
+	/* per token: 2 layer norms over D (as the norm rules: +1 per element for
+	 * each of weight and bias), 2 residual adds over D, activation over F */
+	static const char *affine[4] = { "norm_weight_1", "norm_bias_1", "norm_weight_2",
+	                                 "norm_bias_2" };
+	int64_t per_d = 2 * TLC_RULES_K_LAYER_NORM + 2;
+	for (size_t i = 0; i < 4; i++)
+		per_d += tlc_rules__tensor_arg(op, host, 10 + i, affine[i]) != NULL;
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, t_rows);
+	tlc_rules_term td = t;
+	tlc_rules__term_mul(&td, d);
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, per_d, &td);
+	tlc_rules__term_mul(&t, f);
+	if (rc == 0)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS,
+		                         gelu ? TLC_RULES_K_GELU : TLC_RULES_K_RELU, &t);
+	return rc;
+}
+
+static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *src = tlc_rules__tensor_arg(op, host, 0, "src");
+	const tlc_tensor *qkvw = tlc_rules__tensor_arg(op, host, 3, "qkv_weight");
+	const tlc_tensor *pw = tlc_rules__tensor_arg(op, host, 5, "proj_weight");
+	const tlc_tensor *w1 = tlc_rules__tensor_arg(op, host, 14, "ffn_weight_1");
+	const tlc_tensor *w2 = tlc_rules__tensor_arg(op, host, 16, "ffn_weight_2");
+	int64_t d, h, b, l;
+	int rc = mha_heads(out, &d, &h, op, host, 1, 2);
+	if (rc < 0)
+		return rc;
+	if (!src || !qkvw || !pw || !w1 || !w2)
+		return tlc_rules__missing(out, host, "missing src or a weight shape");
+	if (seq_dims(&b, &l, src, d) < 0 || !weight_2d(qkvw, 3 * d, d) || !weight_2d(pw, d, d) ||
+	    !weight_2d(w1, -1, d) || !weight_2d(w2, d, w1->shape[0]))
+		return tlc_rules__bad(out, host, "weights do not fit embed_dim");
+	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 18, "mask") ? 1 : 0);
+	int64_t rows = b * l;
+	if ((rc = proj_cost(out, host, rows, qkvw, tlc_rules__tensor_arg(op, host, 4, "qkv_bias"))) < 0 ||
+	    (rc = mha_core(out, host, b, l, l, d, h, per)) < 0 ||
+	    (rc = proj_cost(out, host, rows, pw, tlc_rules__tensor_arg(op, host, 6, "proj_bias"))) < 0 ||
+	    (rc = proj_cost(out, host, rows, w1, tlc_rules__tensor_arg(op, host, 15, "ffn_bias_1"))) < 0 ||
+	    (rc = proj_cost(out, host, rows, w2, tlc_rules__tensor_arg(op, host, 17, "ffn_bias_2"))) < 0 ||
+	    (rc = encoder_extras(out, op, host, rows, d, w1->shape[0])) < 0 ||
+	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
+		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	return tlc_rules__write_shape(out, host, src->shape, src->ndim, src->dtype);
+}
+
+/*                      q layout       causal align                 mtype mask name        drop cu  bwd */
+static const attn_spec spec_sdpa = { 0, LAYOUT_BHLE, 5, ALIGN_TOP_LEFT, NO, 3, "attn_mask", 4, NO, 0 };
+static const attn_spec spec_flash = { 0, LAYOUT_BHLE, 4, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 3, NO, 0 };
+static const attn_spec spec_flash_cpu = { 0, LAYOUT_BHLE, 4, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 3, NO, 0 };
+static const attn_spec spec_eff = { 0, LAYOUT_BHLE, 6, ALIGN_TOP_LEFT, NO, 3, "attn_bias", 5, NO, 0 };
+static const attn_spec spec_flash_fwd = { 0, LAYOUT_BLHE, 8, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 7, 3, 0 };
+static const attn_spec spec_eff_fwd = { 0, LAYOUT_BLHE, NO, 0, 9, 3, "bias", 8, 4, 0 };
+static const attn_spec spec_flash_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, NO, 1 };
+static const attn_spec spec_flash_cpu_bwd = { 1, LAYOUT_BHLE, 7, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 6, NO, 1 };
+static const attn_spec spec_eff_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 9, NO, 1 };
+static const attn_spec spec_cudnn_bwd = { 1, LAYOUT_BHLE, 14, ALIGN_TOP_LEFT, NO, 8, "attn_bias", 13, NO, 1 };
+static const attn_spec spec_flash_fwd_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, 6, 1 };
+static const attn_spec spec_eff_fwd_bwd = { 1, LAYOUT_BLHE, NO, 0, 14, 4, "bias", 11, 6, 1 };
+
+#define P(x) ((const void *)&(x))
+#define EST TLC_RULE_COST, TLC_EVIDENCE_ESTIMATED
+#define FWD_NOTE "macs = batch*pairs*(E+Ev), pairs exact under causal masks; other = 6 per pair (scale + softmax 5, estimated)"
+#define BWD_NOTE "macs = batch*pairs*(3E+2Ev) + batch*L*Ev (recompute QK^T, dV, dP, dQ, dK, rowsum dO*O); other = 6 per pair (estimated)"
+static const tlc_rules_entry attention_rules[] = {
+	{ "aten::scaled_dot_product_attention", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
+	{ "aten::_scaled_dot_product_attention_math", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
+	{ "aten::_scaled_dot_product_fused_attention_overrideable", EST, rule_attention, P(spec_sdpa), FWD_NOTE },
+	{ "aten::_scaled_dot_product_flash_attention", EST, rule_attention, P(spec_flash),
+	  FWD_NOTE "; is_causal bottom-right (FlashAttention-2)" },
+	{ "aten::_scaled_dot_product_flash_attention_for_cpu", EST, rule_attention, P(spec_flash_cpu),
+	  FWD_NOTE "; is_causal top-left" },
+	{ "aten::_scaled_dot_product_efficient_attention", EST, rule_attention, P(spec_eff), FWD_NOTE "; is_causal top-left" },
+	{ "aten::_scaled_dot_product_cudnn_attention", EST, rule_attention, P(spec_eff), FWD_NOTE "; is_causal top-left" },
+	{ "aten::_flash_attention_forward", EST, rule_attention, P(spec_flash_fwd),
+	  FWD_NOTE "; [B,L,H,E]; is_causal bottom-right; window sizes exact" },
+	{ "aten::_efficient_attention_forward", EST, rule_attention, P(spec_eff_fwd),
+	  FWD_NOTE "; [B,L,H,E]; custom_mask_type 1 top-left, 2 bottom-right" },
+	{ "aten::_scaled_dot_product_flash_attention_backward", EST, rule_attention, P(spec_flash_bwd), BWD_NOTE },
+	{ "aten::_scaled_dot_product_flash_attention_for_cpu_backward", EST, rule_attention, P(spec_flash_cpu_bwd), BWD_NOTE },
+	{ "aten::_scaled_dot_product_efficient_attention_backward", EST, rule_attention, P(spec_eff_bwd), BWD_NOTE },
+	{ "aten::_scaled_dot_product_cudnn_attention_backward", EST, rule_attention, P(spec_cudnn_bwd), BWD_NOTE },
+	{ "aten::_flash_attention_backward", EST, rule_attention, P(spec_flash_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
+	{ "aten::_efficient_attention_backward", EST, rule_attention, P(spec_eff_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
+	{ "aten::_native_multi_head_attention", EST, rule_native_mha, NULL,
+	  "macs = B*(L+2S)*D*D (qkv) + 2*B*L*S*D (QK^T, PV) + B*L*D*D (out proj), as the decomposed path" },
+	{ "aten::_transformer_encoder_layer_fwd", EST, rule_encoder_layer, NULL,
+	  "macs = T*D*3D + 2*B*L*L*D + T*D*D + 2*T*D*F (T = B*L), as the decomposed path; norms/activation estimated" },
+};
+#undef BWD_NOTE
+#undef FWD_NOTE
+#undef EST
+#undef P
+
+int tlc_rules__attention_init(tlc_plugin_ctx *ctx, const tlc_host *host)
+{
+	return tlc_rules__register_table(ctx, host, attention_rules,
+	                                 TLC_RULES_COUNT(attention_rules));
+}

@@ -1,0 +1,356 @@
+/* Rule-table test: every row of the tables in tests/rules/{*}.tsv is one op
+ * record evaluated by the built-in rules and compared exactly.
+ *
+ * Row (tab-separated):
+ *   op[.overload]  record-fragment  macs  other_flops  bytes_read  bytes_written  # derivation
+ * The fragment is the op log record's `"args":[...],"outputs":[...],"kwargs":{...}`
+ * part. Expected values: exact decimal integers; `unknown` in macs/other
+ * means class unknown (missing or bad args); `unknown` in a bytes column
+ * means the cost's bytes are unknown (an element size was not recorded);
+ * `zero` means class zero_by_rule (all four columns); `n/a` means class
+ * not_applicable (a decomposed op with no children). Lines starting with '#'
+ * and blank lines are comments.
+ *
+ * The tables come from TLC_RULE_TABLES (set by rules/local.mk from
+ * RULE_TABLES), relative to $top_srcdir; command-line arguments replace the
+ * list. Every tests/rules/{*}.tsv must be listed, so no table is skipped. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tlcost/tlcost.h"
+
+#ifndef TLC_RULE_TABLES
+#define TLC_RULE_TABLES ""
+#endif
+
+#define MIN_TOTAL_ROWS 200
+
+static int g_argc;
+static char **g_argv;
+
+typedef struct table_stats {
+	size_t rows, failures;
+} table_stats;
+
+static const char *top_srcdir(void)
+{
+	const char *top = getenv("top_srcdir");
+	return top && *top ? top : ".";
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *p = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *q = realloc(p, cap);
+			assert_non_null(q);
+			p = q;
+		}
+		size_t got = fread(p + n, 1, cap - n - 1, f);
+		if (got == 0)
+			break;
+		n += got;
+	}
+	fclose(f);
+	p[n] = '\0';
+	*len = n;
+	return p;
+}
+
+/* ---- one row ------------------------------------------------------------ */
+
+enum { COL_OP = 0, COL_FRAG, COL_MACS, COL_OTHER, COL_READ, COL_WRITTEN, NCOLS };
+
+typedef struct row_ctx {
+	const char *file;
+	size_t line;
+	char *col[NCOLS];
+	tlc_engine *eng;
+} row_ctx;
+
+static int row_fail(const row_ctx *r, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%zu: %s: ", r->file, r->line, r->col[COL_OP]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Wraps the fragment into a two-line op log. */
+static char *row_log(const row_ctx *r)
+{
+	const char *name = r->col[COL_OP];
+	const char *ns = strstr(name, "::");
+	const char *dot = ns ? strchr(ns + 2, '.') : NULL;
+	size_t nlen = dot ? (size_t)(dot - name) : strlen(name);
+	const char *frag = r->col[COL_FRAG];
+	size_t cap = strlen(name) + strlen(frag) + 200;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	snprintf(buf, cap,
+	         "{\"format\":\"tlcost-oplog\",\"version\":1,\"producer\":\"test_rules\"}\n"
+	         "{\"id\":0,\"op\":\"%.*s\",\"overload\":\"%s\"%s%s}\n",
+	         (int)nlen, name, dot ? dot + 1 : "", *frag ? "," : "", frag);
+	return buf;
+}
+
+static int expect_class(const row_ctx *r, tlc_class *want)
+{
+	const char *m = r->col[COL_MACS];
+	*want = TLC_CLASS_KNOWN;
+	if (strcmp(m, "unknown") == 0)
+		*want = TLC_CLASS_UNKNOWN;
+	else if (strcmp(m, "zero") == 0)
+		*want = TLC_CLASS_ZERO_BY_RULE;
+	else if (strcmp(m, "n/a") == 0)
+		*want = TLC_CLASS_NOT_APPLICABLE;
+	else
+		return 0;
+	/* the other flop column must say the same */
+	return strcmp(r->col[COL_OTHER], m) == 0 ? 0 : row_fail(r, "macs and other_flops disagree on the class");
+}
+
+static int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int check_field(const row_ctx *r, const tlc_cost *c, tlc_cost_field f, int col,
+                       const char *label)
+{
+	const char *want = r->col[col];
+	int is_bytes = f == TLC_FIELD_BYTES_READ || f == TLC_FIELD_BYTES_WRITTEN;
+	if (is_bytes && strcmp(want, "unknown") == 0)
+		return tlc_cost_bytes_unknown(c) ? 0 : row_fail(r, "%s expected unknown, bytes are known", label);
+	if (!is_number(want))
+		return row_fail(r, "%s: expected value '%s' is not a decimal integer", label, want);
+	if (is_bytes && tlc_cost_bytes_unknown(c))
+		return row_fail(r, "%s expected %s, but bytes are marked unknown", label, want);
+	char *got = NULL;
+	assert_int_equal(tlc_cost_get_str(&got, c, f), 0);
+	int bad = strcmp(got, want) != 0;
+	if (bad)
+		row_fail(r, "%s expected %s, got %s", label, want, got);
+	tlc_free(got);
+	return bad;
+}
+
+static int check_row(row_ctx *r)
+{
+	tlc_class want;
+	if (expect_class(r, &want))
+		return 1;
+	size_t len_ = 0;
+	char *log = row_log(r);
+	len_ = strlen(log);
+	tlc_eval *ev = NULL;
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&ev, r->eng, &o), 0);
+	int fails = 0;
+	if (tlc_oplog_read_mem(ev, log, len_, r->file) < 0 || tlc_eval_finish(ev) < 0) {
+		fails = row_fail(r, "record rejected: %s: %s", tlc_error_last()->code,
+		                 tlc_error_last()->message);
+	} else if (tlc_eval_op_count(ev) != 1) {
+		fails = row_fail(r, "expected 1 evaluated op, got %zu", tlc_eval_op_count(ev));
+	} else {
+		const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+		if (row->cls != want) {
+			fails = row_fail(r, "class expected %s, got %s (%s)", tlc_class_name(want),
+			                 tlc_class_name(row->cls), row->reason ? row->reason : "");
+		} else if (want == TLC_CLASS_KNOWN) {
+			static const struct { tlc_cost_field f; int col; const char *label; } fields[] = {
+				{ TLC_FIELD_MACS, COL_MACS, "macs" },
+				{ TLC_FIELD_OTHER_FLOPS, COL_OTHER, "other_flops" },
+				{ TLC_FIELD_BYTES_READ, COL_READ, "bytes_read" },
+				{ TLC_FIELD_BYTES_WRITTEN, COL_WRITTEN, "bytes_written" },
+			};
+			for (size_t i = 0; i < 4; i++)
+				fails |= check_field(r, row->cost, fields[i].f, fields[i].col, fields[i].label);
+		}
+	}
+	tlc_eval_free(ev);
+	free(log);
+	return fails;
+}
+
+/* Splits a line into columns in place; the derivation comment is required. */
+static int split_row(row_ctx *r, char *line)
+{
+	size_t n = 0;
+	char *p = line;
+	while (n < NCOLS) {
+		r->col[n++] = p;
+		char *tab = strchr(p, '\t');
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	if (n < NCOLS || strncmp(p, "#", 1) != 0 || p == r->col[NCOLS - 1])
+		return row_fail(r, "row needs 6 tab-separated columns and a '# derivation' comment");
+	return 0;
+}
+
+static void run_table(const char *rel, tlc_engine *eng, table_stats *st)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", top_srcdir(), rel);
+	size_t len;
+	char *text = slurp(path, &len);
+	if (!text) {
+		fprintf(stderr, "%s: cannot read\n", path);
+		st->failures++;
+		return;
+	}
+	row_ctx r = { .file = rel, .line = 0, .eng = eng };
+	char *save = NULL;
+	for (char *line = text; line; line = save) {
+		char *nl = strchr(line, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		if (nl && nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		r.line++;
+		if (line[0] == '\0' || line[0] == '#')
+			continue;
+		r.col[COL_OP] = line;
+		st->rows++;
+		if (split_row(&r, line) || check_row(&r))
+			st->failures++;
+	}
+	free(text);
+}
+
+/* ---- the list of tables -------------------------------------------------- */
+
+static size_t table_list(char ***out)
+{
+	static char buf[8192];
+	char **v = calloc(256, sizeof *v);
+	size_t n = 0;
+	assert_non_null(v);
+	if (g_argc > 1) {
+		for (int i = 1; i < g_argc && n < 256; i++)
+			v[n++] = g_argv[i];
+	} else {
+		snprintf(buf, sizeof buf, "%s", TLC_RULE_TABLES);
+		for (char *t = strtok(buf, " \t"); t && n < 256; t = strtok(NULL, " \t"))
+			v[n++] = t;
+	}
+	*out = v;
+	return n;
+}
+
+static void test_rule_tables(void **state)
+{
+	(void)state;
+	tlc_engine *eng = NULL;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	char **tables;
+	size_t n = table_list(&tables);
+	assert_true(n > 0);
+	table_stats total = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		table_stats st = { 0, 0 };
+		run_table(tables[i], eng, &st);
+		printf("# %s: %zu rows, %zu failing\n", tables[i], st.rows, st.failures);
+		if (st.rows == 0) {
+			fprintf(stderr, "%s: no rows\n", tables[i]);
+			st.failures++;
+		}
+		total.rows += st.rows;
+		total.failures += st.failures;
+	}
+	printf("# total: %zu rows, %zu failing\n", total.rows, total.failures);
+	free(tables);
+	tlc_engine_free(eng);
+	assert_int_equal(total.failures, 0);
+	if (g_argc <= 1)
+		assert_true(total.rows >= MIN_TOTAL_ROWS);
+}
+
+/* Every tests/rules/{*}.tsv on disk is in the list (nothing silently skipped). */
+static void test_every_table_listed(void **state)
+{
+	(void)state;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/rules", top_srcdir());
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	char **tables;
+	size_t n = table_list(&tables);
+	struct dirent *e;
+	int missing = 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".tsv") != 0)
+			continue;
+		char rel[512];
+		snprintf(rel, sizeof rel, "tests/rules/%s", e->d_name);
+		int found = 0;
+		for (size_t i = 0; i < n; i++)
+			found |= strcmp(tables[i], rel) == 0;
+		if (!found && g_argc <= 1) {
+			fprintf(stderr, "%s is not listed in RULE_TABLES (rules/local.mk)\n", rel);
+			missing++;
+		}
+	}
+	closedir(d);
+	free(tables);
+	assert_int_equal(missing, 0);
+}
+
+/* The harness itself must fail on a wrong expectation (it cannot pass
+ * vacuously): a row with a deliberately wrong value is reported. */
+static void test_harness_detects_mismatch(void **state)
+{
+	(void)state;
+	tlc_engine *eng = NULL;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	char line[] = "aten::mm\t\"args\":[{\"shape\":[2,3],\"dtype\":\"float32\"},"
+	              "{\"shape\":[3,4],\"dtype\":\"float32\"}]\t25\t0\t56\t32\t# wrong on purpose: 24";
+	row_ctx r = { .file = "(self-test)", .line = 1, .eng = eng };
+	r.col[COL_OP] = line;
+	assert_int_equal(split_row(&r, line), 0);
+	fprintf(stderr, "(the next mismatch line is expected)\n");
+	assert_int_equal(check_row(&r), 1);
+	char good[] = "aten::mm\t\"args\":[{\"shape\":[2,3],\"dtype\":\"float32\"},"
+	              "{\"shape\":[3,4],\"dtype\":\"float32\"}]\t24\t0\t72\t32\t# 2*3*4 macs; read (6+12)*4; write 8*4";
+	r.col[COL_OP] = good;
+	assert_int_equal(split_row(&r, good), 0);
+	assert_int_equal(check_row(&r), 0);
+	tlc_engine_free(eng);
+}
+
+int main(int argc, char **argv)
+{
+	g_argc = argc;
+	g_argv = argv;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_harness_detects_mismatch),
+		cmocka_unit_test(test_every_table_listed),
+		cmocka_unit_test(test_rule_tables),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
