@@ -1,0 +1,129 @@
+/* tlcost mfu FILE --step-seconds S: model FLOPs utilization (contract 7). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report_args.h"
+
+static void help(FILE *out)
+{
+	fprintf(out,
+	        "usage: tlcost mfu --step-seconds S [CEILINGS] [--params N] [--tokens D]\n"
+	        "                  [--format text|json|csv] FILE\n\n"
+	        "MFU = (sum over phases of FLOPs / peak FLOP/s for that phase's dtype) / S,\n"
+	        "where S is the UNINSTRUMENTED end-to-end wall time of the step the input\n"
+	        "captured: the only lawful denominator. Other denominators (kernel-union,\n"
+	        "device-busy or instrumented host time) are refused with\n"
+	        "mfu_denominator_invalid. MFU above 1 prints the warning mfu_exceeds_one.\n"
+	        "With parameter count N and tokens D (flags or the op log header) a 6ND\n"
+	        "comparator line is printed.\n\n"
+	        RA_CEIL_HELP
+	        "  --step-seconds S   uninstrumented end-to-end step wall time (required)\n"
+	        "  --params N         model parameters, for the 6ND comparator\n"
+	        "  --tokens D         tokens (items) in the step, for the 6ND comparator\n");
+}
+
+typedef struct args {
+	ra_ceil rc;
+	tlc_mfu_options o;
+	const char *file;
+} args;
+
+/* Denominators that are refused: accepted here so the library refuses them
+ * with mfu_denominator_invalid rather than a usage error. */
+static const struct { const char *opt; tlc_mfu_denominator d; } other_denoms[] = {
+	{ "--kernel-union-seconds", TLC_MFU_KERNEL_UNION_SECONDS },
+	{ "--device-busy-seconds", TLC_MFU_DEVICE_BUSY_SECONDS },
+	{ "--instrumented-seconds", TLC_MFU_INSTRUMENTED_HOST_SECONDS },
+	{ "--host-seconds", TLC_MFU_INSTRUMENTED_HOST_SECONDS },
+	{ "--kernel-seconds", TLC_MFU_OTHER_SECONDS },
+	{ "--device-seconds", TLC_MFU_OTHER_SECONDS },
+};
+
+static int denominator_option(cli_ctx *ctx, int *i, args *a)
+{
+	const char *v;
+	if ((v = ra_value(ctx, i, "--step-seconds"))) {
+		if (ra_number(&a->o.seconds, v) < 0)
+			a->o.seconds = NAN; /* refused as mfu_step_seconds_invalid */
+		return 1;
+	}
+	for (size_t k = 0; k < sizeof other_denoms / sizeof other_denoms[0]; k++)
+		if ((v = ra_value(ctx, i, other_denoms[k].opt))) {
+			a->o.denominator = other_denoms[k].d;
+			if (ra_number(&a->o.seconds, v) < 0)
+				a->o.seconds = NAN;
+			return 1;
+		}
+	return 0;
+}
+
+static int parse_one(cli_ctx *ctx, int *i, args *a)
+{
+	const char *v;
+	int r = ra_ceil_option(ctx, i, &a->rc);
+	if (r != 0)
+		return r < 0 ? -r : 0;
+	if (denominator_option(ctx, i, a))
+		return 0;
+	if ((v = ra_value(ctx, i, "--params")))
+		return ra_int64(&a->o.params, v) == 0 && a->o.params > 0 ? 0
+		       : cli_usage_error(ctx, "--params needs a count > 0, got '%s'", v);
+	if ((v = ra_value(ctx, i, "--tokens")))
+		return ra_int64(&a->o.tokens, v) == 0 && a->o.tokens > 0 ? 0
+		       : cli_usage_error(ctx, "--tokens needs a count > 0, got '%s'", v);
+	if (ctx->argv[*i][0] == '-' && ctx->argv[*i][1])
+		return cli_usage_error(ctx, "unknown option %s", ctx->argv[*i]);
+	if (a->file)
+		return cli_usage_error(ctx, "give one FILE");
+	a->file = ctx->argv[*i];
+	return 0;
+}
+
+static int run(cli_ctx *ctx, args *a)
+{
+	tlc_eval *ev;
+	int rc = cli_load(ctx, a->file, 1, &ev);
+	if (rc)
+		return rc;
+	tlc_mfu *m;
+	a->o.ceilings = a->rc.c;
+	if (tlc_mfu_compute(&m, ev, &a->o) < 0) {
+		rc = cli_fail(ctx);
+		tlc_eval_free(ev);
+		return rc;
+	}
+	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	if (r->exceeds_one)
+		fprintf(stderr, "%s: warning: mfu_exceeds_one: MFU is %.3f, above 1\n  remedy: check "
+		        "that --step-seconds is the uninstrumented wall time of the whole step and "
+		        "that the device and dtype are right\n", ctx->prog, r->mfu);
+	rc = tlc_write_mfu(stdout, m, ctx->format) < 0 ? cli_fail(ctx) : 0;
+	tlc_mfu_free(m);
+	tlc_eval_free(ev);
+	return rc;
+}
+
+int tool_mfu(cli_ctx *ctx)
+{
+	args a;
+	memset(&a, 0, sizeof a);
+	a.o.size = sizeof a.o;
+	a.o.seconds = NAN; /* missing until --step-seconds */
+	int rc = 0;
+	for (int i = 0; i < ctx->argc && rc == 0; i++) {
+		if (cli_is_help(ctx->argv[i])) {
+			help(stdout);
+			tlc_devices_free(a.rc.devs);
+			return 0;
+		}
+		rc = parse_one(ctx, &i, &a);
+	}
+	if (rc == 0 && !a.file)
+		rc = cli_usage_error(ctx, "give one FILE");
+	if (rc == 0)
+		rc = ra_ceil_check(ctx, &a.rc);
+	if (rc == 0)
+		rc = run(ctx, &a);
+	tlc_devices_free(a.rc.devs);
+	return rc;
+}

@@ -1,0 +1,83 @@
+/* tlcost report FILE: the one-screen overview a new user runs first. */
+#include <stdio.h>
+#include <string.h>
+#include "report_args.h"
+
+static void help(FILE *out)
+{
+	fprintf(out,
+	        "usage: tlcost report [CEILINGS] [--top K] [--depth D] [--cache-bytes N]\n"
+	        "                     [--format text|json|csv] FILE\n\n"
+	        "One screen (80 columns): FLOPs per phase (fma=2, exact; `>=` when a lower\n"
+	        "bound), coverage, LOWER BOUND or COMPLETE, the top unknown-cost ops, the top\n"
+	        "of the module cost tree and the roofline summary (hypotheses from ideal\n"
+	        "traffic; skipped, with the reason, when no ceilings are known).\n"
+	        "--format json holds the same; --format csv writes one row per op.\n\n"
+	        RA_CEIL_HELP
+	        "  --top K          tree children per node (default 5)\n"
+	        "  --depth D        tree depth (default 2)\n"
+	        "  --cache-bytes N  roofline cache-resident threshold (default 4194304)\n");
+}
+
+typedef struct args {
+	ra_ceil rc;
+	tlc_report_options o;
+	const char *file;
+} args;
+
+static int parse_one(cli_ctx *ctx, int *i, args *a)
+{
+	const char *v;
+	size_t n;
+	int r = ra_ceil_option(ctx, i, &a->rc);
+	if (r != 0)
+		return r < 0 ? -r : 0;
+	if ((v = ra_value(ctx, i, "--top")))
+		return ra_size(&a->o.tree_top, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--top needs a count, got '%s'", v);
+	if ((v = ra_value(ctx, i, "--depth")))
+		return ra_size(&a->o.tree_depth, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--depth needs a count, got '%s'", v);
+	if ((v = ra_value(ctx, i, "--cache-bytes"))) {
+		if (ra_size(&n, v) < 0)
+			return cli_usage_error(ctx, "--cache-bytes needs a byte count, got '%s'", v);
+		a->o.cache_bytes = n == 0 ? -1 : (int64_t)n;
+		return 0;
+	}
+	if (ctx->argv[*i][0] == '-' && ctx->argv[*i][1])
+		return cli_usage_error(ctx, "unknown option %s", ctx->argv[*i]);
+	if (a->file)
+		return cli_usage_error(ctx, "give one FILE");
+	a->file = ctx->argv[*i];
+	return 0;
+}
+
+int tool_report(cli_ctx *ctx)
+{
+	args a;
+	memset(&a, 0, sizeof a);
+	a.o.size = sizeof a.o;
+	int rc = 0;
+	for (int i = 0; i < ctx->argc && rc == 0; i++) {
+		if (cli_is_help(ctx->argv[i])) {
+			help(stdout);
+			tlc_devices_free(a.rc.devs);
+			return 0;
+		}
+		rc = parse_one(ctx, &i, &a);
+	}
+	if (rc == 0 && !a.file)
+		rc = cli_usage_error(ctx, "give one FILE");
+	if (rc == 0)
+		rc = ra_ceil_check(ctx, &a.rc);
+	tlc_eval *ev = NULL;
+	if (rc == 0)
+		rc = cli_load(ctx, a.file, 1, &ev);
+	if (rc == 0) {
+		a.o.ceilings = a.rc.c;
+		rc = tlc_write_report(stdout, ev, &a.o, ctx->format) < 0 ? cli_fail(ctx) : 0;
+	}
+	tlc_eval_free(ev);
+	tlc_devices_free(a.rc.devs);
+	return rc;
+}

@@ -1,0 +1,224 @@
+/* Profile tables: per op, per op type, per module; sorted by FLOPs, bytes,
+ * intensity, instrumented time or count. Sums are exact (tlc_count). */
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "eval.h"
+
+typedef struct pgroup {
+	tlc_profile_row pub;
+	tlc_count flops, bytes;
+	int bytes_unknown, time_missing, dev_missing;
+	tlc_profile_sort sort;   /* copied so qsort needs no context */
+	size_t order;            /* first appearance, for stable ties */
+} pgroup;
+
+struct tlc_profile {
+	const tlc_allocator *a;
+	const tlc_eval *ev;
+	tlc_profile_options opts;
+	tlc_arena ar;
+	pgroup *g;
+	size_t n, cap, shown;
+	size_t *bucket;          /* open addressing: group index + 1 */
+	size_t nbucket;
+	int any_time, any_dev;
+};
+
+static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_t cap)
+{
+	if (p->opts.by == TLC_PROFILE_BY_MODULE)
+		return r->module && *r->module ? r->module : "(root)";
+	if (r->overload && *r->overload) {
+		snprintf(buf, cap, "%s.%s", r->name, r->overload);
+		return buf;
+	}
+	return r->name;
+}
+
+static int new_group(tlc_profile *p, const char *key, size_t *out)
+{
+	if (tlc_alloc__grow(p->a, (void **)&p->g, &p->cap, p->n + 1, sizeof *p->g))
+		return TLC_ENOMEM;
+	pgroup *g = &p->g[p->n];
+	memset(g, 0, sizeof *g);
+	tlc_count__init(&g->flops);
+	tlc_count__init(&g->bytes);
+	g->pub.key = tlc_arena__strdup(&p->ar, key);
+	g->pub.intensity = -1;
+	g->sort = p->opts.sort;
+	g->order = p->n;
+	*out = p->n++;
+	return g->pub.key ? 0 : tlc_error__oom();
+}
+
+/* Group of key (created when absent). By op, every row is its own group. */
+static int group_of(tlc_profile *p, const char *key, size_t *out)
+{
+	if (p->opts.by == TLC_PROFILE_BY_OP)
+		return new_group(p, key, out);
+	size_t h = (size_t)tlc_hash__bytes(key, strlen(key)) & (p->nbucket - 1);
+	for (;; h = (h + 1) & (p->nbucket - 1)) {
+		size_t v = p->bucket[h];
+		if (v == 0) {
+			int rc = new_group(p, key, out);
+			p->bucket[h] = *out + 1;
+			return rc;
+		}
+		if (strcmp(p->g[v - 1].pub.key, key) == 0) {
+			*out = v - 1;
+			return 0;
+		}
+	}
+}
+
+static void add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
+{
+	g->pub.count++;
+	if (r->cls == TLC_CLASS_UNKNOWN)
+		g->pub.unknown++;
+	tlc_rep__add_flops(&g->flops, r);
+	if (tlc_rep__add_bytes(&g->bytes, r))
+		g->bytes_unknown = 1;
+	if (r->op_flags & TLC_OP_HAS_HOST_NS) {
+		g->pub.time_ns += r->host_ns;
+		p->any_time = 1;
+	} else {
+		g->time_missing = 1;
+	}
+	if (r->row_flags & TLC_ROW_HAS_DEVICE_TIME) {
+		g->pub.device_time_ns += r->device_time_ns;
+		g->pub.kernel_time_ns += r->kernel_time_ns;
+		p->any_dev = 1;
+	} else {
+		g->dev_missing = 1;
+	}
+	if (p->opts.by == TLC_PROFILE_BY_OP)
+		g->pub.op = r;
+}
+
+static int collect(tlc_profile *p)
+{
+	size_t nops = tlc_eval_op_count(p->ev);
+	for (p->nbucket = 16; p->nbucket < 2 * nops + 2; p->nbucket *= 2)
+		;
+	p->bucket = tlc_alloc__calloc(p->a, p->nbucket, sizeof *p->bucket);
+	if (!p->bucket)
+		return tlc_error__oom();
+	for (size_t i = 0; i < nops; i++) {
+		const tlc_op_row *r = tlc_eval_op_at(p->ev, i);
+		char buf[512];
+		size_t gi;
+		if ((p->opts.phase >= 0 && (int)r->phase != p->opts.phase) ||
+		    r->cls == TLC_CLASS_NOT_APPLICABLE)
+			continue;
+		int rc = group_of(p, row_key(p, r, buf, sizeof buf), &gi);
+		if (rc)
+			return rc;
+		add_row(p, &p->g[gi], r);
+	}
+	return 0;
+}
+
+static int cmp_u(double a, double b) { return (a < b) - (a > b); } /* descending */
+
+static int cmp_group(const void *x, const void *y)
+{
+	const pgroup *a = x, *b = y;
+	int c = 0;
+	switch (a->sort) {
+	case TLC_SORT_BYTES:
+		c = (a->bytes_unknown - b->bytes_unknown);
+		if (!c)
+			c = -tlc_count__cmp(&a->bytes, &b->bytes);
+		break;
+	case TLC_SORT_INTENSITY: c = cmp_u(a->pub.intensity, b->pub.intensity); break;
+	case TLC_SORT_TIME: c = cmp_u((double)a->pub.time_ns, (double)b->pub.time_ns); break;
+	case TLC_SORT_COUNT: c = cmp_u((double)a->pub.count, (double)b->pub.count); break;
+	default: c = -tlc_count__cmp(&a->flops, &b->flops); break;
+	}
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static int finish_group(tlc_profile *p, pgroup *g)
+{
+	if (g->pub.unknown < g->pub.count) { /* all unknown: FLOPs unknown, never 0 */
+		g->pub.flops = tlc_rep__count_dup(&p->ar, &g->flops);
+		if (!g->pub.flops)
+			return tlc_error__oom();
+	}
+	g->pub.has_time = !g->time_missing;
+	g->pub.has_device_time = !g->dev_missing;
+	if (g->bytes_unknown)
+		return 0;
+	g->pub.bytes = tlc_rep__count_dup(&p->ar, &g->bytes);
+	double b = tlc_count__to_double(&g->bytes);
+	if (b > 0)
+		g->pub.intensity = tlc_count__to_double(&g->flops) / b;
+	return g->pub.bytes ? 0 : tlc_error__oom();
+}
+
+int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_options *opts)
+{
+	int rc = tlc_rep__check_eval(ev);
+	if (rc)
+		return rc;
+	const tlc_allocator *a = tlc_eval__allocator(ev);
+	tlc_profile *p = tlc_alloc__calloc(a, 1, sizeof *p);
+	if (!p)
+		return tlc_error__oom();
+	p->a = a;
+	p->ev = ev;
+	p->opts.phase = -1;
+	if (opts)
+		memcpy(&p->opts, opts, opts->size && opts->size < sizeof p->opts ? opts->size
+		                                                                 : sizeof p->opts);
+	tlc_arena__init(&p->ar, a, 8192);
+	rc = collect(p);
+	for (size_t i = 0; rc == 0 && i < p->n; i++)
+		rc = finish_group(p, &p->g[i]);
+	if (rc) {
+		tlc_profile_free(p);
+		return rc;
+	}
+	if (p->n > 1)
+		qsort(p->g, p->n, sizeof *p->g, cmp_group);
+	p->shown = p->opts.top && p->opts.top < p->n ? p->opts.top : p->n;
+	*out = p;
+	return 0;
+}
+
+void tlc_profile_free(tlc_profile *prof)
+{
+	if (!prof)
+		return;
+	for (size_t i = 0; i < prof->n; i++) {
+		tlc_count__clear(&prof->g[i].flops);
+		tlc_count__clear(&prof->g[i].bytes);
+	}
+	tlc_alloc__free(prof->a, prof->g);
+	tlc_alloc__free(prof->a, prof->bucket);
+	tlc_arena__free(&prof->ar);
+	tlc_alloc__free(prof->a, prof);
+}
+
+size_t tlc_profile_row_count(const tlc_profile *prof) { return prof ? prof->shown : 0; }
+
+const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i)
+{
+	return prof && i < prof->shown ? &prof->g[i].pub : NULL;
+}
+
+size_t tlc_profile_hidden_rows(const tlc_profile *prof)
+{
+	return prof ? prof->n - prof->shown : 0;
+}
+
+const tlc_profile_options *tlc_profile__options(const tlc_profile *prof)
+{
+	return &prof->opts;
+}
+
+const tlc_eval *tlc_profile__eval(const tlc_profile *prof) { return prof->ev; }
+int tlc_profile__any_time(const tlc_profile *prof) { return prof->any_time; }
+int tlc_profile__any_device_time(const tlc_profile *prof) { return prof->any_dev; }

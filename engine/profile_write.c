@@ -1,0 +1,200 @@
+/* Writers of the profile tables. Host times are always labelled
+ * `time (instrumented)`; device-time columns appear only when a join
+ * filled them, and a row without device time shows it absent, never 0. */
+#include <string.h>
+#include "reports.h"
+
+static const char *by_name(tlc_profile_by b)
+{
+	return b == TLC_PROFILE_BY_TYPE ? "type" : b == TLC_PROFILE_BY_MODULE ? "module" : "op";
+}
+
+static const char *sort_name(tlc_profile_sort s)
+{
+	static const char *const n[] = { "flops", "bytes", "intensity", "time", "count" };
+	return (unsigned)s < 5 ? n[s] : "flops";
+}
+
+static const char *phase_label(int phase)
+{
+	return phase < 0 ? "all phases" : tlc_phase_name((tlc_phase)phase);
+}
+
+static void text_key(FILE *out, const tlc_profile_row *r)
+{
+	fputs(r->key, out);
+	if (r->op)
+		fprintf(out, " #%lld %s @%s", (long long)r->op->id, tlc_phase_name(r->op->phase),
+		        r->op->module && *r->op->module ? r->op->module : "(root)");
+}
+
+static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+{
+	char f[64], b[64], t[32];
+	snprintf(t, sizeof t, "%.3f ms", (double)r->time_ns / 1e6);
+	if (r->flops && r->unknown) { /* a lower bound: some ops of the row have no cost */
+		f[0] = '>';
+		f[1] = '=';
+		tlc_rep__group(f + 2, sizeof f - 2, r->flops);
+	} else if (r->flops) {
+		tlc_rep__group(f, sizeof f, r->flops);
+	} else {
+		snprintf(f, sizeof f, "unknown");
+	}
+	fprintf(out, "%15s %15s ", f,
+	        r->bytes ? tlc_rep__group(b, sizeof b, r->bytes) : "unknown");
+	if (r->intensity >= 0)
+		fprintf(out, "%7.2f", r->intensity);
+	else
+		fprintf(out, "%7s", "-");
+	fprintf(out, " %6llu %4llu", (unsigned long long)r->count, (unsigned long long)r->unknown);
+	if (time)
+		fprintf(out, " %19s", r->has_time ? t : "absent");
+	if (dev && r->has_device_time)
+		fprintf(out, " %10.3f %10.3f", (double)r->device_time_ns / 1e6,
+		        (double)r->kernel_time_ns / 1e6);
+	else if (dev)
+		fprintf(out, " %10s %10s", "absent", "absent");
+	fputs("  ", out);
+	text_key(out, r);
+	fputc('\n', out);
+}
+
+static void write_text(FILE *out, const tlc_profile *p)
+{
+	const tlc_profile_options *o = tlc_profile__options(p);
+	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	fprintf(out, "profile by %s, %s, sorted by %s (actual-path analytic, fma=2; bytes = ideal "
+	        "traffic)\n", by_name(o->by), phase_label(o->phase), sort_name(o->sort));
+	fprintf(out, "%15s %15s %7s %6s %4s", "FLOPs", "bytes", "FLOP/B", "count", "unk");
+	if (time)
+		fprintf(out, " %19s", "time (instrumented)");
+	if (dev)
+		fprintf(out, " %10s %10s", "device ms", "kernel ms");
+	fprintf(out, "  %s\n", o->by == TLC_PROFILE_BY_MODULE ? "module" : "op");
+	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
+		text_row(out, tlc_profile_row_at(p, i), time, dev);
+	if (tlc_profile_hidden_rows(p))
+		fprintf(out, "(+ %zu more rows; --top 0 shows all)\n", tlc_profile_hidden_rows(p));
+	if (time)
+		fputs("time (instrumented): host time under capture, hotspot guidance, not a "
+		      "benchmark\n", out);
+	if (dev)
+		fputs("device/kernel ms come from the device-time join; absent = no attributed "
+		      "time\n", out);
+	fputs("unk = ops without a cost: FLOPs of such rows are a lower bound (>=) or unknown;\n"
+	      "FLOP/B '-' = bytes unknown or 0\n", out);
+	tlc_rep__coverage_line(out, tlc_profile__eval(p));
+}
+
+static void json_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+{
+	fputs("{\"key\":", out);
+	tlc_rep__json_str(out, r->key);
+	if (r->op) {
+		fprintf(out, ",\"id\":%lld,\"phase\":\"%s\",\"module\":", (long long)r->op->id,
+		        tlc_phase_name(r->op->phase));
+		tlc_rep__json_str(out, r->op->module);
+		fprintf(out, ",\"class\":\"%s\"", tlc_class_name(r->op->cls));
+	}
+	fprintf(out, ",\"count\":%llu,\"unknown\":%llu,\"flops\":",
+	        (unsigned long long)r->count, (unsigned long long)r->unknown);
+	tlc_rep__json_str(out, r->flops);
+	fputs(",\"bytes\":", out);
+	tlc_rep__json_str(out, r->bytes);
+	fputs(",\"intensity\":", out);
+	if (r->intensity >= 0)
+		tlc_rep__json_num(out, r->intensity);
+	else
+		fputs("null", out);
+	if (time && r->has_time)
+		fprintf(out, ",\"time_instrumented_ns\":%lld", (long long)r->time_ns);
+	if (dev && r->has_device_time)
+		fprintf(out, ",\"device_time_ns\":%lld,\"kernel_time_ns\":%lld",
+		        (long long)r->device_time_ns, (long long)r->kernel_time_ns);
+	if (dev && r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
+		fprintf(out, ",\"attribution_status\":\"%s\"",
+		        tlc_attribution_name(r->op->attribution));
+	fputc('}', out);
+}
+
+static void write_json(FILE *out, const tlc_profile *p)
+{
+	const tlc_profile_options *o = tlc_profile__options(p);
+	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	fprintf(out, "{\"report\":\"profile\",\"by\":\"%s\",\"sort\":\"%s\",\"phase\":",
+	        by_name(o->by), sort_name(o->sort));
+	if (o->phase < 0)
+		fputs("\"all\"", out);
+	else
+		tlc_rep__json_str(out, tlc_phase_name((tlc_phase)o->phase));
+	fprintf(out, ",\"convention\":\"fma=2\",\"lower_bound\":%s,\"hidden_rows\":%zu,"
+	        "\"time_label\":\"time (instrumented)\",\"rows\":[",
+	        tlc_eval_is_lower_bound(tlc_profile__eval(p)) ? "true" : "false",
+	        tlc_profile_hidden_rows(p));
+	for (size_t i = 0; i < tlc_profile_row_count(p); i++) {
+		fputs(i ? ",\n" : "\n", out);
+		json_row(out, tlc_profile_row_at(p, i), time, dev);
+	}
+	fputs("\n]}\n", out);
+}
+
+static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+{
+	tlc_rep__csv_str(out, r->key);
+	if (r->op) {
+		fprintf(out, ",%lld,%s,", (long long)r->op->id, tlc_phase_name(r->op->phase));
+		tlc_rep__csv_str(out, r->op->module);
+		fprintf(out, ",%s", tlc_class_name(r->op->cls));
+	} else {
+		fputs(",,,,", out);
+	}
+	fprintf(out, ",%llu,%llu,%s,%s,", (unsigned long long)r->count,
+	        (unsigned long long)r->unknown, r->flops ? r->flops : "", r->bytes ? r->bytes : "");
+	if (r->intensity >= 0)
+		fprintf(out, "%.6g", r->intensity);
+	if (time) {
+		fputc(',', out);
+		if (r->has_time)
+			fprintf(out, "%lld", (long long)r->time_ns);
+	}
+	if (dev) {
+		if (r->has_device_time)
+			fprintf(out, ",%lld,%lld", (long long)r->device_time_ns,
+			        (long long)r->kernel_time_ns);
+		else
+			fputs(",,", out);
+		fputc(',', out);
+		if (r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
+			fputs(tlc_attribution_name(r->op->attribution), out);
+	}
+	fputc('\n', out);
+}
+
+static void write_csv(FILE *out, const tlc_profile *p)
+{
+	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	fputs("key,id,phase,module,class,count,unknown,flops,bytes,intensity", out);
+	if (time)
+		fputs(",time_instrumented_ns", out);
+	if (dev)
+		fputs(",device_time_ns,kernel_time_ns,attribution_status", out);
+	fputc('\n', out);
+	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
+		csv_row(out, tlc_profile_row_at(p, i), time, dev);
+}
+
+int tlc_write_profile(FILE *out, const tlc_profile *prof, int fmt)
+{
+	if (!out || !prof)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a profile",
+		                      "tlc_write_profile called with NULL");
+	if (fmt == TLC_FORMAT_JSON)
+		write_json(out, prof);
+	else if (fmt == TLC_FORMAT_CSV)
+		write_csv(out, prof);
+	else
+		write_text(out, prof);
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
+	                                    "writing the profile failed") : 0;
+}

@@ -1,0 +1,319 @@
+/* `tlcost report`: the one-screen overview (80 columns): headline per
+ * phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of the tree,
+ * roofline summary. JSON holds the same; CSV is one row per op. */
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "eval.h"
+
+typedef struct report_ctx {
+	const tlc_eval *ev;
+	tlc_report_options o;
+	tlc_tree *tree;          /* NULL when no phase has ops */
+	tlc_roofline *rl;        /* NULL when refused: see refusal */
+	char refusal_code[64], refusal_msg[512], refusal_remedy[512];
+} report_ctx;
+
+static tlc_phase tree_phase(const tlc_eval *ev)
+{
+	if (tlc_eval_phase_present(ev, TLC_PHASE_FORWARD))
+		return TLC_PHASE_FORWARD;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		if (tlc_eval_phase_present(ev, (tlc_phase)p))
+			return (tlc_phase)p;
+	return TLC_PHASE_FORWARD;
+}
+
+static int prepare(report_ctx *c)
+{
+	tlc_tree_options to;
+	memset(&to, 0, sizeof to);
+	to.size = sizeof to;
+	to.phase = tree_phase(c->ev);
+	to.top = c->o.tree_top ? c->o.tree_top : 5;
+	to.depth = c->o.tree_depth ? c->o.tree_depth : 2;
+	int rc = tlc_tree_build(&c->tree, c->ev, &to);
+	if (rc)
+		return rc;
+	tlc_roofline_options ro;
+	memset(&ro, 0, sizeof ro);
+	ro.size = sizeof ro;
+	ro.ceilings = c->o.ceilings;
+	ro.phase = -1;
+	ro.cache_bytes = c->o.cache_bytes;
+	rc = tlc_roofline_build(&c->rl, c->ev, &ro);
+	if (rc == TLC_ENOMEM)
+		return rc;
+	if (rc) { /* the report still prints; it says why there is no roofline */
+		const tlc_error *e = tlc_error_last();
+		snprintf(c->refusal_code, sizeof c->refusal_code, "%s", e->code);
+		snprintf(c->refusal_msg, sizeof c->refusal_msg, "%s", e->message);
+		snprintf(c->refusal_remedy, sizeof c->refusal_remedy, "%s", e->remedy);
+		c->rl = NULL;
+	}
+	return 0;
+}
+
+static const char *total(char *buf, size_t cap, const tlc_eval *ev, tlc_phase p, tlc_total w)
+{
+	char *s = NULL;
+	if (tlc_eval_total_str(&s, ev, p, w) != 0 || !s) {
+		snprintf(buf, cap, "?");
+		return buf;
+	}
+	tlc_rep__group(buf, cap, s);
+	tlc_free(s);
+	return buf;
+}
+
+static void text_headline(FILE *out, const tlc_eval *ev)
+{
+	const char *ge = tlc_eval_is_lower_bound(ev) ? ">= " : "";
+	int any = 0;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		char f[64];
+		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
+			continue;
+		any = 1;
+		fprintf(out, "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n",
+		        tlc_phase_name((tlc_phase)p), ge,
+		        total(f, sizeof f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
+	}
+	if (!any)
+		fputs("no ops in the input\n", out);
+}
+
+static void text_coverage(FILE *out, const tlc_eval *ev)
+{
+	tlc_coverage cov;
+	memset(&cov, 0, sizeof cov);
+	tlc_eval_coverage(&cov, ev);
+	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu "
+	        "not_applicable + %llu unknown\n", (unsigned long long)cov.rows,
+	        (unsigned long long)cov.by_class[TLC_CLASS_KNOWN],
+	        (unsigned long long)cov.by_class[TLC_CLASS_ZERO_BY_RULE],
+	        (unsigned long long)cov.by_class[TLC_CLASS_NOT_APPLICABLE],
+	        (unsigned long long)cov.by_class[TLC_CLASS_UNKNOWN]);
+	if (cov.skipped)
+		fprintf(out, "  %llu records of unknown kinds skipped (counted)\n",
+		        (unsigned long long)cov.skipped);
+	tlc_rep__coverage_line(out, ev);
+}
+
+static void text_ledger(FILE *out, const tlc_eval *ev)
+{
+	size_t n = tlc_eval_ledger_count(ev);
+	if (n == 0)
+		return;
+	fprintf(out, "\nunknown-cost ops (top %zu of %zu groups; `tlcost ledger` has remedies):\n",
+	        n < 3 ? n : 3, n);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+		fprintf(out, "  %s%s%s x%llu (%s)", e->name, *e->overload ? "." : "", e->overload,
+		        (unsigned long long)e->count, e->reason);
+		if (e->nexample_ids)
+			fprintf(out, ", e.g. id %lld", (long long)e->example_ids[0]);
+		fputc('\n', out);
+	}
+}
+
+static void write_text(FILE *out, report_ctx *c)
+{
+	const tlc_input_info *info = tlc_eval_info(c->ev);
+	fprintf(out, "tlcost report: %s", info && info->model ? info->model : "(unnamed model)");
+	if (info && info->device)
+		fprintf(out, " on %s", info->device);
+	fputs("\n\n", out);
+	text_headline(out, c->ev);
+	text_coverage(out, c->ev);
+	text_ledger(out, c->ev);
+	const tlc_tree_options *to = tlc_tree__options(c->tree);
+	char h[64];
+	fprintf(out, "\ncost tree, %s (top %zu per node, depth %zu; `tlcost tree` for more):\n",
+	        tlc_phase_name(to->phase), to->top, to->depth);
+	tlc_rep__tree_text_rows(out, c->tree);
+	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
+	        tlc_rep__group(h, sizeof h, tlc_tree_hidden_flops(c->tree)));
+	fputs("\nroofline (HYPOTHESES from ideal traffic, not measurements):\n", out);
+	if (c->rl)
+		tlc_rep__roofline_summary_text(out, c->rl);
+	else
+		fprintf(out, "  not drawn: %s: %s\n  remedy: %s\n", c->refusal_code, c->refusal_msg,
+		        c->refusal_remedy);
+}
+
+static void json_total(FILE *out, const tlc_eval *ev, tlc_phase p, tlc_total w, const char *k)
+{
+	char *s = NULL;
+	fprintf(out, ",\"%s\":", k);
+	if (tlc_eval_total_str(&s, ev, p, w) == 0 && s)
+		fprintf(out, "\"%s\"", s);
+	else
+		fputs("null", out);
+	tlc_free(s);
+}
+
+static void json_phases(FILE *out, const tlc_eval *ev)
+{
+	fputs("\"phases\":[", out);
+	int first = 1;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
+			continue;
+		fprintf(out, "%s{\"phase\":\"%s\"", first ? "" : ",", tlc_phase_name((tlc_phase)p));
+		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_FLOPS, "flops");
+		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_MACS, "macs");
+		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_OTHER_FLOPS, "other_flops");
+		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_BYTES_READ, "bytes_read");
+		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_BYTES_WRITTEN, "bytes_written");
+		fprintf(out, ",\"bytes_incomplete\":%s}",
+		        tlc_eval_bytes_incomplete(ev, (tlc_phase)p) ? "true" : "false");
+		first = 0;
+	}
+	fputs("]", out);
+}
+
+static void json_coverage(FILE *out, const tlc_eval *ev)
+{
+	tlc_coverage cov;
+	memset(&cov, 0, sizeof cov);
+	tlc_eval_coverage(&cov, ev);
+	fprintf(out, ",\"coverage\":{\"rows\":%llu", (unsigned long long)cov.rows);
+	for (int k = 0; k < TLC_CLASS_COUNT; k++)
+		fprintf(out, ",\"%s\":%llu", tlc_class_name((tlc_class)k),
+		        (unsigned long long)cov.by_class[k]);
+	fprintf(out, ",\"skipped\":%llu},\"lower_bound\":%s,\"ledger_top\":[",
+	        (unsigned long long)cov.skipped, tlc_eval_is_lower_bound(ev) ? "true" : "false");
+	size_t n = tlc_eval_ledger_count(ev);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		tlc_rep__json_str(out, e->name);
+		fputs(",\"overload\":", out);
+		tlc_rep__json_str(out, e->overload);
+		fprintf(out, ",\"count\":%llu,\"reason\":", (unsigned long long)e->count);
+		tlc_rep__json_str(out, e->reason);
+		fputs(",\"remedy\":", out);
+		tlc_rep__json_str(out, e->remedy);
+		fputc('}', out);
+	}
+	fprintf(out, "],\"ledger_groups\":%zu", n);
+}
+
+static void write_json(FILE *out, report_ctx *c)
+{
+	const tlc_input_info *info = tlc_eval_info(c->ev);
+	fputs("{\"report\":\"summary\",\"model\":", out);
+	tlc_rep__json_str(out, info ? info->model : NULL);
+	fputs(",\"input_device\":", out);
+	tlc_rep__json_str(out, info ? info->device : NULL);
+	fputs(",\"convention\":\"fma=2\",\"basis\":\"actual-path analytic\",", out);
+	json_phases(out, c->ev);
+	json_coverage(out, c->ev);
+	fputs(",\"tree\":", out);
+	tlc_write_tree(out, c->tree, TLC_FORMAT_JSON);
+	fputs(",\"roofline\":", out);
+	if (c->rl) {
+		fputc('{', out);
+		tlc_rep__roofline_json_head(out, c->rl);
+		fputs("}}\n", out);
+		return;
+	}
+	fputs("null,\"roofline_refusal\":{\"code\":", out);
+	tlc_rep__json_str(out, c->refusal_code);
+	fputs(",\"message\":", out);
+	tlc_rep__json_str(out, c->refusal_msg);
+	fputs(",\"remedy\":", out);
+	tlc_rep__json_str(out, c->refusal_remedy);
+	fputs("}}\n", out);
+}
+
+static void csv_field(FILE *out, const tlc_op_row *r, tlc_cost_field f)
+{
+	char *s = NULL;
+	fputc(',', out);
+	if (r->cost && tlc_cost_get_str(&s, r->cost, f) == 0 && s)
+		fputs(s, out);
+	tlc_free(s);
+}
+
+static void csv_row(FILE *out, const tlc_op_row *r, int dev)
+{
+	fprintf(out, "%lld,%lld,", (long long)r->id, (long long)r->parent);
+	tlc_rep__csv_str(out, r->name);
+	fputc(',', out);
+	tlc_rep__csv_str(out, r->overload);
+	fprintf(out, ",%s,", tlc_phase_name(r->phase));
+	tlc_rep__csv_str(out, r->module);
+	fputc(',', out);
+	tlc_rep__csv_str(out, r->module_type);
+	fprintf(out, ",%lld,%s,", (long long)r->module_call, tlc_class_name(r->cls));
+	tlc_rep__csv_str(out, r->reason);
+	tlc_count fl;
+	tlc_count__init(&fl);
+	tlc_rep__add_flops(&fl, r);
+	char *fs = tlc_rep__counted(r) ? tlc_count__to_str(&fl) : NULL;
+	fprintf(out, ",%s", fs ? fs : "");
+	free(fs);
+	tlc_count__clear(&fl);
+	csv_field(out, r, TLC_FIELD_MACS);
+	csv_field(out, r, TLC_FIELD_OTHER_FLOPS);
+	csv_field(out, r, TLC_FIELD_BYTES_READ);
+	csv_field(out, r, TLC_FIELD_BYTES_WRITTEN);
+	fprintf(out, ",%d,", r->cost ? tlc_cost_bytes_unknown(r->cost) : 1);
+	tlc_rep__csv_str(out, r->shapes);
+	fputc(',', out);
+	if (r->op_flags & TLC_OP_HAS_HOST_NS)
+		fprintf(out, "%lld", (long long)r->host_ns);
+	if (dev && (r->row_flags & TLC_ROW_HAS_DEVICE_TIME))
+		fprintf(out, ",%lld,%lld,%s", (long long)r->device_time_ns,
+		        (long long)r->kernel_time_ns, tlc_attribution_name(r->attribution));
+	else if (dev)
+		fputs(",,,", out);
+	fputc('\n', out);
+}
+
+/** Per-op rows of an evaluation as CSV (also `--format csv` of report). */
+static void write_csv(FILE *out, const tlc_eval *ev)
+{
+	int dev = 0;
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
+		dev = dev || (tlc_eval_op_at(ev, i)->row_flags & TLC_ROW_HAS_DEVICE_TIME);
+	fputs("id,parent,name,overload,phase,module,module_type,module_call,class,reason,flops,"
+	      "macs,other_flops,bytes_read,bytes_written,bytes_unknown,shapes,"
+	      "time_instrumented_ns", out);
+	fputs(dev ? ",device_time_ns,kernel_time_ns,attribution_status\n" : "\n", out);
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
+		csv_row(out, tlc_eval_op_at(ev, i), dev);
+}
+
+int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts, int fmt)
+{
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an output stream",
+		                      "tlc_write_report called with NULL");
+	int rc = tlc_rep__check_eval(ev);
+	if (rc)
+		return rc;
+	if (fmt == TLC_FORMAT_CSV) {
+		write_csv(out, ev);
+		return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
+		                                    "writing the report failed") : 0;
+	}
+	report_ctx c;
+	memset(&c, 0, sizeof c);
+	c.ev = ev;
+	if (opts)
+		memcpy(&c.o, opts, opts->size && opts->size < sizeof c.o ? opts->size : sizeof c.o);
+	rc = prepare(&c);
+	if (!rc && fmt == TLC_FORMAT_JSON)
+		write_json(out, &c);
+	else if (!rc)
+		write_text(out, &c);
+	tlc_tree_free(c.tree);
+	tlc_roofline_free(c.rl);
+	if (!rc && ferror(out))
+		rc = tlc_error__set(TLC_EIO, "io_error", "check the output stream",
+		                    "writing the report failed");
+	return rc;
+}

@@ -1,0 +1,273 @@
+/* Helpers shared by the reports: exact row sums, dtype and family of an
+ * op row, number formatting, JSON/CSV quoting, the coverage line. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "cost.h"
+#include "eval.h"
+
+int tlc_rep__check_eval(const tlc_eval *ev)
+{
+	if (!ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a finished evaluation",
+		                      "report called without an evaluation");
+	if (!tlc_eval__finished(ev))
+		return tlc_error__set(TLC_ESTATE, "eval_not_finished",
+		                      "call tlc_eval_finish before reading reports",
+		                      "the evaluation is not finished");
+	if (tlc_eval_op_count(ev) == 0) {
+		tlc_coverage cov;
+		if (tlc_eval_coverage(&cov, ev) == 0 && cov.rows == 0)
+			return 0; /* an empty input is a valid, empty report */
+		return tlc_error__set(TLC_ESTATE, "reports_need_ops",
+		                      "create the evaluation with tlc_eval_options.keep_ops = 1",
+		                      "this report needs per-op rows and the evaluation kept none");
+	}
+	return 0;
+}
+
+int tlc_rep__counted(const tlc_op_row *r)
+{
+	return r->cost && (r->cls == TLC_CLASS_KNOWN || r->cls == TLC_CLASS_ZERO_BY_RULE);
+}
+
+void tlc_rep__add_flops(tlc_count *acc, const tlc_op_row *r)
+{
+	if (!tlc_rep__counted(r))
+		return;
+	tlc_count__addmul_si(acc, &r->cost->f[TLC_FIELD_MACS], 2);
+	tlc_count__add(acc, &r->cost->f[TLC_FIELD_OTHER_FLOPS]);
+}
+
+int tlc_rep__add_bytes(tlc_count *acc, const tlc_op_row *r)
+{
+	if (!tlc_rep__counted(r) || tlc_cost_bytes_unknown(r->cost))
+		return 1;
+	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_READ]);
+	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_WRITTEN]);
+	return 0;
+}
+
+/* Short names a shapes summary may use besides the op log's full names. */
+static const struct { const char *abbr; tlc_dtype d; } dtype_abbr[] = {
+	{ "f64", TLC_DTYPE_FLOAT64 }, { "f32", TLC_DTYPE_FLOAT32 },
+	{ "f16", TLC_DTYPE_FLOAT16 }, { "bf16", TLC_DTYPE_BFLOAT16 },
+	{ "fp64", TLC_DTYPE_FLOAT64 }, { "fp32", TLC_DTYPE_FLOAT32 },
+	{ "fp16", TLC_DTYPE_FLOAT16 }, { "half", TLC_DTYPE_FLOAT16 },
+	{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
+	{ "f8e4m3", TLC_DTYPE_FLOAT8_E4M3FN }, { "f8e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
+	{ "f8e5m2", TLC_DTYPE_FLOAT8_E5M2 }, { "c64", TLC_DTYPE_COMPLEX64 },
+	{ "c128", TLC_DTYPE_COMPLEX128 },
+};
+
+static tlc_dtype dtype_of_token(const char *s, size_t n)
+{
+	char tok[32];
+	if (n == 0 || n >= sizeof tok)
+		return TLC_DTYPE_NONE;
+	memcpy(tok, s, n);
+	tok[n] = '\0';
+	tlc_dtype d = tlc_dtype_parse(tok);
+	if (d != TLC_DTYPE_OTHER && d != TLC_DTYPE_NONE)
+		return d;
+	for (size_t i = 0; i < sizeof dtype_abbr / sizeof dtype_abbr[0]; i++)
+		if (strcmp(tok, dtype_abbr[i].abbr) == 0)
+			return dtype_abbr[i].d;
+	return TLC_DTYPE_NONE;
+}
+
+tlc_dtype tlc_rep__row_dtype(const tlc_op_row *r)
+{
+	const char *s = r->shapes;
+	if (!s)
+		return TLC_DTYPE_NONE;
+	for (const char *p = strchr(s, ']'); p; p = strchr(p + 1, ']')) {
+		const char *t = p + 1;
+		while (*t == ' ' || *t == ':')
+			t++;
+		size_t n = 0;
+		while (isalnum((unsigned char)t[n]) || t[n] == '_')
+			n++;
+		tlc_dtype d = dtype_of_token(t, n);
+		tlc_peak_dtype pd;
+		if (tlc_peak_dtype_of(&pd, d) == 0)
+			return d;
+	}
+	return TLC_DTYPE_NONE;
+}
+
+static int has_any(const char *s, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(s, *words))
+			return 1;
+	return 0;
+}
+
+const char *tlc_rep__family(const char *name)
+{
+	static const char *const attn[] = { "attention", "sdpa", "flash", NULL };
+	static const char *const mm[] = { "mm", "matmul", "linear", "einsum", "dot", "mv", NULL };
+	static const char *const conv[] = { "conv", NULL };
+	static const char *const norm[] = { "norm", NULL };
+	static const char *const pool[] = { "pool", NULL };
+	static const char *const red[] = { "sum", "mean", "softmax", "max", "min", "var",
+	                                   "std", "prod", "cumsum", "amax", "argmax", NULL };
+	static const char *const emb[] = { "embedding", "index", "gather", "scatter",
+	                                   "select", "take", NULL };
+	const char *base = name ? strstr(name, "::") : NULL;
+	base = base ? base + 2 : (name ? name : "");
+	if (has_any(base, attn))
+		return "attention";
+	if (has_any(base, conv))
+		return "conv";
+	if (has_any(base, mm))
+		return "matmul";
+	if (has_any(base, norm))
+		return "norm";
+	if (has_any(base, pool))
+		return "pool";
+	if (has_any(base, red))
+		return "reduction";
+	if (has_any(base, emb))
+		return "index";
+	return "pointwise/other";
+}
+
+const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c)
+{
+	char *s = tlc_count__to_str(c);
+	if (!s)
+		return NULL;
+	const char *d = tlc_arena__strdup(ar, s);
+	free(s);
+	return d;
+}
+
+const char *tlc_rep__group(char *buf, size_t cap, const char *dec)
+{
+	size_t nd = strlen(dec), w = 0;
+	size_t lead = dec[0] == '-';
+	for (size_t i = 0; i < nd && w + 2 < cap; i++) {
+		size_t k = i - lead;
+		if (i > lead && (nd - lead - k) % 3 == 0)
+			buf[w++] = ',';
+		buf[w++] = dec[i];
+	}
+	buf[w] = '\0';
+	return buf;
+}
+
+const char *tlc_rep__si(char *buf, size_t cap, double v)
+{
+	static const char *const unit[] = { "", "k", "M", "G", "T", "P", "E" };
+	size_t u = 0;
+	double a = fabs(v);
+	while (a >= 999.5 && u + 1 < sizeof unit / sizeof unit[0]) {
+		a /= 1000.0;
+		v /= 1000.0;
+		u++;
+	}
+	if (!isfinite(v))
+		snprintf(buf, cap, "n/a");
+	else if (a >= 99.95 || u == 0)
+		snprintf(buf, cap, "%.0f %s", v, unit[u]);
+	else if (a >= 9.995)
+		snprintf(buf, cap, "%.1f %s", v, unit[u]);
+	else
+		snprintf(buf, cap, "%.2f %s", v, unit[u]);
+	return buf;
+}
+
+void tlc_rep__json_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void tlc_rep__json_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+void tlc_rep__csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
+{
+	if (forced >= 0 && forced < TLC_PEAK_COUNT)
+		return (tlc_peak_dtype)forced;
+	double w[TLC_PEAK_COUNT] = { 0 };
+	int seen = 0;
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
+		const tlc_op_row *r = tlc_eval_op_at(ev, i);
+		tlc_peak_dtype pd;
+		if ((phase >= 0 && (int)r->phase != phase) || !tlc_rep__counted(r))
+			continue;
+		if (tlc_peak_dtype_of(&pd, tlc_rep__row_dtype(r)) != 0)
+			continue;
+		w[pd] += tlc_cost_flops_double(r->cost);
+		seen = 1;
+	}
+	tlc_peak_dtype best = TLC_PEAK_FP32;
+	if (!seen)
+		return best;
+	for (int d = 0; d < TLC_PEAK_COUNT; d++)
+		if (w[d] > w[best])
+			best = (tlc_peak_dtype)d;
+	return best;
+}
+
+void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)
+{
+	tlc_coverage cov;
+	memset(&cov, 0, sizeof cov);
+	tlc_eval_coverage(&cov, ev);
+	uint64_t unk = cov.by_class[TLC_CLASS_UNKNOWN];
+	if (unk == 0) {
+		fputs("coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n", out);
+		return;
+	}
+	fprintf(out, "totals are a LOWER BOUND: %llu unknown-cost op%s (", (unsigned long long)unk,
+	        unk == 1 ? "" : "s");
+	size_t n = tlc_eval_ledger_count(ev);
+	for (size_t i = 0; i < n && i < 2; i++) {
+		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+		fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, e->overload[0] ? "." : "",
+		        e->overload, (unsigned long long)e->count);
+	}
+	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 2 ? ", ..." : "");
+}

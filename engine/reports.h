@@ -1,0 +1,99 @@
+/* Shared helpers of the reports (tree, profile, roofline, svg, mfu,
+ * report): semi-private. Exact sums use tlc_count; doubles only for ratios
+ * and plot coordinates. */
+#ifndef TLC_ENGINE_REPORTS_H
+#define TLC_ENGINE_REPORTS_H
+
+#include <stdio.h>
+#include "tlcost/tlcost.h"
+#include "alloc.h"
+#include "count.h"
+
+/** Refuses (reports_need_ops) an evaluation without kept rows or not
+ *  finished. */
+int tlc_rep__check_eval(const tlc_eval *ev);
+
+/** Nonzero when the row has a cost (known or zero_by_rule). */
+int tlc_rep__counted(const tlc_op_row *r);
+/** acc += fma=2 FLOPs of the row (no-op for rows without a cost). */
+void tlc_rep__add_flops(tlc_count *acc, const tlc_op_row *r);
+/** acc += ideal bytes (read + written). Returns nonzero when the row's
+ *  bytes are unknown (missing cost or unknown element size): acc untouched. */
+int tlc_rep__add_bytes(tlc_count *acc, const tlc_op_row *r);
+
+/** Element type of the row's first floating tensor input, parsed from its
+ *  shapes summary; TLC_DTYPE_NONE when none. */
+tlc_dtype tlc_rep__row_dtype(const tlc_op_row *r);
+
+/** Op family for legends and grouping ("matmul", "conv", ...). */
+const char *tlc_rep__family(const char *name);
+
+/** Exact decimal of c in an arena (NULL on allocation failure). */
+const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c);
+/** Grouped decimal (1,234,567) of a plain decimal string into buf. */
+const char *tlc_rep__group(char *buf, size_t cap, const char *dec);
+/** Human quantity: 1.23e12 -> "1.23 T" (3 significant digits). */
+const char *tlc_rep__si(char *buf, size_t cap, double v);
+
+/** JSON string literal of s ("null" for NULL). */
+void tlc_rep__json_str(FILE *out, const char *s);
+/** JSON number of a double, null when not finite. */
+void tlc_rep__json_num(FILE *out, double v);
+/** CSV field, quoted when needed. */
+void tlc_rep__csv_str(FILE *out, const char *s);
+
+/** Ceilings after resolution (device preset or user values). */
+typedef struct tlc_rep_ceil {
+	tlc_device_preset dev;   /* copy; strings point into devs/static data */
+	const char *from;        /* "input", "option", "user_ceilings" */
+	int dtype_forced;        /* -1 or tlc_peak_dtype */
+} tlc_rep_ceil;
+
+/** Resolves ceilings for ev. TLC_ENOTFOUND with roofline_device_missing or
+ *  device_unknown, TLC_EINVAL with ceilings_invalid. */
+int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *c);
+
+/** Peak dtype of one phase: the dtype carrying the most FLOPs among the
+ *  phase's counted ops (fp32 when none has a floating dtype), or the forced
+ *  one. */
+tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
+
+/** The LOWER BOUND / COMPLETE line of the contract (section 3). */
+void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev);
+
+/** The evaluation and options a tree was built from (tree_write.c). */
+const tlc_eval *tlc_tree__eval(const tlc_tree *tree);
+const tlc_tree_options *tlc_tree__options(const tlc_tree *tree);
+
+/** Profile internals for its writer (profile_write.c). */
+const tlc_profile_options *tlc_profile__options(const tlc_profile *prof);
+const tlc_eval *tlc_profile__eval(const tlc_profile *prof);
+int tlc_profile__any_time(const tlc_profile *prof);
+int tlc_profile__any_device_time(const tlc_profile *prof);
+
+/** One device as a JSON object. */
+void tlc_rep__device_json(FILE *out, const tlc_device_preset *d);
+
+/** The evaluation a roofline was built from. */
+const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
+/** Device, ceilings, reason counts, hypotheses, aggregate intensity. */
+void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
+
+/** The JSON members hypothesis..summary of a roofline (no braces). */
+void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl);
+/** The tree's column header and rows as text. */
+void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t);
+
+/** A device table (devices.c, devices_file.c). */
+struct tlc_devices {
+	const tlc_allocator *a;
+	tlc_arena ar;
+	tlc_device_preset *items;
+	size_t n, cap;
+};
+
+/** Built-in presets (devices.c). */
+size_t tlc_devices__builtin_count(void);
+const tlc_device_preset *tlc_devices__builtin_at(size_t i);
+
+#endif

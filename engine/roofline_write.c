@@ -1,0 +1,230 @@
+/* Writers of the roofline report: text, JSON, CSV. Every verdict is
+ * printed as a hypothesis: the traffic is the read-once/write-once ideal. */
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "eval.h"
+
+static void ceilings_line(FILE *out, const tlc_roofline *rl)
+{
+	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
+	const tlc_device_preset *d = s->device;
+	int used[TLC_PEAK_COUNT] = { 0 };
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		if (r->reason == TLC_ROOF_COVERED)
+			used[r->peak_dtype] = 1;
+	}
+	char a[32], b[32];
+	fprintf(out, "  ceilings (%s, dense): memory %sB/s", tlc_basis_name(d->basis),
+	        tlc_rep__si(a, sizeof a, d->mem_bw));
+	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
+		if (!used[k])
+			continue;
+		if (d->peak_flops[k] > 0)
+			fprintf(out, "; %s %sFLOP/s, ridge %.1f FLOP/B", tlc_peak_dtype_name((tlc_peak_dtype)k),
+			        tlc_rep__si(b, sizeof b, d->peak_flops[k]), d->peak_flops[k] / d->mem_bw);
+		else
+			fprintf(out, "; %s: no peak", tlc_peak_dtype_name((tlc_peak_dtype)k));
+	}
+	fputc('\n', out);
+	fprintf(out, "  source: %s%s%s\n", d->source, *d->date ? ", " : "", d->date);
+}
+
+void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl)
+{
+	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
+	const tlc_input_info *info = tlc_eval_info(tlc_roofline__eval(rl));
+	fprintf(out, "device: %s [%s], ", s->device->name, s->device->id);
+	if (strcmp(s->device_from, "input") == 0)
+		fprintf(out, "preset matched from the input's device \"%s\"\n", info->device);
+	else if (strcmp(s->device_from, "option") == 0)
+		fputs("preset chosen with --device\n", out);
+	else
+		fputs("user-supplied ceilings\n", out);
+	ceilings_line(out, rl);
+	fprintf(out, "ops listed: %llu (covered %llu, no_rule %llu, zero_logical_traffic %llu, "
+	        "missing_shape_dtype %llu)\n", (unsigned long long)s->rows,
+	        (unsigned long long)s->by_reason[TLC_ROOF_COVERED],
+	        (unsigned long long)s->by_reason[TLC_ROOF_NO_RULE],
+	        (unsigned long long)s->by_reason[TLC_ROOF_ZERO_LOGICAL_TRAFFIC],
+	        (unsigned long long)s->by_reason[TLC_ROOF_MISSING_SHAPE_DTYPE]);
+	fprintf(out, "hypotheses: %llu memory_bound_hypothesis, %llu compute_bound_hypothesis\n",
+	        (unsigned long long)s->memory_bound, (unsigned long long)s->compute_bound);
+	fprintf(out, "  excluded from those counts: %llu cache-resident op%s (traffic <= %llu "
+	        "bytes)", (unsigned long long)s->cache_resident_excluded,
+	        s->cache_resident_excluded == 1 ? "" : "s", (unsigned long long)s->cache_bytes);
+	if (s->no_peak)
+		fprintf(out, ", %llu with no peak for their dtype", (unsigned long long)s->no_peak);
+	fputc('\n', out);
+	char f[64], b[64];
+	if (s->aggregate_intensity >= 0)
+		fprintf(out, "aggregate intensity (sum FLOPs / sum bytes, covered): %s / %s = %.3f "
+		        "FLOP/B\n", tlc_rep__group(f, sizeof f, s->covered_flops),
+		        tlc_rep__group(b, sizeof b, s->covered_bytes), s->aggregate_intensity);
+	else
+		fputs("aggregate intensity: undefined (no covered op)\n", out);
+}
+
+static int by_flops_desc(const void *x, const void *y)
+{
+	const tlc_roofline_row *a = *(const tlc_roofline_row *const *)x;
+	const tlc_roofline_row *b = *(const tlc_roofline_row *const *)y;
+	double fa = a->op->cost ? tlc_cost_flops_double(a->op->cost) : -1;
+	double fb = b->op->cost ? tlc_cost_flops_double(b->op->cost) : -1;
+	if (fa != fb)
+		return fa < fb ? 1 : -1;
+	return (a->op->id > b->op->id) - (a->op->id < b->op->id);
+}
+
+static void text_row(FILE *out, const tlc_roofline_row *r)
+{
+	char f[64], b[64];
+	fprintf(out, "%15s %15s %9.2f %-4s %-24s%s  %s #%lld\n",
+	        tlc_rep__group(f, sizeof f, r->flops), tlc_rep__group(b, sizeof b, r->bytes),
+	        r->intensity, tlc_peak_dtype_name(r->peak_dtype), tlc_roof_verdict_name(r->verdict),
+	        r->cache_resident ? " (cache)" : "", r->op->name, (long long)r->op->id);
+}
+
+static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
+{
+	const tlc_allocator *a = tlc_eval__allocator(tlc_roofline__eval(rl));
+	fputs("roofline HYPOTHESES from ideal traffic (every input read once, every output "
+	      "written\nonce); verdicts are hypotheses, not measurements\n", out);
+	tlc_rep__roofline_summary_text(out, rl);
+	size_t n = tlc_roofline_row_count(rl), nc = 0;
+	const tlc_roofline_row **v = tlc_alloc__calloc(a, n + 1, sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++)
+		if (tlc_roofline_row_at(rl, i)->reason == TLC_ROOF_COVERED)
+			v[nc++] = tlc_roofline_row_at(rl, i);
+	qsort(v, nc, sizeof *v, by_flops_desc);
+	size_t shown = top && top < nc ? top : nc;
+	fprintf(out, "covered ops by FLOPs (%zu of %zu):\n", shown, nc);
+	fprintf(out, "%15s %15s %9s %-4s %-24s  %s\n", "FLOPs", "bytes", "FLOP/B", "peak",
+	        "verdict", "op");
+	for (size_t i = 0; i < shown; i++)
+		text_row(out, v[i]);
+	if (shown < nc)
+		fprintf(out, "(+ %zu more covered ops; --top 0 lists all)\n", nc - shown);
+	tlc_alloc__free(a, v);
+	tlc_rep__coverage_line(out, tlc_roofline__eval(rl));
+	return 0;
+}
+
+static void json_summary(FILE *out, const tlc_roofline_summary *s)
+{
+	fprintf(out, "\"summary\":{\"rows\":%llu,\"by_reason\":{", (unsigned long long)s->rows);
+	for (int k = 0; k < TLC_ROOF_REASON_COUNT; k++)
+		fprintf(out, "%s\"%s\":%llu", k ? "," : "", tlc_roof_reason_name((tlc_roof_reason)k),
+		        (unsigned long long)s->by_reason[k]);
+	fprintf(out, "},\"memory_bound_hypothesis\":%llu,\"compute_bound_hypothesis\":%llu,"
+	        "\"cache_resident_excluded\":%llu,\"no_peak\":%llu,\"cache_bytes\":%llu,"
+	        "\"covered_flops\":\"%s\",\"covered_bytes\":\"%s\",\"aggregate_intensity\":",
+	        (unsigned long long)s->memory_bound, (unsigned long long)s->compute_bound,
+	        (unsigned long long)s->cache_resident_excluded, (unsigned long long)s->no_peak,
+	        (unsigned long long)s->cache_bytes, s->covered_flops, s->covered_bytes);
+	if (s->aggregate_intensity >= 0)
+		tlc_rep__json_num(out, s->aggregate_intensity);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"lower_bound\":%s}", s->lower_bound ? "true" : "false");
+}
+
+static void json_row(FILE *out, const tlc_roofline_row *r)
+{
+	fprintf(out, "{\"id\":%lld,\"name\":", (long long)r->op->id);
+	tlc_rep__json_str(out, r->op->name);
+	fprintf(out, ",\"phase\":\"%s\",\"module\":", tlc_phase_name(r->op->phase));
+	tlc_rep__json_str(out, r->op->module);
+	fprintf(out, ",\"reason\":\"%s\",\"verdict\":", tlc_roof_reason_name(r->reason));
+	if (r->verdict)
+		fprintf(out, "\"%s\"", tlc_roof_verdict_name(r->verdict));
+	else
+		fputs("null", out);
+	fprintf(out, ",\"cache_resident\":%s,\"peak_dtype\":\"%s\",\"flops\":",
+	        r->cache_resident ? "true" : "false", tlc_peak_dtype_name(r->peak_dtype));
+	tlc_rep__json_str(out, r->flops);
+	fputs(",\"bytes\":", out);
+	tlc_rep__json_str(out, r->bytes);
+	fputs(",\"intensity\":", out);
+	if (r->reason == TLC_ROOF_COVERED)
+		tlc_rep__json_num(out, r->intensity);
+	else
+		fputs("null", out);
+	fputs(",\"bound_flops_per_s\":", out);
+	if (r->verdict)
+		tlc_rep__json_num(out, r->bound_flops_per_s);
+	else
+		fputs("null", out);
+	fputs(",\"family\":", out);
+	tlc_rep__json_str(out, r->family);
+	fputc('}', out);
+}
+
+void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl)
+{
+	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
+	fputs("\"hypothesis\":true,\"traffic\":\"ideal: every input read once, every output "
+	      "written once\",\"device\":", out);
+	tlc_rep__device_json(out, s->device);
+	fprintf(out, ",\"device_from\":\"%s\",", s->device_from);
+	json_summary(out, s);
+}
+
+static void write_json(FILE *out, const tlc_roofline *rl)
+{
+	fputs("{\"report\":\"roofline\",", out);
+	tlc_rep__roofline_json_head(out, rl);
+	fputs(",\"rows\":[", out);
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		fputs(i ? ",\n" : "\n", out);
+		json_row(out, tlc_roofline_row_at(rl, i));
+	}
+	fputs("\n]}\n", out);
+}
+
+static void write_csv(FILE *out, const tlc_roofline *rl)
+{
+	fputs("id,name,overload,phase,module,class,reason,verdict,cache_resident,peak_dtype,flops,"
+	      "bytes,intensity,bound_flops_per_s,family\n", out);
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		fprintf(out, "%lld,", (long long)r->op->id);
+		tlc_rep__csv_str(out, r->op->name);
+		fputc(',', out);
+		tlc_rep__csv_str(out, r->op->overload);
+		fprintf(out, ",%s,", tlc_phase_name(r->op->phase));
+		tlc_rep__csv_str(out, r->op->module);
+		fprintf(out, ",%s,%s,%s,%d,%s,%s,%s,", tlc_class_name(r->op->cls),
+		        tlc_roof_reason_name(r->reason), r->verdict ? tlc_roof_verdict_name(r->verdict)
+		                                                    : "",
+		        r->cache_resident, tlc_peak_dtype_name(r->peak_dtype), r->flops ? r->flops : "",
+		        r->bytes ? r->bytes : "");
+		if (r->reason == TLC_ROOF_COVERED)
+			fprintf(out, "%.17g", r->intensity);
+		fputc(',', out);
+		if (r->verdict)
+			fprintf(out, "%.6g", r->bound_flops_per_s);
+		fprintf(out, ",%s\n", r->family);
+	}
+}
+
+int tlc_write_roofline(FILE *out, const tlc_roofline *rl, int fmt, size_t top)
+{
+	if (!out || !rl)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a roofline",
+		                      "tlc_write_roofline called with NULL");
+	int rc = 0;
+	if (fmt == TLC_FORMAT_JSON)
+		write_json(out, rl);
+	else if (fmt == TLC_FORMAT_CSV)
+		write_csv(out, rl);
+	else
+		rc = write_text(out, rl, top);
+	if (rc)
+		return rc;
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
+	                                    "writing the roofline failed") : 0;
+}

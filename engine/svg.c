@@ -1,0 +1,278 @@
+/* The roofline chart as a standalone SVG: log-log axes with labelled
+ * decade ticks, memory and compute ceilings, ridges, one point per covered
+ * op (on its ceiling, sized by FLOPs, coloured by op family), a legend and
+ * a title saying these are hypotheses from ideal traffic. */
+#include <math.h>
+#include <string.h>
+#include "reports.h"
+
+#define W 960
+#define H 600
+#define PL 96.0   /* plot left */
+#define PR 720.0  /* plot right */
+#define PT 78.0   /* plot top */
+#define PB 520.0  /* plot bottom */
+
+typedef struct frame {
+	double x0, x1, y0, y1; /* log10 ranges */
+} frame;
+
+static const struct { const char *family, *color; } palette[] = {
+	{ "matmul", "#1f77b4" }, { "conv", "#ff7f0e" }, { "attention", "#9467bd" },
+	{ "norm", "#2ca02c" }, { "pool", "#8c564b" }, { "reduction", "#e377c2" },
+	{ "index", "#17becf" }, { "pointwise/other", "#7f7f7f" },
+};
+#define NPAL (sizeof palette / sizeof palette[0])
+
+static size_t family_index(const char *f)
+{
+	for (size_t i = 0; i < NPAL; i++)
+		if (strcmp(palette[i].family, f) == 0)
+			return i;
+	return NPAL - 1;
+}
+
+static double px(const frame *f, double x) { return PL + (log10(x) - f->x0) / (f->x1 - f->x0) * (PR - PL); }
+static double py(const frame *f, double y) { return PB - (log10(y) - f->y0) / (f->y1 - f->y0) * (PB - PT); }
+
+static void xml_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\t')
+				fputc(*s, out);
+		}
+	}
+}
+
+static double point_y(const tlc_roofline *rl, const tlc_roofline_row *r)
+{
+	const tlc_device_preset *d = tlc_roofline_get_summary(rl)->device;
+	return r->verdict ? r->bound_flops_per_s : d->mem_bw * r->intensity;
+}
+
+/* Decade ranges covering every point, the ridges and the peaks. */
+static void make_frame(const tlc_roofline *rl, const int *used, frame *f)
+{
+	const tlc_device_preset *d = tlc_roofline_get_summary(rl)->device;
+	double xmin = INFINITY, xmax = 0, ymax = 0, ymin = INFINITY;
+	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
+		if (!used[k] || !(d->peak_flops[k] > 0))
+			continue;
+		double ridge = d->peak_flops[k] / d->mem_bw;
+		xmin = fmin(xmin, ridge / 10);
+		xmax = fmax(xmax, ridge * 10);
+		ymax = fmax(ymax, d->peak_flops[k]);
+	}
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		if (r->reason != TLC_ROOF_COVERED || !(r->intensity > 0))
+			continue;
+		xmin = fmin(xmin, r->intensity);
+		xmax = fmax(xmax, r->intensity);
+		ymax = fmax(ymax, point_y(rl, r));
+	}
+	if (!(xmax > 0)) {
+		xmin = 0.1;
+		xmax = 1000;
+		ymax = d->mem_bw * 1000;
+	}
+	ymin = fmin(d->mem_bw * xmin, ymax / 1000);
+	f->x0 = floor(log10(xmin));
+	f->x1 = fmax(ceil(log10(xmax)), f->x0 + 1);
+	f->y0 = floor(log10(ymin));
+	f->y1 = fmax(ceil(log10(ymax * 1.5)), f->y0 + 1);
+}
+
+static void x_label(char *buf, size_t cap, double e)
+{
+	double v = pow(10, e);
+	if (e < 0)
+		snprintf(buf, cap, "%g", v);
+	else
+		tlc_rep__si(buf, cap, v);
+}
+
+static void axes(FILE *out, const frame *f)
+{
+	fprintf(out, "<g id=\"axes\" font-size=\"12\" fill=\"#222\">\n");
+	fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+	        "stroke=\"#444\"/>\n", PL, PT, PR - PL, PB - PT);
+	int xstep = f->x1 - f->x0 > 10 ? 2 : 1, ystep = f->y1 - f->y0 > 10 ? 2 : 1;
+	char buf[32];
+	for (double e = f->x0; e <= f->x1 + 1e-9; e += xstep) {
+		double x = PL + (e - f->x0) / (f->x1 - f->x0) * (PR - PL);
+		x_label(buf, sizeof buf, e);
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+		        "stroke=\"#ddd\"/><text class=\"tick-x\" x=\"%.1f\" y=\"%.0f\" "
+		        "text-anchor=\"middle\">%s</text>\n", x, PT, x, PB, x, PB + 18, buf);
+	}
+	for (double e = f->y0; e <= f->y1 + 1e-9; e += ystep) {
+		double y = PB - (e - f->y0) / (f->y1 - f->y0) * (PB - PT);
+		tlc_rep__si(buf, sizeof buf, pow(10, e));
+		fprintf(out, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		        "stroke=\"#ddd\"/><text class=\"tick-y\" x=\"%.0f\" y=\"%.1f\" "
+		        "text-anchor=\"end\">%s</text>\n", PL, y, PR, y, PL - 6, y + 4, buf);
+	}
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"13\">"
+	        "arithmetic intensity (FLOP per byte of ideal traffic, log scale)</text>\n",
+	        (PL + PR) / 2, PB + 42);
+	fprintf(out, "<text transform=\"translate(%.0f,%.0f) rotate(-90)\" text-anchor=\"middle\" "
+	        "font-size=\"13\">attainable FLOP/s ceiling (log scale)</text>\n</g>\n", 22.0,
+	        (PT + PB) / 2);
+}
+
+static void ceilings(FILE *out, const tlc_roofline *rl, const frame *f, const int *used)
+{
+	const tlc_device_preset *d = tlc_roofline_get_summary(rl)->device;
+	double top = pow(10, f->y1), xl = pow(10, f->x0), xr = pow(10, f->x1);
+	double xend = fmin(top / d->mem_bw, xr);
+	char a[32], b[32];
+	fprintf(out, "<g id=\"ceilings\" font-size=\"12\">\n<line id=\"ceiling-memory\" "
+	        "class=\"ceiling-memory\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	        "stroke=\"#c0392b\" stroke-width=\"2\"/>\n", px(f, xl), py(f, d->mem_bw * xl),
+	        px(f, xend), py(f, d->mem_bw * xend));
+	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
+		double pk = d->peak_flops[k];
+		if (!used[k] || !(pk > 0))
+			continue;
+		double ridge = pk / d->mem_bw;
+		const char *n = tlc_peak_dtype_name((tlc_peak_dtype)k);
+		fprintf(out, "<line id=\"ceiling-compute-%s\" class=\"ceiling-compute\" x1=\"%.1f\" "
+		        "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#2c3e50\" stroke-width=\"2\"/>\n",
+		        n, px(f, ridge), py(f, pk), PR, py(f, pk));
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s peak %sFLOP/s</text>\n",
+		        PR - 4, py(f, pk) - 6, n, tlc_rep__si(a, sizeof a, pk));
+		fprintf(out, "<line class=\"ridge\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.0f\" "
+		        "stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n<text x=\"%.1f\" y=\"%.0f\" "
+		        "font-size=\"11\" fill=\"#555\">ridge %s %.0f FLOP/B</text>\n", px(f, ridge),
+		        py(f, pk), px(f, ridge), PB, px(f, ridge) + 4, PB - 8, n, ridge);
+	}
+	double xm = pow(10, f->x0 + 0.15 * (f->x1 - f->x0));
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c0392b\" transform=\"rotate(0)\">memory "
+	        "%sB/s</text>\n</g>\n", px(f, xm) + 6, py(f, d->mem_bw * xm) - 8,
+	        tlc_rep__si(b, sizeof b, d->mem_bw));
+}
+
+static void points(FILE *out, const tlc_roofline *rl, const frame *f, int *fam_used)
+{
+	double fmax_ = 0;
+	size_t n = tlc_roofline_row_count(rl);
+	for (size_t i = 0; i < n; i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		if (r->reason == TLC_ROOF_COVERED)
+			fmax_ = fmax(fmax_, tlc_cost_flops_double(r->op->cost));
+	}
+	fputs("<g id=\"points\" fill-opacity=\"0.55\" stroke-width=\"1\">\n", out);
+	/* two passes: large points first so small ones stay visible on top */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+			if (r->reason != TLC_ROOF_COVERED)
+				continue;
+			double fl = tlc_cost_flops_double(r->op->cost);
+			double rad = 2.5 + 11.0 * (fmax_ > 0 ? sqrt(fl / fmax_) : 0);
+			if ((pass == 0) != (rad >= 6.0))
+				continue;
+			size_t fi = family_index(r->family);
+			fam_used[fi] = 1;
+			double x = r->intensity > 0 ? px(f, r->intensity) : PL;
+			double y = r->intensity > 0 ? py(f, point_y(rl, r)) : PB;
+			fprintf(out, "<circle class=\"op\" data-id=\"%lld\" cx=\"%.1f\" cy=\"%.1f\" "
+			        "r=\"%.1f\" fill=\"%s\" stroke=\"%s\"%s><title>", (long long)r->op->id, x, y,
+			        rad, r->cache_resident ? "none" : palette[fi].color, palette[fi].color,
+			        r->cache_resident ? " fill-opacity=\"0\"" : "");
+			xml_text(out, r->op->name);
+			fprintf(out, " #%lld: %s FLOPs, intensity %.3g FLOP/B, %s</title></circle>\n",
+			        (long long)r->op->id, r->flops, r->intensity,
+			        tlc_roof_verdict_name(r->verdict));
+		}
+	fputs("</g>\n", out);
+}
+
+static void legend(FILE *out, const int *fam_used)
+{
+	double x = PR + 24, y = PT + 4;
+	fprintf(out, "<g id=\"legend\" font-size=\"12\">\n<text x=\"%.0f\" y=\"%.0f\" "
+	        "font-weight=\"bold\">op family</text>\n", x, y);
+	for (size_t i = 0; i < NPAL; i++) {
+		if (!fam_used[i])
+			continue;
+		y += 20;
+		fprintf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"6\" fill=\"%s\" fill-opacity=\"0.55\" "
+		        "stroke=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s</text>\n", x + 6, y - 4,
+		        palette[i].color, palette[i].color, x + 18, y, palette[i].family);
+	}
+	y += 30;
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#c0392b\" "
+	        "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">memory ceiling</text>\n", x, y - 4,
+	        x + 14, y - 4, x + 18, y);
+	y += 20;
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#2c3e50\" "
+	        "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">compute ceiling</text>\n", x,
+	        y - 4, x + 14, y - 4, x + 18, y);
+	y += 20;
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#888\" "
+	        "stroke-dasharray=\"5,4\"/><text x=\"%.0f\" y=\"%.0f\">ridge</text>\n", x, y - 4,
+	        x + 14, y - 4, x + 18, y);
+	y += 20;
+	fprintf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"6\" fill=\"none\" stroke=\"#555\"/>"
+	        "<text x=\"%.0f\" y=\"%.0f\">cache-resident</text>\n", x + 6, y - 4, x + 18, y);
+	y += 26;
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">point area ~ FLOPs</text>\n"
+	        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">points sit on their</text>\n"
+	        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">ceiling: no time</text>\n"
+	        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">was measured</text>\n</g>\n",
+	        x, y, x, y + 16, x, y + 32, x, y + 48);
+}
+
+static void header(FILE *out, const tlc_roofline *rl)
+{
+	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
+	const tlc_input_info *info = tlc_eval_info(tlc_roofline__eval(rl));
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/"
+	        "2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu "
+	        "Sans, Arial, sans-serif\">\n<title>Roofline hypotheses from ideal traffic</title>\n"
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
+	fprintf(out, "<text id=\"title\" x=\"%.0f\" y=\"28\" font-size=\"17\" font-weight=\"bold\">"
+	        "Roofline HYPOTHESES from ideal traffic (not measured performance)</text>\n", PL);
+	fprintf(out, "<text x=\"%.0f\" y=\"50\" font-size=\"12\" fill=\"#444\">", PL);
+	if (info && info->model) {
+		xml_text(out, info->model);
+		fputs(" on ", out);
+	}
+	xml_text(out, s->device->name);
+	fprintf(out, " (%s ceilings); traffic = every input read once, every output written "
+	        "once</text>\n", tlc_basis_name(s->device->basis));
+}
+
+int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl)
+{
+	if (!out || !rl)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a roofline",
+		                      "tlc_write_roofline_svg called with NULL");
+	int used[TLC_PEAK_COUNT] = { 0 }, fam_used[NPAL] = { 0 }, any = 0;
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		if (r->reason == TLC_ROOF_COVERED)
+			any = used[r->peak_dtype] = 1;
+	}
+	if (!any) /* no op: still draw the device's fp32 (or first) ceiling */
+		for (int k = TLC_PEAK_FP32; k < TLC_PEAK_COUNT && !any; k++)
+			any = used[k] = tlc_roofline_get_summary(rl)->device->peak_flops[k] > 0;
+	frame f;
+	make_frame(rl, used, &f);
+	header(out, rl);
+	axes(out, &f);
+	ceilings(out, rl, &f, used);
+	points(out, rl, &f, fam_used);
+	legend(out, fam_used);
+	fputs("</svg>\n", out);
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output file",
+	                                    "writing the roofline SVG failed") : 0;
+}

@@ -1,0 +1,468 @@
+/* The module cost tree (contract section 5): one node per module call, the
+ * innermost module owning its ops; self and subtree FLOPs exact; strict
+ * folding of identical sibling blocks; --top and --depth remainder rows that
+ * carry what they hide, so the self column always adds up to the total. */
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "eval.h"
+
+typedef struct tnode {
+	const char *path;   /* arena */
+	const char *type;   /* interned by the eval, or NULL */
+	int64_t call;
+	size_t parent;
+	size_t *kids;
+	size_t nkids, kcap;
+	tlc_count self, sub;
+	uint64_t self_ops, self_unknown, sub_unknown, sub_nodes;
+	char *sig;          /* structure+cost signature (malloc'd) */
+} tnode;
+
+struct tlc_tree {
+	const tlc_allocator *a;
+	const tlc_eval *ev;
+	tlc_tree_options opts;
+	tlc_arena ar;
+	tnode *nodes;
+	size_t nnodes, ncap;
+	size_t *stack;
+	size_t nstack, scap;
+	tlc_tree_row *rows;
+	size_t nrows, rcap;
+	tlc_count total, hidden;
+	uint64_t hidden_calls;
+	const char *total_s, *hidden_s;
+};
+
+/* ---- building the node tree ---- */
+
+static int add_node(tlc_tree *t, size_t parent, const char *path, size_t len, int64_t call,
+                    size_t *out)
+{
+	if (tlc_alloc__grow(t->a, (void **)&t->nodes, &t->ncap, t->nnodes + 1, sizeof *t->nodes))
+		return TLC_ENOMEM;
+	tnode *n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof *n);
+	n->path = tlc_arena__strndup(&t->ar, path, len);
+	if (!n->path)
+		return tlc_error__oom();
+	n->call = call;
+	n->parent = parent;
+	tlc_count__init(&n->self);
+	tlc_count__init(&n->sub);
+	*out = t->nnodes++;
+	if (t->nnodes == 1)
+		return 0;
+	tnode *p = &t->nodes[parent];
+	if (tlc_alloc__grow(t->a, (void **)&p->kids, &p->kcap, p->nkids + 1, sizeof *p->kids))
+		return TLC_ENOMEM;
+	p->kids[p->nkids++] = *out;
+	return 0;
+}
+
+static int stack_set(tlc_tree *t, size_t d, size_t node)
+{
+	if (tlc_alloc__grow(t->a, (void **)&t->stack, &t->scap, d + 1, sizeof *t->stack))
+		return TLC_ENOMEM;
+	t->stack[d] = node;
+	t->nstack = d + 1;
+	return 0;
+}
+
+static int reusable(const tlc_tree *t, size_t d, const char *path, size_t len, int last,
+                    int64_t call)
+{
+	if (d >= t->nstack)
+		return 0;
+	const tnode *n = &t->nodes[t->stack[d]];
+	if (strlen(n->path) != len || memcmp(n->path, path, len) != 0)
+		return 0;
+	return !last || call < 0 || n->call < 0 || n->call == call;
+}
+
+/* Finds or opens the node of the row's module call, keeping the stack of
+ * open module calls (rows come in call order). */
+static int node_for(tlc_tree *t, const tlc_op_row *r, size_t *out)
+{
+	const char *path = r->module ? r->module : "";
+	size_t cur = 0, d = 0;
+	int64_t call = r->module_call;
+	for (const char *p = path; *path; d++) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - path) : strlen(path);
+		int last = dot == NULL;
+		if (reusable(t, d, path, len, last, call)) {
+			cur = t->stack[d];
+		} else {
+			int rc = add_node(t, cur, path, len, last ? call : -1, &cur);
+			if (rc || stack_set(t, d, cur))
+				return rc ? rc : TLC_ENOMEM;
+		}
+		if (last && call >= 0)
+			t->nodes[cur].call = call;
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	t->nstack = d + (*path ? 1 : 0);
+	if (r->module_type && *r->module_type)
+		t->nodes[cur].type = r->module_type;
+	*out = cur;
+	return 0;
+}
+
+static int add_rows(tlc_tree *t)
+{
+	size_t root;
+	int rc = add_node(t, 0, "", 0, -1, &root);
+	for (size_t i = 0; rc == 0 && i < tlc_eval_op_count(t->ev); i++) {
+		const tlc_op_row *r = tlc_eval_op_at(t->ev, i);
+		size_t n;
+		if (r->phase != t->opts.phase || r->cls == TLC_CLASS_NOT_APPLICABLE)
+			continue;
+		rc = node_for(t, r, &n);
+		if (rc)
+			break;
+		t->nodes[n].self_ops++;
+		if (r->cls == TLC_CLASS_UNKNOWN)
+			t->nodes[n].self_unknown++;
+		tlc_rep__add_flops(&t->nodes[n].self, r);
+	}
+	return rc;
+}
+
+/* Children are always created after their parent: a reverse sweep sums
+ * subtrees and builds signatures bottom-up. */
+static int sign_node(tlc_tree *t, tnode *n)
+{
+	tlc_sb sb;
+	tlc_sb__init(&sb, t->a);
+	char *self = tlc_count__to_str(&n->self);
+	tlc_sb__printf(&sb, "%s|%s|%llu|%llu{", n->type ? n->type : "", self ? self : "",
+	               (unsigned long long)n->self_ops, (unsigned long long)n->self_unknown);
+	free(self);
+	size_t plen = strlen(n->path);
+	for (size_t k = 0; k < n->nkids; k++) {
+		const tnode *c = &t->nodes[n->kids[k]];
+		tlc_sb__printf(&sb, "%s:%s;", c->path + (plen ? plen + 1 : 0), c->sig);
+	}
+	tlc_sb__putc(&sb, '}');
+	const char *s = tlc_sb__str(&sb);
+	n->sig = s ? tlc_alloc__strdup(t->a, s) : NULL;
+	tlc_sb__free(&sb);
+	return n->sig ? 0 : tlc_error__oom();
+}
+
+static int sum_up(tlc_tree *t)
+{
+	for (size_t i = t->nnodes; i-- > 0;) {
+		tnode *n = &t->nodes[i];
+		tlc_count__add(&n->sub, &n->self);
+		n->sub_unknown += n->self_unknown;
+		n->sub_nodes += 1;
+		int rc = t->opts.no_fold ? 0 : sign_node(t, n);
+		if (rc)
+			return rc;
+		if (i == 0)
+			break;
+		tnode *p = &t->nodes[n->parent];
+		tlc_count__add(&p->sub, &n->sub);
+		p->sub_unknown += n->sub_unknown;
+		p->sub_nodes += n->sub_nodes;
+	}
+	return 0;
+}
+
+/* ---- rows ---- */
+
+typedef struct group {
+	size_t first, n;   /* index into kids, run length */
+} group;
+
+static tlc_tree_row *new_row(tlc_tree *t)
+{
+	if (tlc_alloc__grow(t->a, (void **)&t->rows, &t->rcap, t->nrows + 1, sizeof *t->rows))
+		return NULL;
+	tlc_tree_row *r = &t->rows[t->nrows++];
+	memset(r, 0, sizeof *r);
+	r->call = -1;
+	r->repeat = 1;
+	r->module_type = "";
+	return r;
+}
+
+static double pct(const tlc_tree *t, const tlc_count *c)
+{
+	double tot = tlc_count__to_double(&t->total);
+	return tot > 0 ? 100.0 * tlc_count__to_double(c) / tot : 0.0;
+}
+
+/* Fills the FLOP columns of r with self*mult and sub*mult. */
+static int row_values(tlc_tree *t, tlc_tree_row *r, const tlc_count *self,
+                      const tlc_count *sub, int64_t mult)
+{
+	tlc_count s, u;
+	tlc_count__init(&s);
+	tlc_count__init(&u);
+	tlc_count__addmul_si(&s, self, mult);
+	tlc_count__addmul_si(&u, sub, mult);
+	r->self_flops = tlc_rep__count_dup(&t->ar, &s);
+	r->subtree_flops = tlc_rep__count_dup(&t->ar, &u);
+	r->self_pct = pct(t, &s);
+	r->subtree_pct = pct(t, &u);
+	tlc_count__clear(&s);
+	tlc_count__clear(&u);
+	return r->self_flops && r->subtree_flops ? 0 : tlc_error__oom();
+}
+
+static const char *last_comp(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot ? dot + 1 : path;
+}
+
+static int node_row(tlc_tree *t, const tnode *n, const tnode *last, size_t depth,
+                    int64_t mult, uint64_t repeat)
+{
+	tlc_tree_row *r = new_row(t);
+	if (!r)
+		return TLC_ENOMEM;
+	r->kind = TLC_TREE_NODE;
+	r->depth = depth;
+	r->path = n->path;
+	r->last_path = last->path;
+	r->module_type = n->type ? n->type : "";
+	r->call = n->call;
+	r->repeat = repeat;
+	r->self_ops = n->self_ops * (uint64_t)mult;
+	r->self_unknown = n->self_unknown * (uint64_t)mult;
+	r->subtree_unknown = n->sub_unknown * (uint64_t)mult;
+	char buf[512];
+	if (depth == 0)
+		snprintf(buf, sizeof buf, "(root)");
+	else if (repeat > 1)
+		snprintf(buf, sizeof buf, "%s..%s (x%llu)", last_comp(n->path), last_comp(last->path),
+		         (unsigned long long)repeat);
+	else if (n->call > 0)
+		snprintf(buf, sizeof buf, "%s#%lld", last_comp(n->path), (long long)n->call);
+	else
+		snprintf(buf, sizeof buf, "%s", last_comp(n->path));
+	if (depth > 0 && repeat == 1 && mult > 1) /* inside a folded block: values cover all */
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (x%lld)", (long long)mult);
+	r->label = tlc_arena__strdup(&t->ar, buf);
+	if (!r->label)
+		return tlc_error__oom();
+	return row_values(t, r, &n->self, &n->sub, mult);
+}
+
+static int remainder_row(tlc_tree *t, tlc_tree_row_kind kind, size_t depth, uint64_t calls,
+                         const tlc_count *flops, uint64_t unknown, size_t below)
+{
+	tlc_tree_row *r = new_row(t);
+	if (!r)
+		return TLC_ENOMEM;
+	char buf[96];
+	if (kind == TLC_TREE_MORE)
+		snprintf(buf, sizeof buf, "(+ %llu more call%s)", (unsigned long long)calls,
+		         calls == 1 ? "" : "s");
+	else
+		snprintf(buf, sizeof buf, "(+ %llu call%s below depth %zu)", (unsigned long long)calls,
+		         calls == 1 ? "" : "s", below);
+	r->kind = kind;
+	r->depth = depth;
+	r->path = r->last_path = "";
+	r->hidden_calls = calls;
+	r->self_unknown = r->subtree_unknown = unknown;
+	r->label = tlc_arena__strdup(&t->ar, buf);
+	tlc_count__add(&t->hidden, flops);
+	t->hidden_calls += calls;
+	if (!r->label)
+		return tlc_error__oom();
+	return row_values(t, r, flops, flops, 1);
+}
+
+static int same_block(const tlc_tree *t, size_t a, size_t b)
+{
+	const tnode *x = &t->nodes[a], *y = &t->nodes[b];
+	return x->sig && y->sig && strcmp(x->sig, y->sig) == 0;
+}
+
+static size_t make_groups(const tlc_tree *t, const tnode *n, group *g)
+{
+	size_t ng = 0;
+	for (size_t k = 0; k < n->nkids; k++) {
+		if (ng && !t->opts.no_fold &&
+		    same_block(t, n->kids[g[ng - 1].first], n->kids[k])) {
+			g[ng - 1].n++;
+			continue;
+		}
+		g[ng].first = k;
+		g[ng].n = 1;
+		ng++;
+	}
+	return ng;
+}
+
+/* Marks the top-K groups by subtree FLOPs (ties: earlier first). */
+static void pick_top(const tlc_tree *t, const tnode *n, const group *g, size_t ng,
+                     unsigned char *keep)
+{
+	size_t k = t->opts.top;
+	for (size_t i = 0; i < ng; i++)
+		keep[i] = k == 0 || ng <= k;
+	if (k == 0 || ng <= k)
+		return;
+	for (size_t picked = 0; picked < k; picked++) {
+		size_t best = ng;
+		tlc_count vb, vi;
+		tlc_count__init(&vb);
+		for (size_t i = 0; i < ng; i++) {
+			if (keep[i])
+				continue;
+			tlc_count__init(&vi);
+			tlc_count__addmul_si(&vi, &t->nodes[n->kids[g[i].first]].sub, (int64_t)g[i].n);
+			if (best == ng || tlc_count__cmp(&vi, &vb) > 0) {
+				best = i;
+				tlc_count__set(&vb, &vi);
+			}
+			tlc_count__clear(&vi);
+		}
+		tlc_count__clear(&vb);
+		keep[best] = 1;
+	}
+}
+
+static int emit(tlc_tree *t, size_t idx, size_t last, size_t depth, int64_t mult,
+                uint64_t repeat);
+
+static int emit_hidden(tlc_tree *t, const tnode *n, const group *g, size_t ng,
+                       const unsigned char *keep, size_t depth, int64_t mult)
+{
+	tlc_count f;
+	tlc_count__init(&f);
+	uint64_t calls = 0, unk = 0;
+	for (size_t i = 0; i < ng; i++) {
+		if (keep[i])
+			continue;
+		const tnode *c = &t->nodes[n->kids[g[i].first]];
+		tlc_count__addmul_si(&f, &c->sub, mult * (int64_t)g[i].n);
+		calls += (uint64_t)mult * g[i].n;
+		unk += c->sub_unknown * (uint64_t)mult * g[i].n;
+	}
+	int rc = calls ? remainder_row(t, TLC_TREE_MORE, depth + 1, calls, &f, unk, 0) : 0;
+	tlc_count__clear(&f);
+	return rc;
+}
+
+static int emit_kids(tlc_tree *t, const tnode *n, size_t depth, int64_t mult)
+{
+	group *g = tlc_alloc__calloc(t->a, n->nkids + 1, sizeof *g);
+	unsigned char *keep = tlc_alloc__calloc(t->a, n->nkids + 1, 1);
+	int rc = g && keep ? 0 : tlc_error__oom();
+	size_t ng = rc ? 0 : make_groups(t, n, g);
+	if (!rc)
+		pick_top(t, n, g, ng, keep);
+	for (size_t i = 0; rc == 0 && i < ng; i++)
+		if (keep[i])
+			rc = emit(t, n->kids[g[i].first], n->kids[g[i].first + g[i].n - 1], depth + 1,
+			          mult * (int64_t)g[i].n, g[i].n);
+	if (rc == 0)
+		rc = emit_hidden(t, n, g, ng, keep, depth, mult);
+	tlc_alloc__free(t->a, g);
+	tlc_alloc__free(t->a, keep);
+	return rc;
+}
+
+static int emit(tlc_tree *t, size_t idx, size_t last, size_t depth, int64_t mult,
+                uint64_t repeat)
+{
+	const tnode *n = &t->nodes[idx];
+	int rc = node_row(t, n, &t->nodes[last], depth, mult, repeat);
+	if (rc || n->nkids == 0)
+		return rc;
+	if (t->opts.depth && depth >= t->opts.depth) {
+		tlc_count f;
+		tlc_count__init(&f);
+		tlc_count__addmul_si(&f, &n->sub, mult);
+		tlc_count__addmul_si(&f, &n->self, -mult);
+		rc = remainder_row(t, TLC_TREE_BELOW, depth + 1, (n->sub_nodes - 1) * (uint64_t)mult,
+		                   &f, (n->sub_unknown - n->self_unknown) * (uint64_t)mult,
+		                   t->opts.depth);
+		tlc_count__clear(&f);
+		return rc;
+	}
+	return emit_kids(t, n, depth, mult);
+}
+
+int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *opts)
+{
+	int rc = tlc_rep__check_eval(ev);
+	if (rc)
+		return rc;
+	const tlc_allocator *a = tlc_eval__allocator(ev);
+	tlc_tree *t = tlc_alloc__calloc(a, 1, sizeof *t);
+	if (!t)
+		return tlc_error__oom();
+	t->a = a;
+	t->ev = ev;
+	if (opts)
+		memcpy(&t->opts, opts, opts->size && opts->size < sizeof t->opts ? opts->size
+		                                                                 : sizeof t->opts);
+	if ((unsigned)t->opts.phase >= TLC_PHASE_COUNT)
+		t->opts.phase = TLC_PHASE_FORWARD;
+	tlc_arena__init(&t->ar, a, 8192);
+	tlc_count__init(&t->total);
+	tlc_count__init(&t->hidden);
+	rc = add_rows(t);
+	if (!rc)
+		rc = sum_up(t);
+	if (!rc) {
+		tlc_count__set(&t->total, &t->nodes[0].sub);
+		rc = emit(t, 0, 0, 0, 1, 1);
+	}
+	if (!rc) {
+		t->total_s = tlc_rep__count_dup(&t->ar, &t->total);
+		t->hidden_s = tlc_rep__count_dup(&t->ar, &t->hidden);
+		rc = t->total_s && t->hidden_s ? 0 : tlc_error__oom();
+	}
+	if (rc) {
+		tlc_tree_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void tlc_tree_free(tlc_tree *tree)
+{
+	if (!tree)
+		return;
+	for (size_t i = 0; i < tree->nnodes; i++) {
+		tlc_count__clear(&tree->nodes[i].self);
+		tlc_count__clear(&tree->nodes[i].sub);
+		tlc_alloc__free(tree->a, tree->nodes[i].kids);
+		tlc_alloc__free(tree->a, tree->nodes[i].sig);
+	}
+	tlc_count__clear(&tree->total);
+	tlc_count__clear(&tree->hidden);
+	tlc_alloc__free(tree->a, tree->nodes);
+	tlc_alloc__free(tree->a, tree->stack);
+	tlc_alloc__free(tree->a, tree->rows);
+	tlc_arena__free(&tree->ar);
+	tlc_alloc__free(tree->a, tree);
+}
+
+size_t tlc_tree_row_count(const tlc_tree *tree) { return tree ? tree->nrows : 0; }
+
+const tlc_tree_row *tlc_tree_row_at(const tlc_tree *tree, size_t i)
+{
+	return tree && i < tree->nrows ? &tree->rows[i] : NULL;
+}
+
+const char *tlc_tree_total_flops(const tlc_tree *tree) { return tree ? tree->total_s : NULL; }
+const char *tlc_tree_hidden_flops(const tlc_tree *tree) { return tree ? tree->hidden_s : NULL; }
+uint64_t tlc_tree_hidden_calls(const tlc_tree *tree) { return tree ? tree->hidden_calls : 0; }
+
+const tlc_eval *tlc_tree__eval(const tlc_tree *tree) { return tree->ev; }
+const tlc_tree_options *tlc_tree__options(const tlc_tree *tree) { return &tree->opts; }

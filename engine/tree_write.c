@@ -1,0 +1,121 @@
+/* Writers of the cost tree: text (80 columns), JSON, CSV. */
+#include <string.h>
+#include "reports.h"
+
+static const char *kind_name(tlc_tree_row_kind k)
+{
+	return k == TLC_TREE_MORE ? "more" : k == TLC_TREE_BELOW ? "below" : "node";
+}
+
+static void text_row(FILE *out, const tlc_tree_row *r)
+{
+	char sub[64], self[64];
+	fprintf(out, "%15s %5.1f%% %15s %5.1f%% %3llu  %*s%s",
+	        tlc_rep__group(sub, sizeof sub, r->subtree_flops), r->subtree_pct,
+	        tlc_rep__group(self, sizeof self, r->self_flops), r->self_pct,
+	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", r->label);
+	if (r->kind == TLC_TREE_NODE && *r->module_type)
+		fprintf(out, " [%s]", r->module_type);
+	fputc('\n', out);
+}
+
+void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t)
+{
+	fprintf(out, "%15s %6s %15s %6s %3s  %s\n", "subtree FLOPs", "%", "self FLOPs", "%",
+	        "unk", "module call");
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
+		text_row(out, tlc_tree_row_at(t, i));
+}
+
+static void write_text(FILE *out, const tlc_tree *t)
+{
+	const tlc_tree_options *o = tlc_tree__options(t);
+	char a[64], b[64];
+	fprintf(out, "cost tree, %s phase (actual-path analytic, fma=2: one MAC = 2 FLOPs)\n",
+	        tlc_phase_name(o->phase));
+	tlc_rep__tree_text_rows(out, t);
+	fprintf(out, "total %s: %s FLOPs (sum of the self column)\n", tlc_phase_name(o->phase),
+	        tlc_rep__group(a, sizeof a, tlc_tree_total_flops(t)));
+	fprintf(out, "hidden in remainder rows: %s FLOPs in %llu call%s (top %zu, depth %zu; 0 = "
+	        "no limit)\n", tlc_rep__group(b, sizeof b, tlc_tree_hidden_flops(t)),
+	        (unsigned long long)tlc_tree_hidden_calls(t),
+	        tlc_tree_hidden_calls(t) == 1 ? "" : "s", o->top, o->depth);
+	fputs("unk = ops without a cost in the subtree (their FLOPs are not in the total)\n", out);
+	tlc_rep__coverage_line(out, tlc_tree__eval(t));
+}
+
+static void json_row(FILE *out, const tlc_tree_row *r)
+{
+	fprintf(out, "{\"kind\":\"%s\",\"depth\":%zu,\"path\":", kind_name(r->kind), r->depth);
+	tlc_rep__json_str(out, r->path);
+	fputs(",\"last_path\":", out);
+	tlc_rep__json_str(out, r->last_path);
+	fputs(",\"label\":", out);
+	tlc_rep__json_str(out, r->label);
+	fputs(",\"module_type\":", out);
+	tlc_rep__json_str(out, r->module_type);
+	fprintf(out, ",\"call\":%lld,\"repeat\":%llu,\"hidden_calls\":%llu,\"self_flops\":\"%s\","
+	        "\"subtree_flops\":\"%s\",\"self_pct\":", (long long)r->call,
+	        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls, r->self_flops,
+	        r->subtree_flops);
+	tlc_rep__json_num(out, r->self_pct);
+	fputs(",\"subtree_pct\":", out);
+	tlc_rep__json_num(out, r->subtree_pct);
+	fprintf(out, ",\"self_ops\":%llu,\"self_unknown\":%llu,\"subtree_unknown\":%llu}",
+	        (unsigned long long)r->self_ops, (unsigned long long)r->self_unknown,
+	        (unsigned long long)r->subtree_unknown);
+}
+
+static void write_json(FILE *out, const tlc_tree *t)
+{
+	const tlc_tree_options *o = tlc_tree__options(t);
+	fprintf(out, "{\"report\":\"tree\",\"phase\":\"%s\",\"convention\":\"fma=2\","
+	        "\"basis\":\"actual-path analytic\",\"total_flops\":\"%s\",\"hidden_flops\":\"%s\","
+	        "\"hidden_calls\":%llu,\"lower_bound\":%s,\"top\":%zu,\"depth\":%zu,\"fold\":%s,"
+	        "\"rows\":[", tlc_phase_name(o->phase), tlc_tree_total_flops(t),
+	        tlc_tree_hidden_flops(t), (unsigned long long)tlc_tree_hidden_calls(t),
+	        tlc_eval_is_lower_bound(tlc_tree__eval(t)) ? "true" : "false", o->top, o->depth,
+	        o->no_fold ? "false" : "true");
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
+		fputs(i ? ",\n" : "\n", out);
+		json_row(out, tlc_tree_row_at(t, i));
+	}
+	fputs("\n]}\n", out);
+}
+
+static void write_csv(FILE *out, const tlc_tree *t)
+{
+	fputs("kind,depth,path,last_path,label,module_type,call,repeat,hidden_calls,self_flops,"
+	      "subtree_flops,self_pct,subtree_pct,self_ops,self_unknown,subtree_unknown\n", out);
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
+		const tlc_tree_row *r = tlc_tree_row_at(t, i);
+		fprintf(out, "%s,%zu,", kind_name(r->kind), r->depth);
+		tlc_rep__csv_str(out, r->path);
+		fputc(',', out);
+		tlc_rep__csv_str(out, r->last_path);
+		fputc(',', out);
+		tlc_rep__csv_str(out, r->label);
+		fputc(',', out);
+		tlc_rep__csv_str(out, r->module_type);
+		fprintf(out, ",%lld,%llu,%llu,%s,%s,%.4f,%.4f,%llu,%llu,%llu\n", (long long)r->call,
+		        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls,
+		        r->self_flops, r->subtree_flops, r->self_pct, r->subtree_pct,
+		        (unsigned long long)r->self_ops, (unsigned long long)r->self_unknown,
+		        (unsigned long long)r->subtree_unknown);
+	}
+}
+
+int tlc_write_tree(FILE *out, const tlc_tree *tree, int fmt)
+{
+	if (!out || !tree)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a tree",
+		                      "tlc_write_tree called with NULL");
+	if (fmt == TLC_FORMAT_JSON)
+		write_json(out, tree);
+	else if (fmt == TLC_FORMAT_CSV)
+		write_csv(out, tree);
+	else
+		write_text(out, tree);
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
+	                                    "writing the tree failed") : 0;
+}
