@@ -653,7 +653,8 @@ typedef struct tlc_ceilings {
 	double peak_flops;          /* > 0: user compute ceiling, every dtype */
 	double peak_bw;             /* > 0: user bandwidth, bytes/s */
 	tlc_basis basis;            /* basis of user ceilings */
-	int dtype;                  /* -1: from the ops; else a tlc_peak_dtype */
+	const char *dtype;          /* NULL: from the ops; else a peak dtype name
+	                               ("bf16", "tf32", ...) used for every op */
 } tlc_ceilings;
 
 /* ---- cost tree (contract section 5) ---- */
@@ -737,7 +738,8 @@ typedef struct tlc_profile_row {
 	const char *key;           /* op name, op type or module path */
 	const tlc_op_row *op;      /* TLC_PROFILE_BY_OP only */
 	uint64_t count, unknown;
-	const char *flops;         /* exact decimal */
+	const char *flops;         /* exact decimal of the counted ops; NULL when every
+	                              op of the row is unknown */
 	const char *bytes;         /* exact decimal, or NULL when unknown */
 	double intensity;          /* FLOPs / bytes; < 0 when undefined */
 	int has_time;              /* time (instrumented) present */
@@ -780,7 +782,7 @@ typedef struct tlc_roofline_options {
 	uint32_t size;          /* sizeof(tlc_roofline_options) */
 	tlc_ceilings ceilings;
 	int phase;              /* -1 = all phases; else a tlc_phase */
-	int64_t cache_bytes;    /* < 0: default 4 MiB; 0: exclude nothing */
+	int64_t cache_bytes;    /* 0: default 4 MiB; < 0: exclude nothing */
 } tlc_roofline_options;
 
 typedef struct tlc_roofline_row {
@@ -885,7 +887,7 @@ typedef struct tlc_report_options {
 	tlc_ceilings ceilings;  /* roofline summary; none found: says so */
 	size_t tree_top;        /* 0: 5 */
 	size_t tree_depth;      /* 0: 2 */
-	int64_t cache_bytes;    /* < 0: default */
+	int64_t cache_bytes;    /* as in tlc_roofline_options */
 } tlc_report_options;
 
 /** Headline per phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of
