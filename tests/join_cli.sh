@@ -1,0 +1,70 @@
+#!/bin/sh
+# Golden checks of `tlcost join` and `tlcost flops` on small synthetic traces
+# (tests/fixtures/trace). Expected numbers, derived by hand from the files:
+#  small.json: addmm (External id 2) launches gemm_kernel (95 us) and a memset
+#   (2 us) through runtime calls 100/101; leftover_kernel (5 us, correlation 7)
+#   has no runtime call. Kernel share 95 / (95 + 5) = 95.0%: exactly the gate,
+#   which passes (>=). Busy: [900,905] + [1000,1095] + [1100,1102] = 102 us.
+#   FLOPs: linear [4,8] x [16,8]^T + bias: 4*8*16 = 512 MACs, 4*16 = 64 other,
+#   2*512 + 64 = 1,088.
+#  containment.json: runtime External id == own correlation (500, 501), no op
+#   has those: containment. fwd_gemm (8 us) in aten::mm id 1 on tid 11,
+#   bwd_gemm (6 us) in aten::mm id 3 inside the evaluate_function wrapper on
+#   tid 12 (the autograd thread): forward and backward both 100%.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+T="$top_builddir/tlcost"
+F="$top_srcdir/tests/fixtures/trace"
+out=${TMPDIR:-/tmp}/tlc-join-cli.$$
+fails=0
+trap 'rm -f "$out" "$out.err"' EXIT
+
+check() { # description, pattern (fixed string) in $out
+	if grep -F -q -- "$2" "$out"; then :; else
+		echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1))
+	fi
+}
+
+"$T" join "$F/small.json" > "$out" || { echo "FAIL: join small exit $?"; fails=$((fails + 1)); }
+check "path" "device-time join: joined (path: correlation)"
+check "kernels" "kernels: 1 of 2 attributed, 0 ambiguous, 1 unattributed"
+check "forward share" "forward   attributed 0.095 ms of 0.100 ms = 95.0%  PASS"
+check "gate" "forward and backward separately): PASSED"
+check "busy" "device 0: 3 launches, busy 0.102 ms"
+check "remainder" "1 x leftover_kernel  0.005 ms"
+
+"$T" join --format json "$F/small.json" > "$out"
+check "json state" '"state": "joined"'
+check "json remainder" '"name": "leftover_kernel"'
+check "json kernel ns" '"kernel_attributed_ns": 95000'
+
+"$T" join "$F/containment.json" > "$out"
+check "containment path" "(path: containment)"
+check "containment why" "2 carry their own correlation id instead"
+check "backward share" "backward  attributed 0.006 ms of 0.006 ms = 100.0%  PASS"
+
+"$T" join --format csv "$F/containment.json" > "$out"
+check "csv header" "launch,kind,name,device,stream,start_ns,duration_ns,correlation,runtime_name,status,op_id,op_name,group"
+check "csv row" '1,kernel,"bwd_gemm",0,7,2000000,6000,501,"cudaLaunchKernel",attributed,3,"aten::mm",'
+[ "$(wc -l < "$out")" -eq 3 ] || { echo "FAIL: csv rows"; fails=$((fails + 1)); }
+
+"$T" flops "$F/small.json" > "$out"
+check "flops on a trace" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,088"
+
+# typed errors with positions; exit status 2 for input errors
+if "$T" join "$F/truncated.json" > "$out" 2> "$out.err"; then
+	echo "FAIL: truncated accepted"; fails=$((fails + 1))
+fi
+mv "$out.err" "$out"
+check "truncated code" "trace_truncated"
+check "truncated remedy" "remedy: "
+"$T" join "$F/wrong_type.json" > /dev/null 2> "$out"
+check "wrong type position" "wrong_type.json:2:"
+check "wrong type code" "trace_field_invalid"
+"$T" join > /dev/null 2>&1 && { echo "FAIL: join without FILE accepted"; fails=$((fails + 1)); }
+"$T" join --help > "$out"
+check "help" "usage: tlcost join"
+
+[ "$fails" -eq 0 ] || exit 1
+exit 0
