@@ -257,7 +257,6 @@ static const tlc_rules_entry layout_rules[] = {
 	{ "aten::_pin_memory", COPY, P(copy_same), "copy to pinned memory: 0 FLOPs" },
 	{ "aten::flip", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
 	{ "aten::roll", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
-	{ "aten::repeat", COPY, P(copy_none), "replicating copy: 0 FLOPs" },
 	{ "aten::constant_pad_nd", COPY, P(copy_none), "padded copy: 0 FLOPs; output written once" },
 	{ "aten::cat", COPY, P(copy_cat), "concatenation: 0 FLOPs; read inputs, write output" },
 	{ "aten::stack", COPY, P(copy_stack), "stacking: 0 FLOPs; read inputs, write output" },
