@@ -33,11 +33,14 @@ typedef struct id_bits {
 	uint64_t seen, resolved, covered;
 } id_bits;
 
-/* Ops whose descendants are still evaluated: their parent and ledger group,
- * so nested FLOPs can be credited to every unknown ancestor. */
+/* Ops whose descendants are still evaluated, in resolution order (parents
+ * before children): FLOPs of counted children accumulate in `nested`, and
+ * tlc_eval_finish folds them up the tree once, so crediting every unknown
+ * ancestor costs O(1) per op however deep the nesting. */
 typedef struct uncovered {
-	int64_t parent; /* -1 at top level */
+	int64_t parent; /* index of the parent's entry, -1 at top level */
 	int64_t group;  /* ledger group index, -1 when not unknown */
+	tlc_count nested;
 } uncovered;
 
 typedef struct pending_list {
@@ -54,7 +57,10 @@ struct tlc_eval {
 	int finished;
 
 	tlc_idmap bits;      /* id>>6 -> id_bits */
-	tlc_idmap uncov;     /* id -> uncovered */
+	tlc_idmap uncov_index; /* id -> index into uncov */
+	uncovered *uncov;
+	size_t nuncov, ucap;
+	int folded;
 	tlc_idmap pending;   /* parent id -> pending_list */
 	size_t npending;
 
@@ -110,7 +116,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	if (opts)
 		memcpy(&ev->opts, opts, opts->size < sizeof ev->opts ? opts->size : sizeof ev->opts);
 	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
-	tlc_idmap__init(&ev->uncov, ev->a, sizeof(uncovered));
+	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
 	tlc_idmap__init(&ev->type_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
@@ -163,7 +169,10 @@ void tlc_eval_free(tlc_eval *ev)
 			tlc_count__clear(&ev->tot[p][f]);
 	tlc_cost__clear(&ev->scratch);
 	tlc_idmap__free(&ev->bits);
-	tlc_idmap__free(&ev->uncov);
+	tlc_idmap__free(&ev->uncov_index);
+	for (size_t i = 0; i < ev->nuncov; i++)
+		tlc_count__clear(&ev->uncov[i].nested);
+	tlc_alloc__free(ev->a, ev->uncov);
 	tlc_idmap__free(&ev->type_index);
 	tlc_idmap__free(&ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
@@ -461,24 +470,53 @@ static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 	tlc_cost__add_flops(&t->flops, &ev->scratch);
 }
 
-/* Credits the op's FLOPs to every unknown ancestor's ledger group. */
-static void credit_ancestors(tlc_eval *ev, const tlc_op *op)
+static int64_t uncovered_index(const tlc_eval *ev, int64_t id)
+{
+	const int64_t *slot = tlc_idmap__get(&ev->uncov_index, id);
+	return slot ? *slot : -1;
+}
+
+/* Credits the op's FLOPs to its parent's entry when the parent is not
+ * covered (folded up to every unknown ancestor at finish). */
+static void credit_parent(tlc_eval *ev, const tlc_op *op)
 {
 	if (!(op->flags & TLC_OP_HAS_PARENT))
 		return;
-	tlc_count flops;
-	tlc_count__init(&flops);
-	tlc_cost__add_flops(&flops, &ev->scratch);
-	int64_t p = op->parent;
-	for (size_t guard = 0; p >= 0 && guard <= ev->uncov.count; guard++) {
-		uncovered *u = tlc_idmap__get(&ev->uncov, p);
-		if (!u)
-			break;
+	int64_t k = uncovered_index(ev, op->parent);
+	if (k >= 0)
+		tlc_cost__add_flops(&ev->uncov[k].nested, &ev->scratch);
+}
+
+/* Adds an entry for an op whose descendants stay evaluated. */
+static int remember_uncovered(tlc_eval *ev, const tlc_op *op, int64_t group)
+{
+	if (tlc_alloc__grow(ev->a, (void **)&ev->uncov, &ev->ucap, ev->nuncov + 1,
+	                    sizeof *ev->uncov) < 0)
+		return TLC_ENOMEM;
+	int64_t *slot = tlc_idmap__put(&ev->uncov_index, op->id, NULL);
+	if (!slot)
+		return oom();
+	uncovered *u = &ev->uncov[ev->nuncov];
+	u->parent = (op->flags & TLC_OP_HAS_PARENT) ? uncovered_index(ev, op->parent) : -1;
+	u->group = group;
+	tlc_count__init(&u->nested);
+	*slot = (int64_t)ev->nuncov++;
+	return 0;
+}
+
+/* Children come after parents in uncov: a reverse pass sums subtrees. */
+static void fold_nested(tlc_eval *ev)
+{
+	if (ev->folded)
+		return;
+	ev->folded = 1;
+	for (size_t i = ev->nuncov; i-- > 0;) {
+		uncovered *u = &ev->uncov[i];
+		if (u->parent >= 0)
+			tlc_count__add(&ev->uncov[u->parent].nested, &u->nested);
 		if (u->group >= 0)
-			tlc_count__add(&ev->groups[u->group].nested, &flops);
-		p = u->parent;
+			tlc_count__add(&ev->groups[u->group].nested, &u->nested);
 	}
-	tlc_count__clear(&flops);
 }
 
 static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdict *v,
@@ -561,11 +599,9 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 	if (rc < 0)
 		return rc;
 	if (!v.covers) {
-		uncovered *u = tlc_idmap__put(&ev->uncov, op->id, NULL);
-		if (!u)
-			return oom();
-		u->parent = (op->flags & TLC_OP_HAS_PARENT) ? op->parent : -1;
-		u->group = v.group;
+		rc = remember_uncovered(ev, op, v.group);
+		if (rc < 0)
+			return rc;
 	}
 	rc = record_row(ev, op, t, &v);
 	if (rc < 0)
@@ -573,7 +609,7 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 	/* commit: nothing below can fail */
 	if (v.counted) {
 		add_totals(ev, op, t);
-		credit_ancestors(ev, op);
+		credit_parent(ev, op);
 	}
 	b = bits_of(ev, op->id, 0);
 	set_bit(b, op->id, 1);
@@ -858,6 +894,8 @@ int tlc_eval_finish(tlc_eval *ev)
 	if (ev->finished)
 		return 0;
 	int rc = report_unresolved(ev);
+	if (rc == 0)
+		fold_nested(ev);
 	if (rc == 0)
 		rc = publish_types(ev);
 	if (rc == 0)
