@@ -605,6 +605,217 @@ static void test_write_oplog(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* End to end through the join (tlc_join_run)                           */
+/* ------------------------------------------------------------------ */
+
+/* The ops of tests/gpu/e2e.cu: op 4 runs nested inside op 3. */
+static const char e2e_log[] =
+	"{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	"{\"id\":0,\"op\":\"aten::mm\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n"
+	"{\"id\":1,\"op\":\"aten::mm\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n"
+	"{\"id\":2,\"op\":\"aten::mm\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n"
+	"{\"id\":3,\"op\":\"aten::linear\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"},null]}\n"
+	"{\"id\":4,\"op\":\"aten::mm\",\"parent\":3,\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+
+/* Launch sequence: (op innermost at the call, kind). Op 3 launches one
+ * kernel, then op 4 runs (4 kernels), then op 3 launches one more. Each op
+ * also does one memcpy (40 ns) and one memset (10 ns); kernels are 100 ns. */
+static const struct { int op; tlc_device_kind kind; } e2e_launches[] = {
+	{ 0, TLC_DEVICE_MEMCPY }, { 0, TLC_DEVICE_MEMSET }, { 0, TLC_DEVICE_KERNEL },
+	{ 1, TLC_DEVICE_MEMCPY }, { 1, TLC_DEVICE_MEMSET }, { 1, TLC_DEVICE_KERNEL },
+	{ 1, TLC_DEVICE_KERNEL },
+	{ 2, TLC_DEVICE_MEMCPY }, { 2, TLC_DEVICE_MEMSET }, { 2, TLC_DEVICE_KERNEL },
+	{ 2, TLC_DEVICE_KERNEL }, { 2, TLC_DEVICE_KERNEL },
+	{ 3, TLC_DEVICE_MEMCPY }, { 3, TLC_DEVICE_MEMSET }, { 3, TLC_DEVICE_KERNEL },
+	{ 4, TLC_DEVICE_MEMCPY }, { 4, TLC_DEVICE_MEMSET }, { 4, TLC_DEVICE_KERNEL },
+	{ 4, TLC_DEVICE_KERNEL }, { 4, TLC_DEVICE_KERNEL }, { 4, TLC_DEVICE_KERNEL },
+	{ 3, TLC_DEVICE_KERNEL },
+};
+#define E2E_N (sizeof e2e_launches / sizeof e2e_launches[0])
+
+/* API calls and external ids go to one buffer, device activity to another
+ * (CUPTI keeps per-context buffers), device records first. */
+static void build_e2e(buf *api, buf *dev)
+{
+	api->len = dev->len = 0;
+	for (uint32_t i = 0; i < E2E_N; i++) {
+		uint32_t corr = 500 + i;
+		uint64_t t = 10000 + 1000 * (uint64_t)i;
+
+		add_ext(api, corr, (uint64_t)e2e_launches[i].op, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+		switch (e2e_launches[i].kind) {
+		case TLC_DEVICE_MEMCPY:
+			add_api(api, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+			        t, t + 5, 77, corr);
+			add_memcpy(dev, 4096, t, t + 40, corr, corr);
+			break;
+		case TLC_DEVICE_MEMSET:
+			add_api(api, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
+			        t, t + 5, 77, corr);
+			add_memset(dev, 4096, t, t + 10, corr);
+			break;
+		default:
+			add_runtime(api, t, t + 5, corr);
+			add_kernel(dev, "scale", 0, 7, t, t + 100, corr);
+		}
+	}
+}
+
+static tlc_eval *eval_with_ops(tlc_engine **eng, const char *log, size_t len)
+{
+	tlc_eval *ev = NULL;
+	tlc_eval_options eo = { sizeof eo, 1, NULL, NULL };
+	/* no rules needed: attribution does not depend on an op's cost */
+	tlc_engine_options no_rules = { sizeof no_rules, TLC_ENGINE_NO_BUILTINS, NULL };
+
+	assert_int_equal(tlc_engine_new(eng, &no_rules), 0);
+	assert_int_equal(tlc_eval_new(&ev, *eng, &eo), 0);
+	assert_int_equal(tlc_oplog_read_mem(ev, log, len, "e2e"), 0);
+	return ev;
+}
+
+static tlc_join *join_session(tlc_eval *ev, tlc_cupti_session *s)
+{
+	tlc_join *j = NULL;
+	tlc_join_options jo = { sizeof jo, tlc_cupti_join_flags(s), 0 };
+
+	assert_int_equal(tlc_cupti_push_eval(ev, s), 0);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	assert_int_equal(tlc_join_run(&j, ev, &jo), 0);
+	return j;
+}
+
+static const tlc_op_row *row_of(const tlc_eval *ev, int64_t id)
+{
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
+		if (tlc_eval_op_at(ev, i)->id == id)
+			return tlc_eval_op_at(ev, i);
+	fail_msg("no row for op %lld", (long long)id);
+	return NULL;
+}
+
+/* Every launch of e2e_launches lands on its op, with exact times. */
+static void check_e2e_join(const tlc_join *j, const tlc_eval *ev)
+{
+	const tlc_join_summary *sum = tlc_join_summary_get(j);
+	int got[5][3] = { { 0 } };
+	/* from e2e_launches: kernels, memcpys, memsets per op */
+	const int want[5][3] = { { 1, 1, 1 }, { 2, 1, 1 }, { 3, 1, 1 }, { 2, 1, 1 }, { 4, 1, 1 } };
+
+	for (size_t i = 0; i < tlc_join_launch_count(j); i++) {
+		const tlc_join_launch *l = tlc_join_launch_at(j, i);
+		const tlc_op_row *row;
+
+		assert_int_equal(l->status, TLC_ATTR_ATTRIBUTED);
+		row = tlc_eval_op_at(ev, (size_t)l->op_row);
+		assert_true(row->id >= 0 && row->id < 5);
+		got[row->id][l->rec->kind == TLC_DEVICE_KERNEL ? 0
+		             : l->rec->kind == TLC_DEVICE_MEMCPY ? 1 : 2]++;
+	}
+	for (int op = 0; op < 5; op++)
+		for (int k = 0; k < 3; k++)
+			assert_int_equal(got[op][k], want[op][k]);
+	assert_int_equal(sum->state, TLC_JOIN_JOINED);
+	assert_int_equal(sum->path, TLC_JOIN_PATH_CORRELATION);
+	assert_int_equal(sum->launches, E2E_N);
+	assert_int_equal(sum->kernels_attributed, 12); /* 1+2+3+2+4 */
+	assert_true(sum->gate_passed);
+	/* op 2: 3 kernels x 100 ns; plus 40 ns copy and 10 ns set */
+	assert_int_equal(row_of(ev, 2)->kernel_time_ns, 300);
+	assert_int_equal(row_of(ev, 2)->device_time_ns, 350);
+	/* op 3 keeps its own 2 kernels; op 4's stay with op 4 */
+	assert_int_equal(row_of(ev, 3)->kernel_time_ns, 200);
+	assert_int_equal(row_of(ev, 4)->kernel_time_ns, 400);
+}
+
+static void test_join_every_launch_on_its_op(void **state)
+{
+	static buf api, dev;
+	buf *bufs[2] = { &dev, &api };
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+	tlc_cupti_session *s;
+	tlc_join *j;
+
+	(void)state;
+	build_e2e(&api, &dev);
+	s = replay(bufs, 2, 0);
+	assert_int_equal(summary(s).status, TLC_CUPTI_COMPLETE);
+	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
+	j = join_session(ev, s);
+	check_e2e_join(j, ev);
+	tlc_join_free(j);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
+}
+
+/* The same through the op log: the lines tlc_cupti_write_oplog writes are
+ * read back by libtlcost's op log reader, as `tlcost join LOG` does. */
+static void test_join_through_oplog(void **state)
+{
+	static buf api, dev;
+	buf *bufs[2] = { &api, &dev };
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+	tlc_cupti_session *s;
+	tlc_join *j = NULL;
+	tlc_join_options jo = { sizeof jo, 0, 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	build_e2e(&api, &dev);
+	s = replay(bufs, 2, 0);
+	assert_non_null(f);
+	fputs(e2e_log, f);
+	assert_int_equal(tlc_cupti_write_oplog(f, s), 0);
+	fclose(f);
+	ev = eval_with_ops(&eng, text, len);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	assert_int_equal(tlc_join_run(&j, ev, &jo), 0);
+	check_e2e_join(j, ev);
+	tlc_join_free(j);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
+	free(text);
+}
+
+/* A kernel whose runtime call was never seen (launched before the session,
+ * or its record lost) is unattributed, never guessed by name; 1000 ns of it
+ * against 1200 ns attributed is a 54% share, under the 95% gate. Dropped
+ * records make the join partial. */
+static void test_join_orphan_fails_gate(void **state)
+{
+	static buf api, dev;
+	buf *bufs[2] = { &api, &dev };
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+	tlc_cupti_session *s;
+	tlc_join *j;
+	const tlc_join_summary *sum;
+
+	(void)state;
+	build_e2e(&api, &dev);
+	add_kernel(&dev, "scale", 0, 7, 90000, 91000, 999);
+	s = replay(bufs, 2, 2);
+	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
+	j = join_session(ev, s);
+	sum = tlc_join_summary_get(j);
+	assert_int_equal(sum->kernels_unattributed, 1);
+	assert_int_equal(sum->kernel_unattributed_ns, 1000);
+	assert_int_equal(sum->kernels_attributed, 12);
+	assert_false(sum->gate_passed);
+	assert_int_equal(sum->state, TLC_JOIN_PARTIAL);
+	tlc_join_free(j);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
+}
+
+/* ------------------------------------------------------------------ */
 /* States and the unavailable path                                      */
 /* ------------------------------------------------------------------ */
 
@@ -763,6 +974,9 @@ int main(void)
 		cmocka_unit_test(test_dropped_records),
 		cmocka_unit_test(test_untimed_records),
 		cmocka_unit_test(test_write_oplog),
+		cmocka_unit_test(test_join_every_launch_on_its_op),
+		cmocka_unit_test(test_join_through_oplog),
+		cmocka_unit_test(test_join_orphan_fails_gate),
 		cmocka_unit_test(test_state_errors),
 		cmocka_unit_test(test_unavailable_without_gpu),
 		cmocka_unit_test(test_library_not_found),

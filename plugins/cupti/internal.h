@@ -59,7 +59,6 @@ struct tlc_cupti_session {
 	tlc_cupti_fns fns;
 	int loaded;
 	unsigned enabled_mask;     /* which entries of the kind list are on */
-	int callbacks_registered;  /* CUPTI holds our callbacks: never dlclose */
 	pthread_mutex_t mu;        /* guards everything ingest touches */
 
 	tlc_cupti_raw *raw;

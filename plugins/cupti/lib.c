@@ -160,10 +160,12 @@ int tlc_cupti__load(tlc_cupti_session *s)
 	                       "CUPTI is unavailable: %s failed: %s", s->failed_call, s->message);
 }
 
+/* libcupti is never dlclosed: once its callbacks are registered it runs
+ * threads that call into this module, and each fresh load of it leaks what
+ * its constructor allocates. A later dlopen of the same path only bumps the
+ * loader's reference count. */
 void tlc_cupti__unload(tlc_cupti_session *s)
 {
-	if (s->fns.handle)
-		dlclose(s->fns.handle);
 	memset(&s->fns, 0, sizeof s->fns);
 	s->loaded = 0;
 }

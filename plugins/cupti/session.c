@@ -159,7 +159,6 @@ int tlc_cupti_start(tlc_cupti_session *s)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_busy",
 		                       "stop the other session of this process first",
 		                       "another CUPTI session of this process is running");
-	s->callbacks_registered = 1;
 	r = s->fns.register_callbacks(on_buffer_requested, on_buffer_completed);
 	if (r != CUPTI_SUCCESS)
 		return unavailable_from(s, "cuptiActivityRegisterCallbacks", r);
@@ -316,10 +315,7 @@ void tlc_cupti_session_free(tlc_cupti_session *s)
 		return;
 	if (s->status == TLC_CUPTI_RUNNING)
 		drain(s);
-	/* Once callbacks were registered, CUPTI keeps pointers into this module
-	 * and runs its own threads: its library stays loaded. */
-	if (!s->callbacks_registered)
-		tlc_cupti__unload(s);
+	tlc_cupti__unload(s);
 	pthread_mutex_destroy(&s->mu);
 	tlc_cupti__intern_free(&s->names);
 	free(s->raw);
