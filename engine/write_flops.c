@@ -9,23 +9,18 @@
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
 
-/* Grouped decimal of a total, or NULL (error set). */
+static const char *group_digits(const char *plain, char *buf, size_t cap);
+
+/* Grouped decimal of a total (malloc'd), or NULL (error set). */
 static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
 {
 	char *plain;
 	if (tlc_eval_total_str(&plain, ev, p, which) < 0)
 		return NULL;
-	size_t n = strlen(plain);
-	char *out = malloc(n + n / 3 + 2);
-	if (out) {
-		char *w = out;
-		for (size_t i = 0; i < n; i++) {
-			if (i && (n - i) % 3 == 0)
-				*w++ = ',';
-			*w++ = plain[i];
-		}
-		*w = '\0';
-	}
+	size_t cap = strlen(plain) * 2 + 2;
+	char *out = malloc(cap);
+	if (out)
+		group_digits(plain, out, cap); /* cap always fits the grouped form */
 	free(plain);
 	if (!out)
 		tlc_error__oom();
@@ -76,6 +71,24 @@ static int write_phase_text(FILE *out, const tlc_eval *ev, tlc_phase p)
 	return rc;
 }
 
+/* backward/forward FLOP ratio: a ratio (float allowed), never a total */
+static void write_ratio_text(FILE *out, const tlc_eval *ev)
+{
+	if (!tlc_eval_phase_present(ev, TLC_PHASE_FORWARD) ||
+	    !tlc_eval_phase_present(ev, TLC_PHASE_BACKWARD))
+		return;
+	char *f = NULL, *b = NULL;
+	if (tlc_eval_total_str(&f, ev, TLC_PHASE_FORWARD, TLC_TOTAL_FLOPS) == 0 &&
+	    tlc_eval_total_str(&b, ev, TLC_PHASE_BACKWARD, TLC_TOTAL_FLOPS) == 0) {
+		double fd = strtod(f, NULL), bd = strtod(b, NULL);
+		if (fd > 0)
+			fprintf(out, "backward/forward FLOP ratio: %.3f (from the backward ops that ran%s)\n",
+			        bd / fd, tlc_eval_is_lower_bound(ev) ? "; both sides are lower bounds" : "");
+	}
+	free(f);
+	free(b);
+}
+
 static void write_coverage_text(FILE *out, const tlc_eval *ev)
 {
 	tlc_coverage c;
@@ -112,13 +125,30 @@ static void write_bound_line(FILE *out, const tlc_eval *ev)
 	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
 }
 
+/* "1234567" -> "1,234,567" into buf (the plain text when it does not fit) */
+static const char *group_digits(const char *plain, char *buf, size_t cap)
+{
+	size_t n = strlen(plain);
+	if (n + n / 3 + 1 > cap)
+		return plain;
+	char *w = buf;
+	for (size_t i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			*w++ = ',';
+		*w++ = plain[i];
+	}
+	*w = '\0';
+	return buf;
+}
+
 static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 {
+	char buf[64];
 	size_t n = tlc_eval_optype_count(ev);
 	if (!n)
 		return;
 	fprintf(out, "\ntop op types by FLOPs (fma=2, all phases):\n");
-	fprintf(out, "  %-40s %8s %22s  %s\n", "op", "calls", "FLOPs", "class");
+	fprintf(out, "  %-46s %6s %22s  %s\n", "op", "calls", "FLOPs", "class");
 	for (size_t i = 0; i < n && i < top; i++) {
 		const tlc_optype_row *r = tlc_eval_optype_at(ev, i);
 		const char *cls = "known";
@@ -129,8 +159,8 @@ static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 		for (int c = 0; c < TLC_CLASS_COUNT; c++)
 			if (r->by_class[c] == r->count)
 				mixed = 0;
-		fprintf(out, "  %-40s %8llu %22s  %s\n", r->name, (unsigned long long)r->count,
-		        r->flops, mixed ? "mixed" : cls);
+		fprintf(out, "  %-46s %6llu %22s  %s\n", r->name, (unsigned long long)r->count,
+		        group_digits(r->flops, buf, sizeof buf), mixed ? "mixed" : cls);
 	}
 	if (n > top)
 		fprintf(out, "  (+ %zu more op types)\n", n - top);
@@ -150,6 +180,7 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 	}
 	if (!any)
 		fprintf(out, "no op records: nothing was counted\n");
+	write_ratio_text(out, ev);
 	write_coverage_text(out, ev);
 	write_bound_line(out, ev);
 	write_types_text(out, ev, 12);
