@@ -1,0 +1,1404 @@
+/* Op log v1 reader (docs: /spec/oplog-v1.md): streaming JSON Lines, plain
+ * or gzip.
+ *
+ * Design. One yajl handle (multiple values allowed) parses the byte stream
+ * directly; the reader cuts the stream at '\n' only to know line numbers and
+ * to check that every line holds exactly one object. yajl callbacks build
+ * the record in place: scalars into per-field slots, argument values on
+ * value stacks that are reused from record to record, and everything that
+ * the tlc_op points to in an arena that is reset per record. So memory is
+ * bounded by the largest record, not by the number of records, and there is
+ * no malloc per op in the steady state.
+ *
+ * Errors found inside a callback are kept pending (the callback returns 0 and
+ * yajl stops); the column is known only once yajl_parse returns, from
+ * yajl_get_bytes_consumed. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+#include "alloc.h"
+#include "error.h"
+#include "eval.h"
+#include "instream.h"
+#include "oplog.h"
+
+/* ---- fields ---- */
+
+enum key {
+	K_NONE = 0,
+	/* records */
+	K_KIND, K_ID, K_OP, K_OVERLOAD, K_PHASE, K_MODULE, K_MODULE_TYPE, K_MODULE_CALL,
+	K_PARENT, K_ARGS, K_KWARGS, K_OUTPUTS, K_HOST_NS, K_START_NS, K_END_NS, K_THREAD,
+	K_CORRELATION, K_NAME, K_DEVICE, K_STREAM, K_BYTES, K_EXTERNAL_ID,
+	/* header */
+	K_FORMAT, K_VERSION, K_PRODUCER, K_MODEL, K_PARAMS, K_TOKENS, K_META,
+	/* tensor objects */
+	T_SHAPE, T_DTYPE, T_STRIDE, T_DEVICE, T_NUMEL,
+	K_COUNT
+};
+
+typedef struct keydef {
+	const char *name;
+	unsigned char len, key;
+} keydef;
+
+#define KD(s, k) { s, sizeof(s) - 1, k }
+/* Most frequent first: the lookup is a linear scan by length and bytes. */
+static const keydef record_keys[] = {
+	KD("args", K_ARGS), KD("id", K_ID), KD("op", K_OP), KD("outputs", K_OUTPUTS),
+	KD("module", K_MODULE), KD("module_type", K_MODULE_TYPE), KD("phase", K_PHASE),
+	KD("overload", K_OVERLOAD), KD("host_ns", K_HOST_NS), KD("kwargs", K_KWARGS),
+	KD("parent", K_PARENT), KD("module_call", K_MODULE_CALL), KD("start_ns", K_START_NS),
+	KD("thread", K_THREAD), KD("correlation", K_CORRELATION), KD("kind", K_KIND),
+	KD("end_ns", K_END_NS), KD("name", K_NAME), KD("device", K_DEVICE),
+	KD("stream", K_STREAM), KD("bytes", K_BYTES), KD("external_id", K_EXTERNAL_ID),
+};
+static const keydef header_keys[] = {
+	KD("format", K_FORMAT), KD("version", K_VERSION), KD("producer", K_PRODUCER),
+	KD("model", K_MODEL), KD("device", K_DEVICE), KD("params", K_PARAMS),
+	KD("tokens", K_TOKENS), KD("meta", K_META),
+};
+static const keydef tensor_keys[] = {
+	KD("shape", T_SHAPE), KD("dtype", T_DTYPE), KD("stride", T_STRIDE),
+	KD("device", T_DEVICE), KD("numel", T_NUMEL),
+};
+
+static const char *key_name(int k)
+{
+	static const keydef *const tabs[] = { record_keys, header_keys, tensor_keys };
+	static const size_t ns[] = { sizeof record_keys / sizeof record_keys[0],
+		                     sizeof header_keys / sizeof header_keys[0],
+		                     sizeof tensor_keys / sizeof tensor_keys[0] };
+	for (size_t t = 0; t < 3; t++)
+		for (size_t i = 0; i < ns[t]; i++)
+			if (tabs[t][i].key == k)
+				return tabs[t][i].name;
+	return "?";
+}
+
+static int lookup(const keydef *tab, size_t n, const unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].len == len && memcmp(tab[i].name, s, len) == 0)
+			return tab[i].key;
+	return K_NONE;
+}
+
+/* The record and tensor keys are looked up for every field of every record:
+ * a switch on the length leaves one or two fixed-size compares. */
+#define IS(lit) (memcmp(s, lit, sizeof(lit) - 1) == 0)
+static int record_key(const unsigned char *s, size_t n)
+{
+	switch (n) {
+	case 2: return IS("id") ? K_ID : IS("op") ? K_OP : K_NONE;
+	case 4: return IS("args") ? K_ARGS : IS("kind") ? K_KIND : IS("name") ? K_NAME : K_NONE;
+	case 5: return IS("phase") ? K_PHASE : IS("bytes") ? K_BYTES : K_NONE;
+	case 6:
+		return IS("module") ? K_MODULE : IS("parent") ? K_PARENT : IS("kwargs") ? K_KWARGS
+		     : IS("thread") ? K_THREAD : IS("end_ns") ? K_END_NS : IS("device") ? K_DEVICE
+		     : IS("stream") ? K_STREAM : K_NONE;
+	case 7: return IS("outputs") ? K_OUTPUTS : IS("host_ns") ? K_HOST_NS : K_NONE;
+	case 8: return IS("overload") ? K_OVERLOAD : IS("start_ns") ? K_START_NS : K_NONE;
+	case 11:
+		return IS("module_type") ? K_MODULE_TYPE : IS("module_call") ? K_MODULE_CALL
+		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID : K_NONE;
+	default: return K_NONE;
+	}
+}
+
+static int tensor_key(const unsigned char *s, size_t n)
+{
+	if (n == 5)
+		return IS("shape") ? T_SHAPE : IS("dtype") ? T_DTYPE : IS("numel") ? T_NUMEL : K_NONE;
+	if (n == 6)
+		return IS("stride") ? T_STRIDE : IS("device") ? T_DEVICE : K_NONE;
+	return K_NONE;
+}
+#undef IS
+
+/* ---- JSON events ---- */
+
+enum jtype { J_NULL = 1, J_BOOL, J_INT, J_BIGINT, J_FLOAT, J_STR, J_MAP, J_ARRAY };
+
+typedef struct jev {
+	int t;
+	int b;
+	int64_t i;
+	double d;
+	const unsigned char *s; /* string bytes, or number text */
+	size_t n;
+} jev;
+
+static const char *jtype_name(int t)
+{
+	switch (t) {
+	case J_NULL: return "null";
+	case J_BOOL: return "a boolean";
+	case J_INT: return "an integer";
+	case J_BIGINT: return "an integer out of the 64-bit range";
+	case J_FLOAT: return "a non-integer number";
+	case J_STR: return "a string";
+	case J_MAP: return "an object";
+	default: return "an array";
+	}
+}
+
+/* ---- reader state ---- */
+
+enum frame_kind {
+	FR_RECORD, FR_ARGS, FR_OUTPUTS, FR_KWARGS, FR_LIST, FR_TENSOR, FR_DIMS, FR_SKIP,
+	FR_META_MAP, FR_META_ARR
+};
+
+typedef struct frame {
+	unsigned char kind, key, first;
+	size_t vbase; /* value-stack height when the frame opened */
+	size_t ibase; /* int-stack height when the frame opened */
+} frame;
+
+typedef struct slot {
+	int t;
+	int64_t i;
+	const char *s; /* NUL-terminated arena copy */
+} slot;
+
+enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_OTHER };
+
+#define DTYPE_CACHE 8
+typedef struct dtype_entry {
+	char name[24];
+	size_t len;
+	tlc_dtype dtype;
+} dtype_entry;
+
+typedef struct reader {
+	tlc_eval *ev;
+	const tlc_allocator *a;
+	const char *file;
+	yajl_handle y;
+	tlc_arena arena;
+	uint64_t max_line;
+	int yajl_oom; /* an allocation of yajl's was refused */
+
+	frame fr[TLC_OPLOG_MAX_DEPTH];
+	int depth;
+
+	/* the record being read */
+	int is_header;
+	int kind;
+	tlc_device_kind dkind;
+	uint64_t present; /* bit per enum key */
+	slot slots[K_COUNT];
+	size_t args_base, nargs, outputs_base, noutputs; /* on the value stack */
+	size_t nkwargs;                                  /* on the kwarg stack */
+	const char *kwname;
+	tlc_tensor tensor;
+	int tensor_has_shape;
+	size_t nstride;
+	int meta_done;
+
+	/* stacks reused across records */
+	tlc_value *vals;
+	size_t nvals, capvals;
+	tlc_kwarg *kws;
+	size_t nkws, capkws;
+	int64_t *ints;
+	size_t nints, capints;
+	tlc_sb meta;
+	dtype_entry dtypes[DTYPE_CACHE];
+	int ndtypes;
+
+	/* position */
+	uint64_t line;     /* 1-based */
+	uint64_t line_len; /* bytes of this line fed before the current parse call */
+	int line_objects;
+	int seen_header;
+
+	/* pending error */
+	int err;          /* klass of a pending error to set, 0 when none */
+	int err_set;      /* the thread's error is already set: only locate it */
+	const char *err_code;
+	uint64_t err_col; /* explicit column, 0 = from the bytes consumed */
+	char msg[480];
+} reader;
+
+static const char *remedy_for(const char *code)
+{
+	if (!strcmp(code, "oplog_parse_error"))
+		return "each line of an op log must be one complete JSON object: fix or "
+		       "regenerate the file at the position shown";
+	if (!strcmp(code, "oplog_header_invalid"))
+		return "the first line must be an op log header such as "
+		       "{\"format\":\"tlcost-oplog\",\"version\":1}: regenerate the file with a "
+		       "writer of op log v1";
+	if (!strcmp(code, "oplog_version_unsupported"))
+		return "write the log as op log version 1, or use a tlcost release that "
+		       "reads this version";
+	if (!strcmp(code, "oplog_line_too_long"))
+		return "check that the file is an op log (one JSON object per line); split "
+		       "huge records";
+	return "fix the field at the position shown (the record fields are listed in "
+	       "the op log v1 format page) or regenerate the log";
+}
+
+/* Records an error to raise once yajl returns. Returns 0 (stop parsing). */
+static int fail(reader *r, int klass, const char *code, uint64_t col, const char *fmt, ...)
+	TLC_PRINTF(5, 6);
+static int fail(reader *r, int klass, const char *code, uint64_t col, const char *fmt, ...)
+{
+	if (r->err || r->err_set)
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	va_end(ap);
+	r->err = klass;
+	r->err_code = code;
+	r->err_col = col;
+	return 0;
+}
+
+static int fail_oom(reader *r)
+{
+	tlc_error__oom();
+	r->err_set = 1;
+	return 0;
+}
+
+/* Where in the record we are, e.g. "args[1].shape[2]" or "kwargs.alpha". */
+static void field_path(reader *r, char *buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int d = 0; d < r->depth && len < cap; d++) {
+		const frame *f = &r->fr[d];
+		size_t next = d + 1 < r->depth ? r->fr[d + 1].vbase : r->nvals;
+		int n = 0;
+		switch (f->kind) {
+		case FR_TENSOR:
+			if (f->key == K_NONE)
+				break;
+			/* fall through */
+		case FR_RECORD:
+			n = snprintf(buf + len, cap - len, "%s%s", d ? "." : "", key_name(f->key));
+			break;
+		case FR_ARGS:
+		case FR_OUTPUTS:
+		case FR_LIST:
+			n = snprintf(buf + len, cap - len, "[%zu]", next - f->vbase);
+			break;
+		case FR_KWARGS:
+			n = snprintf(buf + len, cap - len, ".%s", r->kwname ? r->kwname : "?");
+			break;
+		case FR_DIMS:
+			n = snprintf(buf + len, cap - len, "[%zu]", r->nints - f->ibase);
+			break;
+		default:
+			break;
+		}
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
+static int field_fail(reader *r, uint64_t col, const char *fmt, ...) TLC_PRINTF(3, 4);
+static int field_fail(reader *r, uint64_t col, const char *fmt, ...)
+{
+	char path[160], detail[300];
+	field_path(r, path, sizeof path);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	return fail(r, TLC_EINPUT, "oplog_field_invalid", col, "field %s: %s", path, detail);
+}
+
+/* ---- stacks ---- */
+
+static int push_val(reader *r, const tlc_value *v)
+{
+	if (r->nvals == r->capvals &&
+	    tlc_alloc__grow(r->a, (void **)&r->vals, &r->capvals, r->nvals + 1, sizeof *r->vals) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	r->vals[r->nvals++] = *v;
+	return 1;
+}
+
+static int push_kw(reader *r, const tlc_value *v)
+{
+	if (r->nkws == r->capkws &&
+	    tlc_alloc__grow(r->a, (void **)&r->kws, &r->capkws, r->nkws + 1, sizeof *r->kws) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	r->kws[r->nkws].name = r->kwname;
+	r->kws[r->nkws].value = *v;
+	r->nkws++;
+	return 1;
+}
+
+static int push_int(reader *r, int64_t x)
+{
+	if (r->nints == r->capints &&
+	    tlc_alloc__grow(r->a, (void **)&r->ints, &r->capints, r->nints + 1, sizeof *r->ints) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	r->ints[r->nints++] = x;
+	return 1;
+}
+
+/* Copies n elements to the arena (NULL for none). *ok = 0 on failure. */
+static void *arena_copy(reader *r, const void *src, size_t n, size_t elem, int *ok)
+{
+	if (n == 0)
+		return NULL;
+	void *d = n > SIZE_MAX / elem ? NULL : tlc_arena__alloc(&r->arena, n * elem);
+	if (!d) {
+		*ok = 0;
+		return NULL;
+	}
+	memcpy(d, src, n * elem);
+	return d;
+}
+
+static const char *arena_str(reader *r, const unsigned char *s, size_t n)
+{
+	return tlc_arena__strndup(&r->arena, (const char *)s, n);
+}
+
+static int push_frame(reader *r, int kind, int key)
+{
+	if (r->depth >= TLC_OPLOG_MAX_DEPTH)
+		return field_fail(r, 0, "nesting deeper than %d levels", TLC_OPLOG_MAX_DEPTH);
+	frame *f = &r->fr[r->depth++];
+	f->kind = (unsigned char)kind;
+	f->key = (unsigned char)key;
+	f->first = 1;
+	f->vbase = r->nvals;
+	f->ibase = r->nints;
+	return 1;
+}
+
+/* ---- meta: the header's free-form object, re-serialised as JSON ---- */
+
+static void meta_string(reader *r, const unsigned char *s, size_t n)
+{
+	tlc_sb *sb = &r->meta;
+	size_t run = 0;
+	tlc_sb__putc(sb, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		tlc_sb__append(sb, (const char *)s + run, i - run);
+		run = i + 1;
+		if (c == '"' || c == '\\') {
+			tlc_sb__putc(sb, '\\');
+			tlc_sb__putc(sb, (char)c);
+		} else {
+			tlc_sb__printf(sb, "\\u%04x", c);
+		}
+	}
+	tlc_sb__append(sb, (const char *)s + run, n - run);
+	tlc_sb__putc(sb, '"');
+}
+
+static int meta_value(reader *r, const jev *e)
+{
+	frame *f = &r->fr[r->depth - 1];
+	if (f->kind == FR_META_ARR && !f->first)
+		tlc_sb__putc(&r->meta, ',');
+	f->first = 0;
+	switch (e->t) {
+	case J_NULL: tlc_sb__puts(&r->meta, "null"); break;
+	case J_BOOL: tlc_sb__puts(&r->meta, e->b ? "true" : "false"); break;
+	case J_STR: meta_string(r, e->s, e->n); break;
+	case J_MAP: tlc_sb__putc(&r->meta, '{'); return push_frame(r, FR_META_MAP, 0);
+	case J_ARRAY: tlc_sb__putc(&r->meta, '['); return push_frame(r, FR_META_ARR, 0);
+	default: tlc_sb__append(&r->meta, (const char *)e->s, e->n); break;
+	}
+	return 1;
+}
+
+static void meta_key(reader *r, const unsigned char *s, size_t n)
+{
+	frame *f = &r->fr[r->depth - 1];
+	if (!f->first)
+		tlc_sb__putc(&r->meta, ',');
+	f->first = 0;
+	meta_string(r, s, n);
+	tlc_sb__putc(&r->meta, ':');
+}
+
+/* ---- values inside args, kwargs, outputs ---- */
+
+static int is_nonfinite(const jev *e, double *out)
+{
+	if (e->n == 3 && !memcmp(e->s, "inf", 3))
+		*out = HUGE_VAL;
+	else if (e->n == 4 && !memcmp(e->s, "-inf", 4))
+		*out = -HUGE_VAL;
+	else if (e->n == 3 && !memcmp(e->s, "nan", 3))
+		*out = NAN;
+	else
+		return 0;
+	return 1;
+}
+
+static int emit(reader *r, const tlc_value *v)
+{
+	if (r->fr[r->depth - 1].kind == FR_KWARGS)
+		return push_kw(r, v);
+	return push_val(r, v);
+}
+
+static int value_event(reader *r, const jev *e)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	switch (e->t) {
+	case J_NULL: v.kind = TLC_VALUE_NONE; break;
+	case J_BOOL: v.kind = TLC_VALUE_BOOL; v.u.boolean = e->b; break;
+	case J_INT: v.kind = TLC_VALUE_INT; v.u.integer = e->i; break;
+	case J_BIGINT: return field_fail(r, 0, "integer out of the 64-bit range");
+	case J_FLOAT: v.kind = TLC_VALUE_FLOAT; v.u.real = e->d; break;
+	case J_STR:
+		if (is_nonfinite(e, &v.u.real)) {
+			v.kind = TLC_VALUE_FLOAT;
+			break;
+		}
+		v.kind = TLC_VALUE_STRING;
+		if (!(v.u.string = arena_str(r, e->s, e->n)))
+			return fail_oom(r);
+		break;
+	case J_ARRAY: return push_frame(r, FR_LIST, 0);
+	default:
+		memset(&r->tensor, 0, sizeof r->tensor);
+		r->tensor_has_shape = 0;
+		r->nstride = 0;
+		return push_frame(r, FR_TENSOR, K_NONE);
+	}
+	return emit(r, &v);
+}
+
+/* Sets the tensor's dtype. The first few distinct short names are kept
+ * in the reader (never evicted, so earlier pointers stay valid): a log
+ * repeats a handful of dtypes millions of times. */
+static int dtype_of(reader *r, const unsigned char *s, size_t n)
+{
+	for (int i = 0; i < r->ndtypes; i++) {
+		const dtype_entry *d = &r->dtypes[i];
+		if (d->len == n && memcmp(d->name, s, n) == 0) {
+			r->tensor.dtype_name = d->name;
+			r->tensor.dtype = d->dtype;
+			return 1;
+		}
+	}
+	const char *name = arena_str(r, s, n);
+	if (!name)
+		return fail_oom(r);
+	r->tensor.dtype_name = name;
+	r->tensor.dtype = tlc_dtype_parse(name);
+	if (r->ndtypes < DTYPE_CACHE && n < sizeof r->dtypes[0].name) {
+		dtype_entry *d = &r->dtypes[r->ndtypes++];
+		memcpy(d->name, s, n);
+		d->name[n] = '\0';
+		d->len = n;
+		d->dtype = r->tensor.dtype;
+		r->tensor.dtype_name = d->name;
+	}
+	return 1;
+}
+
+static int tensor_event(reader *r, const jev *e)
+{
+	frame *f = &r->fr[r->depth - 1];
+	switch (f->key) {
+	case T_SHAPE:
+	case T_STRIDE:
+		if (e->t == J_ARRAY)
+			return push_frame(r, FR_DIMS, f->key);
+		if (e->t == J_NULL && f->key == T_STRIDE)
+			return 1;
+		return field_fail(r, 0, "expected an array of integers, found %s", jtype_name(e->t));
+	case T_DTYPE:
+	case T_DEVICE:
+		if (e->t == J_NULL)
+			return 1;
+		if (e->t != J_STR)
+			return field_fail(r, 0, "expected a string, found %s", jtype_name(e->t));
+		if (f->key == T_DTYPE)
+			return dtype_of(r, e->s, e->n);
+		if (!(r->tensor.device = arena_str(r, e->s, e->n)))
+			return fail_oom(r);
+		return 1;
+	case T_NUMEL:
+		if (e->t == J_NULL || (e->t == J_INT && e->i >= 0))
+			return 1;
+		return field_fail(r, 0, "expected a non-negative integer, found %s",
+		                  e->t == J_INT ? "a negative one" : jtype_name(e->t));
+	default: /* unknown tensor field: ignored */
+		if (e->t == J_MAP || e->t == J_ARRAY)
+			return push_frame(r, FR_SKIP, 0);
+		return 1;
+	}
+}
+
+static int dims_event(reader *r, const jev *e)
+{
+	frame *f = &r->fr[r->depth - 1];
+	if (e->t != J_INT)
+		return field_fail(r, 0, "expected an integer, found %s", jtype_name(e->t));
+	if (f->key == T_SHAPE && e->i < 0)
+		return field_fail(r, 0, "negative shape entry %lld", (long long)e->i);
+	return push_int(r, e->i);
+}
+
+static int end_dims(reader *r, const frame *f)
+{
+	int ok = 1;
+	size_t n = r->nints - f->ibase;
+	const int64_t *d = arena_copy(r, r->ints + f->ibase, n, sizeof *d, &ok);
+	r->nints = f->ibase;
+	if (!ok)
+		return fail_oom(r);
+	if (f->key == T_SHAPE) {
+		r->tensor.shape = d;
+		r->tensor.ndim = n;
+		r->tensor_has_shape = 1;
+	} else {
+		r->tensor.stride = d;
+		r->nstride = n;
+	}
+	return 1;
+}
+
+/* Called with the tensor's frame still on the stack (for the error path). */
+static int check_tensor(reader *r)
+{
+	r->fr[r->depth - 1].key = K_NONE;
+	if (!r->tensor_has_shape)
+		return field_fail(r, 0, "tensor object without \"shape\"");
+	if (r->tensor.stride && r->nstride != r->tensor.ndim)
+		return field_fail(r, 0, "stride has %zu entries but shape has %zu", r->nstride,
+		                  r->tensor.ndim);
+	return 1;
+}
+
+static int emit_tensor(reader *r)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_TENSOR;
+	v.u.tensor = r->tensor;
+	return emit(r, &v);
+}
+
+static int end_list(reader *r, const frame *f)
+{
+	int ok = 1;
+	size_t n = r->nvals - f->vbase;
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_LIST;
+	v.u.list.n = n;
+	v.u.list.items = arena_copy(r, r->vals + f->vbase, n, sizeof *r->vals, &ok);
+	r->nvals = f->vbase;
+	if (!ok)
+		return fail_oom(r);
+	return emit(r, &v);
+}
+
+/* ---- record fields ---- */
+
+enum want { W_NONE = 0, W_INT, W_UINT, W_STR, W_ARRAY, W_MAP };
+
+/* Expected type of record field k given what is known of the record's kind;
+ * W_NONE: not a field of this kind (ignored). An unseen kind counts as op, so
+ * a typed op field is checked at once; the rest is checked at the end. */
+static const unsigned char want_op[K_COUNT] = {
+	[K_KIND] = W_STR, [K_ID] = W_UINT, [K_OP] = W_STR, [K_OVERLOAD] = W_STR,
+	[K_PHASE] = W_STR, [K_MODULE] = W_STR, [K_MODULE_TYPE] = W_STR,
+	[K_MODULE_CALL] = W_UINT, [K_PARENT] = W_UINT, [K_ARGS] = W_ARRAY, [K_KWARGS] = W_MAP,
+	[K_OUTPUTS] = W_ARRAY, [K_HOST_NS] = W_UINT, [K_START_NS] = W_INT, [K_THREAD] = W_INT,
+	[K_CORRELATION] = W_INT,
+};
+static const unsigned char want_device[K_COUNT] = {
+	[K_KIND] = W_STR, [K_START_NS] = W_INT, [K_END_NS] = W_INT, [K_THREAD] = W_INT,
+	[K_CORRELATION] = W_INT, [K_NAME] = W_STR, [K_DEVICE] = W_INT, [K_STREAM] = W_INT,
+	[K_BYTES] = W_UINT, [K_EXTERNAL_ID] = W_INT,
+};
+
+static int want_record(int kind, int k)
+{
+	if (kind == KD_OP || kind == KD_UNSEEN)
+		return want_op[k];
+	if (kind == KD_DEVICE)
+		return want_device[k];
+	return k == K_KIND ? W_STR : W_NONE;
+}
+
+static int want_header(int k)
+{
+	switch (k) {
+	case K_FORMAT: case K_PRODUCER: case K_MODEL: case K_DEVICE: return W_STR;
+	case K_VERSION: return W_INT;
+	case K_PARAMS: case K_TOKENS: return W_UINT;
+	case K_META: return W_MAP;
+	default: return W_NONE;
+	}
+}
+
+static const char *want_name(int w)
+{
+	switch (w) {
+	case W_INT: return "an integer";
+	case W_UINT: return "a non-negative integer";
+	case W_STR: return "a string";
+	case W_ARRAY: return "an array";
+	default: return "an object";
+	}
+}
+
+/* 1 when slot s fits w (null always fits: it means absent). */
+static int fits(const slot *s, int w)
+{
+	switch (w) {
+	case W_NONE: return 1;
+	case W_INT: return s->t == J_INT || s->t == J_NULL;
+	case W_UINT: return (s->t == J_INT && s->i >= 0) || s->t == J_NULL;
+	case W_STR: return s->t == J_STR || s->t == J_NULL;
+	case W_ARRAY: return s->t == J_ARRAY || s->t == J_NULL;
+	default: return s->t == J_MAP || s->t == J_NULL;
+	}
+}
+
+static int check_slot(reader *r, int k, uint64_t col)
+{
+	const slot *s = &r->slots[k];
+	int w = r->is_header ? want_header(k) : want_record(r->kind, k);
+	if (fits(s, w))
+		return 1;
+	const char *found = s->t == J_INT ? "a negative integer" : jtype_name(s->t);
+	if (r->is_header && (k == K_FORMAT || k == K_VERSION))
+		return fail(r, TLC_EINPUT, "oplog_header_invalid", col,
+		            "header field %s must be %s, found %s", key_name(k), want_name(w), found);
+	return fail(r, TLC_EINPUT, "oplog_field_invalid", col, "field %s must be %s, found %s",
+	            key_name(k), want_name(w), found);
+}
+
+static int set_kind(reader *r, const slot *s)
+{
+	if (s->t != J_STR)
+		return 1; /* check_slot reports it */
+	const char *k = s->s;
+	r->kind = KD_DEVICE;
+	if (!strcmp(k, "op"))
+		r->kind = KD_OP;
+	else if (!strcmp(k, "kernel"))
+		r->dkind = TLC_DEVICE_KERNEL;
+	else if (!strcmp(k, "memcpy"))
+		r->dkind = TLC_DEVICE_MEMCPY;
+	else if (!strcmp(k, "memset"))
+		r->dkind = TLC_DEVICE_MEMSET;
+	else if (!strcmp(k, "runtime"))
+		r->dkind = TLC_DEVICE_RUNTIME;
+	else if (!strcmp(k, "driver"))
+		r->dkind = TLC_DEVICE_DRIVER;
+	else
+		r->kind = KD_OTHER;
+	return 1;
+}
+
+/* forward, backward, optimizer, other -> tlc_phase; -1 for anything else. */
+static int phase_code(const unsigned char *s, size_t n)
+{
+	static const char *const names[] = { "forward", "backward", "optimizer", "other" };
+	for (int p = 0; p < 4; p++)
+		if (strlen(names[p]) == n && memcmp(names[p], s, n) == 0)
+			return p;
+	return -1;
+}
+
+static int store_slot(reader *r, int k, const jev *e)
+{
+	slot *s = &r->slots[k];
+	s->t = e->t;
+	s->i = e->i;
+	s->s = NULL;
+	if (e->t == J_STR && k == K_PHASE && !r->is_header)
+		s->i = phase_code(e->s, e->n); /* the name is kept only when unknown */
+	if (e->t == J_STR && !(k == K_PHASE && s->i >= 0) && !(s->s = arena_str(r, e->s, e->n)))
+		return fail_oom(r);
+	r->present |= (uint64_t)1 << k;
+	if (k == K_KIND)
+		set_kind(r, s);
+	if (r->is_header)
+		return 1; /* checked at the end of the line */
+	return check_slot(r, k, 0);
+}
+
+static int record_event(reader *r, const jev *e)
+{
+	frame *f = &r->fr[r->depth - 1];
+	int k = f->key;
+	if (k == K_NONE)
+		return e->t == J_MAP || e->t == J_ARRAY ? push_frame(r, FR_SKIP, 0) : 1;
+	if (!store_slot(r, k, e))
+		return 0;
+	if (e->t != J_MAP && e->t != J_ARRAY)
+		return 1;
+	int w = r->is_header ? want_header(k) : want_record(r->kind, k);
+	if (k == K_META && e->t == J_MAP) {
+		tlc_sb__reset(&r->meta);
+		tlc_sb__putc(&r->meta, '{');
+		r->meta_done = 0;
+		return push_frame(r, FR_META_MAP, 0);
+	}
+	if (w == W_ARRAY && e->t == J_ARRAY)
+		return push_frame(r, k == K_ARGS ? FR_ARGS : FR_OUTPUTS, 0);
+	if (w == W_MAP && e->t == J_MAP) {
+		r->nkws = 0;
+		r->kwname = NULL;
+		return push_frame(r, FR_KWARGS, 0);
+	}
+	return push_frame(r, FR_SKIP, 0);
+}
+
+/* ---- records ---- */
+
+static void begin_record(reader *r)
+{
+	tlc_arena__reset(&r->arena);
+	r->is_header = !r->seen_header;
+	r->kind = KD_UNSEEN;
+	r->present = 0;
+	r->nargs = r->noutputs = r->nkwargs = 0;
+	r->nvals = r->nkws = r->nints = 0;
+	r->meta_done = 0;
+}
+
+static int has(const reader *r, int k)
+{
+	return (r->present >> k & 1) && r->slots[k].t != J_NULL;
+}
+
+static const char *str_of(const reader *r, int k) { return has(r, k) ? r->slots[k].s : NULL; }
+
+static int missing(reader *r, const char *what, int k)
+{
+	return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+	            "%s record without required field %s", what, key_name(k));
+}
+
+static int finish_op(reader *r)
+{
+	static const int required[] = { K_ID, K_OP, K_ARGS };
+	for (size_t i = 0; i < 3; i++)
+		if (!has(r, required[i]))
+			return missing(r, "op", required[i]);
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.size = sizeof op;
+	op.id = r->slots[K_ID].i;
+	op.name = str_of(r, K_OP);
+	op.overload = str_of(r, K_OVERLOAD);
+	if (has(r, K_PHASE) && r->slots[K_PHASE].i < 0)
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "field phase: \"%s\" is not one of forward, backward, optimizer, other",
+		            r->slots[K_PHASE].s);
+	op.phase = has(r, K_PHASE) ? (tlc_phase)r->slots[K_PHASE].i : TLC_PHASE_FORWARD;
+	op.module = str_of(r, K_MODULE);
+	op.module_type = str_of(r, K_MODULE_TYPE);
+	static const struct { int k; unsigned flag; } opt[] = {
+		{ K_MODULE_CALL, TLC_OP_HAS_MODULE_CALL }, { K_PARENT, TLC_OP_HAS_PARENT },
+		{ K_HOST_NS, TLC_OP_HAS_HOST_NS }, { K_START_NS, TLC_OP_HAS_START_NS },
+		{ K_THREAD, TLC_OP_HAS_THREAD },
+	};
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (has(r, opt[i].k))
+			op.flags |= opt[i].flag;
+	op.module_call = r->slots[K_MODULE_CALL].i;
+	op.parent = r->slots[K_PARENT].i;
+	op.host_ns = r->slots[K_HOST_NS].i;
+	op.start_ns = r->slots[K_START_NS].i;
+	op.thread = r->slots[K_THREAD].i;
+	op.correlation = has(r, K_CORRELATION) ? r->slots[K_CORRELATION].i : op.id;
+	op.nargs = r->nargs;
+	op.args = r->nargs ? r->vals + r->args_base : NULL;
+	if (has(r, K_KWARGS) && r->nkwargs) {
+		op.nkwargs = r->nkwargs;
+		op.kwargs = r->kws;
+	}
+	if (has(r, K_OUTPUTS)) {
+		op.flags |= TLC_OP_HAS_OUTPUTS;
+		op.noutputs = r->noutputs;
+		op.outputs = r->noutputs ? r->vals + r->outputs_base : NULL;
+	}
+	if (tlc_eval_push_op(r->ev, &op) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int finish_device(reader *r)
+{
+	static const int required[] = { K_START_NS, K_END_NS };
+	for (size_t i = 0; i < 2; i++)
+		if (!has(r, required[i]))
+			return missing(r, r->slots[K_KIND].s, required[i]);
+	int named = r->dkind == TLC_DEVICE_KERNEL || r->dkind == TLC_DEVICE_RUNTIME ||
+	            r->dkind == TLC_DEVICE_DRIVER;
+	if (named && !has(r, K_NAME))
+		return missing(r, r->slots[K_KIND].s, K_NAME);
+	tlc_device_record d;
+	memset(&d, 0, sizeof d);
+	d.size = sizeof d;
+	d.kind = r->dkind;
+	d.name = str_of(r, K_NAME);
+	d.device = has(r, K_DEVICE) ? r->slots[K_DEVICE].i : -1;
+	d.stream = has(r, K_STREAM) ? r->slots[K_STREAM].i : -1;
+	d.start_ns = r->slots[K_START_NS].i;
+	d.end_ns = r->slots[K_END_NS].i;
+	if (d.end_ns < d.start_ns)
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "field end_ns: %lld is before start_ns %lld", (long long)d.end_ns,
+		            (long long)d.start_ns);
+	static const struct { int k; unsigned flag; } opt[] = {
+		{ K_THREAD, TLC_DEV_HAS_THREAD }, { K_CORRELATION, TLC_DEV_HAS_CORRELATION },
+		{ K_EXTERNAL_ID, TLC_DEV_HAS_EXTERNAL_ID }, { K_BYTES, TLC_DEV_HAS_BYTES },
+	};
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (has(r, opt[i].k))
+			d.flags |= opt[i].flag;
+	d.thread = r->slots[K_THREAD].i;
+	d.correlation = r->slots[K_CORRELATION].i;
+	d.external_id = r->slots[K_EXTERNAL_ID].i;
+	d.bytes = r->slots[K_BYTES].i;
+	if (tlc_eval_push_device(r->ev, &d) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int finish_header(reader *r)
+{
+	for (int k = K_FORMAT; k <= K_META; k++)
+		if ((r->present >> k & 1) && !check_slot(r, k, 1))
+			return 0;
+	if (!has(r, K_FORMAT))
+		return fail(r, TLC_EINPUT, "oplog_header_invalid", 1,
+		            "line %llu is not an op log header: it has no \"format\" field",
+		            (unsigned long long)r->line);
+	if (strcmp(r->slots[K_FORMAT].s, "tlcost-oplog") != 0)
+		return fail(r, TLC_EINPUT, "oplog_header_invalid", 1,
+		            "header format is \"%s\", expected \"tlcost-oplog\"", r->slots[K_FORMAT].s);
+	if (!has(r, K_VERSION))
+		return fail(r, TLC_EINPUT, "oplog_header_invalid", 1, "header has no \"version\" field");
+	if (r->slots[K_VERSION].i != 1)
+		return fail(r, TLC_EVERSION, "oplog_version_unsupported", 1,
+		            "op log version %lld is not supported; this reader supports version 1",
+		            (long long)r->slots[K_VERSION].i);
+	tlc_input_info info;
+	memset(&info, 0, sizeof info);
+	info.format = "tlcost-oplog";
+	info.producer = str_of(r, K_PRODUCER);
+	info.model = str_of(r, K_MODEL);
+	info.device = str_of(r, K_DEVICE);
+	info.params = has(r, K_PARAMS) ? r->slots[K_PARAMS].i : -1;
+	info.tokens = has(r, K_TOKENS) ? r->slots[K_TOKENS].i : -1;
+	if (r->meta_done && !(info.meta_json = tlc_sb__str(&r->meta)))
+		return fail_oom(r);
+	if (tlc_eval_set_info(r->ev, &info) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	r->seen_header = 1;
+	return 1;
+}
+
+static int finish_record(reader *r)
+{
+	if (r->is_header)
+		return finish_header(r);
+	if (r->kind == KD_UNSEEN)
+		r->kind = KD_OP;
+	/* fields were checked as they came, as op fields until "kind" said
+	 * otherwise: other kinds are checked again now */
+	for (int k = K_KIND; r->kind != KD_OP && k <= K_EXTERNAL_ID; k++)
+		if ((r->present >> k & 1) && !check_slot(r, k, 0))
+			return 0;
+	if (r->kind == KD_OP)
+		return finish_op(r);
+	if (r->kind == KD_DEVICE)
+		return finish_device(r);
+	tlc_eval_count_skipped(r->ev, r->slots[K_KIND].s);
+	return 1;
+}
+
+/* ---- container ends ---- */
+
+static int end_container(reader *r)
+{
+	frame f = r->fr[--r->depth];
+	int ok = 1;
+	switch (f.kind) {
+	case FR_RECORD:
+		return finish_record(r);
+	case FR_ARGS:
+		/* the values stay on the stack (which may still move as it
+		 * grows): finish_op points at them */
+		r->args_base = f.vbase;
+		r->nargs = r->nvals - f.vbase;
+		return 1;
+	case FR_OUTPUTS:
+		r->outputs_base = f.vbase;
+		r->noutputs = r->nvals - f.vbase;
+		return 1;
+	case FR_KWARGS:
+		r->nkwargs = r->nkws;
+		return 1;
+	case FR_LIST:
+		return end_list(r, &f);
+	case FR_TENSOR:
+		r->depth++; /* keep the frame for the error path */
+		ok = check_tensor(r);
+		r->depth--;
+		return ok ? emit_tensor(r) : 0;
+	case FR_DIMS:
+		return end_dims(r, &f);
+	case FR_META_MAP:
+	case FR_META_ARR:
+		tlc_sb__putc(&r->meta, f.kind == FR_META_MAP ? '}' : ']');
+		if (r->fr[r->depth - 1].kind == FR_RECORD)
+			r->meta_done = 1;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* ---- event dispatch ---- */
+
+static int on_value(reader *r, const jev *e)
+{
+	if (r->depth == 0) {
+		if (e->t != J_MAP)
+			return fail(r, TLC_EPARSE, "oplog_parse_error", 0,
+			            "line %llu is not a JSON object (found %s)",
+			            (unsigned long long)r->line, jtype_name(e->t));
+		if (r->line_objects++)
+			return fail(r, TLC_EPARSE, "oplog_parse_error", 0,
+			            "line %llu holds more than one JSON value",
+			            (unsigned long long)r->line);
+		begin_record(r);
+		return push_frame(r, FR_RECORD, K_NONE);
+	}
+	switch (r->fr[r->depth - 1].kind) {
+	case FR_RECORD: return record_event(r, e);
+	case FR_ARGS: case FR_OUTPUTS: case FR_LIST: case FR_KWARGS: return value_event(r, e);
+	case FR_TENSOR: return tensor_event(r, e);
+	case FR_DIMS: return dims_event(r, e);
+	case FR_META_MAP: case FR_META_ARR: return meta_value(r, e);
+	default: /* FR_SKIP */
+		return e->t == J_MAP || e->t == J_ARRAY ? push_frame(r, FR_SKIP, 0) : 1;
+	}
+}
+
+static int cb_null(void *ctx)
+{
+	jev e = { .t = J_NULL, .s = (const unsigned char *)"null", .n = 4 };
+	return on_value(ctx, &e);
+}
+
+static int cb_bool(void *ctx, int b)
+{
+	jev e = { .t = J_BOOL, .b = b };
+	return on_value(ctx, &e);
+}
+
+/* Integers exactly (out of range: J_BIGINT); other numbers as doubles. */
+static void parse_number(reader *r, jev *e, const char *s, size_t n)
+{
+	int neg = s[0] == '-';
+	size_t i = (size_t)neg;
+	uint64_t v = 0;
+	int over = 0;
+	if (n - i <= 18) { /* cannot overflow: the common case */
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(s[i] - '0');
+			if (d > 9)
+				break;
+			v = v * 10 + d;
+		}
+		if (i == n) {
+			e->t = J_INT;
+			e->i = neg ? -(int64_t)v : (int64_t)v;
+			return;
+		}
+		i = (size_t)neg;
+		v = 0;
+	}
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			over = 1;
+		v = v * 10 + d;
+	}
+	if (i == n) {
+		uint64_t lim = s[0] == '-' ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+		e->t = over || v > lim ? J_BIGINT : J_INT;
+		e->i = s[0] == '-' ? (int64_t)(0 - v) : (int64_t)v;
+		return;
+	}
+	char small[128];
+	const char *text = small;
+	if (n < sizeof small) {
+		memcpy(small, s, n);
+		small[n] = '\0';
+	} else if (!(text = tlc_arena__strndup(&r->arena, s, n))) {
+		e->t = J_BIGINT; /* cannot convert: reported as out of range */
+		return;
+	}
+	e->t = J_FLOAT;
+	e->d = strtod(text, NULL);
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+	reader *r = ctx;
+	jev e;
+	e.b = 0;
+	e.i = 0;
+	e.d = 0;
+	e.s = (const unsigned char *)s;
+	e.n = n;
+	parse_number(r, &e, s, n);
+	/* shape entries are most of the numbers in a log: straight to the stack */
+	if (e.t == J_INT && e.i >= 0 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS)
+		return push_int(r, e.i);
+	return on_value(r, &e);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+	jev e = { .t = J_STR, .s = s, .n = n };
+	return on_value(ctx, &e);
+}
+
+static int cb_start_map(void *ctx)
+{
+	jev e = { .t = J_MAP };
+	return on_value(ctx, &e);
+}
+
+static int cb_start_array(void *ctx)
+{
+	jev e = { .t = J_ARRAY };
+	return on_value(ctx, &e);
+}
+
+static int cb_end(void *ctx)
+{
+	return end_container(ctx);
+}
+
+static int cb_key(void *ctx, const unsigned char *s, size_t n)
+{
+	reader *r = ctx;
+	frame *f = &r->fr[r->depth - 1];
+	switch (f->kind) {
+	case FR_RECORD:
+		f->key = (unsigned char)(r->is_header
+		        ? lookup(header_keys, sizeof header_keys / sizeof header_keys[0], s, n)
+		        : record_key(s, n));
+		return 1;
+	case FR_TENSOR:
+		f->key = (unsigned char)tensor_key(s, n);
+		return 1;
+	case FR_KWARGS:
+		if (!(r->kwname = arena_str(r, s, n)))
+			return fail_oom(r);
+		return 1;
+	case FR_META_MAP:
+		meta_key(r, s, n);
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+	cb_start_map, cb_key, cb_end, cb_start_array, cb_end
+};
+
+/* ---- allocation through the eval's allocator ----
+ *
+ * yajl does not check its allocations (a NULL crashes it). So when the
+ * eval's allocator refuses, the block comes from malloc instead, the reader
+ * notes it and stops with out_of_memory as soon as yajl returns. A header
+ * says which allocator owns each block. */
+
+typedef struct yhdr {
+	size_t size;
+	size_t from_libc;
+} yhdr;
+
+static void *y_malloc(void *ctx, size_t n)
+{
+	reader *r = ctx;
+	if (n > SIZE_MAX - sizeof(yhdr))
+		return NULL;
+	yhdr *h = tlc_alloc__malloc(r->a, n + sizeof *h);
+	int libc = !h;
+	if (libc) {
+		r->yajl_oom = 1;
+		if (!(h = malloc(n + sizeof *h)))
+			return NULL; /* yajl cannot go on: nothing better to do */
+	}
+	h->size = n;
+	h->from_libc = (size_t)libc;
+	return h + 1;
+}
+
+static void y_free(void *ctx, void *p)
+{
+	reader *r = ctx;
+	if (!p)
+		return;
+	yhdr *h = (yhdr *)p - 1;
+	if (h->from_libc)
+		free(h);
+	else
+		tlc_alloc__free(r->a, h);
+}
+
+static void *y_realloc(void *ctx, void *p, size_t n)
+{
+	reader *r = ctx;
+	if (!p)
+		return y_malloc(ctx, n);
+	yhdr *h = (yhdr *)p - 1;
+	if (n > SIZE_MAX - sizeof(yhdr))
+		return NULL;
+	if (!h->from_libc) {
+		yhdr *g = tlc_alloc__realloc(r->a, h, n + sizeof *h);
+		if (g) {
+			g->size = n;
+			return g + 1;
+		}
+	}
+	void *q = y_malloc(ctx, n);
+	if (!q)
+		return NULL;
+	memcpy(q, p, h->size < n ? h->size : n);
+	y_free(ctx, p);
+	r->yajl_oom = 1;
+	return q;
+}
+
+/* ---- driving yajl over lines ---- */
+
+/* Raises the pending error of a stopped parse at column col. */
+static int raise_pending(reader *r, uint64_t col)
+{
+	if (r->err_col)
+		col = r->err_col;
+	if (r->err_set) {
+		tlc_error__locate(r->file, r->line, col);
+		return tlc_error_last()->klass < 0 ? tlc_error_last()->klass : TLC_ERROR;
+	}
+	return tlc_error__set_pos(r->err, r->err_code, r->file, r->line, col,
+	                          remedy_for(r->err_code), "%s", r->msg);
+}
+
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	yajl_status st = yajl_parse(r->y, p, n);
+	if (r->yajl_oom) {
+		tlc_error__oom();
+		tlc_error__locate(r->file, r->line, 0);
+		return TLC_ENOMEM;
+	}
+	if (st == yajl_status_ok)
+		return 0;
+	uint64_t col = r->line_len + yajl_get_bytes_consumed(r->y);
+	if (st == yajl_status_client_canceled)
+		return raise_pending(r, col);
+	unsigned char *why = yajl_get_error(r->y, 0, p, n);
+	size_t wlen = why ? strcspn((const char *)why, "\n") : 0;
+	int rc = tlc_error__set_pos(TLC_EPARSE, "oplog_parse_error", r->file, r->line, col ? col : 1,
+	                            remedy_for("oplog_parse_error"), "line %llu is not valid JSON: %.*s",
+	                            (unsigned long long)r->line, (int)wlen,
+	                            why ? (const char *)why : "syntax error");
+	if (why)
+		yajl_free_error(r->y, why);
+	return rc;
+}
+
+static int end_line(reader *r)
+{
+	if (r->depth > 0)
+		return tlc_error__set_pos(TLC_EPARSE, "oplog_parse_error", r->file, r->line,
+		                          r->line_len, remedy_for("oplog_parse_error"),
+		                          "line %llu ends inside a JSON object (each record must be "
+		                          "one line)", (unsigned long long)r->line);
+	r->line++;
+	r->line_len = 0;
+	r->line_objects = 0;
+	return 0;
+}
+
+static int feed_chunk(reader *r, const unsigned char *p, size_t n)
+{
+	while (n) {
+		const unsigned char *nl = memchr(p, '\n', n);
+		size_t take = nl ? (size_t)(nl - p) + 1 : n;
+		if (r->line_len + take > r->max_line)
+			return tlc_error__set_pos(TLC_EINPUT, "oplog_line_too_long", r->file, r->line,
+			                          r->max_line, remedy_for("oplog_line_too_long"),
+			                          "line %llu is longer than %llu bytes",
+			                          (unsigned long long)r->line,
+			                          (unsigned long long)r->max_line);
+		int rc = feed(r, p, take);
+		if (rc < 0)
+			return rc;
+		r->line_len += take;
+		if (nl && (rc = end_line(r)) < 0)
+			return rc;
+		p += take;
+		n -= take;
+	}
+	return 0;
+}
+
+static int truncated(reader *r)
+{
+	if (r->line_len == 0 && r->line > 1) /* a compressed stream cut between lines */
+		return tlc_error__set_pos(TLC_EINPUT, "oplog_truncated", r->file, r->line - 1, 0,
+		                          "the file is incomplete: let the capture finish (flush and "
+		                          "close the writer) or copy the whole file, then read it again",
+		                          "the compressed input ends early (truncated) after line %llu; "
+		                          "nothing after line %llu was read",
+		                          (unsigned long long)(r->line - 1),
+		                          (unsigned long long)(r->line - 1));
+	return tlc_error__set_pos(TLC_EINPUT, "oplog_truncated", r->file, r->line, r->line_len + 1,
+	                          "the file is incomplete: let the capture finish (flush and close "
+	                          "the writer) or copy the whole file, then read it again",
+	                          "the input ends in the middle of line %llu (truncated); nothing "
+	                          "after line %llu was read", (unsigned long long)r->line,
+	                          (unsigned long long)r->line);
+}
+
+static int finish_input(reader *r)
+{
+	if (r->line_len > 0) {
+		if (r->depth > 0)
+			return truncated(r);
+		/* a last line without '\n': end any pending top-level token */
+		int rc = feed(r, (const unsigned char *)"\n", 1);
+		if (rc < 0)
+			return rc;
+	}
+	if (!r->seen_header)
+		return tlc_error__set_pos(TLC_EINPUT, "oplog_header_invalid", r->file, 1, 1,
+		                          remedy_for("oplog_header_invalid"),
+		                          "no op log header: the input is empty");
+	return 0;
+}
+
+static int stream_failed(reader *r, int rc)
+{
+	const tlc_error *e = tlc_error_last();
+	if (e->code && !strcmp(e->code, "gzip_truncated"))
+		return truncated(r);
+	tlc_error__locate(r->file, r->line, 0);
+	return rc;
+}
+
+static int run(reader *r, tlc_instream *in)
+{
+	for (;;) {
+		const unsigned char *p;
+		size_t n;
+		int rc = tlc_instream__read(in, &p, &n);
+		if (rc < 0)
+			return stream_failed(r, rc);
+		if (n == 0)
+			return finish_input(r);
+		if ((rc = feed_chunk(r, p, n)) < 0)
+			return rc;
+	}
+}
+
+int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
+{
+	reader *r;
+	const tlc_allocator *a = tlc_eval__allocator(ev);
+	if (!(r = tlc_alloc__calloc(a, 1, sizeof *r)))
+		return tlc_error__oom();
+	r->ev = ev;
+	r->a = a;
+	r->file = tlc_instream__name(in);
+	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
+	r->line = 1;
+	tlc_arena__init(&r->arena, a, 64 * 1024);
+	tlc_sb__init(&r->meta, a);
+	yajl_alloc_funcs af = { y_malloc, y_realloc, y_free, r };
+	int rc;
+	r->y = yajl_alloc(&callbacks, &af, r);
+	if (!r->y || r->yajl_oom) {
+		rc = tlc_error__oom();
+		if (r->y)
+			yajl_free(r->y);
+	} else {
+		yajl_config(r->y, yajl_allow_multiple_values, 1);
+		rc = run(r, in);
+		yajl_free(r->y);
+	}
+	tlc_arena__free(&r->arena);
+	tlc_sb__free(&r->meta);
+	tlc_alloc__free(a, r->vals);
+	tlc_alloc__free(a, r->kws);
+	tlc_alloc__free(a, r->ints);
+	tlc_alloc__free(a, r);
+	return rc;
+}
+
+int tlc_oplog_read(tlc_eval *ev, const char *path)
+{
+	if (!ev || !path)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an evaluation and a path",
+		                      "tlc_oplog_read: NULL argument");
+	tlc_instream *in;
+	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
+	if (rc < 0)
+		return rc;
+	rc = tlc_oplog__read_stream(ev, in, 0);
+	tlc_instream__close(in);
+	return rc;
+}
+
+int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *name)
+{
+	if (!ev || (!data && len))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an evaluation and a buffer",
+		                      "tlc_oplog_read_mem: NULL argument");
+	tlc_instream *in;
+	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
+	if (rc < 0)
+		return rc;
+	rc = tlc_oplog__read_stream(ev, in, 0);
+	tlc_instream__close(in);
+	return rc;
+}
