@@ -1,0 +1,177 @@
+/* MFU: the one lawful denominator, per-phase peaks, typed refusals, the
+ * mfu_exceeds_one warning and the 6ND comparator (contract section 7).
+ * Expected values are derived by hand from the fixture rules. */
+#include <math.h>
+#include "report_fixture.h"
+
+/* forward: gemm 64^3 bf16 -> 2*262144 = 524288 FLOPs; pw 64x64 f32 -> 4096
+ *          (forward total 528384; bf16 carries most FLOPs: peak dtype bf16)
+ * backward: gemm 64^3 f32 -> 524288 (peak dtype fp32) */
+static const fx_op ops[] = {
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, TLC_DTYPE_BFLOAT16, 0, 0 },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0 },
+	{ 2, "t::gemm", TLC_PHASE_BACKWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0 },
+};
+
+typedef struct env {
+	tlc_engine *eng;
+	tlc_eval *ev;
+} env;
+
+static int setup(void **state)
+{
+	env *e = calloc(1, sizeof *e);
+	e->eng = fx_engine();
+	e->ev = fx_eval(e->eng, "NVIDIA H100 80GB HBM3");
+	fx_push_all(e->ev, ops, sizeof ops / sizeof ops[0]);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	env *e = *state;
+	tlc_eval_free(e->ev);
+	tlc_engine_free(e->eng);
+	free(e);
+	return 0;
+}
+
+static tlc_mfu_options opts(double seconds)
+{
+	tlc_mfu_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.seconds = seconds;
+	return o;
+}
+
+static void test_mfu_per_phase_peaks(void **state)
+{
+	env *e = *state;
+	tlc_mfu_options o = opts(1e-3);
+	tlc_mfu *m = NULL;
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	/* device from the input: H100 SXM, bf16 989.5e12, fp32 67e12 FLOP/s */
+	assert_string_equal(r->device->id, "h100-sxm");
+	assert_int_equal(r->phase[TLC_PHASE_FORWARD].dtype, TLC_PEAK_BF16);
+	assert_int_equal(r->phase[TLC_PHASE_BACKWARD].dtype, TLC_PEAK_FP32);
+	assert_string_equal(r->phase[TLC_PHASE_FORWARD].flops, "528384");
+	assert_string_equal(r->phase[TLC_PHASE_BACKWARD].flops, "524288");
+	assert_false(r->phase[TLC_PHASE_OPTIMIZER].present);
+	double want = (528384.0 / 989.5e12 + 524288.0 / 67e12) / 1e-3;
+	assert_true(fabs(r->mfu - want) < 1e-15);
+	assert_false(r->exceeds_one);
+	assert_false(r->has_6nd);
+	tlc_mfu_free(m);
+}
+
+static void test_mfu_user_peak_and_exceeds_one(void **state)
+{
+	env *e = *state;
+	tlc_mfu_options o = opts(2e-6);
+	o.ceilings.peak_flops = 1e12;
+	o.ceilings.peak_bw = 1e12;
+	tlc_mfu *m = NULL;
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	/* (528384 + 524288) / 1e12 / 2e-6 = 0.526336 */
+	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 0.526336) < 1e-12);
+	assert_false(tlc_mfu_get_result(m)->exceeds_one);
+	tlc_mfu_free(m);
+	o.seconds = 1e-6; /* 1.052672: reported, with the warning */
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 1.052672) < 1e-12);
+	assert_true(tlc_mfu_get_result(m)->exceeds_one);
+	char *txt = NULL, *json = NULL;
+	FX_CAPTURE(txt, tlc_write_mfu(out, m, TLC_FORMAT_TEXT));
+	FX_CAPTURE(json, tlc_write_mfu(out, m, TLC_FORMAT_JSON));
+	assert_non_null(strstr(txt, "warning: mfu_exceeds_one"));
+	assert_non_null(strstr(json, "\"warnings\":[\"mfu_exceeds_one\"]"));
+	assert_null(strstr(txt, "achieved"));
+	assert_null(strstr(txt, "throughput"));
+	free(txt);
+	free(json);
+	tlc_mfu_free(m);
+}
+
+static void test_denominator_refused(void **state)
+{
+	env *e = *state;
+	static const tlc_mfu_denominator bad[] = { TLC_MFU_KERNEL_UNION_SECONDS,
+		TLC_MFU_DEVICE_BUSY_SECONDS, TLC_MFU_INSTRUMENTED_HOST_SECONDS, TLC_MFU_OTHER_SECONDS };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		tlc_mfu_options o = opts(0.5);
+		o.denominator = bad[i];
+		tlc_mfu *m = NULL;
+		assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), TLC_EREFUSED);
+		assert_string_equal(tlc_error_last()->code, "mfu_denominator_invalid");
+		assert_non_null(strstr(tlc_error_last()->remedy, "--step-seconds"));
+		assert_null(m);
+	}
+}
+
+static void test_step_seconds_invalid(void **state)
+{
+	env *e = *state;
+	const double bad[] = { 0.0, -1.0, NAN, INFINITY };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		tlc_mfu_options o = opts(bad[i]);
+		tlc_mfu *m = NULL;
+		assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), TLC_EINVAL);
+		assert_string_equal(tlc_error_last()->code, "mfu_step_seconds_invalid");
+	}
+	tlc_mfu *m = NULL; /* no options at all: the step time is missing */
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, NULL), TLC_EINVAL);
+	assert_string_equal(tlc_error_last()->code, "mfu_step_seconds_invalid");
+}
+
+static void test_peak_missing(void **state)
+{
+	env *e = *state;
+	tlc_mfu_options o = opts(1.0);
+	o.ceilings.device = "v100-sxm2"; /* no bf16 peak on V100 */
+	tlc_mfu *m = NULL;
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), TLC_EREFUSED);
+	assert_string_equal(tlc_error_last()->code, "mfu_mode_peak_missing");
+	assert_non_null(strstr(tlc_error_last()->message, "forward"));
+	assert_non_null(strstr(tlc_error_last()->message, "bf16"));
+	o.ceilings.dtype = "fp16"; /* forcing a dtype the device quotes works */
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	/* (528384 + 524288) / 125e12 / 1 s */
+	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 1052672.0 / 125e12) < 1e-24);
+	tlc_mfu_free(m);
+}
+
+static void test_six_nd(void **state)
+{
+	env *e = *state;
+	tlc_mfu_options o = opts(1.0);
+	o.params = 1000;
+	o.tokens = 8;
+	tlc_mfu *m = NULL;
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	assert_true(r->has_6nd);
+	assert_string_equal(r->six_nd, "48000");              /* 6 * 1000 * 8 */
+	assert_string_equal(r->counted_fwd_bwd, "1052672");   /* 528384 + 524288 */
+	assert_true(fabs(r->ratio_6nd - 1052672.0 / 48000.0) < 1e-12);
+	char *txt = NULL;
+	FX_CAPTURE(txt, tlc_write_mfu(out, m, TLC_FORMAT_TEXT));
+	assert_non_null(strstr(txt, "6ND comparator: 6 x N 1000 x D 8 = 48,000 FLOPs"));
+	free(txt);
+	tlc_mfu_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_mfu_per_phase_peaks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mfu_user_peak_and_exceeds_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_denominator_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_step_seconds_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peak_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_six_nd, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
