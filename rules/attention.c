@@ -378,10 +378,17 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	    (rc = proj_cost(out, host, b * l, pw, pb)) < 0 ||
 	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
 		return rc;
-	int64_t shape[3] = { b, l, d };
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		return tlc_rules__write_outputs(out, op, host, NULL);
-	return tlc_rules__write_shape(out, host, shape + (q->ndim == 2), q->ndim, q->dtype);
+	/* the output, and the attention weights when asked for: [B, L, S]
+	 * averaged, else [B, H, L, S] (no B when unbatched) */
+	size_t skip = q->ndim == 2;
+	int64_t shape[3] = { b, l, d }, wavg[3] = { b, l, s }, wall[4] = { b, h, l, s };
+	rc = tlc_rules__write_shape(out, host, shape + skip, 3 - skip, q->dtype);
+	if (rc == 0 && need)
+		rc = avg ? tlc_rules__write_shape(out, host, wavg + skip, 3 - skip, q->dtype)
+		         : tlc_rules__write_shape(out, host, wall + skip, 4 - skip, q->dtype);
+	return rc;
 }
 
 /* _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight,

@@ -12,7 +12,7 @@
 
 /* ---- copies ------------------------------------------------------------ */
 
-enum copy_read { READ_ALL = 0, READ_SRC, READ_MIN, READ_NONE };
+enum copy_read { READ_ALL = 0, READ_SRC, READ_SELF, READ_MIN, READ_NONE };
 enum copy_fallback {
 	FB_NONE = 0,  /* outputs must be recorded */
 	FB_SAME,      /* like arg 0 (dtype kwarg honoured) */
@@ -149,6 +149,11 @@ static int copy_read(tlc_cost *out, const tlc_op *op, const tlc_host *host, int 
 		if (!tlc_rules__tensor_arg(op, host, 1, "src"))
 			return tlc_rules__missing(out, host, "missing src shape");
 		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, tlc_rules__arg(op, host, 1, "src"));
+	case READ_SELF:
+		/* _copy_from(self, dst): dst is only written */
+		if (!tlc_rules__tensor_arg(op, host, 0, "self"))
+			return tlc_rules__missing(out, host, "missing self shape");
+		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, tlc_rules__arg(op, host, 0, "self"));
 	case READ_MIN: return read_min(out, op, host);
 	default: return 0;
 	}
@@ -183,7 +188,7 @@ static int rule_local_scalar(tlc_cost *out, const tlc_op *op, const tlc_host *ho
 static const copy_spec copy_same = { READ_ALL, FB_SAME };
 static const copy_spec copy_none = { READ_ALL, FB_NONE };
 static const copy_spec copy_inplace = { READ_SRC, FB_NONE };
-static const copy_spec copy_from = { READ_ALL, FB_ARG1 };
+static const copy_spec copy_from = { READ_SELF, FB_ARG1 };
 static const copy_spec copy_view = { READ_MIN, FB_NONE };
 static const copy_spec copy_cat = { READ_ALL, FB_CAT };
 static const copy_spec copy_stack = { READ_ALL, FB_STACK };

@@ -7,8 +7,11 @@ libtlcore_la_SOURCES += rules/rules.h rules/builtin.c rules/util.h rules/util.c 
 # Rule-table test (tests/test_rules.c): every table listed in RULE_TABLES is
 # read; a tests/rules/*.tsv that is not listed fails the test. Rules authors
 # add their table with `RULE_TABLES += tests/rules/NAME.tsv`.
-RULE_TABLES = tests/rules/matmul.tsv
+RULE_TABLES = tests/rules/matmul.tsv tests/rules/conv.tsv tests/rules/attention.tsv \
+	tests/rules/layout.tsv
 RULE_TABLES += tests/rules/pointwise.tsv tests/rules/norm.tsv tests/rules/reduce.tsv
+RULE_TABLES += tests/rules/pool.tsv tests/rules/upsample.tsv tests/rules/embedding.tsv
+RULE_TABLES += tests/rules/index.tsv tests/rules/loss.tsv tests/rules/optimizer.tsv
 EXTRA_DIST += $(RULE_TABLES)
 check_PROGRAMS += tests/test_rules
 TESTS += tests/test_rules
