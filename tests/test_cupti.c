@@ -216,9 +216,12 @@ static void test_every_kind(void **state)
 	add_memset(&b, 256, 6500, 6510, 12);
 	add_api(&b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 300, 350,
 	        78, 13);
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, 99999, 400, 410, 78, 14); /* no such cbid */
 	s = replay1(&b);
 
-	assert_int_equal(tlc_cupti_record_count(s), 5);
+	assert_int_equal(tlc_cupti_record_count(s), 6);
+	/* a function CUPTI cannot name keeps its id */
+	assert_string_equal(find(s, TLC_DEVICE_RUNTIME, 14)->name, "runtime_cbid_99999");
 	d = find(s, TLC_DEVICE_KERNEL, 10);
 	assert_string_equal(d->name, "volta_sgemm_128x64_nn");
 	assert_int_equal(d->device, 0);
@@ -258,7 +261,7 @@ static void test_every_kind(void **state)
 	assert_int_equal(m.kernels, 1);
 	assert_int_equal(m.memcpys, 1);
 	assert_int_equal(m.memsets, 1);
-	assert_int_equal(m.runtime_calls, 1);
+	assert_int_equal(m.runtime_calls, 2);
 	assert_int_equal(m.driver_calls, 1);
 	assert_int_equal(m.external_ids, 1);
 	assert_int_equal(m.dropped + m.undecodable + m.untimed + m.skipped, 0);

@@ -6,6 +6,7 @@
  * id of our kind; it usually comes right before the call's API record, but
  * buffers from several threads interleave, so pairing is by correlationId,
  * never by position. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,17 @@ static int external_of(const tlc_cupti_session *s, uint32_t correlation, uint64_
 	return 0;
 }
 
+/* "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", the name profilers show. */
+static size_t unversioned_len(const char *name)
+{
+	const char *v = strrchr(name, '_');
+
+	if (v && v[1] == 'v' && v[2] >= '0' && v[2] <= '9' &&
+	    strspn(v + 2, "0123456789") == strlen(v + 2))
+		return (size_t)(v - name);
+	return strlen(name);
+}
+
 static const char *api_name(tlc_cupti_session *s, const tlc_cupti_raw *r)
 {
 	CUpti_CallbackDomain dom = r->kind == TLC_DEVICE_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
@@ -118,15 +130,7 @@ static const char *api_name(tlc_cupti_session *s, const tlc_cupti_raw *r)
 		         r->kind == TLC_DEVICE_RUNTIME ? "runtime" : "driver", (unsigned)r->cbid);
 		return tlc_cupti__intern(&s->names, fallback, strlen(fallback));
 	}
-	/* "cudaLaunchKernel_v7000" -> "cudaLaunchKernel", the name profilers show */
-	len = strlen(name);
-	{
-		const char *v = strrchr(name, '_');
-
-		if (v && v[1] == 'v' && v[2] >= '0' && v[2] <= '9' &&
-		    strspn(v + 2, "0123456789") == strlen(v + 2))
-			len = (size_t)(v - name);
-	}
+	len = unversioned_len(name);
 	return tlc_cupti__intern(&s->names, name, len);
 }
 
