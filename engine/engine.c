@@ -54,6 +54,7 @@ void tlc_engine_free(tlc_engine *eng)
 	/* rules may point into plugin code: drop them before closing plugins */
 	tlc_registry__free(eng->reg);
 	eng->reg = NULL;
+	tlc_engine__free_owned(eng); /* rule-file payloads the rules pointed into */
 	tlc_loader__close_all(eng);
 	for (size_t i = 0; i < eng->nctx; i++)
 		tlc_alloc__free(eng->a, eng->ctxs[i]);
@@ -111,6 +112,7 @@ static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider)
 	ctx->reg = eng->reg;
 	ctx->provider_id = provider;
 	ctx->a = eng->a;
+	ctx->init_payload = eng->init_payload;
 	eng->ctxs[eng->nctx++] = ctx;
 	*out = ctx;
 	return 0;

@@ -18,6 +18,7 @@ struct tlc_plugin_ctx {
 	tlc_rule_def *collected;
 	size_t ncollected, cap;
 	const tlc_allocator *a;
+	void *init_payload; /* eng->init_payload when the ctx was made (rule files) */
 };
 
 typedef struct tlc_loaded_plugin {
@@ -38,6 +39,8 @@ struct tlc_engine {
 	size_t nctx, ctxcap;
 	unsigned api_provider;  /* provider of tlc_engine_register_rule */
 	int api_provider_set;
+	void *init_payload;     /* copied into the next registration ctx (rule files) */
+	struct tlc_owned *owned; /* freed by tlc_engine__free_owned (rule files) */
 };
 
 /** The host table's register_rule: honours ctx->open and collect mode. */
@@ -62,5 +65,23 @@ typedef struct tlc_builtin_family {
 int tlc_engine__run_init(tlc_engine *eng, const char *label,
                          int (*init)(tlc_plugin_ctx *, const tlc_host *),
                          unsigned *provider_out);
+
+/* TLC-RULEFILE-BEGIN */
+/* Memory the engine owns for its whole life, freed by tlc_engine_free after
+ * the registry (rule-file payloads that registered rules point into). */
+typedef struct tlc_owned {
+	void *p;
+	void (*free_fn)(void *p, const tlc_allocator *a);
+	struct tlc_owned *next;
+} tlc_owned;
+
+/** Hands p to the engine: free_fn(p, eng->a) runs in tlc_engine_free.
+ *  Returns 0 or TLC_ENOMEM (p is then still the caller's). */
+int tlc_engine__own(tlc_engine *eng, void *p, void (*free_fn)(void *, const tlc_allocator *));
+/** Frees p now if the engine owns it (a rule file whose registration failed). */
+void tlc_engine__disown_free(tlc_engine *eng, void *p);
+/** Frees everything handed to tlc_engine__own (engine/rulefile.c). */
+void tlc_engine__free_owned(tlc_engine *eng);
+/* TLC-RULEFILE-END */
 
 #endif
