@@ -79,7 +79,6 @@ typedef struct reader {
 	tlc_arena scratch;     /* per-event strings and captured nodes */
 	event cur;
 	uint64_t nevents;
-	uint32_t nkept;
 	tlc_trace_ops ops;
 	skip_count skips[16];
 	size_t nskips;
@@ -128,14 +127,13 @@ static const char *remedy_for(const char *code)
 /* Advances line/column over bytes that were parsed. */
 static void advance_pos(reader *r, const unsigned char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '\n') {
-			r->line++;
-			r->col = 1;
-		} else {
-			r->col++;
-		}
+	const unsigned char *end = p + n, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		r->line++;
+		r->col = 1;
+		p = nl + 1;
 	}
+	r->col += (uint64_t)(end - p);
 }
 
 static int raise_at(reader *r, const unsigned char *chunk, size_t consumed)
@@ -246,19 +244,21 @@ static int id_from_string(int64_t *out, const char *s, size_t n)
 
 static ecat cat_of(const char *s, size_t n)
 {
-	static const struct { const char *name; ecat c; } map[] = {
-		{ "cpu_op", EC_CPU_OP }, { "Operator", EC_CPU_OP },
-		{ "kernel", EC_KERNEL }, { "Kernel", EC_KERNEL },
-		{ "gpu_memcpy", EC_MEMCPY }, { "Memcpy", EC_MEMCPY },
-		{ "gpu_memset", EC_MEMSET }, { "Memset", EC_MEMSET },
-		{ "cuda_runtime", EC_RUNTIME }, { "Runtime", EC_RUNTIME },
-		{ "cuda_driver", EC_DRIVER },
-		{ "user_annotation", EC_USER_ANNOTATION },
-		{ "python_function", EC_STRUCTURAL }, { "gpu_user_annotation", EC_STRUCTURAL },
-		{ "ac2g", EC_STRUCTURAL }, { "Trace", EC_STRUCTURAL }, { "overhead", EC_STRUCTURAL },
+	static const struct { const char *name; size_t len; ecat c; } map[] = {
+#define C(lit, c) { lit, sizeof(lit) - 1, c }
+		C("cpu_op", EC_CPU_OP), C("Operator", EC_CPU_OP),
+		C("kernel", EC_KERNEL), C("Kernel", EC_KERNEL),
+		C("gpu_memcpy", EC_MEMCPY), C("Memcpy", EC_MEMCPY),
+		C("gpu_memset", EC_MEMSET), C("Memset", EC_MEMSET),
+		C("cuda_runtime", EC_RUNTIME), C("Runtime", EC_RUNTIME),
+		C("cuda_driver", EC_DRIVER),
+		C("user_annotation", EC_USER_ANNOTATION),
+		C("python_function", EC_STRUCTURAL), C("gpu_user_annotation", EC_STRUCTURAL),
+		C("ac2g", EC_STRUCTURAL), C("Trace", EC_STRUCTURAL), C("overhead", EC_STRUCTURAL),
+#undef C
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (strlen(map[i].name) == n && memcmp(map[i].name, s, n) == 0)
+		if (map[i].len == n && memcmp(map[i].name, s, n) == 0)
 			return map[i].c;
 	return EC_UNKNOWN;
 }
@@ -358,8 +358,13 @@ static int keep_op(reader *r)
 	tlc_trace_op *o = &t->ops[t->nops];
 	memset(o, 0, sizeof *o);
 	const char *why = NULL;
-	int rc = tlc_trace__build_args(&o->args, &o->nargs, t, e->dims, e->types,
+	tlc_value *args;
+	size_t nargs;
+	tlc_arena__reset(&t->scratch);
+	int rc = tlc_trace__build_args(&args, &nargs, t, e->dims, e->types,
 	                               e->strides, e->concrete, &why);
+	if (rc == 0)
+		rc = tlc_trace__encode_args(&o->args, &o->args_len, t, args, nargs);
 	if (rc == TLC_ENOMEM)
 		return fail(r, rc, "out_of_memory", "memory allocation failed");
 	if (rc < 0)
@@ -371,7 +376,6 @@ static int keep_op(reader *r)
 	o->end_ns = e->ts + e->dur;
 	o->pid = e->pid;
 	o->tid = e->tid;
-	o->order = r->nkept++;
 	if (e->have & EV_EXT) {
 		o->ext = e->ext;
 		o->flags |= TLC_TOP_HAS_EXT;
@@ -592,24 +596,35 @@ static int key_is(const unsigned char *s, size_t n, const char *k)
 	return strlen(k) == n && memcmp(s, k, n) == 0;
 }
 
+#define KEY(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+
+/* Keys are told apart by length first: most keys of a trace are rejected
+ * without a byte compare. */
 static ekey ev_key_of(const unsigned char *s, size_t n)
 {
-	static const char *names[] = { "", "ph", "cat", "name", "pid", "tid", "ts", "dur", "args" };
-	for (int i = 1; i < 9; i++)
-		if (key_is(s, n, names[i]))
-			return (ekey)i;
-	return EK_OTHER;
+	switch (n) {
+	case 2: return KEY("ph") ? EK_PH : KEY("ts") ? EK_TS : EK_OTHER;
+	case 3: return KEY("cat") ? EK_CAT : KEY("pid") ? EK_PID : KEY("tid") ? EK_TID :
+	               KEY("dur") ? EK_DUR : EK_OTHER;
+	case 4: return KEY("name") ? EK_NAME : KEY("args") ? EK_ARGS : EK_OTHER;
+	default: return EK_OTHER;
+	}
 }
 
 static akey args_key_of(const unsigned char *s, size_t n)
 {
-	static const char *names[] = { "", "External id", "correlation", "bytes", "device",
-		"stream", "Input Dims", "Input type", "Input Strides", "Concrete Inputs" };
-	for (int i = 1; i < 10; i++)
-		if (key_is(s, n, names[i]))
-			return (akey)i;
-	return AK_OTHER;
+	switch (n) {
+	case 5: return KEY("bytes") ? AK_BYTES : AK_OTHER;
+	case 6: return KEY("device") ? AK_DEVICE : KEY("stream") ? AK_STREAM : AK_OTHER;
+	case 10: return KEY("Input Dims") ? AK_DIMS : KEY("Input type") ? AK_TYPES : AK_OTHER;
+	case 11: return KEY("External id") ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
+	case 13: return KEY("Input Strides") ? AK_STRIDES : AK_OTHER;
+	case 15: return KEY("Concrete Inputs") ? AK_CONCRETE : AK_OTHER;
+	default: return AK_OTHER;
+	}
 }
+
+#undef KEY
 
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
@@ -761,6 +776,7 @@ static int reader_init(reader *r, tlc_eval *ev, const char *file)
 	r->line = r->col = 1;
 	tlc_arena__init(&r->scratch, r->a, 16 * 1024);
 	tlc_trace__ops_init(&r->ops, r->a);
+	r->ops.intern = tlc_eval__intern(ev);
 	yajl_alloc_funcs af = { y_malloc, y_realloc, y_free, (void *)r->a };
 	r->h = yajl_alloc(&callbacks, &af, r);
 	return r->h ? 0 : tlc_error__oom();

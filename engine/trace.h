@@ -48,10 +48,9 @@ typedef struct tlc_trace_op {
 	int64_t pid, tid;
 	int64_t ext;         /* External id, valid with TLC_TOP_HAS_EXT */
 	const char *name;    /* interned in the eval */
-	tlc_value *args;     /* in the reader's arena */
-	size_t nargs;
-	uint32_t order;      /* position among the kept events (tie-break) */
-	unsigned flags;
+	const unsigned char *args; /* encoded arguments (tlc_trace__encode_args) */
+	uint32_t args_len;
+	unsigned flags;      /* (the op's index in the array is its file order) */
 } tlc_trace_op;
 
 /* An annotation interval used for phase classification only. */
@@ -62,7 +61,10 @@ typedef struct tlc_trace_span {
 
 typedef struct tlc_trace_ops {
 	const tlc_allocator *a;
-	tlc_arena arena;         /* args of every op */
+	tlc_arena arena;         /* encoded args of every op */
+	tlc_arena scratch;       /* values of one op while built or pushed */
+	tlc_arena *varena;       /* where tlc_trace__build_args puts values */
+	tlc_intern *intern;      /* dtype names (the eval's), or NULL */
 	tlc_trace_op *ops;
 	size_t nops, cap;
 	tlc_trace_span *opt;     /* Optimizer.step# intervals */
@@ -73,13 +75,22 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);
 void tlc_trace__ops_free(tlc_trace_ops *t);
 
 /** Converts captured Input Dims / Input type / Input Strides / Concrete
- *  Inputs into positional argument values in t's arena. Any of the nodes may
+ *  Inputs into positional argument values in t->varena. Any of the nodes may
  *  be NULL. Returns 0, TLC_ENOMEM, or TLC_EINPUT with *why set to a static
  *  description of what is malformed. */
 int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
                           const tlc_tnode *dims, const tlc_tnode *types,
                           const tlc_tnode *strides, const tlc_tnode *concrete,
                           const char **why);
+
+/** Compact byte encoding of argument values (a few bytes per dimension
+ *  instead of a tlc_value per argument): what the reader keeps per op.
+ *  encode returns 0 or TLC_ENOMEM; *out lives in t->arena. decode builds
+ *  the values in ar; it returns 0, or -1 for bytes it did not write. */
+int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                           const tlc_value *v, size_t n);
+int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
+                           const unsigned char *p, uint32_t len);
 
 /** Sorts the ops, nests them per thread, classifies phases and pushes them
  *  to ev parent-before-child. */

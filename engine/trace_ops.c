@@ -12,11 +12,14 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 	memset(t, 0, sizeof *t);
 	t->a = a;
 	tlc_arena__init(&t->arena, a, 256 * 1024);
+	tlc_arena__init(&t->scratch, a, 16 * 1024);
+	t->varena = &t->scratch;
 }
 
 void tlc_trace__ops_free(tlc_trace_ops *t)
 {
 	tlc_arena__free(&t->arena);
+	tlc_arena__free(&t->scratch);
 	tlc_alloc__free(t->a, t->ops);
 	tlc_alloc__free(t->a, t->opt);
 	memset(t, 0, sizeof *t);
@@ -77,7 +80,7 @@ static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnod
 		return -1;
 	if (arr->n == 0)
 		return 0;
-	int64_t *v = tlc_arena__alloc(&t->arena, arr->n * sizeof *v);
+	int64_t *v = tlc_arena__alloc(t->varena, arr->n * sizeof *v);
 	if (!v)
 		return TLC_ENOMEM;
 	size_t k = 0;
@@ -112,7 +115,13 @@ static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	v->u.tensor.shape = shape;
 	v->u.tensor.stride = stride;
 	v->u.tensor.dtype = ty ? dtype_of_cpp(ty) : TLC_DTYPE_NONE;
-	v->u.tensor.dtype_name = ty && ty[0] ? tlc_arena__strdup(&t->arena, ty) : NULL;
+	v->u.tensor.dtype_name = NULL;
+	if (ty && ty[0]) {
+		v->u.tensor.dtype_name = t->intern ? tlc_intern__get(t->intern, ty, strlen(ty))
+		                                   : tlc_arena__strdup(t->varena, ty);
+		if (!v->u.tensor.dtype_name)
+			return TLC_ENOMEM;
+	}
 	return 0;
 }
 
@@ -124,7 +133,7 @@ static int make_tensor_list(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dim
 	v->kind = TLC_VALUE_LIST;
 	if (dims->n > TLC_TRACE_MAX_ARGS)
 		return -1;
-	tlc_value *items = dims->n ? tlc_arena__alloc(&t->arena, dims->n * sizeof *items) : NULL;
+	tlc_value *items = dims->n ? tlc_arena__alloc(t->varena, dims->n * sizeof *items) : NULL;
 	if (dims->n && !items)
 		return TLC_ENOMEM;
 	size_t k = 0;
@@ -174,7 +183,7 @@ static void parse_scalar(tlc_value *v, tlc_trace_ops *t, const char *s, size_t n
 		}
 	}
 	v->kind = TLC_VALUE_STRING;
-	v->u.string = tlc_arena__strndup(&t->arena, s, n);
+	v->u.string = tlc_arena__strndup(t->varena, s, n);
 }
 
 /* Concrete Inputs text: "[1, 1]" is a list, anything else one scalar. */
@@ -193,7 +202,7 @@ static int parse_concrete(tlc_value *v, tlc_trace_ops *t, const char *s, size_t 
 		cnt = empty ? 0 : cnt + 1;
 		if (cnt > TLC_TRACE_MAX_ARGS)
 			return -1;
-		tlc_value *items = cnt ? tlc_arena__alloc(&t->arena, cnt * sizeof *items) : NULL;
+		tlc_value *items = cnt ? tlc_arena__alloc(t->varena, cnt * sizeof *items) : NULL;
 		if (cnt && !items)
 			return TLC_ENOMEM;
 		for (size_t k = 0; k < cnt; k++) {
@@ -267,7 +276,7 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 		*why = "more than 4096 entries in 'Input Dims'";
 		return TLC_EINPUT;
 	}
-	tlc_value *v = n ? tlc_arena__alloc(&t->arena, n * sizeof *v) : NULL;
+	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
 	if (n && !v)
 		return TLC_ENOMEM;
 	size_t k = 0;
@@ -305,7 +314,7 @@ static int cmp_op(const void *pa, const void *pb, void *ctx)
 	if (!c) c = cmp_i64(a->tid, b->tid);
 	if (!c) c = cmp_i64(a->start_ns, b->start_ns);
 	if (!c) c = cmp_i64(b->end_ns - b->start_ns, a->end_ns - a->start_ns);
-	if (!c) c = cmp_i64(a->order, b->order);
+	if (!c) c = (a > b) - (a < b); /* file order: position in the array */
 	return c;
 }
 
@@ -418,11 +427,16 @@ static int in_optimizer(nest_state *s, const tlc_trace_op *o)
 	return s->span_valid && s->span_end >= o->end_ns;
 }
 
-static int push_one(tlc_eval *ev, const tlc_trace_op *o, int64_t id, int64_t parent,
-                    int has_parent, tlc_phase phase)
+static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64_t id,
+                    int64_t parent, int has_parent, tlc_phase phase)
 {
 	tlc_op op;
 	memset(&op, 0, sizeof op);
+	tlc_value *args;
+	tlc_arena__reset(&t->scratch);
+	if (tlc_trace__decode_args(&args, &op.nargs, &t->scratch, o->args, o->args_len) < 0)
+		return tlc_error__oom(); /* the bytes are ours: only allocation can fail */
+	op.args = args;
 	op.size = sizeof op;
 	op.flags = TLC_OP_HAS_START_NS | TLC_OP_HAS_END_NS | TLC_OP_HAS_THREAD | TLC_OP_HAS_HOST_NS;
 	if (has_parent) {
@@ -433,8 +447,6 @@ static int push_one(tlc_eval *ev, const tlc_trace_op *o, int64_t id, int64_t par
 	op.name = o->name;
 	op.overload = "";
 	op.phase = phase;
-	op.nargs = o->nargs;
-	op.args = o->args;
 	op.host_ns = o->end_ns - o->start_ns;
 	op.start_ns = o->start_ns;
 	op.end_ns = o->end_ns;
@@ -461,7 +473,7 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 		bwd[k] = s->autograd_thread || (o->flags & TLC_TOP_AUTOGRAD_FN) || (has_parent && bwd[p]);
 		tlc_phase ph = in_optimizer(s, o) ? TLC_PHASE_OPTIMIZER
 		             : bwd[k] ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
-		int rc = push_one(ev, o, ids[k], has_parent ? ids[p] : 0, has_parent, ph);
+		int rc = push_one(t, ev, o, ids[k], has_parent ? ids[p] : 0, has_parent, ph);
 		if (rc < 0)
 			return rc;
 		s->stack[s->depth++] = k;
@@ -512,7 +524,7 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
-			ids[i] = use_ext ? t->ops[i].ext : (int64_t)t->ops[i].order;
+			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;
 		rc = push_sorted(t, ev, idx, ids, tmp, bwd);
 	}
 	tlc_alloc__free(a, idx);

@@ -222,6 +222,29 @@ static void build_args_values(void **state)
 	assert_int_equal(v[4].kind, TLC_VALUE_FLOAT);
 	assert_true(v[4].u.real == 0.5);
 	assert_int_equal(v[5].kind, TLC_VALUE_NONE);
+	/* the compact encoding the reader keeps decodes to the same values */
+	const unsigned char *enc;
+	uint32_t elen;
+	assert_int_equal(tlc_trace__encode_args(&enc, &elen, &t, v, nv), 0);
+	tlc_arena ar;
+	tlc_arena__init(&ar, tlc_alloc__default(), 4096);
+	tlc_value *w;
+	size_t nw;
+	assert_int_equal(tlc_trace__decode_args(&w, &nw, &ar, enc, elen), 0);
+	assert_int_equal(nw, 6);
+	assert_int_equal(w[0].u.tensor.dtype, TLC_DTYPE_INT64);
+	assert_int_equal(w[0].u.tensor.shape[0], 2);
+	assert_int_equal(w[0].u.tensor.shape[1], 3);
+	assert_string_equal(w[0].u.tensor.dtype_name, "long int");
+	assert_null(w[0].u.tensor.stride);
+	assert_int_equal(w[2].kind, TLC_VALUE_LIST);
+	assert_int_equal(w[2].u.list.items[1].u.tensor.shape[0], 2);
+	assert_int_equal(w[3].kind, TLC_VALUE_BOOL);
+	assert_true(w[4].u.real == 0.5);
+	assert_int_equal(w[5].kind, TLC_VALUE_NONE);
+	/* a cut encoding is refused, not read past its end */
+	assert_int_equal(tlc_trace__decode_args(&w, &nw, &ar, enc, elen - 1), -1);
+	tlc_arena__free(&ar);
 	/* a negative dimension is refused with a reason */
 	num3->text = "-3";
 	num3->len = 2;
