@@ -230,15 +230,24 @@ struct tlc_intern {
 	size_t nslots, count;
 };
 
+/* Eight bytes at a time, multiply-xorshift mixing: names are hashed on
+ * every op, so this is on the hot path. */
 uint64_t tlc_hash__bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ULL;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 29;
+		s += 8;
+		n -= 8;
 	}
-	return h;
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 32);
 }
 
 int tlc_intern__new(tlc_intern **out, const tlc_allocator *a)

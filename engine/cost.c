@@ -13,6 +13,7 @@ void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 	c->bytes_unknown = 0;
 	c->split_unknown = 0;
 	c->bad_factor = 0;
+	c->negative_terms = 0;
 	c->note = NULL;
 	c->notebuf = NULL;
 	c->notecap = 0;
@@ -26,12 +27,14 @@ void tlc_cost__clear(tlc_cost *c)
 
 void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
 {
-	char *buf = c->notebuf;
-	size_t cap = c->notecap;
-	tlc_cost__clear(c);
-	tlc_cost__init(c, ev);
-	c->notebuf = buf;
-	c->notecap = cap;
+	for (int i = 0; i < TLC_FIELD_COUNT; i++) {
+		if (c->f[i].big)
+			tlc_count__clear(&c->f[i]);
+		c->f[i].small = 0;
+	}
+	c->evidence = ev;
+	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
+	c->note = NULL;
 }
 
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
@@ -42,6 +45,7 @@ void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
 	dst->bytes_unknown = src->bytes_unknown;
 	dst->split_unknown = src->split_unknown;
 	dst->bad_factor = src->bad_factor;
+	dst->negative_terms = src->negative_terms;
 	dst->note = src->note;
 }
 
@@ -53,6 +57,8 @@ void tlc_cost__add_flops(tlc_count *acc, const tlc_cost *c)
 
 int tlc_cost__negative(const tlc_cost *c)
 {
+	if (!c->negative_terms)
+		return 0;
 	for (int i = 0; i < TLC_FIELD_COUNT; i++)
 		if (tlc_count__sign(&c->f[i]) < 0)
 			return 1;
@@ -74,6 +80,7 @@ static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, siz
 			return TLC_RULE_BAD_ARGS;
 		}
 	}
+	out->negative_terms |= coeff < 0;
 	tlc_count__add_product(&out->f[field], coeff, n, factors);
 	return 0;
 }

@@ -12,6 +12,7 @@ struct tlc_cost {
 	int bytes_unknown;
 	int split_unknown;
 	int bad_factor;        /* a negative factor was given */
+	int negative_terms;    /* some term had a negative coefficient */
 	const char *note;      /* rule explanation, or NULL */
 	char *notebuf;         /* scratch costs: where cost_explain writes */
 	size_t notecap;

@@ -55,6 +55,8 @@ static void add_big(tlc_count *c, const mpz_t t)
 
 void tlc_count__add_product(tlc_count *c, int64_t coeff, size_t n, const int64_t *factors)
 {
+	if (coeff == 0)
+		return;
 	int64_t p = coeff;
 	int overflow = 0;
 	for (size_t i = 0; i < n && !overflow; i++)
@@ -73,6 +75,8 @@ void tlc_count__add_product(tlc_count *c, int64_t coeff, size_t n, const int64_t
 
 void tlc_count__add_i64(tlc_count *c, int64_t v)
 {
+	if (!c->big && !__builtin_add_overflow(c->small, v, &c->small))
+		return;
 	tlc_count__add_product(c, v, 0, NULL);
 }
 
@@ -88,6 +92,10 @@ void tlc_count__add(tlc_count *c, const tlc_count *v)
 
 void tlc_count__addmul_si(tlc_count *c, const tlc_count *v, int64_t k)
 {
+	int64_t p;
+	if (!v->big && !c->big && !__builtin_mul_overflow(v->small, k, &p) &&
+	    !__builtin_add_overflow(c->small, p, &c->small))
+		return;
 	if (!v->big) {
 		int64_t f = v->small;
 		tlc_count__add_product(c, k, 1, &f);

@@ -12,14 +12,21 @@
 
 #define LEDGER_EXAMPLES 3
 
-typedef struct optype {
+typedef struct optype optype;
+struct optype {
 	const char *name;      /* interned */
 	const char *overload;  /* interned, "" when unspecified */
 	const tlc_rule *rule;  /* cached lookup */
 	int64_t group;         /* ledger group index, -1 before the first unknown */
 	tlc_count flops;
 	tlc_optype_row pub;
-} optype;
+};
+
+#define TYPE_CACHE_SIZE 256
+typedef struct type_cache_entry {
+	uint64_t hash;
+	struct optype *type;
+} type_cache_entry;
 
 typedef struct ledger_group {
 	const char *name, *overload;
@@ -57,6 +64,9 @@ struct tlc_eval {
 	int finished;
 
 	tlc_idmap bits;      /* id>>6 -> id_bits */
+	id_bits *last_bits;  /* cache of the last block looked up */
+	int64_t last_bits_key;
+	size_t last_bits_nslots;
 	tlc_idmap uncov_index; /* id -> index into uncov */
 	uncovered *uncov;
 	size_t nuncov, ucap;
@@ -87,6 +97,7 @@ struct tlc_eval {
 	tlc_device_record *dev;
 	size_t ndev, dcap;
 
+	type_cache_entry type_cache[TYPE_CACHE_SIZE];
 	tlc_cost scratch;
 	char notebuf[256];
 	tlc_sb sb;
@@ -213,7 +224,17 @@ const tlc_input_info *tlc_eval_info(const tlc_eval *ev) { return ev ? &ev->info 
 static id_bits *bits_of(tlc_eval *ev, int64_t id, int create)
 {
 	int64_t key = id >> 6;
-	return create ? tlc_idmap__put(&ev->bits, key, NULL) : tlc_idmap__get(&ev->bits, key);
+	/* ids mostly ascend: the previous block is the likely one (valid until
+	 * the map rehashes, which changes nslots; the bits map never deletes) */
+	if (ev->last_bits && ev->last_bits_key == key && ev->last_bits_nslots == ev->bits.nslots)
+		return ev->last_bits;
+	id_bits *b = create ? tlc_idmap__put(&ev->bits, key, NULL) : tlc_idmap__get(&ev->bits, key);
+	if (b) {
+		ev->last_bits = b;
+		ev->last_bits_key = key;
+		ev->last_bits_nslots = ev->bits.nslots;
+	}
+	return b;
 }
 
 static int test_bit(tlc_eval *ev, int64_t id, size_t which)
@@ -260,11 +281,14 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
 				return t;
 			continue;
 		}
+		optype *before = ev->types;
 		if (tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap, ev->ntypes + 1,
 		                    sizeof *ev->types) < 0) {
 			tlc_idmap__del(&ev->type_index, h);
 			return NULL;
 		}
+		if (ev->types != before) /* cached pointers moved */
+			memset(ev->type_cache, 0, sizeof ev->type_cache);
 		optype *t = &ev->types[ev->ntypes];
 		memset(t, 0, sizeof *t);
 		t->name = name;
@@ -275,6 +299,27 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
 		*slot = (int64_t)ev->ntypes++;
 		return t;
 	}
+}
+
+/* The op type of a record: a direct-mapped cache keyed by the hash of the
+ * raw name and overload saves interning both on every op. */
+static optype *type_of(tlc_eval *ev, const tlc_op *op)
+{
+	const char *ovl_raw = op->overload ? op->overload : "";
+	size_t nlen = strlen(op->name), olen = strlen(ovl_raw);
+	uint64_t h = tlc_hash__bytes(op->name, nlen) * 31 + tlc_hash__bytes(ovl_raw, olen);
+	type_cache_entry *c = &ev->type_cache[h & (TYPE_CACHE_SIZE - 1)];
+	if (c->type && c->hash == h && strcmp(c->type->name, op->name) == 0 &&
+	    strcmp(c->type->overload, ovl_raw) == 0)
+		return c->type;
+	const char *name = tlc_intern__get(ev->intern, op->name, nlen);
+	const char *ovl = tlc_intern__get(ev->intern, ovl_raw, olen);
+	optype *t = name && ovl ? find_type(ev, name, ovl) : NULL;
+	if (t) {
+			c->type = t;
+		c->hash = h;
+	}
+	return t;
 }
 
 static ledger_group *find_group(tlc_eval *ev, optype *t)
@@ -588,11 +633,8 @@ static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const ver
 /* Final classification of one op whose parent (if any) is resolved. */
 static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 {
-	const char *name = intern(ev, op->name);
-	const char *ovl = intern(ev, op->overload ? op->overload : "");
-	optype *t = name && ovl ? find_type(ev, name, ovl) : NULL;
-	id_bits *b = bits_of(ev, op->id, 1);
-	if (!t || !b)
+	optype *t = type_of(ev, op);
+	if (!t)
 		return oom();
 	verdict v;
 	int rc = classify(&v, ev, op, t, parent_covered);
@@ -611,7 +653,7 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 		add_totals(ev, op, t);
 		credit_parent(ev, op);
 	}
-	b = bits_of(ev, op->id, 0);
+	id_bits *b = bits_of(ev, op->id, 0); /* created by tlc_eval_push_op */
 	set_bit(b, op->id, 1);
 	if (v.covers)
 		set_bit(b, op->id, 2);

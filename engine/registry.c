@@ -84,20 +84,21 @@ int tlc_registry__provider(unsigned *out, tlc_registry *r, const char *label)
 	return 0;
 }
 
-/* hash of name, or of name + "." + overload when overload is non-empty */
+/* hash of name, or of name + "." + overload when overload is non-empty
+ * (the same bytes as the stored key "ns::op.overload") */
 static uint64_t key_hash(const char *name, const char *overload)
 {
-	uint64_t h = tlc_hash__bytes(name, strlen(name));
-	if (overload && *overload) {
-		h ^= '.';
-		h *= 1099511628211ULL;
-		const unsigned char *s = (const unsigned char *)overload;
-		for (; *s; s++) {
-			h ^= *s;
-			h *= 1099511628211ULL;
-		}
-	}
-	return h;
+	if (!overload || !*overload)
+		return tlc_hash__bytes(name, strlen(name));
+	char small[512];
+	size_t n = strlen(name), m = strlen(overload);
+	char *buf = n + m + 2 <= sizeof small ? small : NULL;
+	if (!buf) /* longer than any valid rule name: cannot match a stored key */
+		return 0;
+	memcpy(buf, name, n);
+	buf[n] = '.';
+	memcpy(buf + n + 1, overload, m);
+	return tlc_hash__bytes(buf, n + 1 + m);
 }
 
 static int key_equal(const char *key, const char *name, const char *overload)
