@@ -65,6 +65,7 @@
 
 static const int64_t K1 = 1, K2 = 2, K3 = 3, K4 = 4, K5 = 5, K6 = 6, K9 = 9,
                      K11 = 11;
+static const int64_t K_RELU = TLC_RULES_K_RELU; /* shared with fused matmul/attention rules */
 
 /* ---- shared pieces --------------------------------------------------- */
 
@@ -226,7 +227,7 @@ static int pw_gelu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int approx = 0;
 	if (gelu_tanh(&approx, op, host, 1) < 0)
 		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
-	return pw_count(out, op, host, approx ? 9 : 5);
+	return pw_count(out, op, host, approx ? TLC_RULES_K_GELU_TANH : TLC_RULES_K_GELU);
 }
 
 static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
@@ -430,8 +431,8 @@ static const tlc_rules_entry compare[] = {
 };
 
 static const tlc_rules_entry activ[] = {
-	C("aten::relu", K1, EX, "numel(out) compares: max(x, 0)"),
-	C("aten::relu_", K1, EX, "numel(self) compares: max(x, 0)"),
+	C("aten::relu", K_RELU, EX, "numel(out) compares: max(x, 0)"),
+	C("aten::relu_", K_RELU, EX, "numel(self) compares: max(x, 0)"),
 	C("aten::threshold", K1, EX, "numel(out) compare-selects"),
 	C("aten::threshold_", K1, EX, "numel(self) compare-selects"),
 	C("aten::leaky_relu", K2, EX, "2 * numel(out): compare, multiply"),
