@@ -1,0 +1,81 @@
+#!/bin/sh
+# Golden checks of `tlcost --rules FILE` (docs/rule-files.md).
+# Expected numbers, derived by hand from examples/custom_gelu.oplog.jsonl:
+#  three addmm: 2*16*64 + 2*64*64 + 2*64*4 = 2048 + 8192 + 512 = 10,752 MACs,
+#   bias adds 2*64 + 2*64 + 2*4 = 264 other FLOPs; fma=2: 21,504 + 264 = 21,768.
+#  two mylib::fused_gelu on [2,64]: examples/fused_gelu.tlrules gives
+#   5 * 128 = 640 other FLOPs each, 1,280 together.
+#  with the rule file: 21,768 + 1,280 = 23,048 FLOPs; other 264 + 1,280 = 1,544.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+T="${TLCOST_RUN:-} $top_builddir/tlcost"
+LOG="$top_srcdir/examples/custom_gelu.oplog.jsonl"
+RULES="$top_srcdir/examples/fused_gelu.tlrules"
+BAD="$top_srcdir/tests/fixtures/rules/bad"
+out=${TMPDIR:-/tmp}/tlc-rulefile-cli.$$
+fails=0
+trap 'rm -f "$out" "$out.err" "$out.rules"' EXIT
+
+check() { # description, fixed string expected in $out
+	if grep -F -q -- "$2" "$out"; then :; else
+		echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1))
+	fi
+}
+absent() { # description, fixed string that must not be in $out
+	if grep -F -q -- "$2" "$out"; then
+		echo "FAIL: $1: unexpected '$2'"; cat "$out"; fails=$((fails + 1))
+	fi
+}
+run() { # expected exit status, args...
+	want=$1; shift
+	$T "$@" > "$out" 2> "$out.err"
+	rc=$?
+	cat "$out.err" >> "$out"
+	[ "$rc" -eq "$want" ] || { echo "FAIL: tlcost $* exited $rc, expected $want"; cat "$out"; fails=$((fails + 1)); }
+}
+
+# without the rule file: a lower bound, fused_gelu unknown
+run 0 flops "$LOG"
+check "lower bound" "totals are a LOWER BOUND"
+check "lower bound total" ">= 21,768"
+absent "not complete" "coverage is COMPLETE"
+
+# with it: complete, and the custom op counted
+run 0 --rules "$RULES" flops "$LOG"
+check "complete" "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)"
+check "total" "one MAC = 2 FLOPs): 23,048"
+check "other" "other FLOPs 1,544"
+check "fused_gelu row" "1,280"
+absent "no lower bound" "LOWER BOUND"
+
+# the rule is listed with its evidence and provider
+run 0 --rules "$RULES" rules
+check "listed" "mylib::fused_gelu"
+check "provider" "rules:$RULES"
+
+# override of a built-in: a notice naming both providers
+printf 'rule aten::addmm override evidence=formula_exact\n  macs = 1\nend\n' > "$out.rules"
+run 0 --rules "$out.rules" flops "$LOG"
+check "override notice" "notice: rule_override: rules:$out.rules overrides the builtin:matmul rule for aten::addmm"
+rm -f "$out.rules"
+
+# bad files: typed error, file:line:column, remedy, exit status 2
+run 2 --rules "$BAD/syntax.tlrules" flops "$LOG"
+check "parse code" "error: rules_parse_error: unclosed '('"
+check "parse position" "at $BAD/syntax.tlrules:7:15"
+check "parse remedy" "remedy: "
+run 2 --rules "$BAD/unknown_function.tlrules" flops "$LOG"
+check "function code" "rules_unknown_function: unknown function 'sqrt'"
+check "function position" "unknown_function.tlrules:4:11"
+run 2 --rules "$BAD/unknown_operand.tlrules" flops "$LOG"
+check "operand" "rules_unknown_operand"
+check "operand position" "unknown_operand.tlrules:3:17"
+run 1 --rules "$BAD/duplicate_builtin.tlrules" flops "$LOG"
+check "duplicate" "rule_duplicate"
+check "duplicate position" "duplicate_builtin.tlrules:8:6"
+run 1 --rules "$BAD/does-not-exist.tlrules" flops "$LOG"
+check "io" "rules_io_error"
+
+[ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "rulefile_cli: all checks passed"
