@@ -125,6 +125,12 @@ rules: 1
   mylib::fused_gelu                        cost       estimated     9 other FLOPs per element of x (bias add + tanh-GELU, tanh counted as 1)
 EOF
 diff -u "$tmp/check.want" "$tmp/check.out" || fail "check: output differs from golden"
+# the same output, as shown in docs/plugin-guide.md section 5
+awk '/^    \$ tlcost plugin check \.\/fused_gelu\.so$/ { on = 1; next }
+     on && /^$/ { exit }
+     on { sub(/^    /, ""); print }' "$srcdir/docs/plugin-guide.md" >"$tmp/guide.out"
+sed "s|^file: .*|file: ./fused_gelu.so|" "$tmp/check.out" >"$tmp/check.doc"
+diff -u "$tmp/guide.out" "$tmp/check.doc" || fail "check: docs/plugin-guide.md example is stale"
 
 run check_json "$TLCOST" plugin check --format json "$SO"
 expect_ok check_json
