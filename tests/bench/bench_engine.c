@@ -1,0 +1,104 @@
+/* bench_engine [N]: "engine alone" throughput. Pushes N pre-built op
+ * records (the same mix as gen_oplog: convolution, relu, add, view, linear
+ * with a nested addmm) through tlc_eval_push_op with the built-in rules, no
+ * parsing, and prints "N CPU_SECONDS OPS_PER_CPU_SECOND KNOWN_OPS". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "tlcost/tlcost.h"
+
+#define T(shape_, nd_, dt_) \
+	{ .kind = TLC_VALUE_TENSOR, .u.tensor = { .ndim = nd_, .shape = shape_, .dtype = dt_ } }
+
+static const int64_t act[] = { 32, 64, 56, 56 }, wconv[] = { 64, 64, 3, 3 };
+static const int64_t x2[] = { 32, 1024 }, w2[] = { 1000, 1024 }, b1[] = { 1000 };
+static const int64_t wt[] = { 1024, 1000 }, y2[] = { 32, 1000 };
+
+#define L(a) { .kind = TLC_VALUE_LIST, .u.list = { 2, a } }
+static const tlc_value one_one[] = { { .kind = TLC_VALUE_INT, .u.integer = 1 },
+	                             { .kind = TLC_VALUE_INT, .u.integer = 1 } };
+static const tlc_value zero_zero[] = { { .kind = TLC_VALUE_INT, .u.integer = 0 },
+	                               { .kind = TLC_VALUE_INT, .u.integer = 0 } };
+static const tlc_value flat_v[] = { { .kind = TLC_VALUE_INT, .u.integer = 32 },
+	                            { .kind = TLC_VALUE_INT, .u.integer = -1 } };
+
+static const tlc_value conv_args[] = {
+	T(act, 4, TLC_DTYPE_FLOAT32), T(wconv, 4, TLC_DTYPE_FLOAT32), { .kind = TLC_VALUE_NONE },
+	L(one_one), L(one_one), L(one_one), { .kind = TLC_VALUE_BOOL }, L(zero_zero),
+	{ .kind = TLC_VALUE_INT, .u.integer = 1 },
+};
+static const tlc_value act_t[] = { T(act, 4, TLC_DTYPE_FLOAT32) };
+static const tlc_value add_args[] = { T(act, 4, TLC_DTYPE_FLOAT32), T(act, 4, TLC_DTYPE_FLOAT32) };
+static const tlc_value view_args[] = { T(act, 4, TLC_DTYPE_FLOAT32), L(flat_v) };
+static const tlc_value lin_args[] = { T(x2, 2, TLC_DTYPE_BFLOAT16), T(w2, 2, TLC_DTYPE_BFLOAT16),
+	                              T(b1, 1, TLC_DTYPE_BFLOAT16) };
+static const tlc_value addmm_args[] = { T(b1, 1, TLC_DTYPE_BFLOAT16), T(x2, 2, TLC_DTYPE_BFLOAT16),
+	                                T(wt, 2, TLC_DTYPE_BFLOAT16) };
+static const tlc_value y_t[] = { T(y2, 2, TLC_DTYPE_BFLOAT16) };
+
+typedef struct proto {
+	const char *name, *overload;
+	const tlc_value *args;
+	size_t nargs;
+	const tlc_value *outs;
+	int child_of_prev; /* nested under the previous op */
+} proto;
+
+static const proto mix[] = {
+	{ "aten::convolution", "default", conv_args, 9, act_t, 0 },
+	{ "aten::relu", "default", act_t, 1, act_t, 0 },
+	{ "aten::convolution", "default", conv_args, 9, act_t, 0 },
+	{ "aten::add", "Tensor", add_args, 2, act_t, 0 },
+	{ "aten::relu", "default", act_t, 1, act_t, 0 },
+	{ "aten::view", "default", view_args, 2, NULL, 0 },
+	{ "aten::linear", "default", lin_args, 3, y_t, 0 },
+	{ "aten::addmm", "default", addmm_args, 3, y_t, 1 },
+	{ "aten::linear", "default", lin_args, 3, y_t, 0 },
+	{ "aten::addmm", "default", addmm_args, 3, y_t, 1 },
+};
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
+	tlc_engine *eng;
+	tlc_eval *ev;
+	if (tlc_engine_new(&eng, NULL) < 0 || tlc_eval_new(&ev, eng, NULL) < 0) {
+		fprintf(stderr, "bench_engine: %s\n", tlc_error_last()->message);
+		return 1;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	for (long i = 0; i < n; i++) {
+		const proto *p = &mix[i % 10];
+		tlc_op op = { .size = sizeof op, .id = i, .name = p->name, .overload = p->overload,
+			      .phase = (i / 10) % 3 == 2 ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD,
+			      .module = "layer1.0.conv1", .module_type = "Conv2d",
+			      .nargs = p->nargs, .args = p->args, .correlation = i };
+		if (p->outs) {
+			op.flags |= TLC_OP_HAS_OUTPUTS;
+			op.noutputs = 1;
+			op.outputs = p->outs;
+		}
+		if (p->child_of_prev) {
+			op.flags |= TLC_OP_HAS_PARENT;
+			op.parent = i - 1;
+		}
+		if (tlc_eval_push_op(ev, &op) < 0) {
+			fprintf(stderr, "bench_engine: op %ld: %s\n", i, tlc_error_last()->message);
+			return 1;
+		}
+	}
+	if (tlc_eval_finish(ev) < 0) {
+		fprintf(stderr, "bench_engine: %s\n", tlc_error_last()->message);
+		return 1;
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	tlc_coverage cov;
+	tlc_eval_coverage(&cov, ev);
+	printf("%ld %.3f %.0f %llu\n", n, s, (double)n / s,
+	       (unsigned long long)cov.by_class[TLC_CLASS_KNOWN]);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	return 0;
+}
