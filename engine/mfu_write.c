@@ -30,10 +30,12 @@ static void write_text(FILE *out, const tlc_mfu_result *r)
 		fputs("warning: mfu_exceeds_one: MFU is above 1: the step time is too short for the "
 		      "counted FLOPs at these peaks; check --step-seconds (uninstrumented, whole step) "
 		      "and the device/dtype\n", out);
+	char c[64];
 	if (r->has_6nd)
 		fprintf(out, "6ND comparator: 6 x N %lld x D %lld = %s FLOPs; counted forward+backward "
 		        "= %s (%.3f x 6ND)\n", (long long)r->params, (long long)r->tokens,
-		        tlc_rep__group(a, sizeof a, r->six_nd), r->counted_fwd_bwd, r->ratio_6nd);
+		        tlc_rep__group(a, sizeof a, r->six_nd),
+		        tlc_rep__group(c, sizeof c, r->counted_fwd_bwd), r->ratio_6nd);
 	else
 		fputs("6ND comparator: unavailable (give --params and --tokens, or record them in "
 		      "the op log header)\n", out);

@@ -74,9 +74,11 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 		char f[64];
 		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
 			continue;
+		if (!any)
+			fputs("compute per phase (actual-path analytic, fma=2: one MAC = 2 FLOPs):\n",
+			      out);
 		any = 1;
-		fprintf(out, "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n",
-		        tlc_phase_name((tlc_phase)p), ge,
+		fprintf(out, "  %-9s %s%s FLOPs\n", tlc_phase_name((tlc_phase)p), ge,
 		        total(f, sizeof f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
 	}
 	if (!any)
@@ -88,8 +90,8 @@ static void text_coverage(FILE *out, const tlc_eval *ev)
 	tlc_coverage cov;
 	memset(&cov, 0, sizeof cov);
 	tlc_eval_coverage(&cov, ev);
-	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu "
-	        "not_applicable + %llu unknown\n", (unsigned long long)cov.rows,
+	fprintf(out, "coverage: %llu op rows\n  known %llu, zero_by_rule %llu, not_applicable %llu, "
+	        "unknown %llu\n", (unsigned long long)cov.rows,
 	        (unsigned long long)cov.by_class[TLC_CLASS_KNOWN],
 	        (unsigned long long)cov.by_class[TLC_CLASS_ZERO_BY_RULE],
 	        (unsigned long long)cov.by_class[TLC_CLASS_NOT_APPLICABLE],
@@ -97,7 +99,7 @@ static void text_coverage(FILE *out, const tlc_eval *ev)
 	if (cov.skipped)
 		fprintf(out, "  %llu records of unknown kinds skipped (counted)\n",
 		        (unsigned long long)cov.skipped);
-	tlc_rep__coverage_line(out, ev);
+	tlc_rep__coverage_line_w(out, ev, 1);
 }
 
 static void text_ledger(FILE *out, const tlc_eval *ev)
@@ -117,6 +119,33 @@ static void text_ledger(FILE *out, const tlc_eval *ev)
 	}
 }
 
+/* Prints text wrapped at 78 columns, continuation lines indented by 4. */
+static void wrapped(FILE *out, const char *lead, const char *text)
+{
+	size_t col = strlen(lead);
+	int first = 1;
+	fputs(lead, out);
+	while (*text) {
+		while (*text == ' ')
+			text++;
+		size_t n = strcspn(text, " ");
+		if (n == 0)
+			break;
+		if (!first && col + 1 + n > 78) {
+			fputs("\n    ", out);
+			col = 4;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, n, out);
+		col += n;
+		text += n;
+		first = 0;
+	}
+	fputc('\n', out);
+}
+
 static void write_text(FILE *out, report_ctx *c)
 {
 	const tlc_input_info *info = tlc_eval_info(c->ev);
@@ -131,15 +160,18 @@ static void write_text(FILE *out, report_ctx *c)
 	char h[64];
 	fprintf(out, "\ncost tree, %s (top %zu per node, depth %zu; `tlcost tree` for more):\n",
 	        tlc_phase_name(to->phase), to->top, to->depth);
-	tlc_rep__tree_text_rows(out, c->tree);
+	tlc_rep__tree_text_rows(out, c->tree, 80);
 	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
 	        tlc_rep__group(h, sizeof h, tlc_tree_hidden_flops(c->tree)));
 	fputs("\nroofline (HYPOTHESES from ideal traffic, not measurements):\n", out);
 	if (c->rl)
 		tlc_rep__roofline_summary_text(out, c->rl);
-	else
-		fprintf(out, "  not drawn: %s: %s\n  remedy: %s\n", c->refusal_code, c->refusal_msg,
-		        c->refusal_remedy);
+	else {
+		char lead[96];
+		snprintf(lead, sizeof lead, "  not drawn: %s: ", c->refusal_code);
+		wrapped(out, lead, c->refusal_msg);
+		wrapped(out, "  remedy: ", c->refusal_remedy);
+	}
 }
 
 static void json_total(FILE *out, const tlc_eval *ev, tlc_phase p, tlc_total w, const char *k)

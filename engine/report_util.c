@@ -172,12 +172,8 @@ const char *tlc_rep__si(char *buf, size_t cap, double v)
 	}
 	if (!isfinite(v))
 		snprintf(buf, cap, "n/a");
-	else if (a >= 99.95 || u == 0)
-		snprintf(buf, cap, "%.0f %s", v, unit[u]);
-	else if (a >= 9.995)
-		snprintf(buf, cap, "%.1f %s", v, unit[u]);
 	else
-		snprintf(buf, cap, "%.2f %s", v, unit[u]);
+		snprintf(buf, cap, "%.4g %s", v, unit[u]);
 	return buf;
 }
 
@@ -251,7 +247,7 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 	return best;
 }
 
-void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)
+void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 {
 	tlc_coverage cov;
 	memset(&cov, 0, sizeof cov);
@@ -261,13 +257,25 @@ void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)
 		fputs("coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n", out);
 		return;
 	}
-	fprintf(out, "totals are a LOWER BOUND: %llu unknown-cost op%s (", (unsigned long long)unk,
-	        unk == 1 ? "" : "s");
-	size_t n = tlc_eval_ledger_count(ev);
-	for (size_t i = 0; i < n && i < 2; i++) {
+	char line[512];
+	int w = snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s (",
+	                 (unsigned long long)unk, unk == 1 ? "" : "s");
+	size_t n = tlc_eval_ledger_count(ev), names = narrow ? 1 : 2;
+	for (size_t i = 0; i < n && i < names && w > 0 && (size_t)w < sizeof line; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
-		fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, e->overload[0] ? "." : "",
-		        e->overload, (unsigned long long)e->count);
+		w += snprintf(line + w, sizeof line - (size_t)w, "%s%s%s%s x%llu", i ? ", " : "",
+		              e->name, e->overload[0] ? "." : "", e->overload,
+		              (unsigned long long)e->count);
 	}
-	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 2 ? ", ..." : "");
+	if (w > 0 && (size_t)w < sizeof line)
+		snprintf(line + w, sizeof line - (size_t)w, "%s);", n > names ? ", ..." : "");
+	if (narrow && strlen(line) > 80) /* the report lists them right below */
+		snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s "
+		         "(listed below);", (unsigned long long)unk, unk == 1 ? "" : "s");
+	fprintf(out, "%s%sremedy: see `tlcost ledger`\n", line, narrow ? "\n  " : " ");
+}
+
+void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)
+{
+	tlc_rep__coverage_line_w(out, ev, 0);
 }

@@ -60,6 +60,8 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
 
 /** The LOWER BOUND / COMPLETE line of the contract (section 3). */
 void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev);
+/** Same; narrow puts the remedy on its own line (80-column reports). */
+void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow);
 
 /** The evaluation and options a tree was built from (tree_write.c). */
 const tlc_eval *tlc_tree__eval(const tlc_tree *tree);
@@ -81,8 +83,8 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
 
 /** The JSON members hypothesis..summary of a roofline (no braces). */
 void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl);
-/** The tree's column header and rows as text. */
-void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t);
+/** The tree's column header and rows as text; width > 0 cuts labels to fit. */
+void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width);
 
 /** A device table (devices.c, devices_file.c). */
 struct tlc_devices {

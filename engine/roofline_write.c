@@ -16,18 +16,19 @@ static void ceilings_line(FILE *out, const tlc_roofline *rl)
 			used[r->peak_dtype] = 1;
 	}
 	char a[32], b[32];
-	fprintf(out, "  ceilings (%s, dense): memory %sB/s", tlc_basis_name(d->basis),
+	fprintf(out, "  ceilings (%s, dense): memory %sB/s\n", tlc_basis_name(d->basis),
 	        tlc_rep__si(a, sizeof a, d->mem_bw));
 	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
 		if (!used[k])
 			continue;
 		if (d->peak_flops[k] > 0)
-			fprintf(out, "; %s %sFLOP/s, ridge %.1f FLOP/B", tlc_peak_dtype_name((tlc_peak_dtype)k),
+			fprintf(out, "    %s peak %sFLOP/s, ridge %.1f FLOP/B\n",
+			        tlc_peak_dtype_name((tlc_peak_dtype)k),
 			        tlc_rep__si(b, sizeof b, d->peak_flops[k]), d->peak_flops[k] / d->mem_bw);
 		else
-			fprintf(out, "; %s: no peak", tlc_peak_dtype_name((tlc_peak_dtype)k));
+			fprintf(out, "    %s: no peak quoted (no verdict for such ops)\n",
+			        tlc_peak_dtype_name((tlc_peak_dtype)k));
 	}
-	fputc('\n', out);
 	fprintf(out, "  source: %s%s%s\n", d->source, *d->date ? ", " : "", d->date);
 }
 
@@ -35,16 +36,16 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl)
 {
 	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
 	const tlc_input_info *info = tlc_eval_info(tlc_roofline__eval(rl));
-	fprintf(out, "device: %s [%s], ", s->device->name, s->device->id);
+	fprintf(out, "device: %s [%s]\n", s->device->name, s->device->id);
 	if (strcmp(s->device_from, "input") == 0)
-		fprintf(out, "preset matched from the input's device \"%s\"\n", info->device);
+		fprintf(out, "  preset matched from the input's device \"%s\"\n", info->device);
 	else if (strcmp(s->device_from, "option") == 0)
-		fputs("preset chosen with --device\n", out);
+		fputs("  preset chosen with --device\n", out);
 	else
-		fputs("user-supplied ceilings\n", out);
+		fputs("  user-supplied ceilings (--peak-flops, --peak-bw)\n", out);
 	ceilings_line(out, rl);
-	fprintf(out, "ops listed: %llu (covered %llu, no_rule %llu, zero_logical_traffic %llu, "
-	        "missing_shape_dtype %llu)\n", (unsigned long long)s->rows,
+	fprintf(out, "ops listed: %llu\n  covered %llu, no_rule %llu, zero_logical_traffic %llu, "
+	        "missing_shape_dtype %llu\n", (unsigned long long)s->rows,
 	        (unsigned long long)s->by_reason[TLC_ROOF_COVERED],
 	        (unsigned long long)s->by_reason[TLC_ROOF_NO_RULE],
 	        (unsigned long long)s->by_reason[TLC_ROOF_ZERO_LOGICAL_TRAFFIC],
@@ -59,8 +60,8 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl)
 	fputc('\n', out);
 	char f[64], b[64];
 	if (s->aggregate_intensity >= 0)
-		fprintf(out, "aggregate intensity (sum FLOPs / sum bytes, covered): %s / %s = %.3f "
-		        "FLOP/B\n", tlc_rep__group(f, sizeof f, s->covered_flops),
+		fprintf(out, "aggregate intensity = sum FLOPs / sum bytes over covered ops\n"
+		        "  = %s / %s = %.3f FLOP/B\n", tlc_rep__group(f, sizeof f, s->covered_flops),
 		        tlc_rep__group(b, sizeof b, s->covered_bytes), s->aggregate_intensity);
 	else
 		fputs("aggregate intensity: undefined (no covered op)\n", out);
@@ -80,10 +81,10 @@ static int by_flops_desc(const void *x, const void *y)
 static void text_row(FILE *out, const tlc_roofline_row *r)
 {
 	char f[64], b[64];
-	fprintf(out, "%15s %15s %9.2f %-4s %-24s%s  %s #%lld\n",
+	fprintf(out, "%15s %15s %9.2f %-4s %-24s %-5s %s #%lld\n",
 	        tlc_rep__group(f, sizeof f, r->flops), tlc_rep__group(b, sizeof b, r->bytes),
 	        r->intensity, tlc_peak_dtype_name(r->peak_dtype), tlc_roof_verdict_name(r->verdict),
-	        r->cache_resident ? " (cache)" : "", r->op->name, (long long)r->op->id);
+	        r->cache_resident ? "cache" : "", r->op->name, (long long)r->op->id);
 }
 
 static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
@@ -102,12 +103,13 @@ static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
 	qsort(v, nc, sizeof *v, by_flops_desc);
 	size_t shown = top && top < nc ? top : nc;
 	fprintf(out, "covered ops by FLOPs (%zu of %zu):\n", shown, nc);
-	fprintf(out, "%15s %15s %9s %-4s %-24s  %s\n", "FLOPs", "bytes", "FLOP/B", "peak",
-	        "verdict", "op");
+	fprintf(out, "%15s %15s %9s %-4s %-24s %-5s %s\n", "FLOPs", "bytes", "FLOP/B", "peak",
+	        "verdict", "", "op");
 	for (size_t i = 0; i < shown; i++)
 		text_row(out, v[i]);
 	if (shown < nc)
 		fprintf(out, "(+ %zu more covered ops; --top 0 lists all)\n", nc - shown);
+	fputs("cache = whole traffic fits the cache threshold: listed, not in the counts\n", out);
 	tlc_alloc__free(a, v);
 	tlc_rep__coverage_line(out, tlc_roofline__eval(rl));
 	return 0;

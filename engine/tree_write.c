@@ -7,24 +7,34 @@ static const char *kind_name(tlc_tree_row_kind k)
 	return k == TLC_TREE_MORE ? "more" : k == TLC_TREE_BELOW ? "below" : "node";
 }
 
-static void text_row(FILE *out, const tlc_tree_row *r)
+/* One row; width > 0 cuts the label so the line fits (marked with '~'). */
+static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 {
-	char sub[64], self[64];
-	fprintf(out, "%15s %5.1f%% %15s %5.1f%% %3llu  %*s%s",
+	char sub[64], self[64], label[600];
+	if (r->kind == TLC_TREE_NODE && *r->module_type)
+		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
+	else
+		snprintf(label, sizeof label, "%s", r->label);
+	size_t used = 47 + 2 * r->depth;
+	if (width && used + strlen(label) > width) {
+		size_t keep = width > used + 8 ? width - used - 1 : 7;
+		if (keep < strlen(label)) {
+			label[keep] = '~';
+			label[keep + 1] = '\0';
+		}
+	}
+	fprintf(out, "%14s %5.1f %14s %5.1f %3llu  %*s%s\n",
 	        tlc_rep__group(sub, sizeof sub, r->subtree_flops), r->subtree_pct,
 	        tlc_rep__group(self, sizeof self, r->self_flops), r->self_pct,
-	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", r->label);
-	if (r->kind == TLC_TREE_NODE && *r->module_type)
-		fprintf(out, " [%s]", r->module_type);
-	fputc('\n', out);
+	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
 }
 
-void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t)
+void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 {
-	fprintf(out, "%15s %6s %15s %6s %3s  %s\n", "subtree FLOPs", "%", "self FLOPs", "%",
+	fprintf(out, "%14s %5s %14s %5s %3s  %s\n", "subtree FLOPs", "%", "self FLOPs", "%",
 	        "unk", "module call");
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
-		text_row(out, tlc_tree_row_at(t, i));
+		text_row(out, tlc_tree_row_at(t, i), width);
 }
 
 static void write_text(FILE *out, const tlc_tree *t)
@@ -33,7 +43,7 @@ static void write_text(FILE *out, const tlc_tree *t)
 	char a[64], b[64];
 	fprintf(out, "cost tree, %s phase (actual-path analytic, fma=2: one MAC = 2 FLOPs)\n",
 	        tlc_phase_name(o->phase));
-	tlc_rep__tree_text_rows(out, t);
+	tlc_rep__tree_text_rows(out, t, 0);
 	fprintf(out, "total %s: %s FLOPs (sum of the self column)\n", tlc_phase_name(o->phase),
 	        tlc_rep__group(a, sizeof a, tlc_tree_total_flops(t)));
 	fprintf(out, "hidden in remainder rows: %s FLOPs in %llu call%s (top %zu, depth %zu; 0 = "
