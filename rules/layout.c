@@ -21,7 +21,8 @@ enum copy_fallback {
 	FB_STACK,     /* stack(tensors, dim) */
 	FB_SIZE0,     /* constructor: size list at arg 0, dtype kwarg */
 	FB_SIZE1,     /* new_*(self, size, ...): size at arg 1, dtype kwarg or self's */
-	FB_LIKE       /* *_like(self, ...): self's shape, dtype kwarg or self's */
+	FB_LIKE,      /* *_like(self, ...): self's shape, dtype kwarg or self's */
+	FB_GRAD_SIZES /* *_backward(grad, input_sizes, ...): input_sizes, grad's dtype */
 };
 
 typedef struct copy_spec {
@@ -89,12 +90,12 @@ static int fb_cat(tlc_cost *out, const tlc_op *op, const tlc_host *host, int sta
 }
 
 static int fb_size(tlc_cost *out, const tlc_op *op, const tlc_host *host, size_t i,
-                   tlc_dtype dflt)
+                   const char *name, tlc_dtype dflt)
 {
 	int64_t shape[TLC_RULES_MAX_DIMS];
 	size_t n = 0;
-	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, i, "size"));
-	if ((rc = tlc_rules__need(out, host, rc, "size")) < 0)
+	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, i, name));
+	if ((rc = tlc_rules__need(out, host, rc, name)) < 0)
 		return rc;
 	return tlc_rules__write_shape(out, host, shape, n, dtype_kwarg_or(op, host, dflt));
 }
@@ -116,9 +117,12 @@ static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, 
 		return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, tlc_rules__arg(op, host, 1, "dst"));
 	case FB_CAT: return fb_cat(out, op, host, 0);
 	case FB_STACK: return fb_cat(out, op, host, 1);
-	case FB_SIZE0: return fb_size(out, op, host, 0, TLC_DTYPE_NONE);
+	case FB_SIZE0: return fb_size(out, op, host, 0, "size", TLC_DTYPE_NONE);
 	case FB_SIZE1:
-		return fb_size(out, op, host, 1, self ? self->dtype : TLC_DTYPE_NONE);
+		return fb_size(out, op, host, 1, "size", self ? self->dtype : TLC_DTYPE_NONE);
+	case FB_GRAD_SIZES:
+		/* arg 0 is grad_output here */
+		return fb_size(out, op, host, 1, "input_sizes", self ? self->dtype : TLC_DTYPE_NONE);
 	default:
 		return tlc_rules__missing(out, host, "outputs not recorded: the copied size is unknown");
 	}
@@ -196,6 +200,7 @@ static const copy_spec ctor_size0 = { READ_NONE, FB_SIZE0 };
 static const copy_spec ctor_size1 = { READ_NONE, FB_SIZE1 };
 static const copy_spec ctor_like = { READ_NONE, FB_LIKE };
 static const copy_spec ctor_scalar = { READ_NONE, FB_NONE };
+static const copy_spec view_backward = { READ_ALL, FB_GRAD_SIZES };
 
 #define P(x) ((const void *)&(x))
 #define COPY TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_copy
@@ -269,6 +274,12 @@ static const tlc_rules_entry layout_rules[] = {
 	{ "aten::select_scatter", COPY, P(copy_none), "copy with an embedded select: 0 FLOPs" },
 	{ "aten::diagonal_scatter", COPY, P(copy_none), "copy with an embedded diagonal: 0 FLOPs" },
 	{ "aten::as_strided_scatter", COPY, P(copy_none), "copy with an embedded view: 0 FLOPs" },
+	{ "aten::select_backward", COPY, P(view_backward),
+	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes (zeros + embedded grad, written once)" },
+	{ "aten::slice_backward", COPY, P(view_backward),
+	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
+	{ "aten::diagonal_backward", COPY, P(view_backward),
+	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
 	{ "aten::_local_scalar_dense", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_local_scalar,
 	  NULL, "reads one element to the host: 0 FLOPs" },
 	VCOPY("view_copy"), VCOPY("_unsafe_view_copy"), VCOPY("permute_copy"),
