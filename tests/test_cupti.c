@@ -822,6 +822,28 @@ static void test_join_orphan_fails_gate(void **state)
 /* States and the unavailable path                                      */
 /* ------------------------------------------------------------------ */
 
+/* CUPTI's clock is readable without a GPU and does not run backwards. */
+static void test_timestamp(void **state)
+{
+	tlc_cupti_session *s = NULL;
+	int64_t a = -1, b = -1;
+	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0 };
+
+	(void)state;
+	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
+	assert_int_equal(tlc_cupti_timestamp(&a, s), 0);
+	assert_int_equal(tlc_cupti_timestamp(&b, s), 0);
+	assert_true(a > 0);
+	assert_true(b >= a);
+	tlc_cupti_session_free(s);
+
+	assert_int_equal(tlc_cupti_session_new(&s, &o), 0);
+	assert_int_equal(tlc_cupti_timestamp(&a, s), TLC_EUNAVAILABLE);
+	assert_int_equal(a, -1);
+	assert_int_equal(tlc_cupti_timestamp(&a, s), TLC_EUNAVAILABLE);
+	tlc_cupti_session_free(s);
+}
+
 static void test_state_errors(void **state)
 {
 	tlc_cupti_session *s = NULL;
@@ -980,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(test_join_every_launch_on_its_op),
 		cmocka_unit_test(test_join_through_oplog),
 		cmocka_unit_test(test_join_orphan_fails_gate),
+		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_state_errors),
 		cmocka_unit_test(test_unavailable_without_gpu),
 		cmocka_unit_test(test_library_not_found),

@@ -120,6 +120,14 @@ int tlc_cupti_start(tlc_cupti_session *s);
 int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation);
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation);
 
+/** CUPTI's clock now, in ns: the clock of runtime-call timestamps. A
+ *  capture library that writes an op's start_ns/end_ns from it (and the
+ *  op's thread as gettid(), which start asks CUPTI to use for its thread
+ *  ids) lets the join fall back to containment when external ids are
+ *  unusable; the correlation path needs neither. *out is -1 on failure.
+ *  Errors: TLC_EUNAVAILABLE cupti_unavailable, TLC_ERROR cupti_call_failed. */
+int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s);
+
 /** Forces a flush of every buffer, disables the activity kinds, counts the
  *  records CUPTI dropped, and builds the result: EMPTY, PARTIAL or
  *  COMPLETE (an UNAVAILABLE session stays UNAVAILABLE). Also valid on an

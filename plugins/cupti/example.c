@@ -13,28 +13,46 @@
  *
  * Build: cc example.c -ltlcost-cupti $(pkg-config --cflags --libs tlcost)
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <tlcost/cupti.h>
 
-/* The capture library's own op record: here, a matmul per op. */
-static void write_op(FILE *log, int id)
+/* The capture library's own op record: here, a matmul per op. Its start
+ * and duration are on CUPTI's clock and its thread is the gettid() id CUPTI
+ * uses, so the join could also place launches by containment; where CUPTI
+ * is unavailable they are left out (absent, never zero). */
+static void write_op(FILE *log, int id, int64_t start, int64_t end)
 {
 	fprintf(log,
 	        "{\"id\":%d,\"op\":\"aten::mm\",\"args\":[{\"shape\":[64,128],\"dtype\":\"float32\"},"
 	        "{\"shape\":[128,32],\"dtype\":\"float32\"}],"
-	        "\"outputs\":[{\"shape\":[64,32],\"dtype\":\"float32\"}]}\n",
+	        "\"outputs\":[{\"shape\":[64,32],\"dtype\":\"float32\"}]",
 	        id);
+	if (start >= 0 && end >= start)
+		fprintf(log, ",\"start_ns\":%lld,\"host_ns\":%lld,\"thread\":%ld",
+		        (long long)start, (long long)(end - start), (long)syscall(SYS_gettid));
+	fputs("}\n", log);
 }
 
 /* Runs one op: enter, the op's work, exit. */
 static int run_op(tlc_cupti_session *s, FILE *log, int id)
 {
+	int64_t start = -1, end = -1;
+
+	if (tlc_cupti_timestamp(&start, s) != 0)
+		start = -1;
 	if (tlc_cupti_op_enter(s, id) != 0)
 		return -1;
 	/* ... the op's kernels, copies and sets are launched here ... */
-	write_op(log, id);
-	return tlc_cupti_op_exit(s, id);
+	if (tlc_cupti_op_exit(s, id) != 0)
+		return -1;
+	if (tlc_cupti_timestamp(&end, s) != 0)
+		end = -1;
+	write_op(log, id, start, end);
+	return 0;
 }
 
 static void report(tlc_cupti_session *s)

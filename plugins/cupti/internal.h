@@ -26,6 +26,8 @@ typedef struct tlc_cupti_fns {
 	CUptiResult (*dropped)(CUcontext ctx, uint32_t stream, size_t *dropped);
 	CUptiResult (*push_external)(CUpti_ExternalCorrelationKind kind, uint64_t id);
 	CUptiResult (*pop_external)(CUpti_ExternalCorrelationKind kind, uint64_t *last);
+	CUptiResult (*get_timestamp)(uint64_t *timestamp);
+	CUptiResult (*set_thread_id_type)(CUpti_ActivityThreadIdType type);
 } tlc_cupti_fns;
 
 /* One kept record as CUPTI gave it (before pairing). */

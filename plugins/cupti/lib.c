@@ -59,9 +59,10 @@ static int resolve_all(tlc_cupti_session *s, const char **missing)
 		"cuptiActivityRegisterCallbacks", "cuptiActivityFlushAll",
 		"cuptiActivityGetNextRecord", "cuptiActivityGetNumDroppedRecords",
 		"cuptiActivityPushExternalCorrelationId",
-		"cuptiActivityPopExternalCorrelationId"
+		"cuptiActivityPopExternalCorrelationId", "cuptiGetTimestamp",
+		"cuptiSetThreadIdType"
 	};
-	int bad[11];
+	int bad[13];
 
 	bad[0] = RESOLVE(s, get_version, names[0]);
 	bad[1] = RESOLVE(s, result_string, names[1]);
@@ -74,6 +75,8 @@ static int resolve_all(tlc_cupti_session *s, const char **missing)
 	bad[8] = RESOLVE(s, dropped, names[8]);
 	bad[9] = RESOLVE(s, push_external, names[9]);
 	bad[10] = RESOLVE(s, pop_external, names[10]);
+	bad[11] = RESOLVE(s, get_timestamp, names[11]);
+	bad[12] = RESOLVE(s, set_thread_id_type, names[12]);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		if (bad[i]) {
 			*missing = names[i];

@@ -1,7 +1,8 @@
 # plugins/cupti: libtlcost-cupti, the CUPTI join module (issue 6).
 # Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
 # at run time; CUPTI_CFLAGS is only for the activity record structs.
-EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/gpu/e2e.cu \
+EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
+	tests/gpu/e2e.cu \
 	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
 
 if HAVE_CUPTI
@@ -27,7 +28,7 @@ plugins_cupti_example_SOURCES = plugins/cupti/example.c
 plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
 
 check_PROGRAMS += tests/test_cupti
-TESTS += tests/test_cupti tests/cupti/header.sh
+TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh
 tests_test_cupti_SOURCES = tests/test_cupti.c
 tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'

@@ -159,6 +159,9 @@ int tlc_cupti_start(tlc_cupti_session *s)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_busy",
 		                       "stop the other session of this process first",
 		                       "another CUPTI session of this process is running");
+	/* gettid() thread ids, which capture libraries write as an op's thread;
+	 * where unsupported CUPTI keeps pthread_self() ids (containment only) */
+	s->fns.set_thread_id_type(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
 	r = s->fns.register_callbacks(on_buffer_requested, on_buffer_completed);
 	if (r != CUPTI_SUCCESS)
 		return unavailable_from(s, "cuptiActivityRegisterCallbacks", r);
@@ -221,6 +224,31 @@ int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
 		                       "exit ops in the reverse order they were entered",
 		                       "op exit %lld popped op %llu: enter/exit are not nested",
 		                       (long long)correlation, (unsigned long long)last);
+	return 0;
+}
+
+int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s)
+{
+	uint64_t t = 0;
+	CUptiResult r;
+	int rc;
+
+	*out = -1;
+	if (s->status == TLC_CUPTI_UNAVAILABLE)
+		return tlc_cupti__fail(s, TLC_EUNAVAILABLE, "cupti_unavailable",
+		                       "stamp ops with your own clock; device time is unavailable",
+		                       "CUPTI is unavailable (%s: %s)", s->failed_call, s->message);
+	pthread_mutex_lock(&s->mu);
+	rc = tlc_cupti__load(s);
+	pthread_mutex_unlock(&s->mu);
+	if (rc != 0)
+		return rc;
+	r = s->fns.get_timestamp(&t);
+	if (r != CUPTI_SUCCESS || t > (uint64_t)INT64_MAX)
+		return tlc_cupti__fail(s, TLC_ERROR, "cupti_call_failed",
+		                       "stamp ops with your own clock",
+		                       "cuptiGetTimestamp returned %s", tlc_cupti__result_text(s, r));
+	*out = (int64_t)t;
 	return 0;
 }
 
