@@ -11,7 +11,7 @@
  *                      sum_i clamp(i + S - L + 1, 0, S)
  * Forward:  macs = batch*pairs*(E + Ev) (QK^T and PV)
  *           other = batch*pairs*(1 scale + TLC_RULES_K_SOFTMAX_FWD) + 1 per pair
- *                   for a mask/bias add + 1 per pair for dropout (estimated)
+ *                   for a mask/bias add + 2 per pair for dropout (estimated)
  * Backward: kernels recompute QK^T: macs = batch*pairs*(3E + 2Ev) (S, dV, dP,
  *           dQ, dK) + batch*L*Ev (D = rowsum(dO*O));
  *           other = batch*pairs*ATTN_BWD_PER_PAIR (+ mask, + 2 for dropout). */
@@ -200,7 +200,7 @@ static void attn_pair_term(tlc_rules_term *t, const attn_geom *g)
 	tlc_rules__term_mul(t, g->pairs);
 }
 
-/* Per-pair extras: a mask or bias add, and dropout (fwd 1, bwd 2). */
+/* Per-pair extras: a mask or bias add (1), and dropout (2). */
 static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tlc_op *op,
                        const tlc_host *host)
 {
@@ -212,7 +212,7 @@ static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tl
 	    tlc_rules__real_arg_or(&p, op, host, (size_t)s->dropout, "dropout_p", 0.0) < 0)
 		return tlc_rules__bad(out, host, "dropout_p is not a number");
 	if (p != 0.0)
-		*per += s->backward ? 2 : 1;
+		*per += 2; /* the dropout convention: compare a draw, multiply by 1/(1-p) */
 	return 0;
 }
 

@@ -21,3 +21,4 @@ tests_test_rules_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rules_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # the table list is compiled in: rebuild when this fragment changes
 $(tests_test_rules_OBJECTS): $(top_srcdir)/rules/local.mk
+EXTRA_DIST += docs/rules.md
