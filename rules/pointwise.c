@@ -55,6 +55,20 @@
  *   native_dropout_backward                      2
  *   bernoulli bernoulli_                         1 E
  *   fill_ (.Scalar .Tensor) zero_                0 (bytes: the tensor written)
+ *   fmod remainder floor_divide bitwise_and/or/xor/not isnan isinf isfinite
+ *   signbit copysign                             1
+ *   nan_to_num (+_)                              3 (three selects)
+ *   atan2 sinh cosh asin acos atan erfinv        1 E
+ *   logit xlogy                                  3 E
+ *   selu celu (+_)                               5 E
+ *   softshrink 3; hardshrink softshrink_backward hardshrink_backward  2
+ *   glu                                          5 E per output element
+ *   glu_backward                                 4 E per grad_input element
+ *   prelu _prelu_kernel                          2 per self element
+ *   _prelu_kernel_backward                       5 per self element
+ *   log_sigmoid_forward 5 E; log_sigmoid_backward 4 E
+ *   feature_dropout (+_) 2 E when training; alpha_dropout feature_alpha_dropout 3 E
+ *   tril triu (+_)                               0 (index mask)
  */
 #include <string.h>
 #include "rules.h"
@@ -63,7 +77,7 @@
 #define EX TLC_EVIDENCE_FORMULA_EXACT
 #define ES TLC_EVIDENCE_ESTIMATED
 
-static const int64_t K1 = 1, K2 = 2, K3 = 3, K4 = 4, K5 = 5, K6 = 6, K9 = 9,
+static const int64_t K0 = 0, K1 = 1, K2 = 2, K3 = 3, K4 = 4, K5 = 5, K6 = 6, K9 = 9,
                      K11 = 11;
 static const int64_t K_RELU = TLC_RULES_K_RELU; /* shared with fused matmul/attention rules */
 
@@ -326,6 +340,61 @@ static int pw_bernoulli(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	return tlc_rules__need(out, host, rc, "self tensor");
 }
 
+/* k per element of self (arg 0), for ops whose operands do not broadcast
+ * numpy-style (prelu's weight aligns with dim 1). The result, when not
+ * recorded, is self-shaped in self's dtype. */
+static int pw_self(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const tlc_value *self = tlc_rules__arg(op, host, 0, NULL);
+	const tlc_tensor *t = tlc_rules__tensor(self);
+	if (!t)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, *(const int64_t *)payload, t) < 0)
+		return tlc_rules__bad(out, host, "bad self shape");
+	int rc = tlc_rules__io_bytes(out, op, host, self);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* Like pw_self for ops with several outputs: bytes unknown without them. */
+static int pw_self_multi(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                         void *payload)
+{
+	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 0, NULL);
+	if (!t)
+		return tlc_rules__missing(out, host, "missing first tensor argument");
+	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, *(const int64_t *)payload, t) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	int rc = tlc_rules__io_bytes(out, op, host, NULL);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* glu(self, dim): a * sigmoid(b) over the two halves of dim: 5 per output
+ * element (estimated: sigmoid 4 + multiply). */
+static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	int64_t dim = -1, shape[TLC_RULES_MAX_DIMS];
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	if (tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1) < 0 || x->ndim == 0 ||
+	    x->ndim > TLC_RULES_MAX_DIMS || tlc_rules__dim(x, dim) < 0 ||
+	    tlc_rules__dim(x, dim) % 2 != 0)
+		return tlc_rules__bad(out, host, "glu needs an even-sized dim");
+	memcpy(shape, x->shape, x->ndim * sizeof shape[0]);
+	shape[dim < 0 ? dim + (int64_t)x->ndim : dim] /= 2;
+	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 5, x->ndim, shape) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		rc = tlc_rules__write_outputs(out, op, host, NULL);
+	else if (rc == 0)
+		rc = tlc_rules__write_shape(out, host, shape, x->ndim, x->dtype);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
 /* ---- registration ---------------------------------------------------- */
 
 #define C(name, k, ev, note) { name, TLC_RULE_COST, ev, pw_const, &k, note }
@@ -480,8 +549,65 @@ static const tlc_rules_entry misc[] = {
 	F("aten::zero_", pw_fill, EX, "0: no arithmetic, self written once"),
 };
 
+#define S(name, k, ev, note) { name, TLC_RULE_COST, ev, pw_self, &k, note }
+#define SM(name, k, ev, note) { name, TLC_RULE_COST, ev, pw_self_multi, &k, note }
+
+static const tlc_rules_entry more[] = {
+	C("aten::fmod", K1, EX, "numel(out)"),
+	C("aten::remainder", K1, EX, "numel(out)"),
+	C("aten::floor_divide", K1, EX, "numel(out) divides (rounded)"),
+	C("aten::bitwise_and", K1, EX, "numel(out)"),
+	C("aten::bitwise_and_", K1, EX, "numel(self)"),
+	C("aten::bitwise_or", K1, EX, "numel(out)"),
+	C("aten::bitwise_or_", K1, EX, "numel(self)"),
+	C("aten::bitwise_xor", K1, EX, "numel(out)"),
+	C("aten::bitwise_not", K1, EX, "numel(out)"),
+	C("aten::isnan", K1, EX, "numel(out) compares"),
+	C("aten::isinf", K1, EX, "numel(out) compares"),
+	C("aten::isfinite", K1, EX, "numel(out) compares"),
+	C("aten::signbit", K1, EX, "numel(out)"),
+	C("aten::copysign", K1, EX, "numel(out)"),
+	C("aten::nan_to_num", K3, EX, "3 * numel(out): nan, +inf, -inf selects"),
+	C("aten::nan_to_num_", K3, EX, "3 * numel(self): nan, +inf, -inf selects"),
+	C("aten::atan2", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::sinh", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::cosh", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::asin", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::acos", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::atan", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::erfinv", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::logit", K3, ES, "3 * numel(out): 1 - x, divide, log"),
+	C("aten::xlogy", K3, ES, "3 * numel(out): log, multiply, zero select"),
+	C("aten::selu", K5, ES, "5 * numel(out): elu (4) + scale"),
+	C("aten::selu_", K5, ES, "5 * numel(self): elu (4) + scale"),
+	C("aten::celu", K5, ES, "5 * numel(out): compare, x/alpha, exp, -1, *alpha"),
+	C("aten::celu_", K5, ES, "5 * numel(self): compare, x/alpha, exp, -1, *alpha"),
+	C("aten::softshrink", K3, EX, "3 * numel(out): 2 compares, shift"),
+	C("aten::hardshrink", K2, EX, "2 * numel(out) compares"),
+	C("aten::softshrink_backward", K2, EX, "2 * numel(out) compares"),
+	C("aten::hardshrink_backward", K2, EX, "2 * numel(out) compares"),
+	F("aten::glu", pw_glu, ES, "5 * numel(out): a * sigmoid(b)"),
+	C("aten::glu_backward", K4, ES, "4 * numel(grad_input) = 8 per grad_output element"),
+	S("aten::prelu", K2, EX, "2 * numel(self): compare, multiply"),
+	S("aten::_prelu_kernel", K2, EX, "2 * numel(self): compare, multiply"),
+	SM("aten::_prelu_kernel_backward", K5, EX,
+	   "5 * numel(self): grad_input compare+multiply, grad_weight select+multiply+add"),
+	SM("aten::log_sigmoid_forward", K5, ES, "5 * numel(self): -softplus(-x)"),
+	C("aten::log_sigmoid_backward", K4, ES, "4 * numel(out)"),
+	F("aten::feature_dropout", pw_dropout, ES, "training: 2 * numel(out); eval: 0"),
+	F("aten::feature_dropout_", pw_dropout, ES, "training: 2 * numel(self); eval: 0"),
+	C("aten::alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
+	C("aten::feature_alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
+	S("aten::tril", K0, EX, "0: a copy under an index mask (index compares not counted)"),
+	S("aten::tril_", K0, EX, "0: an index mask (index compares not counted)"),
+	S("aten::triu", K0, EX, "0: a copy under an index mask (index compares not counted)"),
+	S("aten::triu_", K0, EX, "0: an index mask (index compares not counted)"),
+};
+
 #undef C
 #undef F
+#undef S
+#undef SM
 
 int tlc_rules__pointwise_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 {
@@ -492,6 +618,7 @@ int tlc_rules__pointwise_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 		{ arith, TLC_RULES_COUNT(arith) },     { transc, TLC_RULES_COUNT(transc) },
 		{ compare, TLC_RULES_COUNT(compare) }, { activ, TLC_RULES_COUNT(activ) },
 		{ backward, TLC_RULES_COUNT(backward) }, { misc, TLC_RULES_COUNT(misc) },
+		{ more, TLC_RULES_COUNT(more) },
 	};
 	for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
 		int rc = tlc_rules__register_table(ctx, host, tabs[i].tab, tabs[i].n);
