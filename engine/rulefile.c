@@ -118,6 +118,22 @@ static void lex_ident(parser *p, token *t)
 	p->pos = i;
 }
 
+/* Length of the UTF-8 sequence at s[0..n), or 0 when it is not valid
+ * (overlong forms, surrogates and values past U+10FFFF included). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (k == 0 || s[0] > 0xf4 || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return k;
+}
+
 static int lex_string(parser *p, token *t)
 {
 	size_t i = p->pos + 1;
@@ -126,6 +142,13 @@ static int lex_string(parser *p, token *t)
 		if (c < 0x20 && c != '\t')
 			return syntax(p, i, "keep notes on one line of printable text",
 			              "control character in a string");
+		if (c >= 0x80) {
+			size_t k = utf8_seq((const unsigned char *)p->s + i, p->len - i);
+			if (!k)
+				return syntax(p, i, "save the file as UTF-8", "invalid UTF-8 in a string");
+			i += k - 1;
+			continue;
+		}
 		if (c == '\\') {
 			if (i + 1 >= p->len || (p->s[i + 1] != '"' && p->s[i + 1] != '\\'))
 				return syntax(p, i, "the only escapes are \\\" and \\\\",

@@ -179,6 +179,9 @@ static const good_case GOOD[] = {
 	{ "crlf", "# comment\r\nrule mylib::f   # trailing\r\n\tother_flops = 3*numel(in0)\r\n"
 	          "end\r\n",
 	  OP("[" T32("[4]") "]", ",\"outputs\":[]"), TLC_CLASS_KNOWN, "0", "12", "16", "0", 0, -1 },
+	/* a UTF-8 note (e.g. a multiplication sign and a Greek letter) is kept */
+	{ "utf8_note", "rule mylib::f\n  other = 2\n  note = \"2 \xc3\x97 \xce\xb1, \\\"q\\\"\"\nend\n",
+	  OP("[]", ",\"outputs\":[]"), TLC_CLASS_KNOWN, "0", "2", "0", "0", 0, -1 },
 	/* kind=zero / structural / decomposed take no formula */
 	{ "zero", "rule mylib::f kind=zero\n  note = \"a view: no data moves\"\nend\n",
 	  OP("[" T32("[4]") "]", ""), TLC_CLASS_ZERO_BY_RULE, "0", "0", "0", "0", 0, -1 },
@@ -231,6 +234,22 @@ static void test_good_files(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof GOOD / sizeof GOOD[0]; i++)
 		check_good(&GOOD[i]);
+}
+
+/* Notes keep their text: escapes resolved, UTF-8 kept, shown by listings. */
+static void test_note_text(void **state)
+{
+	(void)state;
+	tlc_engine *eng = engine(0);
+	load_ok(eng, "note", "rule mylib::f\n  other = 2 # a comment\n"
+	                     "  note = \"2 \xc3\x97 \xce\xb1, \\\"q\\\" \\\\ # not a comment\"\nend\n"
+	                     "rule mylib::g\n  other = 1\nend\n");
+	assert_string_equal(find_rule(eng, "mylib::f")->note,
+	                    "2 \xc3\x97 \xce\xb1, \"q\" \\ # not a comment");
+	assert_string_equal(find_rule(eng, "mylib::g")->note, "");
+	assert_int_equal(find_rule(eng, "mylib::g")->evidence, TLC_EVIDENCE_ESTIMATED);
+	assert_int_equal(find_rule(eng, "mylib::g")->kind, TLC_RULE_COST);
+	tlc_engine_free(eng);
 }
 
 /* ---- evaluation failures: unknown, with the reason in the ledger -------- */
@@ -405,6 +424,12 @@ static const error_case ERRORS[] = {
 	/* "  other = 1" is 11 bytes, the NUL is at column 12 */
 	{ "nul_byte", R "  other = 1\0\nend\n", 31, "rules_parse_error", 2, 12, "NUL" },
 	{ "field_outside_rule", "other = 1\n", 0, "rules_parse_error", 1, 1, "`rule NAME`" },
+	/* '  note = "ok ' is 13 bytes: the stray continuation byte is column 14 */
+	{ "bad_utf8", R "  note = \"ok \x80\"\nend\n", 0, "rules_parse_error", 2, 14, "UTF-8" },
+	{ "overlong_utf8", R "  note = \"\xc0\xaf\"\nend\n", 0, "rules_parse_error", 2, 11,
+	  "UTF-8" },
+	{ "control_char", R "  note = \"a\x01\"\nend\n", 0, "rules_parse_error", 2, 12,
+	  "control character" },
 };
 
 static void check_error(const error_case *c, const char *text, size_t len)
@@ -925,6 +950,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_files),
+		cmocka_unit_test(test_note_text),
 		cmocka_unit_test(test_unknown_at_eval),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_nesting_limits),
