@@ -19,6 +19,11 @@
  *   sort argsort (.stable) msort                           n*ceil(log2 n) per slice (estimated)
  *   topk                                                   n*ceil(log2(k+1)) per slice (estimated)
  *   repeat repeat_interleave (.self_int .self_Tensor .Tensor)   0
+ *   index_fill index_fill_                                 0
+ *   index_reduce index_reduce_                             numel(source) (+ numel(self) for mean)
+ *   put put_                                               0; accumulate: numel(index)
+ *   argwhere                                               numel(self) compares
+ *   searchsorted bucketize                                 ceil(log2(n+1)) per value (estimated)
  */
 #include <string.h>
 #include "rules.h"
@@ -445,10 +450,73 @@ static int ix_repeat_il(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	                       "shape");
 }
 
+/* index_reduce(self, dim, index, source, reduce, include_self): one op per
+ * source element (+ a divide per self element for mean). */
+static int ix_index_reduce(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                           void *payload)
+{
+	(void)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_tensor *src = tlc_rules__tensor_arg(op, host, 3, "source");
+	int arith = 0, mean = 0;
+	if (!tlc_rules__tensor(self) || !src)
+		return tlc_rules__missing(out, host, "missing self or source tensor");
+	if (reduce_kind(&arith, &mean, op, host, 4) < 0 || !arith)
+		return tlc_rules__bad(out, host, "index_reduce needs reduce prod/mean/amax/amin");
+	int rc = add_numel(out, host, 1, src);
+	if (rc == 0)
+		rc = add_numel(out, host, mean, tlc_rules__tensor(self));
+	return rc < 0 ? rc : io_bytes(out, op, host, self);
+}
+
+/* put_(self, index, source, accumulate): one add per index when accumulating. */
+static int ix_put(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 1, "index");
+	int acc = 0;
+	if (!tlc_rules__tensor(self) || !idx)
+		return tlc_rules__missing(out, host, "missing self or index tensor");
+	if (tlc_rules__bool_arg_or(&acc, op, host, 3, "accumulate", 0) < 0)
+		return tlc_rules__bad(out, host, "bad accumulate flag");
+	int rc = add_numel(out, host, acc, idx);
+	if (!acc)
+		host->cost_explain(out, "put without accumulate: no arithmetic");
+	return rc < 0 ? rc : io_bytes(out, op, host, self);
+}
+
+/* Binary search: ceil(log2(n + 1)) compares per looked-up element, n the
+ * length searched. searchsorted(sorted_sequence, self): n = last dim of
+ * the sequence; bucketize(self, boundaries): n = numel(boundaries). */
+static int ix_search(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	int bucketize = *(const int *)payload;
+	const tlc_tensor *seq = tlc_rules__tensor_arg(op, host, bucketize ? 1 : 0,
+	                                              bucketize ? "boundaries" : "sorted_sequence");
+	const tlc_value *q = tlc_rules__arg(op, host, bucketize ? 0 : 1, "self");
+	int64_t n = 0;
+	if (!seq || !q)
+		return tlc_rules__missing(out, host, "missing sequence or values");
+	if (!bucketize)
+		n = seq->ndim ? seq->shape[seq->ndim - 1] : 1;
+	else if (tlc_rules__numel_range(&n, seq, 0, seq->ndim) < 0)
+		return tlc_rules__bad(out, host, "bad boundaries shape");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	if (tlc_rules__tensor(q))
+		tlc_rules__term_mul_numel(&t, tlc_rules__tensor(q));
+	tlc_rules__term_mul(&t, ceil_log2(n + 1));
+	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return io_bytes(out, op, host, NULL);
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 static const size_t pos1 = 1, pos2 = 2;
 static const int reduce_arg = 0, always_reduce = 1;
+static const int search_sorted = 0, search_bucketize = 1;
 
 #define I(name, fn, pl, ev, note) { name, TLC_RULE_COST, ev, fn, pl, note }
 
@@ -483,6 +551,19 @@ static const tlc_rules_entry rules[] = {
 	I("aten::argsort", ix_sort, NULL, ES, "slices * n * ceil(log2 n) compares"),
 	I("aten::msort", ix_sort, NULL, ES, "slices * n * ceil(log2 n) compares"),
 	I("aten::topk", ix_topk, NULL, ES, "slices * n * ceil(log2(k + 1)) compares"),
+	I("aten::index_fill", ix_copy, NULL, EX, "0: data movement"),
+	I("aten::index_fill_", ix_copy, NULL, EX, "0: data movement"),
+	I("aten::index_reduce", ix_index_reduce, NULL, EX,
+	  "numel(source) (+ numel(self) divides for mean)"),
+	I("aten::index_reduce_", ix_index_reduce, NULL, EX,
+	  "numel(source) (+ numel(self) divides for mean)"),
+	I("aten::put_", ix_put, NULL, EX, "0; accumulate: numel(index) adds"),
+	I("aten::put", ix_put, NULL, EX, "0; accumulate: numel(index) adds"),
+	I("aten::argwhere", ix_nonzero, NULL, EX, "numel(self) compares"),
+	I("aten::searchsorted", ix_search, &search_sorted, ES,
+	  "numel(values) * ceil(log2(n + 1)) compares"),
+	I("aten::bucketize", ix_search, &search_bucketize, ES,
+	  "numel(self) * ceil(log2(numel(boundaries) + 1)) compares"),
 	I("aten::repeat", ix_repeat, NULL, EX, "0: copy"),
 	I("aten::repeat_interleave", ix_repeat_il, NULL, EX, "0: copy"),
 };

@@ -14,7 +14,8 @@
  *   avg pool backward (and adaptive)     numel(grad_output) divides + S adds
  *
  * Registered names:
- *   max_pool1d max_pool2d max_pool3d max_pool2d_with_indices
+ *   max_pool1d max_pool2d max_pool3d max_pool1d_with_indices max_pool2d_with_indices
+ *   max_pool2d_backward
  *   max_pool3d_with_indices max_pool2d_with_indices_backward
  *   max_pool3d_with_indices_backward avg_pool1d avg_pool2d avg_pool3d
  *   avg_pool2d_backward avg_pool3d_backward adaptive_avg_pool1d
@@ -303,7 +304,8 @@ static int pool_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 
 static const pool_spec mp1 = { 1, POOL_MAX, 0 }, mp2 = { 2, POOL_MAX, 0 },
                        mp3 = { 3, POOL_MAX, 0 };
-static const pool_spec mpi2 = { 2, POOL_MAX, 1 }, mpi3 = { 3, POOL_MAX, 1 };
+static const pool_spec mpi1 = { 1, POOL_MAX, 1 }, mpi2 = { 2, POOL_MAX, 1 },
+                       mpi3 = { 3, POOL_MAX, 1 };
 static const pool_spec mpb2 = { 2, POOL_MAX_BWD, 0 }, mpb3 = { 3, POOL_MAX_BWD, 0 };
 static const pool_spec ap1 = { 1, POOL_AVG, 0 }, ap2 = { 2, POOL_AVG, 0 },
                        ap3 = { 3, POOL_AVG, 0 };
@@ -327,9 +329,11 @@ static const tlc_rules_entry rules[] = {
 	P("aten::max_pool1d", pool_fwd, mp1, MAXN),
 	P("aten::max_pool2d", pool_fwd, mp2, MAXN),
 	P("aten::max_pool3d", pool_fwd, mp3, MAXN),
+	P("aten::max_pool1d_with_indices", pool_fwd, mpi1, MAXN),
 	P("aten::max_pool2d_with_indices", pool_fwd, mpi2, MAXN),
 	P("aten::max_pool3d_with_indices", pool_fwd, mpi3, MAXN),
 	P("aten::max_pool2d_with_indices_backward", pool_bwd, mpb2, MBWN),
+	P("aten::max_pool2d_backward", pool_bwd, mpb2, MBWN),
 	P("aten::max_pool3d_with_indices_backward", pool_bwd, mpb3, MBWN),
 	P("aten::avg_pool1d", pool_fwd, ap1, AVGN),
 	P("aten::avg_pool2d", pool_fwd, ap2, AVGN),

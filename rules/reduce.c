@@ -16,6 +16,9 @@
  *                                other p: 3 n_in (estimated)
  *   cumsum cumsum_                                      n_in - n_in/size(dim)
  *   logsumexp                                           4 n_in (estimated)
+ *   count_nonzero                                       2 n_in - n_out
+ *   aminmax                                             2 (n_in - n_out)
+ *   cummax cummin                                       n_in - n_in/size(dim)
  */
 #include <math.h>
 #include <string.h>
@@ -220,6 +223,8 @@ static const red_spec k_mean = { 1, 0, 1 };  /* adds + divides */
 static const red_spec k_var = { 4, 0, 1 };   /* mean, subtract, square, add, divide */
 static const red_spec k_std = { 4, 1, 1 };   /* var + sqrt per result */
 static const red_spec k_lse = { 4, 0, 1 };   /* max, subtract, exp, add, log, add max */
+static const red_spec k_cnz = { 2, -1, 1 };  /* compare with 0, then add */
+static const red_spec k_minmax = { 2, -2, 1 }; /* a min and a max reduction */
 
 #define R(name, spec, ev, note) { name, TLC_RULE_COST, ev, red_generic, &spec, note }
 #define F(name, fn, ev, note) { name, TLC_RULE_COST, ev, fn, NULL, note }
@@ -248,6 +253,10 @@ static const tlc_rules_entry rules[] = {
 	F("aten::cumsum_", red_scan, EX, "n_in - n_in/size(dim) adds"),
 	F("aten::cumprod", red_scan, EX, "n_in - n_in/size(dim) multiplies"),
 	R("aten::logsumexp", k_lse, ES, "4 n_in: max, subtract, exp, sum, log, add"),
+	R("aten::count_nonzero", k_cnz, EX, "2 n_in - n_out: compares, adds"),
+	R("aten::aminmax", k_minmax, EX, "2 (n_in - n_out) compares"),
+	F("aten::cummax", red_scan, EX, "n_in - n_in/size(dim) compares"),
+	F("aten::cummin", red_scan, EX, "n_in - n_in/size(dim) compares"),
 };
 
 #undef R
