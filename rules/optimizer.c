@@ -22,6 +22,10 @@
  *       + 2 weight_decay (AdamW: 1) + 1 amsgrad + 1 maximize + 1 grad_scale (E)
  *   _fused_sgd_ _fused_sgd                    2 + 2 weight_decay + 3 momentum
  *       (0 on the first step) + 2 nesterov + 1 maximize + 1 grad_scale (E)
+ *   _fused_adagrad_ _fused_adagrad            7 + 2 weight_decay + 1 maximize + 1 grad_scale (E)
+ *   _amp_foreach_non_finite_check_and_unscale_   2 (finiteness test, multiply)
+ *   _amp_update_scale_                        5 in total (O(1) bookkeeping, E)
+ *   _foreach_pow (+_)                         1 (E)
  */
 #include <math.h>
 #include <string.h>
@@ -32,6 +36,8 @@
 #define ES TLC_EVIDENCE_ESTIMATED
 
 #define K_ADAM 13 /* m lerp (3), v update (4), denom sqrt/scale/+eps (3), step (3) */
+#define K_ADAGRAD 7 /* sum += g*g (2), sqrt + eps (2), p -= clr * g / std (3) */
+#define K_AMP_UPDATE 5 /* O(1): found_inf test, backoff, increment, compare, growth */
 
 /* ---- shared pieces --------------------------------------------------- */
 
@@ -228,6 +234,57 @@ static int fused_sgd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	return fused_bytes(out, op, host, pos, mom ? 2 : 1);
 }
 
+/* _fused_adagrad_(self, grads, state_sums, state_steps, *, lr, lr_decay,
+ * weight_decay, eps, maximize, grad_scale, found_inf): sum += g*g (2),
+ * sqrt(sum) + eps (2), p -= clr * g / std (3); + options. */
+static int fused_adagrad(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                         void *payload)
+{
+	(void)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	int64_t k = K_ADAGRAD + flag(op, host, 8, "maximize") +
+	            (tlc_rules__tensor_arg(op, host, 9, "grad_scale") != NULL);
+	if (nonzero(op, host, 6, "weight_decay"))
+		k += 2;
+	int64_t nt = 0;
+	int rc = add_list(out, host, k, self, &nt);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "self tensor list");
+	const size_t pos[2] = { 0, 2 };
+	return fused_bytes(out, op, host, pos, 2);
+}
+
+/* _amp_foreach_non_finite_check_and_unscale_(self, found_inf, inv_scale):
+ * a finiteness test and a multiply per element; writes self and found_inf. */
+static int amp_unscale(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                       void *payload)
+{
+	(void)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	int64_t nt = 0;
+	int rc = add_list(out, host, 2, self, &nt);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "self tensor list");
+	const size_t pos[2] = { 0, 1 };
+	return fused_bytes(out, op, host, pos, 2);
+}
+
+/* _amp_update_scale_(self, growth_tracker, found_inf, growth, backoff,
+ * interval): O(1) scalar work, counted as 5 (found_inf test, backoff
+ * multiply, tracker increment, interval compare, growth multiply). */
+static int amp_update(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      void *payload)
+{
+	(void)payload;
+	if (!tlc_rules__tensor_arg(op, host, 0, "self") ||
+	    !tlc_rules__tensor_arg(op, host, 1, "growth_tracker"))
+		return tlc_rules__missing(out, host, "missing scale or growth_tracker tensor");
+	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, K_AMP_UPDATE, 0, NULL) < 0)
+		return TLC_RULE_BAD_ARGS;
+	const size_t pos[2] = { 0, 1 };
+	return fused_bytes(out, op, host, pos, 2);
+}
+
 /* ---- registration ----------------------------------------------------- */
 
 static const fe_spec k1 = { 1, 0, NULL }, k3 = { 3, 0, NULL };
@@ -283,6 +340,13 @@ static const tlc_rules_entry rules[] = {
 	F("aten::_fused_adamw_", fused_adam, &adam_w, "13/elem + options (convention)"),
 	F("aten::_fused_adamw", fused_adam, &adam_w, "13/elem + options (convention)"),
 	F("aten::_fused_sgd_", fused_sgd, NULL, "2/elem + options (convention)"),
+	F("aten::_fused_adagrad_", fused_adagrad, NULL, "7/elem + options (convention)"),
+	F("aten::_fused_adagrad", fused_adagrad, NULL, "7/elem + options (convention)"),
+	{ "aten::_amp_foreach_non_finite_check_and_unscale_", TLC_RULE_COST, EX, amp_unscale, NULL,
+	  "2 per element: finiteness test, multiply by inv_scale" },
+	F("aten::_amp_update_scale_", amp_update, NULL, "5: O(1) scale bookkeeping"),
+	FE("aten::_foreach_pow", k1, ES, "sum numel(self); pow counts 1"),
+	FE("aten::_foreach_pow_", k1, ES, "sum numel(self); pow counts 1"),
 	F("aten::_fused_sgd", fused_sgd, NULL, "2/elem + options (convention)"),
 };
 
