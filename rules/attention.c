@@ -89,6 +89,9 @@ static int window_pairs(int64_t *out, int64_t l, int64_t s, int64_t wl, int64_t 
                         int causal)
 {
 	int64_t sum = 0;
+	const int64_t big = (int64_t)1 << 40;
+	if (l > ((int64_t)1 << 26) || s > big || wl > big || wr > big)
+		return -1; /* counted row by row: refuse rather than spin or overflow */
 	for (int64_t i = 0; i < l; i++) {
 		int64_t c = i + s - l;
 		int64_t lo = wl >= 0 ? c - wl : 0, hi = wr >= 0 ? c + wr : s - 1;
@@ -251,7 +254,10 @@ static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 		return rc;
 	tlc_rules_term t;
 	attn_pair_term(&t, &g);
-	int64_t mac_per = s->backward ? 3 * g.e + 2 * g.ev : g.e + g.ev;
+	int64_t mac_per;
+	if (g.e > INT64_MAX / 8 || g.ev > INT64_MAX / 8)
+		return tlc_rules__bad(out, host, "head dimension too large");
+	mac_per = s->backward ? 3 * g.e + 2 * g.ev : g.e + g.ev;
 	tlc_rules_term m = t;
 	tlc_rules__term_mul(&m, mac_per);
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m)) < 0 ||
@@ -327,7 +333,7 @@ static int mha_heads(tlc_cost *out, int64_t *d, int64_t *h, const tlc_op *op,
 		rc = tlc_rules__int_arg(h, op, host, hi, hi == 4 ? "num_head" : "num_heads");
 	if ((rc = tlc_rules__need(out, host, rc, "embed_dim/num_heads")) < 0)
 		return rc;
-	if (*d < 1 || *h < 1 || *d % *h)
+	if (*d < 1 || *h < 1 || *d % *h || *d > INT64_MAX / 4)
 		return tlc_rules__bad(out, host, "embed_dim must be a positive multiple of num_heads");
 	return 0;
 }
@@ -355,6 +361,7 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 		return rc;
 	if (!q || !k || !qkvw || !pw)
 		return tlc_rules__missing(out, host, "missing query, key, qkv_weight or proj_weight shape");
+	int64_t lss, rows;
 	if (seq_dims(&b, &l, q, d) < 0 || seq_dims(&bk, &s, k, d) < 0 || bk != b ||
 	    !weight_2d(qkvw, 3 * d, d) || !weight_2d(pw, d, d))
 		return tlc_rules__bad(out, host, "shapes do not fit embed_dim");
@@ -368,14 +375,17 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
 	tlc_rules__term_mul(&t, b);
-	tlc_rules__term_mul(&t, l + 2 * s);
+	if (__builtin_mul_overflow(s, 2, &lss) || __builtin_add_overflow(lss, l, &lss) ||
+	    __builtin_mul_overflow(b, l, &rows))
+		return tlc_rules__bad(out, host, "sequence sizes overflow");
+	tlc_rules__term_mul(&t, lss);
 	tlc_rules__term_mul(&t, d);
 	if ((rc = qkvb ? tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) : 0) < 0)
 		return rc;
 	tlc_rules__term_mul(&t, d);
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t)) < 0 ||
 	    (rc = mha_core(out, host, b, l, s, d, h, per)) < 0 ||
-	    (rc = proj_cost(out, host, b * l, pw, pb)) < 0 ||
+	    (rc = proj_cost(out, host, rows, pw, pb)) < 0 ||
 	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
@@ -440,7 +450,9 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
 	    !weight_2d(w1, -1, d) || !weight_2d(w2, d, w1->shape[0]))
 		return tlc_rules__bad(out, host, "weights do not fit embed_dim");
 	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 18, "mask") ? 1 : 0);
-	int64_t rows = b * l;
+	int64_t rows;
+	if (__builtin_mul_overflow(b, l, &rows))
+		return tlc_rules__bad(out, host, "sequence sizes overflow");
 	if ((rc = proj_cost(out, host, rows, qkvw, tlc_rules__tensor_arg(op, host, 4, "qkv_bias"))) < 0 ||
 	    (rc = mha_core(out, host, b, l, l, d, h, per)) < 0 ||
 	    (rc = proj_cost(out, host, rows, pw, tlc_rules__tensor_arg(op, host, 6, "proj_bias"))) < 0 ||

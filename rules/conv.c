@@ -57,6 +57,29 @@ static int conv_param(tlc_cost *out, int64_t *v, size_t r, const tlc_op *op,
 	return tlc_rules__need(out, host, rc, name);
 }
 
+/* One output size, with overflow checks (sizes come from the input file):
+ * (in + 2p - d*(k-1) - 1) / s + 1, transposed (in-1)*s - 2p + d*(k-1) + op + 1. */
+static int out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d,
+                    int64_t op, int transposed)
+{
+	int64_t span, twop, t;
+	if (k < 1 || __builtin_mul_overflow(d, k - 1, &span) ||
+	    __builtin_mul_overflow(p, 2, &twop))
+		return -1;
+	if (transposed) {
+		if (in < 1 || __builtin_mul_overflow(in - 1, s, &t) ||
+		    __builtin_sub_overflow(t, twop, &t) || __builtin_add_overflow(t, span, &t) ||
+		    __builtin_add_overflow(t, op, &t) || __builtin_add_overflow(t, 1, &t) || t < 0)
+			return -1;
+		*o = t;
+		return 0;
+	}
+	if (__builtin_add_overflow(in, twop, &t) || t - 1 < span)
+		return -1;
+	*o = (t - span - 1) / s + 1;
+	return 0;
+}
+
 /* Computed output spatial sizes (no output recorded). */
 static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
                             const tlc_op *op, const tlc_host *host)
@@ -87,16 +110,11 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	                     s->required && g->transposed)) < 0)
 		return rc;
 	for (size_t d = 0; d < r; d++) {
-		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0)
+		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0 || opad[d] < 0)
 			return tlc_rules__bad(out, host, "stride/dilation < 1 or negative padding");
-		if (g->transposed)
-			g->out_sp[d] = (g->in_sp[d] - 1) * st[d] - 2 * pad[d] + dil[d] * (k[d] - 1) +
-			               opad[d] + 1;
-		else
-			g->out_sp[d] = (g->in_sp[d] + 2 * pad[d] - dil[d] * (k[d] - 1) - 1) / st[d] + 1;
-		if (g->out_sp[d] < 0 ||
-		    (!g->transposed && g->in_sp[d] + 2 * pad[d] < dil[d] * (k[d] - 1) + 1))
-			return tlc_rules__bad(out, host, "kernel larger than padded input");
+		if (out_size(&g->out_sp[d], g->in_sp[d], k[d], st[d], pad[d], dil[d], opad[d],
+		             g->transposed) < 0)
+			return tlc_rules__bad(out, host, "kernel larger than padded input, or sizes overflow");
 	}
 	return 0;
 }
@@ -132,13 +150,16 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
 	if (rc < 0 || groups < 1)
 		return tlc_rules__bad(out, host, "groups is not a positive int");
 	g->groups = groups;
+	int64_t wg;
+	if (__builtin_mul_overflow(w->shape[1], groups, &wg))
+		return tlc_rules__bad(out, host, "weight[1]*groups overflows");
 	if (g->transposed) {
-		g->cout = w->shape[1] * groups;
+		g->cout = wg;
 		if (w->shape[0] != g->cin || g->cin % groups)
 			return tlc_rules__bad(out, host, "transposed: weight[0] must be Cin, divisible by groups");
 	} else {
 		g->cout = w->shape[0];
-		if (w->shape[1] * groups != g->cin || g->cout % groups)
+		if (wg != g->cin || g->cout % groups)
 			return tlc_rules__bad(out, host, "weight[1]*groups must be Cin and Cout divisible by groups");
 	}
 	if (outt && outt->ndim == x->ndim) {

@@ -56,7 +56,8 @@ static int cat_shape(int64_t *shape, size_t *n, const tlc_value *list, int64_t d
 		int64_t nd = (int64_t)t->ndim, d = dim < 0 ? dim + nd + stack : dim;
 		if (d < 0 || d >= nd + stack)
 			return TLC_RULE_BAD_ARGS;
-		along += stack ? 1 : t->shape[d];
+		if (__builtin_add_overflow(along, stack ? 1 : t->shape[d], &along))
+			return TLC_RULE_BAD_ARGS;
 	}
 	if (!first || first->ndim + 1 > TLC_RULES_MAX_DIMS)
 		return first ? TLC_RULE_BAD_ARGS : TLC_RULE_MISSING_ARGS;
