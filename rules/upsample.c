@@ -16,6 +16,7 @@
  *   _upsample_nearest_exact1d _upsample_nearest_exact2d _upsample_nearest_exact3d
  *   upsample_linear1d upsample_bilinear2d upsample_bicubic2d upsample_trilinear3d
  *   and every one of them with _backward
+ *   grid_sampler_2d grid_sampler_2d_backward (estimated; see gs_* below)
  */
 #include <math.h>
 #include <string.h>
@@ -115,6 +116,111 @@ static int up_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	                       "input_size");
 }
 
+/* ---- grid_sampler_2d ---------------------------------------------------- */
+
+/* Per sampled location (N*Hg*Wg): unnormalize 2 coords (4), padding-mode
+ * clamp/reflect (4 when padding_mode != zeros), then the mode's own work:
+ * bilinear floor, frac, 1-frac and 4 weight products (10), nearest rounding
+ * (2), bicubic floor, frac and 2x4 cubic coefficients (4 + 48). Taps per
+ * channel: bilinear 4, nearest 0 (a gather), bicubic 16. All estimated. */
+static const int64_t gs_taps[3] = { 4, 0, 16 };
+static const int64_t gs_loc[3] = { 10, 2, 52 };
+
+/* Reads mode, padding mode; fills taps and per-location cost. */
+static int gs_mode(int64_t *taps, int64_t *loc, const tlc_op *op, const tlc_host *host)
+{
+	int64_t mode = 0, pad = 0;
+	if (tlc_rules__int_arg_or(&mode, op, host, 2, "interpolation_mode", 0) < 0 ||
+	    tlc_rules__int_arg_or(&pad, op, host, 3, "padding_mode", 0) < 0 || mode < 0 ||
+	    mode > 2 || pad < 0 || pad > 2)
+		return TLC_RULE_BAD_ARGS;
+	*taps = gs_taps[mode];
+	*loc = 4 + (pad != 0 ? 4 : 0) + gs_loc[mode];
+	return 0;
+}
+
+/* Shapes: input [N, C, H, W], grid [N, Hg, Wg, 2]; term_loc = N*Hg*Wg. */
+static int gs_shapes(tlc_rules_term *loc, int64_t *channels, const tlc_tensor *x,
+                     const tlc_tensor *grid)
+{
+	if (!x || !grid || x->ndim != 4 || grid->ndim != 4 || grid->shape[3] != 2 ||
+	    grid->shape[0] != x->shape[0])
+		return TLC_RULE_BAD_ARGS;
+	tlc_rules__term_mul_dims(loc, grid, 0, 3);
+	*channels = x->shape[1];
+	return 0;
+}
+
+/* grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners) */
+static int gs_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
+	const tlc_tensor *grid = tlc_rules__tensor_arg(op, host, 1, "grid");
+	int64_t taps = 0, loc = 0, c = 0;
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	if (!x || !grid)
+		return tlc_rules__missing(out, host, "missing input or grid tensor");
+	if (gs_mode(&taps, &loc, op, host) < 0 || gs_shapes(&t, &c, x, grid) < 0)
+		return tlc_rules__bad(out, host, "bad mode or shapes (input 4-d, grid [N,H,W,2])");
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, loc, &t);
+	tlc_rules__term_mul(&t, c);
+	if (rc == 0 && taps)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 2 * taps - 1, &t);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	int64_t shape[4] = { x->shape[0], c, grid->shape[1], grid->shape[2] };
+	rc = tlc_rules__read_inputs(out, op, host);
+	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		rc = tlc_rules__write_outputs(out, op, host, NULL);
+	else if (rc == 0)
+		rc = tlc_rules__write_shape(out, host, shape, 4, x->dtype);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
+/* grid_sampler_2d_backward(grad_output, input, grid, mode, padding, align_corners,
+ * output_mask): grad_input 2T per grad element (T multiplies, T scatter adds);
+ * grad_grid 4T per grad element (value*grad for x and y, accumulated) plus
+ * the location recompute and a 4-op chain rule per location. */
+static int gs_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 1, "input");
+	const tlc_tensor *grid = tlc_rules__tensor_arg(op, host, 2, "grid");
+	int64_t taps = 0, loc = 0, c = 0;
+	int mask[2] = { 1, 1 };
+	size_t nm = 0;
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	if (!x || !grid || !tlc_rules__tensor_arg(op, host, 0, "grad_output"))
+		return tlc_rules__missing(out, host, "missing grad_output, input or grid tensor");
+	if (tlc_rules__arg(op, host, 6, "output_mask") &&
+	    tlc_rules__bool_list_arg(mask, 2, &nm, op, host, 6, "output_mask") < 0)
+		return tlc_rules__bad(out, host, "bad output_mask");
+	/* the mode sits one position later than in the forward op */
+	int64_t mode = 0, pad = 0;
+	if (tlc_rules__int_arg_or(&mode, op, host, 3, "interpolation_mode", 0) < 0 ||
+	    tlc_rules__int_arg_or(&pad, op, host, 4, "padding_mode", 0) < 0 || mode < 0 ||
+	    mode > 2 || pad < 0 || pad > 2 || gs_shapes(&t, &c, x, grid) < 0)
+		return tlc_rules__bad(out, host, "bad mode or shapes (input 4-d, grid [N,H,W,2])");
+	taps = gs_taps[mode];
+	loc = 4 + (pad != 0 ? 4 : 0) + gs_loc[mode];
+	int grid_grad = mask[1] && taps;
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS,
+	                             loc + (grid_grad ? 4 : 0), &t);
+	tlc_rules__term_mul(&t, c);
+	int64_t per = (mask[0] ? (taps ? 2 * taps : 1) : 0) + (grid_grad ? 4 * taps : 0);
+	if (rc == 0 && per)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, per, &t);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	rc = tlc_rules__io_bytes(out, op, host, NULL);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	return tlc_rules__need(out, host, rc, "tensors");
+}
+
 static const up_spec n1 = { 1, 0, 2 }, n2 = { 2, 0, 2 }, n3 = { 3, 0, 2 };
 static const up_spec l1 = { 1, 2, 3 }, l2 = { 2, 4, 3 }, l3 = { 3, 8, 3 }, c2 = { 2, 16, 3 };
 
@@ -143,6 +249,10 @@ static const tlc_rules_entry rules[] = {
 	U("aten::upsample_bilinear2d_backward", up_bwd, l2, ES, "8 * numel(grad_output)"),
 	U("aten::upsample_trilinear3d_backward", up_bwd, l3, ES, "16 * numel(grad_output)"),
 	U("aten::upsample_bicubic2d_backward", up_bwd, c2, ES, "32 * numel(grad_output)"),
+	{ "aten::grid_sampler_2d", TLC_RULE_COST, ES, gs_fwd, NULL,
+	  "per location coords + mode; per output element 2T-1 (T = 4, 0, 16)" },
+	{ "aten::grid_sampler_2d_backward", TLC_RULE_COST, ES, gs_bwd, NULL,
+	  "grad_input 2T, grad_grid 4T per grad element; per location recompute + 4" },
 };
 
 #undef U
