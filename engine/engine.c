@@ -63,25 +63,6 @@ void tlc_engine_free(tlc_engine *eng)
 	tlc_alloc__free(&a, eng);
 }
 
-static int copy_collected(tlc_plugin_ctx *ctx, const tlc_rule_def *def)
-{
-	if (tlc_alloc__grow(ctx->a, (void **)&ctx->collected, &ctx->cap, ctx->ncollected + 1,
-	                    sizeof *ctx->collected) < 0)
-		return TLC_ENOMEM;
-	tlc_rule_def *d = &ctx->collected[ctx->ncollected];
-	*d = *def;
-	d->size = sizeof *d;
-	d->name = tlc_alloc__strdup(ctx->a, def->name ? def->name : "(null)");
-	d->note = tlc_alloc__strdup(ctx->a, def->note ? def->note : "");
-	if (!d->name || !d->note) {
-		tlc_alloc__free(ctx->a, (void *)d->name);
-		tlc_alloc__free(ctx->a, (void *)d->note);
-		return tlc_error__oom();
-	}
-	ctx->ncollected++;
-	return 0;
-}
-
 int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def)
 {
 	if (!ctx)
@@ -94,8 +75,7 @@ int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def)
 		                      "register rules only from inside your plugin's init()",
 		                      "a rule registration arrived after the plugin's init returned");
 	}
-	int rc = ctx->collect ? copy_collected(ctx, def)
-	                      : tlc_registry__add(ctx->reg, ctx->provider_id, def);
+	int rc = tlc_registry__add(ctx->reg, ctx->provider_id, def);
 	if (rc < 0)
 		ctx->failed = 1;
 	return rc;

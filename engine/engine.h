@@ -12,11 +12,6 @@ struct tlc_plugin_ctx {
 	unsigned provider_id;
 	int open;        /* registration allowed only while init runs */
 	int failed;      /* a registration failed */
-	/* inspect mode (collect != 0): copy defs into collected instead of
-	 * registering; names/notes are copied with a (the registry allocator) */
-	int collect;
-	tlc_rule_def *collected;
-	size_t ncollected, cap;
 	const tlc_allocator *a;
 	void *init_payload; /* eng->init_payload when the ctx was made (rule files) */
 };
