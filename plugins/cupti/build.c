@@ -199,7 +199,8 @@ int tlc_cupti__build(tlc_cupti_session *s)
 	api_sets sets;
 	int rc = 0;
 
-	qsort(s->ext, s->next, sizeof *s->ext, cmp_ext);
+	if (s->next)
+		qsort(s->ext, s->next, sizeof *s->ext, cmp_ext);
 	sets.runtime = api_ids(s, 1, 0, &sets.nruntime);
 	sets.all = api_ids(s, 1, 1, &sets.nall);
 	free(s->out);
