@@ -136,10 +136,12 @@ int tlc_cupti_stop(tlc_cupti_session *s);
 
 /** Parses one activity buffer as the buffer-completed callback does: walks
  *  it with libcupti's own cuptiActivityGetNextRecord and keeps the records
- *  this module uses. dropped adds to the dropped-record count. Exposed for
- *  replaying buffers recorded elsewhere and for tests; valid while idle or
- *  running. The buffer is not freed. Errors: TLC_EUNAVAILABLE
- *  cupti_unavailable (libcupti cannot be loaded), TLC_ENOMEM. */
+ *  this module uses. dropped adds to the dropped-record count. For tools
+ *  that receive CUPTI's buffers themselves, and for tests; the buffer must
+ *  hold records of this process (kernel names are pointers into it). Valid
+ *  while idle or running; the buffer is not freed. Errors: TLC_EUNAVAILABLE
+ *  cupti_unavailable (libcupti cannot be loaded), TLC_EINVAL
+ *  cupti_buffer_invalid, TLC_ESTATE, TLC_ENOMEM. */
 int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
                      uint64_t dropped);
 
