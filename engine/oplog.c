@@ -156,7 +156,7 @@ enum frame_kind {
 typedef struct frame {
 	unsigned char kind, key, first;
 	size_t vbase; /* value-stack height when the frame opened */
-	size_t ibase; /* int-stack height when the frame opened */
+	size_t ibase; /* FR_DIMS: where its entries start in the int chunk */
 } frame;
 
 typedef struct slot {
@@ -205,7 +205,7 @@ typedef struct reader {
 	size_t nvals, capvals;
 	tlc_kwarg *kws;
 	size_t nkws, capkws;
-	int64_t *ints;
+	int64_t *ints; /* shape/stride entries: a chunk of the record's arena */
 	size_t nints, capints;
 	tlc_sb meta;
 	dtype_entry dtypes[DTYPE_CACHE];
@@ -319,13 +319,22 @@ static int field_fail(reader *r, uint64_t col, const char *fmt, ...)
 
 /* ---- stacks ---- */
 
-static int push_val(reader *r, const tlc_value *v)
+/* The stacks grow rarely (to the largest record, then never): the
+ * common case is a compare and a store. */
+static int grow(reader *r, void **items, size_t *cap, size_t need, size_t elem)
 {
-	if (r->nvals == r->capvals &&
-	    tlc_alloc__grow(r->a, (void **)&r->vals, &r->capvals, r->nvals + 1, sizeof *r->vals) < 0) {
+	if (tlc_alloc__grow(r->a, items, cap, need, elem) < 0) {
 		r->err_set = 1;
 		return 0;
 	}
+	return 1;
+}
+
+static inline int push_val(reader *r, const tlc_value *v)
+{
+	if (r->nvals == r->capvals &&
+	    !grow(r, (void **)&r->vals, &r->capvals, r->nvals + 1, sizeof *r->vals))
+		return 0;
 	r->vals[r->nvals++] = *v;
 	return 1;
 }
@@ -343,13 +352,31 @@ static int push_kw(reader *r, const tlc_value *v)
 	return 1;
 }
 
-static int push_int(reader *r, int64_t x)
+/* Shape and stride entries are written straight into arena chunks, so a
+ * finished shape is used where it lies. Only one dims array is open at a
+ * time (they do not nest): when a chunk fills, the open one moves to a new,
+ * larger chunk and the finished ones stay where they are. */
+static int new_int_chunk(reader *r)
 {
-	if (r->nints == r->capints &&
-	    tlc_alloc__grow(r->a, (void **)&r->ints, &r->capints, r->nints + 1, sizeof *r->ints) < 0) {
-		r->err_set = 1;
+	frame *f = &r->fr[r->depth - 1];
+	size_t open = r->nints - f->ibase;
+	size_t cap = open * 2 > 512 ? open * 2 : 512;
+	int64_t *c = cap > SIZE_MAX / sizeof *c ? NULL : tlc_arena__alloc(&r->arena, cap * sizeof *c);
+	if (!c)
+		return fail_oom(r);
+	if (open)
+		memcpy(c, r->ints + f->ibase, open * sizeof *c);
+	r->ints = c;
+	r->capints = cap;
+	r->nints = open;
+	f->ibase = 0;
+	return 1;
+}
+
+static inline int push_int(reader *r, int64_t x)
+{
+	if (r->nints == r->capints && !new_int_chunk(r))
 		return 0;
-	}
 	r->ints[r->nints++] = x;
 	return 1;
 }
@@ -452,7 +479,7 @@ static int is_nonfinite(const jev *e, double *out)
 	return 1;
 }
 
-static int emit(reader *r, const tlc_value *v)
+static inline int emit(reader *r, const tlc_value *v)
 {
 	if (r->fr[r->depth - 1].kind == FR_KWARGS)
 		return push_kw(r, v);
@@ -563,12 +590,8 @@ static int dims_event(reader *r, const jev *e)
 
 static int end_dims(reader *r, const frame *f)
 {
-	int ok = 1;
 	size_t n = r->nints - f->ibase;
-	const int64_t *d = arena_copy(r, r->ints + f->ibase, n, sizeof *d, &ok);
-	r->nints = f->ibase;
-	if (!ok)
-		return fail_oom(r);
+	const int64_t *d = n ? r->ints + f->ibase : NULL;
 	if (f->key == T_SHAPE) {
 		r->tensor.shape = d;
 		r->tensor.ndim = n;
@@ -781,7 +804,9 @@ static void begin_record(reader *r)
 	r->kind = KD_UNSEEN;
 	r->present = 0;
 	r->nargs = r->noutputs = r->nkwargs = 0;
-	r->nvals = r->nkws = r->nints = 0;
+	r->nvals = r->nkws = 0;
+	r->ints = NULL; /* its chunks went with the arena */
+	r->nints = r->capints = 0;
 	r->meta_done = 0;
 }
 
@@ -1076,6 +1101,20 @@ static void parse_number(reader *r, jev *e, const char *s, size_t n)
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	reader *r = ctx;
+	/* shape entries are most of the numbers in a log: short non-negative
+	 * integers go straight to the stack */
+	if (n <= 18 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS) {
+		uint64_t v = 0;
+		size_t i = 0;
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(s[i] - '0');
+			if (d > 9)
+				break;
+			v = v * 10 + d;
+		}
+		if (i == n)
+			return push_int(r, (int64_t)v);
+	}
 	jev e;
 	e.b = 0;
 	e.i = 0;
@@ -1083,9 +1122,6 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	e.s = (const unsigned char *)s;
 	e.n = n;
 	parse_number(r, &e, s, n);
-	/* shape entries are most of the numbers in a log: straight to the stack */
-	if (e.t == J_INT && e.i >= 0 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS)
-		return push_int(r, e.i);
 	return on_value(r, &e);
 }
 
@@ -1328,7 +1364,7 @@ static int stream_failed(reader *r, int rc)
 
 static int run(reader *r, tlc_instream *in)
 {
-	for (;;) {
+	for (int first = 1;; first = 0) {
 		const unsigned char *p;
 		size_t n;
 		int rc = tlc_instream__read(in, &p, &n);
@@ -1336,6 +1372,10 @@ static int run(reader *r, tlc_instream *in)
 			return stream_failed(r, rc);
 		if (n == 0)
 			return finish_input(r);
+		if (first && n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+			p += 3; /* a UTF-8 byte order mark, as some editors write */
+			n -= 3;
+		}
 		if ((rc = feed_chunk(r, p, n)) < 0)
 			return rc;
 	}
@@ -1370,7 +1410,6 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	tlc_sb__free(&r->meta);
 	tlc_alloc__free(a, r->vals);
 	tlc_alloc__free(a, r->kws);
-	tlc_alloc__free(a, r->ints);
 	tlc_alloc__free(a, r);
 	return rc;
 }

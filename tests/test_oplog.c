@@ -2,6 +2,7 @@
  * memory gives identical records; every error of the spec is raised with its
  * code, line and column; hostile input (deep nesting, huge numbers, huge
  * lines, failing allocations) gives typed errors. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <zlib.h>
 #include "tlcost/tlcost.h"
@@ -301,6 +303,55 @@ static void test_gzip_concatenated(void **state)
 	ctx_close(&c);
 }
 
+/* "-" reads standard input; errors then name "<stdin>". */
+static void test_stdin(void **state)
+{
+	(void)state;
+	int saved = dup(0);
+	assert_true(saved >= 0);
+	int fd = open(fixture("good.jsonl.gz"), O_RDONLY);
+	assert_true(fd >= 0 && dup2(fd, 0) == 0);
+	close(fd);
+	ctx c;
+	ctx_open(&c, NULL);
+	assert_int_equal(tlc_oplog_read(c.ev, "-"), 0);
+	check_good(&c);
+	ctx_close(&c);
+	fd = open(fixture("bad/negative_id.jsonl"), O_RDONLY);
+	assert_true(fd >= 0 && dup2(fd, 0) == 0);
+	close(fd);
+	ctx_open(&c, NULL);
+	assert_true(tlc_oplog_read(c.ev, "-") < 0);
+	assert_string_equal(tlc_error_last()->file, "<stdin>");
+	assert_int_equal(tlc_error_last()->line, 2);
+	ctx_close(&c);
+	assert_int_equal(dup2(saved, 0), 0);
+	close(saved);
+}
+
+/* A UTF-8 byte order mark before the header is skipped; columns count from
+ * after it. */
+static void test_bom(void **state)
+{
+	(void)state;
+	const char log[] = "\xef\xbb\xbf{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	                   "{\"id\":0,\"op\":\"a::b\",\"args\":[]}\n";
+	ctx c;
+	ctx_open(&c, NULL);
+	assert_int_equal(tlc_oplog_read_mem(c.ev, log, sizeof log - 1, "bom"), 0);
+	assert_int_equal(tlc_eval_finish(c.ev), 0);
+	assert_int_equal(c.s.count, 1);
+	ctx_close(&c);
+	const char bad[] = "\xef\xbb\xbf{\"format\":2}\n";
+	ctx_open(&c, NULL);
+	assert_true(tlc_oplog_read_mem(c.ev, bad, sizeof bad - 1, "bom") < 0);
+	/* header problems are reported at line 1, column 1 */
+	assert_string_equal(tlc_error_last()->code, "oplog_header_invalid");
+	assert_int_equal(tlc_error_last()->line, 1);
+	assert_int_equal(tlc_error_last()->column, 1);
+	ctx_close(&c);
+}
+
 /* ---- one bad file per error ---- */
 
 typedef struct bad_case {
@@ -580,6 +631,8 @@ int main(void)
 		cmocka_unit_test(test_good_mem),
 		cmocka_unit_test(test_good_gzip_mem),
 		cmocka_unit_test(test_gzip_concatenated),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_bom),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_parent_errors),
 		cmocka_unit_test(test_io_error),
