@@ -37,10 +37,17 @@ static int is_host(tlc_device_kind k)
 	return k == TLC_DEVICE_RUNTIME || k == TLC_DEVICE_DRIVER;
 }
 
+/* Duration, 0 for a reversed interval, saturated for absurd ones. */
 static int64_t dur_of(const tlc_device_record *r)
 {
-	return r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	if (r->end_ns <= r->start_ns)
+		return 0;
+	uint64_t d = (uint64_t)r->end_ns - (uint64_t)r->start_ns;
+	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
 }
+
+/* Sums of non-negative times saturate instead of wrapping (hostile input). */
+#define SAT_ADD(acc, v) ((acc) = ((v) > INT64_MAX - (acc) ? INT64_MAX : (acc) + (v)))
 
 const char *tlc_join_path_name(tlc_join_path p)
 {
@@ -343,7 +350,7 @@ static int containment(jctx *c)
 		int64_t s, e;
 		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
 		if (row_interval(r, &s, &e))
-			rows[nr++] = (keyed){ r->thread, s, -e, i };
+			rows[nr++] = (keyed){ r->thread, s, ~e, i }; /* ~e: end descending, no overflow */
 	}
 	for (size_t i = 0; rc == 0 && i < c->ndev; i++) {
 		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
@@ -353,7 +360,7 @@ static int containment(jctx *c)
 	if (rc == 0) {
 		qsort(rows, nr, sizeof *rows, cmp_keyed);
 		for (size_t i = 0; i < nr; i++)
-			rows[i].k3 = -rows[i].k3; /* back to the end time */
+			rows[i].k3 = ~rows[i].k3; /* back to the end time */
 		qsort(hosts, nh, sizeof *hosts, cmp_keyed);
 		rc = containment_sweep(c, rows, nr, hosts, nh);
 		if (rc == TLC_ENOMEM)
@@ -402,7 +409,8 @@ static int gather(jctx *c, size_t lo, size_t hi)
 					return TLC_ENOMEM;
 		}
 	}
-	qsort(c->buf, c->nbuf, sizeof *c->buf, cmp_size);
+	if (c->nbuf > 1)
+		qsort(c->buf, c->nbuf, sizeof *c->buf, cmp_size);
 	size_t w = 0;
 	for (size_t k = 0; k < c->nbuf; k++)
 		if (w == 0 || c->buf[w - 1] != c->buf[k])
@@ -535,25 +543,25 @@ static void add_summary(tlc_join_summary *s, const tlc_join_launch *l)
 	int64_t d = dur_of(l->rec);
 	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
 	s->launches++;
-	s->device_ns += d;
+	SAT_ADD(s->device_ns, d);
 	s->kernels += (uint64_t)kern;
 	if (kern)
-		s->kernel_ns += d;
+		SAT_ADD(s->kernel_ns, d);
 	switch (l->status) {
 	case TLC_ATTR_ATTRIBUTED:
 		s->launches_attributed++;
 		s->kernels_attributed += (uint64_t)kern;
-		s->kernel_attributed_ns += kern ? d : 0;
+		SAT_ADD(s->kernel_attributed_ns, kern ? d : 0);
 		break;
 	case TLC_ATTR_AMBIGUOUS:
 		s->launches_ambiguous++;
 		s->kernels_ambiguous += (uint64_t)kern;
-		s->kernel_ambiguous_ns += kern ? d : 0;
+		SAT_ADD(s->kernel_ambiguous_ns, kern ? d : 0);
 		break;
 	default:
 		s->launches_unattributed++;
 		s->kernels_unattributed += (uint64_t)kern;
-		s->kernel_unattributed_ns += kern ? d : 0;
+		SAT_ADD(s->kernel_unattributed_ns, kern ? d : 0);
 		break;
 	}
 }
@@ -565,13 +573,13 @@ static void add_phase(tlc_join *j, int p, const tlc_join_launch *l)
 	int64_t d = dur_of(l->rec);
 	if (p < 0) {
 		for (int q = 0; q < TLC_PHASE_COUNT; q++)
-			j->phases[q].unphased_ns += d;
+			SAT_ADD(j->phases[q].unphased_ns, d);
 		return;
 	}
 	if (l->status == TLC_ATTR_ATTRIBUTED)
-		j->phases[p].attributed_ns += d;
+		SAT_ADD(j->phases[p].attributed_ns, d);
 	else
-		j->phases[p].ambiguous_ns += d;
+		SAT_ADD(j->phases[p].ambiguous_ns, d);
 	j->phases[p].present = 1;
 }
 
@@ -581,13 +589,13 @@ static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
 	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
 	if (l->status == TLC_ATTR_ATTRIBUTED) {
 		tlc_op_row *r = tlc_eval_op_at_mut(ev, (size_t)l->op_row);
-		r->device_time_ns += d;
-		r->kernel_time_ns += kern ? d : 0;
+		SAT_ADD(r->device_time_ns, d);
+		SAT_ADD(r->kernel_time_ns, kern ? d : 0);
 		r->attribution = TLC_ATTR_ATTRIBUTED;
 	} else if (l->status == TLC_ATTR_AMBIGUOUS) {
 		tlc_join_group *g = &j->groups[l->group];
 		g->launches++;
-		g->time_ns += d;
+		SAT_ADD(g->time_ns, d);
 		for (size_t k = 0; k < g->nrows; k++) {
 			tlc_op_row *r = tlc_eval_op_at_mut(ev, g->rows[k]);
 			if (r->attribution != TLC_ATTR_ATTRIBUTED)
@@ -626,7 +634,9 @@ static void finish_phases(tlc_join *j)
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		tlc_join_phase *ph = &j->phases[p];
 		ph->phase = (tlc_phase)p;
-		ph->total_ns = ph->attributed_ns + ph->ambiguous_ns + ph->unphased_ns;
+		ph->total_ns = ph->attributed_ns;
+		SAT_ADD(ph->total_ns, ph->ambiguous_ns);
+		SAT_ADD(ph->total_ns, ph->unphased_ns);
 		ph->gated = p == TLC_PHASE_FORWARD || p == TLC_PHASE_BACKWARD;
 		if (ph->total_ns > 0) {
 			__extension__ typedef unsigned __int128 u128;
@@ -665,25 +675,26 @@ static int build_devices(jctx *c)
 	int64_t cur_end = 0;
 	for (size_t i = 0; i < j->nlaunches; i++) {
 		const tlc_join_launch *l = &j->launches[v[i].i];
-		int64_t s = l->rec->start_ns, e = s + dur_of(l->rec), d = e - s;
+		int64_t s = l->rec->start_ns, d = dur_of(l->rec);
+		int64_t e = d > INT64_MAX - s ? INT64_MAX : s + d;
 		if (i == 0 || v[i].k1 != v[i - 1].k1) {
 			j->devices[j->ndevices++].device = v[i].k1;
 			cur_end = INT64_MIN;
 		}
 		tlc_join_device *dv = &j->devices[j->ndevices - 1];
 		dv->launches++;
-		dv->device_ns += d;
-		dv->kernel_ns += l->rec->kind == TLC_DEVICE_KERNEL ? d : 0;
-		if (l->status == TLC_ATTR_ATTRIBUTED) dv->attributed_ns += d;
-		else if (l->status == TLC_ATTR_AMBIGUOUS) dv->ambiguous_ns += d;
-		else dv->unattributed_ns += d;
+		SAT_ADD(dv->device_ns, d);
+		SAT_ADD(dv->kernel_ns, l->rec->kind == TLC_DEVICE_KERNEL ? d : 0);
+		if (l->status == TLC_ATTR_ATTRIBUTED) SAT_ADD(dv->attributed_ns, d);
+		else if (l->status == TLC_ATTR_AMBIGUOUS) SAT_ADD(dv->ambiguous_ns, d);
+		else SAT_ADD(dv->unattributed_ns, d);
 		if (e > cur_end) {
-			dv->busy_ns += e - (s > cur_end ? s : cur_end);
+			SAT_ADD(dv->busy_ns, e - (s > cur_end ? s : cur_end));
 			cur_end = e;
 		}
 	}
 	for (size_t i = 0; i < j->ndevices; i++)
-		j->sum.busy_ns += j->devices[i].busy_ns;
+		SAT_ADD(j->sum.busy_ns, j->devices[i].busy_ns);
 	tlc_alloc__free(c->a, v);
 	return 0;
 }
@@ -742,7 +753,7 @@ static int build_remainder(jctx *c)
 				hi = m;
 		}
 		j->remainder[lo].count++;
-		j->remainder[lo].time_ns += dur_of(l->rec);
+		SAT_ADD(j->remainder[lo].time_ns, dur_of(l->rec));
 	}
 	qsort(j->remainder, j->nremainder, sizeof *j->remainder, cmp_remainder);
 	return 0;
@@ -805,8 +816,8 @@ static int build_rollup(jctx *c)
 		int64_t k = counted_of(c, i);
 		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
 		if (k >= 0) {
-			j->rolled_kernel[k] += r->kernel_time_ns;
-			j->rolled_device[k] += r->device_time_ns;
+			SAT_ADD(j->rolled_kernel[k], r->kernel_time_ns);
+			SAT_ADD(j->rolled_device[k], r->device_time_ns);
 		}
 	}
 	return 0;

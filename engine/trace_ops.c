@@ -521,7 +521,8 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		for (size_t i = 0; i < n; i++)
 			idx[i] = (uint32_t)i;
 		sort_idx(idx, tmp, n, t->ops);
-		qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
+		if (t->nopt)
+			qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;

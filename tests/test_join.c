@@ -385,6 +385,19 @@ static void oplog_records(void **state)
 	assert_string_equal(tlc_join_remainder_at(f->j, 0)->name, "(memcpy)");
 }
 
+/* Hostile durations: two kernels of 9e18 ns each. Sums saturate at
+ * INT64_MAX instead of wrapping (no undefined behaviour). */
+static void absurd_times(void **state)
+{
+	fx *f = *state;
+	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1) RT(1, 20, 11, 1)
+	              K("a", 0, 9000000000000, 10) K("b", 0, 9000000000000, 11)), 0);
+	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	assert_int_equal(s->kernel_ns, INT64_MAX);
+	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, INT64_MAX);
+	assert_int_equal(s->busy_ns, 9000000000000000000);
+}
+
 /* Writers: csv has a header and one row per launch; text states the gate. */
 static void writers(void **state)
 {
@@ -505,6 +518,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(requires_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(oplog_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(absurd_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(b200, setup, teardown),
 		cmocka_unit_test_setup_teardown(v100, setup, teardown),
