@@ -391,7 +391,7 @@ static void absurd_times(void **state)
 {
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1) RT(1, 20, 11, 1)
-	              K("a", 0, 9000000000000, 10) K("b", 0, 9000000000000, 11)), 0);
+	              K("a", 0, 9000000000000000, 10) K("b", 0, 9000000000000000, 11)), 0);
 	const tlc_join_summary *s = tlc_join_summary_get(f->j);
 	assert_int_equal(s->kernel_ns, INT64_MAX);
 	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, INT64_MAX);
