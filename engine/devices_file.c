@@ -258,7 +258,7 @@ int tlc_write_devices(FILE *out, const tlc_devices *devs, int fmt)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a table",
 		                      "tlc_write_devices called with NULL");
 	if (fmt == TLC_FORMAT_JSON) {
-		fputs("{\"devices\":[", out);
+		fputs("{\"schema\":\"tlcost.devices/1\",\"devices\":[", out);
 		for (size_t i = 0; i < devs->n; i++) {
 			fputs(i ? "," : "", out);
 			tlc_rep__device_json(out, &devs->items[i]);

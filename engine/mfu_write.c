@@ -43,7 +43,7 @@ static void write_text(FILE *out, const tlc_mfu_result *r)
 
 static void write_json(FILE *out, const tlc_mfu_result *r)
 {
-	fputs("{\"report\":\"mfu\",\"device\":", out);
+	fputs("{\"schema\":\"tlcost.mfu/1\",\"report\":\"mfu\",\"device\":", out);
 	tlc_rep__device_json(out, r->device);
 	fprintf(out, ",\"device_from\":\"%s\",\"denominator\":\"step_seconds\",\"step_seconds\":",
 	        r->device_from);

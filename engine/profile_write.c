@@ -122,7 +122,7 @@ static void write_json(FILE *out, const tlc_profile *p)
 {
 	const tlc_profile_options *o = tlc_profile__options(p);
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
-	fprintf(out, "{\"report\":\"profile\",\"by\":\"%s\",\"sort\":\"%s\",\"phase\":",
+	fprintf(out, "{\"schema\":\"tlcost.profile/1\",\"report\":\"profile\",\"by\":\"%s\",\"sort\":\"%s\",\"phase\":",
 	        by_name(o->by), sort_name(o->sort));
 	if (o->phase < 0)
 		fputs("\"all\"", out);

@@ -235,7 +235,7 @@ static void json_coverage(FILE *out, const tlc_eval *ev)
 static void write_json(FILE *out, report_ctx *c)
 {
 	const tlc_input_info *info = tlc_eval_info(c->ev);
-	fputs("{\"report\":\"summary\",\"model\":", out);
+	fputs("{\"schema\":\"tlcost.report/1\",\"report\":\"summary\",\"model\":", out);
 	tlc_rep__json_str(out, info ? info->model : NULL);
 	fputs(",\"input_device\":", out);
 	tlc_rep__json_str(out, info ? info->device : NULL);

@@ -177,7 +177,7 @@ void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl)
 
 static void write_json(FILE *out, const tlc_roofline *rl)
 {
-	fputs("{\"report\":\"roofline\",", out);
+	fputs("{\"schema\":\"tlcost.roofline/1\",\"report\":\"roofline\",", out);
 	tlc_rep__roofline_json_head(out, rl);
 	fputs(",\"rows\":[", out);
 	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "reports.h"
 
-#define W 960
+#define W 1100
 #define H 600
 #define PL 96.0   /* plot left */
 #define PR 720.0  /* plot right */
@@ -127,36 +127,63 @@ static void axes(FILE *out, const frame *f)
 	        (PT + PB) / 2);
 }
 
+/* Dtypes sharing one peak value share one line and label ("fp16/bf16"). */
+static int same_peak_before(const tlc_device_preset *d, const int *used, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (used[j] && d->peak_flops[j] == d->peak_flops[k])
+			return 1;
+	return 0;
+}
+
+static void compute_ceiling(FILE *out, const tlc_device_preset *d, const frame *f,
+                            const int *used, int k, double *last_label_y, int nth)
+{
+	double pk = d->peak_flops[k], ridge = pk / d->mem_bw;
+	char names[64] = "", ids[64] = "", a[32];
+	for (int j = k; j < TLC_PEAK_COUNT; j++) {
+		if (!used[j] || d->peak_flops[j] != pk)
+			continue;
+		const char *n = tlc_peak_dtype_name((tlc_peak_dtype)j);
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? "/" : "", n);
+		snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%s", *ids ? "-" : "", n);
+	}
+	double y = py(f, pk), ly = y + 4;
+	if (ly < *last_label_y + 15)
+		ly = *last_label_y + 15;
+	*last_label_y = ly;
+	fprintf(out, "<line id=\"ceiling-compute-%s\" class=\"ceiling-compute\" x1=\"%.1f\" "
+	        "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#2c3e50\" stroke-width=\"2\"/>\n",
+	        ids, px(f, ridge), y, PR, y);
+	fprintf(out, "<text class=\"ceiling-label\" x=\"%.0f\" y=\"%.1f\">%s %sFLOP/s</text>\n",
+	        PR + 6, ly, names, tlc_rep__si(a, sizeof a, pk));
+	int right = px(f, ridge) > PL + 0.75 * (PR - PL); /* label left of the line */
+	fprintf(out, "<line class=\"ridge\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.0f\" "
+	        "stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n<text class=\"ridge-label\" "
+	        "x=\"%.1f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\" text-anchor=\"%s\">"
+	        "ridge %s: %.3g FLOP/B</text>\n", px(f, ridge), y, px(f, ridge), PB,
+	        px(f, ridge) + (right ? -4 : 4), PB - 8 - 14.0 * nth, right ? "end" : "start", names,
+	        ridge);
+}
+
 static void ceilings(FILE *out, const tlc_roofline *rl, const frame *f, const int *used)
 {
 	const tlc_device_preset *d = tlc_roofline_get_summary(rl)->device;
-	double top = pow(10, f->y1), xl = pow(10, f->x0), xr = pow(10, f->x1);
-	double xend = fmin(top / d->mem_bw, xr);
-	char a[32], b[32];
+	double xl = pow(10, f->x0), xr = pow(10, f->x1), pmax = 0;
+	for (int k = 0; k < TLC_PEAK_COUNT; k++)
+		if (used[k] && d->peak_flops[k] > pmax)
+			pmax = d->peak_flops[k];
+	double xend = pmax > 0 ? fmin(pmax / d->mem_bw, xr) : xr;
 	fprintf(out, "<g id=\"ceilings\" font-size=\"12\">\n<line id=\"ceiling-memory\" "
-	        "class=\"ceiling-memory\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	        "stroke=\"#c0392b\" stroke-width=\"2\"/>\n", px(f, xl), py(f, d->mem_bw * xl),
-	        px(f, xend), py(f, d->mem_bw * xend));
-	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
-		double pk = d->peak_flops[k];
-		if (!used[k] || !(pk > 0))
-			continue;
-		double ridge = pk / d->mem_bw;
-		const char *n = tlc_peak_dtype_name((tlc_peak_dtype)k);
-		fprintf(out, "<line id=\"ceiling-compute-%s\" class=\"ceiling-compute\" x1=\"%.1f\" "
-		        "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#2c3e50\" stroke-width=\"2\"/>\n",
-		        n, px(f, ridge), py(f, pk), PR, py(f, pk));
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s peak %sFLOP/s</text>\n",
-		        PR - 4, py(f, pk) - 6, n, tlc_rep__si(a, sizeof a, pk));
-		fprintf(out, "<line class=\"ridge\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.0f\" "
-		        "stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n<text x=\"%.1f\" y=\"%.0f\" "
-		        "font-size=\"11\" fill=\"#555\">ridge %s %.0f FLOP/B</text>\n", px(f, ridge),
-		        py(f, pk), px(f, ridge), PB, px(f, ridge) + 4, PB - 8, n, ridge);
-	}
-	double xm = pow(10, f->x0 + 0.15 * (f->x1 - f->x0));
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c0392b\" transform=\"rotate(0)\">memory "
-	        "%sB/s</text>\n</g>\n", px(f, xm) + 6, py(f, d->mem_bw * xm) - 8,
-	        tlc_rep__si(b, sizeof b, d->mem_bw));
+	        "class=\"ceiling-memory\" clip-path=\"url(#plot)\" x1=\"%.1f\" y1=\"%.1f\" "
+	        "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c0392b\" stroke-width=\"2\"/>\n", px(f, xl),
+	        py(f, d->mem_bw * xl), px(f, xend), py(f, d->mem_bw * xend));
+	double last = -100;
+	int nth = 0;
+	for (int k = TLC_PEAK_COUNT - 1; k >= 0; k--) /* highest peaks first: labels top down */
+		if (used[k] && d->peak_flops[k] > 0 && !same_peak_before(d, used, k))
+			compute_ceiling(out, d, f, used, k, &last, nth++);
+	fputs("</g>\n", out);
 }
 
 static void points(FILE *out, const tlc_roofline *rl, const frame *f, int *fam_used)
@@ -168,7 +195,8 @@ static void points(FILE *out, const tlc_roofline *rl, const frame *f, int *fam_u
 		if (r->reason == TLC_ROOF_COVERED)
 			fmax_ = fmax(fmax_, tlc_cost_flops_double(r->op->cost));
 	}
-	fputs("<g id=\"points\" fill-opacity=\"0.55\" stroke-width=\"1\">\n", out);
+	fputs("<g id=\"points\" clip-path=\"url(#plot)\" fill-opacity=\"0.55\" "
+	      "stroke-width=\"1\">\n", out);
 	/* two passes: large points first so small ones stay visible on top */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
@@ -195,9 +223,10 @@ static void points(FILE *out, const tlc_roofline *rl, const frame *f, int *fam_u
 	fputs("</g>\n", out);
 }
 
-static void legend(FILE *out, const int *fam_used)
+static void legend(FILE *out, const int *fam_used, const tlc_device_preset *d)
 {
-	double x = PR + 24, y = PT + 4;
+	double x = PR + 170, y = PT + 4;
+	char bw[32];
 	fprintf(out, "<g id=\"legend\" font-size=\"12\">\n<text x=\"%.0f\" y=\"%.0f\" "
 	        "font-weight=\"bold\">op family</text>\n", x, y);
 	for (size_t i = 0; i < NPAL; i++) {
@@ -210,8 +239,8 @@ static void legend(FILE *out, const int *fam_used)
 	}
 	y += 30;
 	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#c0392b\" "
-	        "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">memory ceiling</text>\n", x, y - 4,
-	        x + 14, y - 4, x + 18, y);
+	        "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">memory %sB/s</text>\n", x, y - 4,
+	        x + 14, y - 4, x + 18, y, tlc_rep__si(bw, sizeof bw, d->mem_bw));
 	y += 20;
 	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#2c3e50\" "
 	        "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">compute ceiling</text>\n", x,
@@ -238,7 +267,9 @@ static void header(FILE *out, const tlc_roofline *rl)
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/"
 	        "2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu "
 	        "Sans, Arial, sans-serif\">\n<title>Roofline hypotheses from ideal traffic</title>\n"
-	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H, W, H);
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<defs><clipPath "
+	        "id=\"plot\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>"
+	        "</clipPath></defs>\n", W, H, W, H, PL, PT, PR - PL, PB - PT);
 	fprintf(out, "<text id=\"title\" x=\"%.0f\" y=\"28\" font-size=\"17\" font-weight=\"bold\">"
 	        "Roofline HYPOTHESES from ideal traffic (not measured performance)</text>\n", PL);
 	fprintf(out, "<text x=\"%.0f\" y=\"50\" font-size=\"12\" fill=\"#444\">", PL);
@@ -271,7 +302,7 @@ int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl)
 	axes(out, &f);
 	ceilings(out, rl, &f, used);
 	points(out, rl, &f, fam_used);
-	legend(out, fam_used);
+	legend(out, fam_used, tlc_roofline_get_summary(rl)->device);
 	fputs("</svg>\n", out);
 	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output file",
 	                                    "writing the roofline SVG failed") : 0;

@@ -79,7 +79,7 @@ static void json_row(FILE *out, const tlc_tree_row *r)
 static void write_json(FILE *out, const tlc_tree *t)
 {
 	const tlc_tree_options *o = tlc_tree__options(t);
-	fprintf(out, "{\"report\":\"tree\",\"phase\":\"%s\",\"convention\":\"fma=2\","
+	fprintf(out, "{\"schema\":\"tlcost.tree/1\",\"report\":\"tree\",\"phase\":\"%s\",\"convention\":\"fma=2\","
 	        "\"basis\":\"actual-path analytic\",\"total_flops\":\"%s\",\"hidden_flops\":\"%s\","
 	        "\"hidden_calls\":%llu,\"lower_bound\":%s,\"top\":%zu,\"depth\":%zu,\"fold\":%s,"
 	        "\"rows\":[", tlc_phase_name(o->phase), tlc_tree_total_flops(t),
