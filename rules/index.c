@@ -382,7 +382,7 @@ static int ix_topk(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	if (slices(&t, &n, x, dim) < 0 || k > n)
 		return tlc_rules__bad(out, host, "dim out of range or k > size");
 	tlc_rules__term_mul(&t, n);
-	tlc_rules__term_mul(&t, k == 0 ? 0 : ceil_log2(k + 1));
+	tlc_rules__term_mul(&t, k == 0 ? 0 : k == INT64_MAX ? 63 : ceil_log2(k + 1));
 	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
 	return io_bytes(out, op, host, NULL);
@@ -506,7 +506,7 @@ static int ix_search(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	tlc_rules__term_init(&t);
 	if (tlc_rules__tensor(q))
 		tlc_rules__term_mul_numel(&t, tlc_rules__tensor(q));
-	tlc_rules__term_mul(&t, ceil_log2(n + 1));
+	tlc_rules__term_mul(&t, n == INT64_MAX ? 63 : ceil_log2(n + 1));
 	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
 	return io_bytes(out, op, host, NULL);
