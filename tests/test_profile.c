@@ -1,0 +1,195 @@
+/* Profile tables and the one-screen report through the C API: grouping,
+ * sorting, top-K, unknown never shown as zero, `time (instrumented)`, and
+ * device-time columns only when a join filled them. Expected numbers are
+ * derived by hand from the fixture rules (tests/report_fixture.h). */
+#include "report_fixture.h"
+
+/*   0 gemm 2x3x4 fwd  "a": 48 FLOPs; bytes (6 + 12) * 4 + 8 * 4 = 104; 100 ns
+ *   1 pw 2x4 fwd      "a": 8 FLOPs; 32 + 32 = 64 bytes;              50 ns
+ *   2 gemm 2x3x4 fwd  "b": 48 FLOPs; 104 bytes;                      300 ns
+ *   3 t::mystery fwd  "b": unknown;                                   10 ns
+ *   4 pw 1x1 bwd      "a": 1 FLOP; 8 bytes;                            5 ns */
+static const fx_op ops[] = {
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "a", "A", 0, 2, 3, 4, 0, 0, 100 },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "a", "A", 0, 2, 4, 0, 0, 0, 50 },
+	{ 2, "t::gemm", TLC_PHASE_FORWARD, "b", "B", 0, 2, 3, 4, 0, 0, 300 },
+	{ 3, "t::mystery", TLC_PHASE_FORWARD, "b", "B", 0, 2, 2, 0, 0, 0, 10 },
+	{ 4, "t::pw", TLC_PHASE_BACKWARD, "a", "A", 0, 1, 1, 0, 0, 0, 5 },
+};
+
+typedef struct env {
+	tlc_engine *eng;
+	tlc_eval *ev;
+} env;
+
+static int setup(void **state)
+{
+	env *e = calloc(1, sizeof *e);
+	e->eng = fx_engine();
+	e->ev = fx_eval(e->eng, "NVIDIA L4");
+	fx_push_all(e->ev, ops, sizeof ops / sizeof ops[0]);
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	env *e = *state;
+	tlc_eval_free(e->ev);
+	tlc_engine_free(e->eng);
+	free(e);
+	return 0;
+}
+
+static tlc_profile *build(const tlc_eval *ev, tlc_profile_by by, tlc_profile_sort sort,
+                          size_t top, int phase)
+{
+	tlc_profile_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.by = by;
+	o.sort = sort;
+	o.top = top;
+	o.phase = phase;
+	tlc_profile *p = NULL;
+	assert_int_equal(tlc_profile_build(&p, ev, &o), 0);
+	return p;
+}
+
+static void test_by_type(void **state)
+{
+	env *e = *state;
+	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_TYPE, TLC_SORT_FLOPS, 0, -1);
+	assert_int_equal(tlc_profile_row_count(p), 3);
+	const tlc_profile_row *g = tlc_profile_row_at(p, 0), *w = tlc_profile_row_at(p, 1),
+	                      *u = tlc_profile_row_at(p, 2);
+	assert_string_equal(g->key, "t::gemm");
+	assert_string_equal(g->flops, "96");
+	assert_string_equal(g->bytes, "208");
+	assert_int_equal(g->count, 2);
+	assert_int_equal(g->time_ns, 400);
+	assert_true(g->has_time);
+	assert_string_equal(w->key, "t::pw");
+	assert_string_equal(w->flops, "9");
+	assert_string_equal(w->bytes, "72");
+	assert_string_equal(u->key, "t::mystery");
+	assert_null(u->flops); /* unknown is never zero */
+	assert_null(u->bytes);
+	assert_int_equal(u->unknown, 1);
+	assert_true(u->intensity < 0);
+	tlc_profile_free(p);
+}
+
+static void test_by_module_phase_and_top(void **state)
+{
+	env *e = *state;
+	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_MODULE, TLC_SORT_COUNT, 0, -1);
+	assert_int_equal(tlc_profile_row_count(p), 2);
+	assert_string_equal(tlc_profile_row_at(p, 0)->key, "a"); /* 3 ops */
+	assert_string_equal(tlc_profile_row_at(p, 0)->flops, "57"); /* 48 + 8 + 1 */
+	assert_string_equal(tlc_profile_row_at(p, 1)->flops, "48"); /* a lower bound */
+	assert_int_equal(tlc_profile_row_at(p, 1)->unknown, 1);
+	assert_null(tlc_profile_row_at(p, 1)->bytes);
+	tlc_profile_free(p);
+	p = build(e->ev, TLC_PROFILE_BY_MODULE, TLC_SORT_FLOPS, 0, TLC_PHASE_BACKWARD);
+	assert_int_equal(tlc_profile_row_count(p), 1);
+	assert_string_equal(tlc_profile_row_at(p, 0)->flops, "1");
+	tlc_profile_free(p);
+	p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_TIME, 2, -1);
+	assert_int_equal(tlc_profile_row_count(p), 2);
+	assert_int_equal(tlc_profile_hidden_rows(p), 3);
+	assert_int_equal(tlc_profile_row_at(p, 0)->op->id, 2); /* 300 ns */
+	assert_int_equal(tlc_profile_row_at(p, 1)->op->id, 0); /* 100 ns */
+	tlc_profile_free(p);
+	p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_INTENSITY, 0, -1);
+	/* intensities: gemm 48/104 = 0.4615, pw 8/64 = 0.125, pw 1/8 = 0.125 */
+	assert_int_equal(tlc_profile_row_at(p, 0)->op->id, 0);
+	assert_int_equal(tlc_profile_row_at(p, 1)->op->id, 2);
+	tlc_profile_free(p);
+}
+
+static void test_time_label_and_device_columns(void **state)
+{
+	env *e = *state;
+	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1);
+	char *txt = NULL, *csv = NULL;
+	FX_CAPTURE(txt, tlc_write_profile(out, p, TLC_FORMAT_TEXT));
+	FX_CAPTURE(csv, tlc_write_profile(out, p, TLC_FORMAT_CSV));
+	assert_non_null(strstr(txt, "time (instrumented)"));
+	assert_null(strstr(txt, "device ms")); /* no join: no device columns */
+	assert_null(strstr(csv, "device_time_ns"));
+	assert_non_null(strstr(txt, "unknown")); /* the mystery op's FLOPs */
+	free(txt);
+	free(csv);
+	tlc_profile_free(p);
+	/* a join fills op 0 only: columns appear, others show absent, never 0 */
+	tlc_op_row *r = NULL;
+	for (size_t i = 0; i < tlc_eval_op_count(e->ev); i++)
+		if (tlc_eval_op_at(e->ev, i)->id == 0)
+			r = tlc_eval_op_at_mut(e->ev, i);
+	assert_non_null(r);
+	r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
+	r->attribution = TLC_ATTR_ATTRIBUTED;
+	r->device_time_ns = 1000;
+	r->kernel_time_ns = 900;
+	p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1);
+	char *json = NULL;
+	FX_CAPTURE(txt, tlc_write_profile(out, p, TLC_FORMAT_TEXT));
+	FX_CAPTURE(json, tlc_write_profile(out, p, TLC_FORMAT_JSON));
+	assert_non_null(strstr(txt, "device ms"));
+	assert_non_null(strstr(txt, "absent"));
+	assert_non_null(strstr(json, "\"device_time_ns\":1000,\"kernel_time_ns\":900"));
+	assert_non_null(strstr(json, "\"attribution_status\":\"attributed\""));
+	assert_null(strstr(strstr(json, "device_time_ns") + 1, "device_time_ns")); /* only op 0 */
+	free(txt);
+	free(json);
+	tlc_profile_free(p);
+}
+
+static void test_report_api(void **state)
+{
+	env *e = *state;
+	char *txt = NULL, *json = NULL, *csv = NULL;
+	FX_CAPTURE(txt, tlc_write_report(out, e->ev, NULL, TLC_FORMAT_TEXT));
+	FX_CAPTURE(json, tlc_write_report(out, e->ev, NULL, TLC_FORMAT_JSON));
+	FX_CAPTURE(csv, tlc_write_report(out, e->ev, NULL, TLC_FORMAT_CSV));
+	/* forward 48 + 8 + 48 = 104 (>=: one unknown op); backward 1 */
+	assert_non_null(strstr(txt, "forward   >= 104 FLOPs"));
+	assert_non_null(strstr(txt, "backward  >= 1 FLOPs"));
+	assert_non_null(strstr(txt, "totals are a LOWER BOUND: 1 unknown-cost op"));
+	assert_non_null(strstr(txt, "NVIDIA L4 [l4]"));
+	assert_non_null(strstr(json, "\"schema\":\"tlcost.report/1\""));
+	assert_non_null(strstr(json, "\"flops\":\"104\""));
+	assert_non_null(strstr(json, "\"roofline\":{\"hypothesis\":true"));
+	size_t lines = 0;
+	for (const char *c = csv; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 1 + 5); /* header + one row per op */
+	for (const char *l = txt; *l;) { /* 80 columns */
+		size_t n = strcspn(l, "\n");
+		assert_true(n <= 80);
+		l += n + (l[n] == '\n');
+	}
+	free(txt);
+	free(json);
+	free(csv);
+	/* without ceilings the report still prints and says why there is no roofline */
+	tlc_report_options ro;
+	memset(&ro, 0, sizeof ro);
+	ro.size = sizeof ro;
+	ro.ceilings.device = "no-such-gpu";
+	FX_CAPTURE(txt, tlc_write_report(out, e->ev, &ro, TLC_FORMAT_TEXT));
+	assert_non_null(strstr(txt, "not drawn: device_unknown"));
+	free(txt);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_by_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_by_module_phase_and_top, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_label_and_device_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_api, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
