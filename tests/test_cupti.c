@@ -854,6 +854,14 @@ static void test_state_errors(void **state)
 	(void)state;
 	assert_int_equal(tlc_cupti_session_new(&s, &bad), TLC_EINVAL);
 	assert_null(s);
+	bad.size = sizeof bad + 8; /* a newer layout than this library knows */
+	assert_int_equal(tlc_cupti_session_new(&s, &bad), TLC_EINVAL);
+	/* the oldest layout: up to library_path */
+	bad.size = offsetof(tlc_cupti_options, library_path) + sizeof(char *);
+	bad.buffer_size = 12345;
+	assert_int_equal(tlc_cupti_session_new(&s, &bad), 0);
+	tlc_cupti_session_free(s);
+	s = NULL;
 	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
 	assert_string_equal(tlc_cupti_session_error(s)->code, "ok");
 	assert_int_equal(tlc_cupti_op_enter(s, 1), TLC_ESTATE);

@@ -70,7 +70,9 @@ typedef struct tlc_cupti_error {
 } tlc_cupti_error;
 
 /** What a session saw. All counts are exact for COMPLETE and lower bounds
- *  (lower_bound = 1) for PARTIAL. */
+ *  (lower_bound = 1) for PARTIAL. For UNAVAILABLE only status, failed_call,
+ *  cupti_result and message mean anything: it is a disclosure, not a set of
+ *  zero counts. */
 typedef struct tlc_cupti_summary {
 	tlc_cupti_status status;
 	int lower_bound;          /* nonzero when any count is a lower bound */
@@ -92,8 +94,10 @@ typedef struct tlc_cupti_summary {
 	uint64_t external_conflicts; /* API calls given two different op ids */
 } tlc_cupti_summary;
 
-/** Creates an idle session (nothing is loaded yet). opts may be NULL.
- *  Errors: TLC_ENOMEM (no session is created), TLC_EINVAL (bad size). */
+/** Creates an idle session (nothing is loaded yet). opts may be NULL; an
+ *  options struct of an older, shorter layout is accepted (later fields take
+ *  their defaults). Errors: TLC_ENOMEM (no session is created), TLC_EINVAL
+ *  (opts->size too small or larger than this library knows). */
 int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts);
 
 /** Stops the session if running, then frees it and every record. */

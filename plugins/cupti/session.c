@@ -82,14 +82,16 @@ int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts
 {
 	tlc_cupti_session *s;
 
+	const size_t oldest = offsetof(tlc_cupti_options, library_path) + sizeof(char *);
+
 	*out = NULL;
-	if (opts && opts->size != sizeof *opts)
+	if (opts && (opts->size < oldest || opts->size > sizeof *opts))
 		return TLC_EINVAL;
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return TLC_ENOMEM;
 	if (opts)
-		s->opts = *opts;
+		memcpy(&s->opts, opts, opts->size); /* later fields stay 0: defaults */
 	s->opts.size = sizeof s->opts;
 	if (pthread_mutex_init(&s->mu, NULL) != 0) {
 		free(s);
