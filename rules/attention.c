@@ -466,6 +466,31 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
 	return tlc_rules__write_shape(out, host, src->shape, src->ndim, src->dtype);
 }
 
+/* _transform_bias_rescale_qkv(qkv [B, T, 3D], qkv_bias [3D], num_heads): bias
+ * add over all of qkv, then q scaled by 1/sqrt(D/H). */
+static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *qkv = tlc_rules__tensor_arg(op, host, 0, "qkv");
+	if (!qkv || !tlc_rules__tensor_arg(op, host, 1, "qkv_bias"))
+		return tlc_rules__missing(out, host, "missing qkv or qkv_bias shape");
+	if (qkv->ndim != 3 || qkv->shape[2] % 3)
+		return tlc_rules__bad(out, host, "qkv must be [B, T, 3D]");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, qkv->shape[0]);
+	tlc_rules__term_mul(&t, qkv->shape[1]);
+	tlc_rules__term_mul(&t, qkv->shape[2] / 3);
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 4, &t);
+	if (rc == 0)
+		rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	return tlc_rules__write_shape(out, host, qkv->shape, qkv->ndim, qkv->dtype);
+}
+
 /*                      q layout       causal align                 mtype mask name        drop cu  bwd */
 static const attn_spec spec_sdpa = { 0, LAYOUT_BHLE, 5, ALIGN_TOP_LEFT, NO, 3, "attn_mask", 4, NO, 0 };
 static const attn_spec spec_flash = { 0, LAYOUT_BHLE, 4, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 3, NO, 0 };
@@ -504,6 +529,10 @@ static const tlc_rules_entry attention_rules[] = {
 	{ "aten::_scaled_dot_product_cudnn_attention_backward", EST, rule_attention, P(spec_cudnn_bwd), BWD_NOTE },
 	{ "aten::_flash_attention_backward", EST, rule_attention, P(spec_flash_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
 	{ "aten::_efficient_attention_backward", EST, rule_attention, P(spec_eff_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
+	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
+	  "backend selection query: no arithmetic, no data" },
+	{ "aten::_transform_bias_rescale_qkv", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,
+	  rule_transform_qkv, NULL, "other = B*T*3D bias adds + B*T*D q scaling" },
 	{ "aten::_native_multi_head_attention", EST, rule_native_mha, NULL,
 	  "macs = B*(L+2S)*D*D (qkv) + 2*B*L*S*D (QK^T, PV) + B*L*D*D (out proj), as the decomposed path" },
 	{ "aten::_transformer_encoder_layer_fwd", EST, rule_encoder_layer, NULL,

@@ -181,6 +181,40 @@ static int rule_copy(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	return copy_fallback(out, op, host, s->fallback);
 }
 
+/* reflection/replication_pad*_backward(grad_output, self, padding): every
+ * grad_output element is added into the input-sized gradient: the folded
+ * border costs numel(grad_output) - numel(self) adds. */
+static int rule_pad_backward(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 0, "grad_output");
+	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 1, "self");
+	if (!go || !self)
+		return tlc_rules__missing(out, host, "missing grad_output or self shape");
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, go);
+	if (rc == 0)
+		rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, -1, self);
+	if (rc == 0)
+		rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	return tlc_rules__write_shape(out, host, self->shape, self->ndim, go->dtype);
+}
+
+/* arange / linspace: start + i*step per element (2 FLOPs), written once;
+ * the length is taken from the recorded output. */
+static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *o = tlc_rules__tensor_out(op, 0);
+	if (!o)
+		return tlc_rules__missing(out, host, "outputs not recorded: the length is not derived");
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2, o);
+	return rc < 0 ? rc : tlc_rules__write_outputs(out, op, host, NULL);
+}
+
 /* _local_scalar_dense(self): reads one element to the host. */
 static int rule_local_scalar(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
@@ -233,6 +267,8 @@ static const tlc_rules_entry layout_rules[] = {
 	VIEW("size"), VIEW("stride"), VIEW("dim"), VIEW("numel"), VIEW("is_same_size"),
 	VIEW("is_floating_point"), VIEW("is_complex"), VIEW("is_nonzero"), VIEW("sym_size"),
 	VIEW("sym_stride"), VIEW("sym_numel"), VIEW("storage_offset"),
+	VIEW("_assert_async"), VIEW("_assert_scalar"), VIEW("_assert_tensor_metadata"),
+	VIEW("sym_constrain_range"), VIEW("sym_constrain_range_for_size"), VIEW("meshgrid"),
 	/* allocation without initialisation */
 	{ "aten::empty", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 	  "allocation only: no arithmetic, nothing written" },
@@ -256,6 +292,7 @@ static const tlc_rules_entry layout_rules[] = {
 	DECOMP("column_stack", "cat of its inputs (cost = children)"),
 	DECOMP("tile", "repeat (cost = children)"),
 	DECOMP("rot90", "flip and transpose (cost = children)"),
+	DECOMP("pad", "constant_pad_nd or a reflection/replication pad (cost = children)"),
 	/* copies: 0 FLOPs, bytes */
 	{ "aten::clone", COPY, P(copy_same), "copy: 0 FLOPs; read input, write output" },
 	{ "aten::_to_copy", COPY, P(copy_same), "copy (maybe a dtype/device change): 0 FLOPs" },
@@ -281,6 +318,29 @@ static const tlc_rules_entry layout_rules[] = {
 	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
 	{ "aten::diagonal_backward", COPY, P(view_backward),
 	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
+	{ "aten::pixel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
+	{ "aten::pixel_unshuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
+	{ "aten::channel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
+	{ "aten::native_channel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
+	{ "aten::reflection_pad1d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::reflection_pad2d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::reflection_pad3d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad1d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad2d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad3d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::diag_embed", COPY, P(copy_none), "copy onto a zero diagonal matrix: 0 FLOPs" },
+	{ "aten::diag", COPY, P(copy_none), "diagonal copy: 0 FLOPs" },
+	{ "aten::im2col", COPY, P(copy_none), "patch copy: 0 FLOPs" },
+#define PADB(n) { "aten::" n, TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_pad_backward, NULL, \
+	"numel(grad_output) - numel(self) adds (border folded back); read inputs, write grad_input" }
+	PADB("reflection_pad1d_backward"), PADB("reflection_pad2d_backward"),
+	PADB("reflection_pad3d_backward"), PADB("replication_pad1d_backward"),
+	PADB("replication_pad2d_backward"), PADB("replication_pad3d_backward"),
+#undef PADB
+	{ "aten::arange", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_range, NULL,
+	  "start + i*step: 2 FLOPs per element; written once" },
+	{ "aten::linspace", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_range, NULL,
+	  "start + i*step: 2 FLOPs per element; written once" },
 	{ "aten::_local_scalar_dense", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_local_scalar,
 	  NULL, "reads one element to the host: 0 FLOPs" },
 	VCOPY("view_copy"), VCOPY("_unsafe_view_copy"), VCOPY("permute_copy"),

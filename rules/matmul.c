@@ -629,7 +629,13 @@ static const tlc_rules_entry matmul_rules[] = {
 	{ "aten::addmv_", EXACT, rule_gemm, P(spec_addmv), "as aten::addmv, in place" },
 	{ "aten::dot", EXACT, rule_gemm, P(spec_dot), "macs = K" },
 	{ "aten::vdot", EXACT, rule_gemm, P(spec_dot), "macs = K (conjugation free)" },
-	{ "aten::inner", EXACT, rule_gemm, P(spec_dot), "1-D inner product: macs = K" },
+	{ "aten::_int_mm", EXACT, rule_gemm, P(spec_mm), "int8 mm: macs = M*K*N" },
+	{ "aten::linalg_matmul", EXACT, rule_gemm, P(spec_matmul), "alias of aten::matmul" },
+#define DECOMP(n) { "aten::" n, TLC_RULE_DECOMPOSED, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL, \
+	"composite of matrix products (cost = children)" }
+	DECOMP("inner"), DECOMP("tensordot"), DECOMP("chain_matmul"), DECOMP("linalg_multi_dot"),
+	DECOMP("bilinear"), DECOMP("kron"),
+#undef DECOMP
 	{ "aten::outer", EXACT, rule_outer, P(spec_outer), "macs = M*N (matmul with K = 1)" },
 	{ "aten::ger", EXACT, rule_outer, P(spec_outer), "macs = M*N (matmul with K = 1)" },
 	{ "aten::addr", EXACT, rule_outer, P(spec_addr), "macs = M*N; epilogue over M*N as addmm" },
