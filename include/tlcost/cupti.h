@@ -57,7 +57,7 @@ typedef struct tlc_cupti_options {
 	/* libcupti to dlopen; NULL = $TLCOST_CUPTI_LIBRARY, else the library
 	 * found by configure, else "libcupti.so" from the loader path. */
 	const char *library_path;
-	size_t buffer_size;       /* bytes per activity buffer; 0 = 8 MiB */
+	size_t buffer_size;       /* bytes per activity buffer; 0 = 8 MiB; at least 64 KiB */
 } tlc_cupti_options;
 
 /** Error detail of a session's last failing call (owned by the session,

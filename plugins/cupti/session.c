@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #define DEFAULT_BUFFER_SIZE ((size_t)8 << 20)
+#define MIN_BUFFER_SIZE ((size_t)64 << 10)
 #define RECORD_ALIGN 8 /* ACTIVITY_RECORD_ALIGNMENT of cupti_common.h */
 
 /* CUPTI's activity API is process-wide and its buffer callbacks carry no
@@ -14,6 +15,10 @@
  * cleared by stop, always under active_mu. */
 static pthread_mutex_t active_mu = PTHREAD_MUTEX_INITIALIZER;
 static tlc_cupti_session *active;
+/* The started session's buffer size, read without the lock: CUPTI asks for
+ * buffers on the launching thread, which must not wait while another
+ * thread parses a completed buffer under active_mu. */
+static _Atomic size_t active_buffer_size;
 
 static const CUpti_ActivityKind kinds[] = {
 	CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_RUNTIME,
@@ -42,16 +47,17 @@ static size_t buffer_size_of(const tlc_cupti_session *s)
 {
 	size_t n = s && s->opts.buffer_size ? s->opts.buffer_size : DEFAULT_BUFFER_SIZE;
 
+	if (n < MIN_BUFFER_SIZE)
+		n = MIN_BUFFER_SIZE;
 	return (n + RECORD_ALIGN - 1) / RECORD_ALIGN * RECORD_ALIGN;
 }
 
 static void CUPTIAPI on_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
-	size_t n;
+	size_t n = active_buffer_size;
 
-	pthread_mutex_lock(&active_mu);
-	n = buffer_size_of(active);
-	pthread_mutex_unlock(&active_mu);
+	if (n == 0)
+		n = buffer_size_of(NULL);
 	/* On failure CUPTI drops the records and counts them as dropped. */
 	*buffer = aligned_alloc(RECORD_ALIGN, n);
 	*size = *buffer ? n : 0;
@@ -136,8 +142,10 @@ static int claim_active(tlc_cupti_session *s)
 
 	pthread_mutex_lock(&active_mu);
 	busy = active != NULL;
-	if (!busy)
+	if (!busy) {
 		active = s;
+		active_buffer_size = buffer_size_of(s);
+	}
 	pthread_mutex_unlock(&active_mu);
 	return busy ? -1 : 0;
 }
