@@ -69,6 +69,9 @@
  *   log_sigmoid_forward 5 E; log_sigmoid_backward 4 E
  *   feature_dropout (+_) 2 E when training; alpha_dropout feature_alpha_dropout 3 E
  *   tril triu (+_)                               0 (index mask)
+ * Number overloads (.int .float .bool .int_float .float_int .Scalar_Scalar
+ * .complex, as TorchScript records them) of any registered name count one
+ * operation and no bytes.
  */
 #include <string.h>
 #include "rules.h"
@@ -96,6 +99,19 @@ static const tlc_tensor *result_tensor(const tlc_op *op, const tlc_host *host)
 	return tlc_rules__tensor(host->op_kwarg(op, "out"));
 }
 
+/* Overloads of number (not tensor) arithmetic, as TorchScript records them. */
+static int scalar_overload(const tlc_op *op)
+{
+	static const char *const names[] = { "int", "float", "bool", "int_float", "float_int",
+		                             "Scalar_Scalar", "complex" };
+	if (!op->overload)
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(op->overload, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* term *= number of output elements; broadcasts the inputs when the
  * result tensor is not known. */
 static int output_elems(tlc_rules_term *term, tlc_cost *out, const tlc_op *op,
@@ -114,6 +130,8 @@ static int output_elems(tlc_rules_term *term, tlc_cost *out, const tlc_op *op,
 	for (size_t i = 0; i < op->nkwargs && n < TLC_RULES_MAX_DIMS; i++)
 		if (op->kwargs[i].value.kind == TLC_VALUE_TENSOR)
 			vals[n++] = &op->kwargs[i].value;
+	if (n == 0 && scalar_overload(op))
+		return 0; /* TorchScript number arithmetic (add.int, ...): one operation */
 	if (n == 0)
 		return tlc_rules__missing(out, host, "no tensor argument or output to count");
 	int64_t shape[TLC_RULES_MAX_DIMS];
@@ -137,6 +155,8 @@ static int pw_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 		rc = tlc_rules__write_outputs(out, op, host, NULL);
 	else if (r)
 		rc = tlc_rules__write_shape(out, host, r->shape, r->ndim, r->dtype);
+	else if (scalar_overload(op))
+		rc = 0; /* a number result: no tensor traffic */
 	else
 		rc = tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
 	return tlc_rules__need(out, host, rc, "output tensors");
