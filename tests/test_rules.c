@@ -24,6 +24,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "cost.h"
+#include "../rules/util.h"
 
 #ifndef TLC_RULE_TABLES
 #define TLC_RULE_TABLES ""
@@ -343,11 +345,113 @@ static void test_harness_detects_mismatch(void **state)
 	tlc_engine_free(eng);
 }
 
+/* ---- the shared rule helpers (rules/util.c) ----------------------------- */
+
+static tlc_value v_int(int64_t x)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_INT;
+	v.u.integer = x;
+	return v;
+}
+
+static tlc_value v_list(const tlc_value *items, size_t n)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_LIST;
+	v.u.list.items = items;
+	v.u.list.n = n;
+	return v;
+}
+
+static void test_util_broadcast(void **state)
+{
+	(void)state;
+	int64_t out[TLC_RULES_MAX_DIMS];
+	size_t n = 0;
+	const int64_t a[] = { 4, 1, 8 }, b[] = { 3, 1 }, c[] = { 1, 8 };
+	assert_int_equal(tlc_rules__broadcast(out, &n, a, 3, b, 2), 0);
+	assert_int_equal(n, 3);
+	assert_true(out[0] == 4 && out[1] == 3 && out[2] == 8);
+	assert_int_equal(tlc_rules__broadcast(out, &n, a, 3, NULL, 0), 0); /* 0-d */
+	assert_int_equal(n, 3);
+	assert_int_equal(tlc_rules__broadcast(out, &n, b, 2, c, 2), 0);
+	assert_true(n == 2 && out[0] == 3 && out[1] == 8);
+	const int64_t d[] = { 3, 2 };
+	assert_int_equal(tlc_rules__broadcast(out, &n, c, 2, d, 2), TLC_RULE_BAD_ARGS);
+}
+
+static void test_util_int_lists(void **state)
+{
+	(void)state;
+	int64_t out[4];
+	size_t n = 0;
+	tlc_value one[1] = { v_int(2) }, two[2] = { v_int(3), v_int(5) };
+	tlc_value three[3] = { v_int(1), v_int(2), v_int(3) };
+	tlc_value args[3] = { v_list(one, 1), v_list(two, 2), v_list(three, 3) };
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.size = sizeof op;
+	op.name = "aten::x";
+	op.nargs = 3;
+	op.args = args;
+	const tlc_host *host = tlc_host__table();
+	/* a list of one repeats (stride=[2] for conv2d is [2,2]) */
+	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 0, "a", 9), 0);
+	assert_true(out[0] == 2 && out[1] == 2);
+	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 1, "b", 9), 0);
+	assert_true(out[0] == 3 && out[1] == 5);
+	/* wrong length is refused, absent gives the default */
+	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 2, "c", 9), TLC_RULE_BAD_ARGS);
+	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 7, "d", 9), 0);
+	assert_true(out[0] == 9 && out[1] == 9);
+	/* a plain int is a list of one; more than cap is refused */
+	tlc_value x = v_int(7);
+	assert_int_equal(tlc_rules__int_list(out, 4, &n, &x), 0);
+	assert_true(n == 1 && out[0] == 7);
+	assert_int_equal(tlc_rules__int_list(out, 2, &n, &args[2]), TLC_RULE_BAD_ARGS);
+	int64_t i = 0;
+	assert_int_equal(tlc_rules__int_arg(&i, &op, host, 0, "a"), 0); /* [2] reads as 2 */
+	assert_int_equal(i, 2);
+	assert_int_equal(tlc_rules__int_arg(&i, &op, host, 9, "zz"), TLC_RULE_MISSING_ARGS);
+}
+
+static void test_util_terms_and_names(void **state)
+{
+	(void)state;
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	for (int k = 0; k < TLC_RULES_MAX_FACTORS + 1; k++)
+		tlc_rules__term_mul(&t, 2);
+	assert_true(t.bad); /* too many factors is an error, never a truncated product */
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, -1);
+	assert_true(t.bad);
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.name = "aten::add_";
+	assert_true(tlc_rules__is_inplace(&op));
+	op.name = "aten::add";
+	op.overload = "out";
+	assert_true(tlc_rules__is_inplace(&op));
+	op.overload = "Tensor";
+	assert_false(tlc_rules__is_inplace(&op));
+	assert_int_equal(tlc_rules__dtype_parse("bfloat16"), TLC_DTYPE_BFLOAT16);
+	assert_int_equal(tlc_rules__dtype_parse("torch.float16"), TLC_DTYPE_FLOAT16);
+	assert_int_equal(tlc_rules__dtype_parse("int4x2"), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_rules__dtype_parse(NULL), TLC_DTYPE_NONE);
+}
+
 int main(int argc, char **argv)
 {
 	g_argc = argc;
 	g_argv = argv;
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_util_broadcast),
+		cmocka_unit_test(test_util_int_lists),
+		cmocka_unit_test(test_util_terms_and_names),
 		cmocka_unit_test(test_harness_detects_mismatch),
 		cmocka_unit_test(test_every_table_listed),
 		cmocka_unit_test(test_rule_tables),
