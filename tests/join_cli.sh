@@ -52,6 +52,20 @@ check "csv row" '1,kernel,"bwd_gemm",0,7,2000000,6000,501,"cudaLaunchKernel",att
 "$T" flops "$F/small.json" > "$out"
 check "flops on a trace" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,088"
 
+# --save: the saved op log joins to the same result and says it verified;
+# a saved file whose stored verdict was edited is refused
+saved=${TMPDIR:-/tmp}/tlc-join-saved.$$
+"$T" join --save "$saved" "$F/small.json" > /dev/null || { echo "FAIL: --save"; fails=$((fails + 1)); }
+"$T" join "$saved" > "$out"
+check "saved verified" "saved join verified"
+check "saved same result" "kernels: 1 of 2 attributed, 0 ambiguous, 1 unattributed"
+sed '1s/"gate_passed":true/"gate_passed":false/' "$saved" > "$saved.forged"
+if "$T" join "$saved.forged" > /dev/null 2> "$out"; then
+	echo "FAIL: forged saved join accepted"; fails=$((fails + 1))
+fi
+check "forged refused" "saved_join_mismatch"
+rm -f "$saved" "$saved.forged"
+
 # typed errors with positions; exit status 2 for input errors
 if "$T" join "$F/truncated.json" > "$out" 2> "$out.err"; then
 	echo "FAIL: truncated accepted"; fails=$((fails + 1))

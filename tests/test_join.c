@@ -398,6 +398,74 @@ static void absurd_times(void **state)
 	assert_int_equal(s->busy_ns, 9000000000000000000);
 }
 
+/* Reads an op log from memory, joins, verifies; returns verify's code. */
+static int reread(fx *f, const char *log, size_t len, int *saved)
+{
+	tlc_join_free(f->j);
+	tlc_eval_free(f->ev);
+	f->j = NULL;
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	if (tlc_oplog_read_mem(f->ev, log, len, "saved.oplog") < 0)
+		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+	assert_int_equal(tlc_eval_finish(f->ev), 0);
+	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
+	return tlc_join_verify_saved(saved, f->j, f->ev);
+}
+
+/* --save: the saved op log re-derives the same attribution (ambiguous
+ * group, attributed launch, remainder) and verifies; editing the stored
+ * verdict, or a record so the verdict no longer follows, is refused. */
+static void saved_join_roundtrip(void **state)
+{
+	fx *f = *state;
+	tlc_op_recorder *rec;
+	assert_int_equal(tlc_op_recorder_new(&rec), 0);
+	tlc_eval_options o = { sizeof o, 1, tlc_op_recorder_on_op, rec };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	const char *json = TRACE(OPX("aten::mm", 1, 0, 100, 1, MM_ARGS) RT(1, 10, 10, 1) K("k", 100, 1, 10)
+	                         OP("aten::a", 1, 200, 10, 7) OP("aten::b", 1, 220, 10, 7)
+	                         RT(1, 205, 100, 7) K("fused", 500, 4, 100) K("early", 50, 2, 999));
+	assert_int_equal(tlc_trace_read_mem(f->ev, json, strlen(json), "t.json"), 0);
+	assert_int_equal(tlc_eval_finish(f->ev), 0);
+	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
+	int saved = 1;
+	assert_int_equal(tlc_join_verify_saved(&saved, f->j, f->ev), 0);
+	assert_false(saved); /* a trace is not a saved join */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_int_equal(tlc_join_save(m, f->j, f->ev, rec), 0);
+	fclose(m);
+	tlc_op_recorder_free(rec);
+	assert_int_equal(reread(f, buf, len, &saved), 0);
+	assert_true(saved);
+	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	assert_int_equal(s->launches_attributed, 1);
+	assert_int_equal(s->launches_ambiguous, 1);
+	assert_int_equal(s->launches_unattributed, 1);
+	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, 1000);
+	assert_int_equal(row(f, "aten::mm")->cls, TLC_CLASS_KNOWN); /* args survived */
+	/* forge the verdict: claim the early kernel was attributed to op 1 */
+	char *forged = strdup(buf);
+	char *at = strstr(forged, "[\"unattributed\",-1]");
+	assert_non_null(at);
+	memcpy(at, "[\"attributed\",1]   ", 19);
+	assert_int_equal(reread(f, forged, strlen(forged), &saved), TLC_EINPUT);
+	assert_string_equal(tlc_error_last()->code, "saved_join_mismatch");
+	assert_non_null(strstr(tlc_error_last()->message, "attribution"));
+	free(forged);
+	/* edit a record instead: the kernel of op 1 now names correlation 999 */
+	forged = strdup(buf);
+	at = strstr(forged, "\"correlation\":10}");
+	assert_non_null(at);
+	memcpy(at, "\"correlation\":99}", 17);
+	assert_int_equal(reread(f, forged, strlen(forged), &saved), TLC_EINPUT);
+	assert_string_equal(tlc_error_last()->code, "saved_join_mismatch");
+	free(forged);
+	free(buf);
+}
+
 /* Writers: csv has a header and one row per launch; text states the gate. */
 static void writers(void **state)
 {
@@ -520,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(oplog_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(absurd_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(saved_join_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(b200, setup, teardown),
 		cmocka_unit_test_setup_teardown(v100, setup, teardown),
 	};

@@ -118,8 +118,10 @@ int tlc_engine_load_plugin_env(tlc_engine *eng);
  *  register_rule; provider shown as "api"). */
 int tlc_engine_register_rule(tlc_engine *eng, const tlc_rule_def *def);
 
-/** Loads a declarative rule file (docs/rule-files.md). Errors carry line
- *  and column: rules_parse_error, rules_unknown_variable, rule_duplicate. */
+/** Loads a declarative rule file (docs/rule-files.md); its rules register
+ *  as provider "rules:PATH", all or none. Errors carry file, line and
+ *  column: rules_parse_error, rules_unknown_function, rules_unknown_operand,
+ *  rule_duplicate (at the rule's name); rules_io_error (file only). */
 int tlc_engine_load_rules_file(tlc_engine *eng, const char *path);
 
 /** What a plugin exposes, read without registering anything. */
@@ -563,6 +565,32 @@ int tlc_join_require_device_time(const tlc_join *j);
  *  passed the gate. Never call it MFU. */
 int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *ev,
                                 double peak_flops);
+
+/* ---- saved joins (docs/join.md, "Saved joins") ---- */
+
+/** Records every op of an evaluation as an op log v1 line while it is read:
+ *  pass tlc_op_recorder_on_op as tlc_eval_options.on_op with the recorder
+ *  as payload. Free with tlc_op_recorder_free. */
+typedef struct tlc_op_recorder tlc_op_recorder;
+int tlc_op_recorder_new(tlc_op_recorder **out);
+void tlc_op_recorder_free(tlc_op_recorder *rec);
+void tlc_op_recorder_on_op(const tlc_op *op, const tlc_op_row *row, void *payload);
+
+/** Writes the joined result as an op log v1: a header whose meta holds the
+ *  attribution and gate verdict ("tlcost_saved_join"), the recorded op
+ *  records, then every device and runtime record of ev. Reading it back and
+ *  joining re-derives everything from the records; see
+ *  tlc_join_verify_saved. Errors: saved_join_incomplete (the recorder lost
+ *  an op), io_error. */
+int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op_recorder *rec);
+
+/** For an input read from a saved join: checks that the stored attribution
+ *  and gate verdict are exactly what j re-derived from the file's own
+ *  records. *is_saved is 1 when ev's header carries a saved join. Returns 0
+ *  (agrees, or not a saved join) or TLC_EINPUT with code saved_join_mismatch
+ *  naming the first field that disagrees (any added, removed or altered
+ *  field of the saved-join object counts). */
+int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev);
 
 /** Writes the join: text (summary, path and why, per-device, per-phase gate,
  *  remainder), json (all of it plus launches and groups) or csv (one row per
