@@ -130,6 +130,8 @@ static int rule_gemm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	gemm_shape g;
 	if (gemm_shape_of(&g, a, b) < 0)
 		return tlc_rules__bad(out, host, "operand shapes do not multiply");
+	if (s->adim == 3 && s->bdim == 3 && a->shape[0] != b->shape[0])
+		return tlc_rules__bad(out, host, "batch sizes differ (bmm does not broadcast)");
 	rc = gemm_macs(out, host, &g);
 	if (rc < 0)
 		return rc;
