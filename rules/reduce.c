@@ -82,29 +82,6 @@ static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 	return tlc_rules__need(out, host, rc, "tensors");
 }
 
-/* other_flops += a * n_in + b * n_out for self = arg 0 reduced over `dim`. */
-static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t a,
-                     int64_t b, const tlc_value *dim)
-{
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
-	if (!x)
-		return tlc_rules__missing(out, host, "missing self tensor");
-	tlc_rules_term kept;
-	tlc_rules__term_init(&kept);
-	if (kept_dims(&kept, x, dim) < 0)
-		return tlc_rules__bad(out, host, "bad dim for a %zu-d input", x->ndim);
-	if (has_zero_dim(x)) {
-		host->cost_explain(out, "empty input: nothing to reduce");
-		return red_bytes(out, op, host);
-	}
-	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, a, x);
-	if (rc == 0)
-		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, b, &kept);
-	if (rc < 0)
-		return tlc_rules__bad(out, host, "bad shape");
-	return red_bytes(out, op, host);
-}
-
 /* The dim argument at pos, unless that slot holds something that is not a
  * dim (a bool flag or dtype string of a full-reduction overload). */
 static const tlc_value *dim_arg(const tlc_op *op, const tlc_host *host, size_t pos)
@@ -115,12 +92,73 @@ static const tlc_value *dim_arg(const tlc_op *op, const tlc_host *host, size_t p
 	return d;
 }
 
+/* Whether the op's schema has a dim argument without a default: then a
+ * record that lacks it (profiler traces truncate arguments) did not record
+ * it, rather than asking for the default full reduction. */
+static int dim_required(const tlc_op *op)
+{
+	static const char *const ovl[] = { "dim_IntList", "dim", "dim_int", "IntList_out",
+		"dim_max", "dim_min", "names_dim", "dim_IntList_out", "ScalarOpt_dim",
+		"ScalarOpt_dim_dtype", "dim_DimnameList" };
+	if (strcmp(op->name, "aten::logsumexp") == 0)
+		return 1;
+	for (size_t i = 0; op->overload && i < sizeof ovl / sizeof ovl[0]; i++)
+		if (strcmp(op->overload, ovl[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* kept *= the number of results: from the dim argument at pos; when a
+ * required dim was not recorded, from the recorded output, or trivially for
+ * a 0-d/1-d input; MISSING_ARGS otherwise (never the full reduction). */
+static int kept_for_op(tlc_rules_term *kept, const tlc_op *op, const tlc_host *host,
+                       const tlc_tensor *x, size_t pos)
+{
+	const tlc_value *d = dim_arg(op, host, pos);
+	int recorded = pos < op->nargs || host->op_kwarg(op, "dim") != NULL;
+	if (d || recorded || !dim_required(op))
+		return kept_dims(kept, x, d);
+	const tlc_tensor *r = tlc_rules__tensor_out(op, 0);
+	if (r) {
+		tlc_rules__term_mul_numel(kept, r);
+		return 0;
+	}
+	return x->ndim <= 1 ? 0 : TLC_RULE_MISSING_ARGS;
+}
+
+/* other_flops += a * n_in + b * n_out for self = arg 0 reduced over the dim
+ * argument at dim_pos. */
+static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t a,
+                     int64_t b, size_t dim_pos)
+{
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	tlc_rules_term kept;
+	tlc_rules__term_init(&kept);
+	int rc = kept_for_op(&kept, op, host, x, dim_pos);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__missing(out, host, "dim not recorded");
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad dim for a %zu-d input", x->ndim);
+	if (has_zero_dim(x)) {
+		host->cost_explain(out, "empty input: nothing to reduce");
+		return red_bytes(out, op, host);
+	}
+	rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, a, x);
+	if (rc == 0)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, b, &kept);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return red_bytes(out, op, host);
+}
+
 /* ---- rule functions -------------------------------------------------- */
 
 static int red_generic(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const red_spec *s = payload;
-	return red_count(out, op, host, s->a, s->b, dim_arg(op, host, s->dim_pos));
+	return red_count(out, op, host, s->a, s->b, s->dim_pos);
 }
 
 /* max/min: full, .dim, or the binary .other form (one compare per output). */
@@ -129,7 +167,7 @@ static int red_maxmin(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	(void)payload;
 	const tlc_tensor *other = tlc_rules__tensor_arg(op, host, 1, "other");
 	if (!other)
-		return red_count(out, op, host, 1, -1, dim_arg(op, host, 1));
+		return red_count(out, op, host, 1, -1, 1);
 	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 0, "self");
 	const tlc_tensor *res = tlc_rules__tensor_out(op, 0);
 	int64_t shape[TLC_RULES_MAX_DIMS];
@@ -178,13 +216,12 @@ static int red_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	int kind = 2;
 	if (norm_kind(&kind, tlc_rules__arg(op, host, 1, strstr(op->name, "linalg") ? "ord" : "p")) < 0)
 		return tlc_rules__bad(out, host, "unsupported norm order");
-	const tlc_value *dim = dim_arg(op, host, 2);
 	if (kind == 2) /* square, add (n_in - n_out), sqrt (n_out) */
-		return red_count(out, op, host, 2, 0, dim);
+		return red_count(out, op, host, 2, 0, 2);
 	if (kind == 1) /* abs/compare, add or max */
-		return red_count(out, op, host, 2, -1, dim);
+		return red_count(out, op, host, 2, -1, 2);
 	host->cost_set_evidence(out, ES); /* abs, pow, add, root: pow counts 1 */
-	return red_count(out, op, host, 3, 0, dim);
+	return red_count(out, op, host, 3, 0, 2);
 }
 
 /* cumsum(self, dim): a scan of size(dim) elements costs size(dim) - 1 adds. */
@@ -196,6 +233,8 @@ static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	int rc = tlc_rules__int_arg(&dim, op, host, 1, "dim");
+	if (rc == TLC_RULE_MISSING_ARGS && x->ndim <= 1)
+		rc = 0; /* a 0-d/1-d input has one dim to scan (traces may not record it) */
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "dim");
 	if (x->ndim == 0 || has_zero_dim(x)) {
