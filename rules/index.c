@@ -206,7 +206,10 @@ static int ix_index_add(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	double alpha = 1.0;
 	if (!tlc_rules__tensor(self) || !src)
 		return tlc_rules__missing(out, host, "missing self or source tensor");
-	if (tlc_rules__real_arg_or(&alpha, op, host, 4, "alpha", 1.0) < 0)
+	const tlc_value *a = tlc_rules__arg(op, host, 4, "alpha");
+	if (a && a->kind == TLC_VALUE_STRING)
+		alpha = 2.0; /* "inf"/"-inf"/"nan": not 1, a multiply per element */
+	else if (tlc_rules__real_arg_or(&alpha, op, host, 4, "alpha", 1.0) < 0)
 		return tlc_rules__bad(out, host, "bad alpha");
 	int rc = add_numel(out, host, alpha != 1.0 ? 2 : 1, src);
 	return rc < 0 ? rc : io_bytes(out, op, host, self);

@@ -182,8 +182,8 @@ static int scalar_not_one(int *out, const tlc_op *op, const tlc_host *host, size
 {
 	double v = 1.0;
 	const tlc_value *a = tlc_rules__arg(op, host, i, name);
-	if (a && a->kind == TLC_VALUE_TENSOR) {
-		*out = 1; /* a tensor scale: a multiply per element */
+	if (a && (a->kind == TLC_VALUE_TENSOR || a->kind == TLC_VALUE_STRING)) {
+		*out = 1; /* a tensor scale, or "inf"/"-inf"/"nan": a multiply per element */
 		return 0;
 	}
 	int rc = tlc_rules__real_arg_or(&v, op, host, i, name, 1.0);
