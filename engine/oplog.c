@@ -25,6 +25,16 @@
 #include "instream.h"
 #include "oplog.h"
 
+/* The event handlers are inlined into each yajl callback, where the event
+ * type is a constant: each callback then has its own small dispatch on the
+ * frame, which the branch predictor learns far better than one shared jump
+ * over every event. */
+#if defined(__GNUC__)
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
 /* ---- fields ---- */
 
 enum key {
@@ -486,7 +496,7 @@ static inline int emit(reader *r, const tlc_value *v)
 	return push_val(r, v);
 }
 
-static int value_event(reader *r, const jev *e)
+HOT_INLINE int value_event(reader *r, const jev *e)
 {
 	tlc_value v;
 	memset(&v, 0, sizeof v);
@@ -544,7 +554,7 @@ static int dtype_of(reader *r, const unsigned char *s, size_t n)
 	return 1;
 }
 
-static int tensor_event(reader *r, const jev *e)
+HOT_INLINE int tensor_event(reader *r, const jev *e)
 {
 	frame *f = &r->fr[r->depth - 1];
 	switch (f->key) {
@@ -750,7 +760,7 @@ static int phase_code(const unsigned char *s, size_t n)
 	return -1;
 }
 
-static int store_slot(reader *r, int k, const jev *e)
+HOT_INLINE int store_slot(reader *r, int k, const jev *e)
 {
 	slot *s = &r->slots[k];
 	s->t = e->t;
@@ -768,7 +778,7 @@ static int store_slot(reader *r, int k, const jev *e)
 	return check_slot(r, k, 0);
 }
 
-static int record_event(reader *r, const jev *e)
+HOT_INLINE int record_event(reader *r, const jev *e)
 {
 	frame *f = &r->fr[r->depth - 1];
 	int k = f->key;
@@ -972,7 +982,7 @@ static int finish_record(reader *r)
 
 /* ---- container ends ---- */
 
-static int end_container(reader *r)
+HOT_INLINE int end_container(reader *r)
 {
 	frame f = r->fr[--r->depth];
 	int ok = 1;
@@ -1014,7 +1024,7 @@ static int end_container(reader *r)
 
 /* ---- event dispatch ---- */
 
-static int on_value(reader *r, const jev *e)
+HOT_INLINE int on_value(reader *r, const jev *e)
 {
 	if (r->depth == 0) {
 		if (e->t != J_MAP)
@@ -1143,9 +1153,24 @@ static int cb_start_array(void *ctx)
 	return on_value(ctx, &e);
 }
 
-static int cb_end(void *ctx)
+/* Each end callback tests its most frequent frame first (the same reason
+ * as for on_value). */
+static int cb_end_map(void *ctx)
 {
-	return end_container(ctx);
+	reader *r = ctx;
+	if (r->fr[r->depth - 1].kind == FR_TENSOR)
+		return check_tensor(r) && (r->depth--, emit_tensor(r));
+	return end_container(r);
+}
+
+static int cb_end_array(void *ctx)
+{
+	reader *r = ctx;
+	if (r->fr[r->depth - 1].kind == FR_DIMS) {
+		frame f = r->fr[--r->depth];
+		return end_dims(r, &f);
+	}
+	return end_container(r);
 }
 
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
@@ -1175,7 +1200,7 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 
 static const yajl_callbacks callbacks = {
 	cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
-	cb_start_map, cb_key, cb_end, cb_start_array, cb_end
+	cb_start_map, cb_key, cb_end_map, cb_start_array, cb_end_array
 };
 
 /* ---- allocation through the eval's allocator ----
