@@ -991,7 +991,31 @@ static void test_library_not_found(void **state)
 
 /* ------------------------------------------------------------------ */
 
-int main(void)
+/* tests/cupti/join_cli.sh: writes the e2e op log with the records
+ * tlc_cupti_write_oplog gives for the hand-built buffers, for `tlcost join`. */
+static int write_e2e_log(const char *path)
+{
+	static buf api, dev;
+	tlc_cupti_session *s = NULL;
+	FILE *f = fopen(path, "w");
+	int rc = 1;
+
+	if (!f)
+		return 1;
+	build_e2e(&api, &dev);
+	if (tlc_cupti_session_new(&s, NULL) == 0 &&
+	    tlc_cupti_ingest(s, api.data, api.len, 0) == 0 &&
+	    tlc_cupti_ingest(s, dev.data, dev.len, 0) == 0 && tlc_cupti_stop(s) == 0) {
+		fputs(e2e_log, f);
+		rc = tlc_cupti_write_oplog(f, s) == 0 ? 0 : 1;
+	}
+	if (fclose(f) != 0)
+		rc = 1;
+	tlc_cupti_session_free(s);
+	return rc;
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind),
@@ -1017,6 +1041,9 @@ int main(void)
 	};
 	tlc_cupti_session *probe = NULL;
 	uint8_t none = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "--write-e2e-log"))
+		return write_e2e_log(argv[2]);
 
 	/* Without a loadable libcupti the parsing tests cannot run: skip. */
 	if (tlc_cupti_session_new(&probe, NULL) != 0)

@@ -2,6 +2,7 @@
 # Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
 # at run time; CUPTI_CFLAGS is only for the activity record structs.
 EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
+	tests/cupti/join_cli.sh \
 	tests/gpu/e2e.cu \
 	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
 
@@ -28,7 +29,8 @@ plugins_cupti_example_SOURCES = plugins/cupti/example.c
 plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
 
 check_PROGRAMS += tests/test_cupti
-TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh
+TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh \
+	tests/cupti/join_cli.sh
 tests_test_cupti_SOURCES = tests/test_cupti.c
 tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'

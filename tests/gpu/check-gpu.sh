@@ -26,4 +26,11 @@ rc=$?
 [ $rc -eq 0 ] || fail "tests/gpu/e2e exited $rc (see the FAIL lines above)"
 echo "check-gpu: tlcost join $log"
 "$b/tlcost" join "$log" || fail "tlcost join exited $?"
+# every kernel on its op, read back through the CLI: the plan of e2e.cu
+csv="$abs_b/tests/gpu/e2e.join.csv"
+"$b/tlcost" join --format csv "$log" > "$csv" || fail "tlcost join --format csv exited $?"
+per_op=$(awk -F, 'NR > 1 && $2 == "kernel" { if ($10 == "attributed") n[$11]++; else bad++ }
+	END { for (i = 0; i < 5; i++) printf "%d:%d ", i, n[i]; printf "bad:%d", bad }' "$csv")
+echo "check-gpu: kernels per op from tlcost join: $per_op (want 0:1 1:2 2:3 3:2 4:4 bad:0)"
+[ "$per_op" = "0:1 1:2 2:3 3:2 4:4 bad:0" ] || fail "tlcost join attributed kernels differently"
 echo "check-gpu: PASS"

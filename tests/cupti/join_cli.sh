@@ -1,0 +1,27 @@
+#!/bin/sh
+# `tlcost join` on an op log written by tlc_cupti_write_oplog: the records
+# come from hand-built CUPTI buffers walked by libcupti (tests/test_cupti
+# --write-e2e-log), with the ops of tests/gpu/e2e.cu. Expected, from the
+# launch plan in tests/test_cupti.c (e2e_launches): 22 launches, 12 kernels,
+# kernels per op 0:1 1:2 2:3 3:2 4:4 (op 4 runs nested inside op 3, whose
+# own two kernels stay with it), every launch attributed, gate passed.
+set -u
+top_builddir=${top_builddir:-.}
+log=${TMPDIR:-/tmp}/tlc-cupti-join.$$.jsonl
+out=${TMPDIR:-/tmp}/tlc-cupti-join.$$.out
+trap 'rm -f "$log" "$out"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { grep -F -q -- "$1" "$out" || { fail "missing '$1'"; cat "$out"; }; }
+
+"$top_builddir/tests/test_cupti" --write-e2e-log "$log" || { echo "FAIL: writing the log"; exit 1; }
+${TLCOST_RUN:-} "$top_builddir/tlcost" join "$log" > "$out" || fail "tlcost join exited $?"
+check "device-time join: joined (path: correlation)"
+check "launches: 22 (12 kernels): attributed 22, ambiguous 0"
+check "kernels: 12 of 12 attributed, 0 ambiguous, 0 unattributed"
+check "PASSED"
+${TLCOST_RUN:-} "$top_builddir/tlcost" join --format csv "$log" > "$out" || fail "tlcost join --format csv exited $?"
+per_op=$(awk -F, 'NR > 1 && $2 == "kernel" { if ($10 == "attributed") n[$11]++; else bad++ }
+	END { for (i = 0; i < 5; i++) printf "%d:%d ", i, n[i]; printf "bad:%d", bad }' "$out")
+[ "$per_op" = "0:1 1:2 2:3 3:2 4:4 bad:0" ] || fail "kernels per op: $per_op"
+exit $((fails > 0))
