@@ -296,7 +296,7 @@ static const tlc_rules_entry layout_rules[] = {
 	/* copies: 0 FLOPs, bytes */
 	{ "aten::clone", COPY, P(copy_same), "copy: 0 FLOPs; read input, write output" },
 	{ "aten::_to_copy", COPY, P(copy_same), "copy (maybe a dtype/device change): 0 FLOPs" },
-	{ "aten::copy", COPY, P(copy_same), "functional copy: 0 FLOPs" },
+	{ "aten::copy", COPY, P(copy_inplace), "functional copy: 0 FLOPs; read src, write a self-shaped result" },
 	{ "aten::copy_", COPY, P(copy_inplace), "in-place copy: 0 FLOPs; read src, write self" },
 	{ "aten::_copy_from", COPY, P(copy_from), "copy to dst: 0 FLOPs; read self, write dst" },
 	{ "aten::_copy_from_and_resize", COPY, P(copy_from), "copy to dst: 0 FLOPs" },

@@ -323,6 +323,74 @@ static void test_every_table_listed(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* Names (without overload) of every row's op in the listed tables. */
+static size_t table_ops(char ***out)
+{
+	char **tables, **ops = NULL;
+	size_t n = table_list(&tables), nops = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[4096];
+		size_t len;
+		snprintf(path, sizeof path, "%s/%s", top_srcdir(), tables[i]);
+		char *text = slurp(path, &len);
+		assert_non_null(text);
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (line[0] == '#')
+				continue;
+			char *tab = strchr(line, '\t');
+			const char *ns = strstr(line, "::");
+			if (!tab || !ns)
+				continue;
+			char *dot = memchr(ns, '.', (size_t)(tab - ns));
+			*(dot ? dot : tab) = '\0';
+			if (nops == cap) {
+				cap = cap ? 2 * cap : 256;
+				ops = realloc(ops, cap * sizeof *ops);
+				assert_non_null(ops);
+			}
+			ops[nops] = strdup(line);
+			assert_non_null(ops[nops++]);
+		}
+		free(text);
+	}
+	free(tables);
+	*out = ops;
+	return nops;
+}
+
+/* Every rule of the matmul, conv, attention and layout families is exercised
+ * by at least one row. */
+static void test_every_rule_has_a_row(void **state)
+{
+	(void)state;
+	static const char *families[] = { "builtin:matmul", "builtin:conv", "builtin:attention",
+	                                  "builtin:layout" };
+	tlc_engine *eng = NULL;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	char **ops;
+	size_t nops = table_ops(&ops), missing = 0, checked = 0;
+	for (size_t i = 0; i < tlc_engine_rule_count(eng); i++) {
+		const tlc_rule_info *ri = tlc_engine_rule_at(eng, i);
+		int ours = 0;
+		for (size_t f = 0; f < 4; f++)
+			ours |= strcmp(ri->provider, families[f]) == 0;
+		if (!ours)
+			continue;
+		checked++;
+		int found = 0;
+		for (size_t k = 0; k < nops && !found; k++)
+			found = strcmp(ops[k], ri->name) == 0;
+		if (!found && ++missing)
+			fprintf(stderr, "%s (%s) has no rule-table row\n", ri->name, ri->provider);
+	}
+	for (size_t k = 0; k < nops; k++)
+		free(ops[k]);
+	free(ops);
+	tlc_engine_free(eng);
+	assert_true(checked > 200);
+	assert_int_equal(missing, 0);
+}
+
 /* The harness itself must fail on a wrong expectation (it cannot pass
  * vacuously): a row with a deliberately wrong value is reported. */
 static void test_harness_detects_mismatch(void **state)
@@ -454,6 +522,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_util_terms_and_names),
 		cmocka_unit_test(test_harness_detects_mismatch),
 		cmocka_unit_test(test_every_table_listed),
+		cmocka_unit_test(test_every_rule_has_a_row),
 		cmocka_unit_test(test_rule_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
