@@ -69,6 +69,9 @@
  *   log_sigmoid_forward 5 E; log_sigmoid_backward 4 E
  *   feature_dropout (+_) 2 E when training; alpha_dropout feature_alpha_dropout 3 E
  *   tril triu (+_)                               0 (index mask)
+ * Aliases, same counts: divide(_) true_divide_ multiply(_) subtract(_)
+ *   greater(_) greater_equal(_) less(_) less_equal(_) not_equal(_)
+ *   absolute(_) negative(_) clip(_) fix trunc_ arcsin arccos arctan special_expit
  * Number overloads (.int .float .bool .int_float .float_int .Scalar_Scalar
  * .complex, as TorchScript records them) of any registered name count one
  * operation and no bytes.
@@ -618,6 +621,36 @@ static const tlc_rules_entry more[] = {
 	F("aten::feature_dropout_", pw_dropout, ES, "training: 2 * numel(self); eval: 0"),
 	C("aten::alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
 	C("aten::feature_alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
+	/* ATen aliases of the ops above */
+	C("aten::divide", K1, EX, "numel(out) divides (alias of div)"),
+	C("aten::divide_", K1, EX, "numel(self) divides (alias of div_)"),
+	C("aten::true_divide_", K1, EX, "numel(self) divides"),
+	C("aten::multiply", K1, EX, "numel(out) multiplies (alias of mul)"),
+	C("aten::multiply_", K1, EX, "numel(self) multiplies (alias of mul_)"),
+	F("aten::subtract", pw_alpha, EX, "numel(out) * (1 + [alpha != 1]) (alias of sub)"),
+	F("aten::subtract_", pw_alpha, EX, "numel(self) * (1 + [alpha != 1]) (alias of sub_)"),
+	C("aten::greater", K1, EX, "numel(out) compares (alias of gt)"),
+	C("aten::greater_", K1, EX, "numel(self) compares"),
+	C("aten::greater_equal", K1, EX, "numel(out) compares (alias of ge)"),
+	C("aten::greater_equal_", K1, EX, "numel(self) compares"),
+	C("aten::less", K1, EX, "numel(out) compares (alias of lt)"),
+	C("aten::less_", K1, EX, "numel(self) compares"),
+	C("aten::less_equal", K1, EX, "numel(out) compares (alias of le)"),
+	C("aten::less_equal_", K1, EX, "numel(self) compares"),
+	C("aten::not_equal", K1, EX, "numel(out) compares (alias of ne)"),
+	C("aten::not_equal_", K1, EX, "numel(self) compares"),
+	C("aten::absolute", K1, EX, "numel(out) (alias of abs)"),
+	C("aten::absolute_", K1, EX, "numel(self) (alias of abs_)"),
+	C("aten::negative", K1, EX, "numel(out) (alias of neg)"),
+	C("aten::negative_", K1, EX, "numel(self) (alias of neg_)"),
+	F("aten::clip", pw_clamp, EX, "numel(out) * bounds given (alias of clamp)"),
+	F("aten::clip_", pw_clamp, EX, "numel(self) * bounds given (alias of clamp_)"),
+	C("aten::fix", K1, EX, "numel(out) roundings (alias of trunc)"),
+	C("aten::trunc_", K1, EX, "numel(self) roundings"),
+	C("aten::arcsin", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::arccos", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::arctan", K1, ES, "numel(out); a transcendental counts 1"),
+	C("aten::special_expit", K4, ES, "4 * numel(out) (alias of sigmoid)"),
 	S("aten::tril", K0, EX, "0: a copy under an index mask (index compares not counted)"),
 	S("aten::tril_", K0, EX, "0: an index mask (index compares not counted)"),
 	S("aten::triu", K0, EX, "0: a copy under an index mask (index compares not counted)"),
