@@ -54,12 +54,14 @@ static int sniff(const unsigned char *p, size_t n)
 		return IN_OPLOG;
 	if (find(p + i, n - i, "\"traceEvents\""))
 		return IN_TRACE;
-	/* A first line that is not a whole object ("{" alone, as pretty-printed
-	 * traces start) means a multi-line JSON document: a trace. */
+	/* A complete first line that is not a whole object ("{" alone, as
+	 * pretty-printed traces start) means a multi-line JSON document: a
+	 * trace. A first line longer than the chunk is taken for an op log
+	 * header. */
 	size_t end = first;
 	while (end > 0 && is_space(p[i + end - 1]))
 		end--;
-	return p[i] == '{' && end > 0 && p[i + end - 1] != '}' ? IN_TRACE : IN_OPLOG;
+	return nl && p[i] == '{' && end > 0 && p[i + end - 1] != '}' ? IN_TRACE : IN_OPLOG;
 }
 
 /* Standard input cannot be reopened: a trace read from it is buffered. */

@@ -181,11 +181,14 @@ static int start_gzip(tlc_instream *s)
 	return 0;
 }
 
-/* Looks at the first two bytes to choose plain or gzip. */
+/* Looks at the first two bytes to choose plain or gzip. A pipe may deliver
+ * its first bytes in small pieces: up to SNIFF_MIN bytes are gathered so
+ * that the first chunk is enough to tell formats apart (input.c). */
+#define SNIFF_MIN 4096u
 static int detect(tlc_instream *s)
 {
 	int rc = fill_raw(s);
-	while (rc == 0 && !s->is_mem && s->rawlen < 2 && !s->raw_eof)
+	while (rc == 0 && !s->is_mem && s->rawlen < SNIFF_MIN && !s->raw_eof)
 		rc = read_more(s);
 	if (rc < 0)
 		return rc;
