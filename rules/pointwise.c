@@ -146,20 +146,75 @@ static int output_elems(tlc_rules_term *term, tlc_cost *out, const tlc_op *op,
 	return 0;
 }
 
-/* Read every input once; write the outputs (or the in-place/out= tensor).
- * When nothing tells the result's dtype the bytes are marked unknown. */
-static int pw_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
+static int is_floating(tlc_dtype d)
+{
+	return d == TLC_DTYPE_FLOAT64 || d == TLC_DTYPE_FLOAT32 || d == TLC_DTYPE_FLOAT16 ||
+	       d == TLC_DTYPE_BFLOAT16;
+}
+
+/* Ops whose result is bool whatever their inputs. */
+static int bool_result(const char *name)
+{
+	static const char *const names[] = { "aten::eq", "aten::ne", "aten::lt", "aten::gt",
+		"aten::le", "aten::ge", "aten::logical_and", "aten::logical_or",
+		"aten::logical_xor", "aten::logical_not", "aten::isnan", "aten::isinf",
+		"aten::isfinite", "aten::signbit", "aten::greater", "aten::greater_equal",
+		"aten::less", "aten::less_equal", "aten::not_equal" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* dtype of an out-of-place result that was not recorded: bool for
+ * comparisons; otherwise the one floating dtype shared by the non-bool
+ * tensor inputs that have dims (0-d tensors and bool masks do not change a
+ * floating result's dtype, and number scalars never do). NONE when type
+ * promotion could go elsewhere (integer inputs, mixed dtypes, dtype=). */
+static tlc_dtype inferred_dtype(const tlc_op *op, const tlc_host *host)
+{
+	if (bool_result(op->name))
+		return TLC_DTYPE_BOOL;
+	if (host->op_kwarg(op, "dtype"))
+		return TLC_DTYPE_NONE;
+	tlc_dtype d = TLC_DTYPE_NONE;
+	for (int pass = 0; pass < 2 && d == TLC_DTYPE_NONE; pass++) {
+		for (size_t i = 0; i < op->nargs + op->nkwargs; i++) {
+			const tlc_value *v = i < op->nargs ? &op->args[i] : &op->kwargs[i - op->nargs].value;
+			const tlc_tensor *t = tlc_rules__tensor(v);
+			if (!t || t->dtype == TLC_DTYPE_BOOL || (pass == 0 && t->ndim == 0))
+				continue;
+			if (!is_floating(t->dtype) || (d != TLC_DTYPE_NONE && d != t->dtype))
+				return TLC_DTYPE_NONE;
+			d = t->dtype;
+		}
+	}
+	return d;
+}
+
+/* Read every input once; write the outputs (or the in-place/out= tensor,
+ * or the broadcast result when its dtype follows from the inputs). When
+ * nothing tells the result's dtype the bytes are marked unknown. */
+static int pw_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                    const tlc_rules_term *elems)
 {
 	int rc = tlc_rules__read_inputs(out, op, host);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "input tensors");
 	const tlc_tensor *r = result_tensor(op, host);
+	tlc_dtype d = TLC_DTYPE_NONE;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		rc = tlc_rules__write_outputs(out, op, host, NULL);
 	else if (r)
 		rc = tlc_rules__write_shape(out, host, r->shape, r->ndim, r->dtype);
 	else if (scalar_overload(op))
 		rc = 0; /* a number result: no tensor traffic */
+	else if (elems && (d = inferred_dtype(op, host)) != TLC_DTYPE_NONE)
+		/* native_dropout also writes its bool mask, one byte per element */
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_BYTES_WRITTEN,
+		                         (int64_t)tlc_dtype_size(d) +
+		                                 (strcmp(op->name, "aten::native_dropout") == 0),
+		                         elems);
 	else
 		rc = tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
 	return tlc_rules__need(out, host, rc, "output tensors");
@@ -176,7 +231,7 @@ static int pw_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64
 	rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, k, &term);
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return pw_bytes(out, op, host);
+	return pw_bytes(out, op, host, &term);
 }
 
 /* Nonzero when the scalar arg (i, name) is present and differs from 1. */
