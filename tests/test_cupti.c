@@ -583,7 +583,7 @@ static void test_write_oplog(void **state)
 		"{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"complete\","
 		"\"lower_bound\":false,\"kernels\":1,\"memcpys\":1,\"memsets\":1,"
 		"\"runtime_calls\":1,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
-		"\"untimed\":0,\"skipped\":0}\n"
+		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0}\n"
 		"{\"kind\":\"runtime\",\"name\":\"cudaLaunchKernel\",\"thread\":77,\"start_ns\":900,"
 		"\"end_ns\":950,\"correlation\":311,\"external_id\":42}\n"
 		"{\"kind\":\"kernel\",\"name\":\"k\\\"q\\\\\",\"device\":0,\"stream\":7,"
@@ -866,6 +866,8 @@ static void test_state_errors(void **state)
 	assert_string_equal(tlc_cupti_session_error(s)->code, "ok");
 	assert_int_equal(tlc_cupti_op_enter(s, 1), TLC_ESTATE);
 	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_session_state");
+	assert_int_equal(tlc_cupti_pause(s), TLC_ESTATE);
+	assert_int_equal(tlc_cupti_resume(s), TLC_ESTATE);
 	assert_true(tlc_cupti_session_error(s)->remedy[0] != '\0');
 	assert_int_equal(tlc_cupti_summary_get(&m, s), TLC_ESTATE);
 	assert_int_equal(tlc_cupti_record_count(s), 0);
@@ -910,6 +912,8 @@ static void check_unavailable_session(tlc_cupti_session *s)
 	assert_true(m.message[0] != '\0');
 	/* ops and stop go on without device time; no record, never zero times */
 	assert_int_equal(tlc_cupti_op_enter(s, 3), 0);
+	assert_int_equal(tlc_cupti_pause(s), 0);
+	assert_int_equal(tlc_cupti_resume(s), 0);
 	assert_int_equal(tlc_cupti_op_exit(s, 3), 0);
 	assert_int_equal(tlc_cupti_stop(s), 0);
 	assert_int_equal(tlc_cupti_record_count(s), 0);

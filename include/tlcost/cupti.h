@@ -45,7 +45,7 @@ typedef enum tlc_cupti_status {
 	TLC_CUPTI_RUNNING,        /* started, collecting */
 	TLC_CUPTI_UNAVAILABLE,    /* CUPTI could not record: see message */
 	TLC_CUPTI_EMPTY,          /* ran and saw no records */
-	TLC_CUPTI_PARTIAL,        /* records were lost: counts are lower bounds */
+	TLC_CUPTI_PARTIAL,        /* records lost or paused: counts are lower bounds */
 	TLC_CUPTI_COMPLETE        /* ran, nothing lost */
 } tlc_cupti_status;
 
@@ -92,6 +92,7 @@ typedef struct tlc_cupti_summary {
 	uint64_t skipped;         /* records of kinds this module does not use */
 	uint64_t orphan_external; /* external ids naming no API call seen */
 	uint64_t external_conflicts; /* API calls given two different op ids */
+	uint64_t paused_regions;  /* tlc_cupti_pause calls: work there is unseen */
 } tlc_cupti_summary;
 
 /** Creates an idle session (nothing is loaded yet). opts may be NULL; an
@@ -123,6 +124,16 @@ int tlc_cupti_start(tlc_cupti_session *s);
  *  Errors: TLC_ESTATE cupti_session_state, TLC_ERROR cupti_call_failed. */
 int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation);
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation);
+
+/** Pauses recording (every activity kind is disabled) and resumes it.
+ *  Work launched while paused is not seen, so a session that paused is
+ *  PARTIAL and every count a lower bound. Op enter/exit go on while paused.
+ *  No-ops returning 0 on an UNAVAILABLE session. Errors: TLC_ESTATE
+ *  cupti_session_state (not running, already paused / not paused),
+ *  TLC_ERROR cupti_call_failed (resume could not re-enable a kind; the
+ *  session stays paused). */
+int tlc_cupti_pause(tlc_cupti_session *s);
+int tlc_cupti_resume(tlc_cupti_session *s);
 
 /** CUPTI's clock now, in ns: the clock of runtime-call timestamps. A
  *  capture library that writes an op's start_ns/end_ns from it (and the

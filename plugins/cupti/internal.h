@@ -61,6 +61,7 @@ struct tlc_cupti_session {
 	tlc_cupti_fns fns;
 	int loaded;
 	unsigned enabled_mask;     /* which entries of the kind list are on */
+	int paused;                /* between tlc_cupti_pause and resume */
 	pthread_mutex_t mu;        /* guards everything ingest touches */
 
 	tlc_cupti_raw *raw;

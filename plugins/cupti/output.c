@@ -79,6 +79,7 @@ static void write_disclosure(FILE *out, const tlc_cupti_session *s)
 	put_u64(out, "undecodable_buffers", m->undecodable);
 	put_u64(out, "untimed", m->untimed);
 	put_u64(out, "skipped", m->skipped);
+	put_u64(out, "paused_regions", m->paused_regions);
 	fputs("}\n", out);
 }
 

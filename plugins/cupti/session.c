@@ -117,6 +117,21 @@ static void disable_enabled(tlc_cupti_session *s)
 	s->enabled_mask = 0;
 }
 
+/* Enables every kind; on failure *failed is the kind's index. */
+static CUptiResult enable_all(tlc_cupti_session *s, size_t *failed)
+{
+	for (size_t i = 0; i < NKINDS; i++) {
+		CUptiResult r = s->fns.enable(kinds[i]);
+
+		if (r != CUPTI_SUCCESS) {
+			*failed = i;
+			return r;
+		}
+		s->enabled_mask |= 1u << i;
+	}
+	return CUPTI_SUCCESS;
+}
+
 static void set_active(tlc_cupti_session *s)
 {
 	pthread_mutex_lock(&active_mu);
@@ -152,6 +167,7 @@ static int claim_active(tlc_cupti_session *s)
 
 int tlc_cupti_start(tlc_cupti_session *s)
 {
+	size_t failed = 0;
 	CUptiResult r;
 	int rc;
 
@@ -175,13 +191,48 @@ int tlc_cupti_start(tlc_cupti_session *s)
 	r = s->fns.register_callbacks(on_buffer_requested, on_buffer_completed);
 	if (r != CUPTI_SUCCESS)
 		return unavailable_from(s, "cuptiActivityRegisterCallbacks", r);
-	for (size_t i = 0; i < NKINDS; i++) {
-		r = s->fns.enable(kinds[i]);
-		if (r != CUPTI_SUCCESS)
-			return unavailable_from(s, kind_calls[i], r);
-		s->enabled_mask |= 1u << i;
-	}
+	r = enable_all(s, &failed);
+	if (r != CUPTI_SUCCESS)
+		return unavailable_from(s, kind_calls[failed], r);
 	s->status = TLC_CUPTI_RUNNING;
+	return 0;
+}
+
+int tlc_cupti_pause(tlc_cupti_session *s)
+{
+	if (s->status == TLC_CUPTI_UNAVAILABLE)
+		return 0;
+	if (s->status != TLC_CUPTI_RUNNING || s->paused)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "pause a running, unpaused session",
+		                       "pause on a %s%s session", s->paused ? "paused " : "",
+		                       tlc_cupti_status_name(s->status));
+	disable_enabled(s);
+	s->paused = 1;
+	s->sum.paused_regions++;
+	return 0;
+}
+
+int tlc_cupti_resume(tlc_cupti_session *s)
+{
+	size_t failed = 0;
+	CUptiResult r;
+
+	if (s->status == TLC_CUPTI_UNAVAILABLE)
+		return 0;
+	if (s->status != TLC_CUPTI_RUNNING || !s->paused)
+		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
+		                       "resume a paused session", "resume on a %s session that is "
+		                       "not paused", tlc_cupti_status_name(s->status));
+	r = enable_all(s, &failed);
+	if (r != CUPTI_SUCCESS) {
+		disable_enabled(s); /* stays paused: the region goes on */
+		return tlc_cupti__fail(s, TLC_ERROR, "cupti_call_failed",
+		                       "stop the session; what it recorded so far is kept",
+		                       "%s returned %s", kind_calls[failed],
+		                       tlc_cupti__result_text(s, r));
+	}
+	s->paused = 0;
 	return 0;
 }
 
@@ -301,7 +352,7 @@ static void drain(tlc_cupti_session *s)
 
 static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
 {
-	if (sum->dropped || sum->undecodable || sum->untimed)
+	if (sum->dropped || sum->undecodable || sum->untimed || sum->paused_regions)
 		return TLC_CUPTI_PARTIAL;
 	return nout ? TLC_CUPTI_COMPLETE : TLC_CUPTI_EMPTY;
 }
