@@ -11,8 +11,8 @@
 
 /* CUPTI's activity API is process-wide and its buffer callbacks carry no
  * payload pointer, so the one started session is found through this
- * pointer. It is the only mutable global of the module, set by start and
- * cleared by stop, always under active_mu. */
+ * pointer. With its buffer size below, it is the module's only mutable
+ * global state: set by start and cleared by stop, under active_mu. */
 static pthread_mutex_t active_mu = PTHREAD_MUTEX_INITIALIZER;
 static tlc_cupti_session *active;
 /* The started session's buffer size, read without the lock: CUPTI asks for
