@@ -72,14 +72,74 @@ static int kept_dims(tlc_rules_term *kept, const tlc_tensor *x, const tlc_value 
 	return 0;
 }
 
-/* Reads the input, writes the recorded outputs (unknown when absent: the
- * result dtype depends on dtype promotion). */
-static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
+static int is_floating(tlc_dtype d)
 {
-	int rc = tlc_rules__io_bytes(out, op, host, NULL);
-	if (rc == TLC_RULE_MISSING_ARGS)
+	return d == TLC_DTYPE_FLOAT64 || d == TLC_DTYPE_FLOAT32 || d == TLC_DTYPE_FLOAT16 ||
+	       d == TLC_DTYPE_BFLOAT16;
+}
+
+static int name_in(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Bytes written per result element when the outputs were not recorded:
+ * the value dtype (dtype= when given; the input's for min/max-like ops; the
+ * input's floating dtype, or int64 for integer sums, otherwise) plus int64
+ * indices or a second value where the op returns them. 0 when unknown. */
+static int64_t result_elem_bytes(const tlc_op *op, const tlc_host *host, const tlc_tensor *x)
+{
+	static const char *const idx[] = { "aten::argmax", "aten::argmin", "aten::count_nonzero" };
+	static const char *const keep[] = { "aten::max", "aten::min", "aten::amax", "aten::amin",
+		"aten::aminmax", "aten::cummax", "aten::cummin" };
+	static const char *const sums[] = { "aten::sum", "aten::nansum", "aten::prod",
+		"aten::cumsum", "aten::cumsum_", "aten::cumprod" };
+	static const char *const pairs[] = { "aten::aminmax", "aten::var_mean", "aten::std_mean" };
+	const tlc_value *dt = host->op_kwarg(op, "dtype");
+	tlc_dtype d = x->dtype;
+	if (dt && dt->kind == TLC_VALUE_STRING)
+		d = tlc_rules__dtype_parse(dt->u.string);
+	else if (dt && dt->kind != TLC_VALUE_NONE)
+		return 0;
+	int64_t es = tlc_dtype_size(d);
+	if (name_in(op->name, idx, 3))
+		return 8;
+	if (!strcmp(op->name, "aten::any") || !strcmp(op->name, "aten::all"))
+		return d == TLC_DTYPE_UINT8 ? 1 : tlc_dtype_size(TLC_DTYPE_BOOL);
+	int64_t v = 0;
+	if (es && (is_floating(d) || name_in(op->name, keep, 7) || (dt && dt->kind == TLC_VALUE_STRING)))
+		v = es;
+	else if (es && name_in(op->name, sums, 6))
+		v = 8; /* integer and bool sums accumulate in int64 */
+	if (v == 0)
+		return 0;
+	if (name_in(op->name, pairs, 3))
+		return 2 * v;
+	int with_indices = !strcmp(op->name, "aten::cummax") || !strcmp(op->name, "aten::cummin") ||
+	                   ((!strcmp(op->name, "aten::max") || !strcmp(op->name, "aten::min")) &&
+	                    op->overload && !strncmp(op->overload, "dim", 3));
+	return v + (with_indices ? 8 : 0);
+}
+
+/* Reads the input, writes the recorded outputs; without them, `results`
+ * elements of the inferred result dtype(s), else the bytes are unknown. */
+static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                     const tlc_tensor *x, const tlc_rules_term *results)
+{
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	int64_t eb = results ? result_elem_bytes(op, host, x) : 0;
+	if (eb == 0)
 		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
-	return tlc_rules__need(out, host, rc, "tensors");
+	rc = tlc_rules__term_add(out, host, TLC_FIELD_BYTES_WRITTEN, eb, results);
+	return tlc_rules__need(out, host, rc, "result shape");
 }
 
 /* The dim argument at pos, unless that slot holds something that is not a
@@ -143,14 +203,14 @@ static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int6
 		return tlc_rules__bad(out, host, "bad dim for a %zu-d input", x->ndim);
 	if (has_zero_dim(x)) {
 		host->cost_explain(out, "empty input: nothing to reduce");
-		return red_bytes(out, op, host);
+		return red_bytes(out, op, host, x, &kept);
 	}
 	rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, a, x);
 	if (rc == 0)
 		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, b, &kept);
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return red_bytes(out, op, host);
+	return red_bytes(out, op, host, x, &kept);
 }
 
 /* ---- rule functions -------------------------------------------------- */
@@ -183,7 +243,10 @@ static int red_maxmin(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	}
 	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, nd, shape) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return red_bytes(out, op, host);
+	tlc_rules_term t; /* result dtype known only when both operands share it */
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul_shape(&t, shape, nd);
+	return red_bytes(out, op, host, self, self->dtype == other->dtype ? &t : NULL);
 }
 
 /* p of norm / linalg_vector_norm (arg 1); None means 2. Sets *kind:
@@ -239,7 +302,10 @@ static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		return tlc_rules__need(out, host, rc, "dim");
 	if (x->ndim == 0 || has_zero_dim(x)) {
 		host->cost_explain(out, "scan over at most one element: no adds");
-		return red_bytes(out, op, host);
+		tlc_rules_term all;
+		tlc_rules__term_init(&all);
+		tlc_rules__term_mul_numel(&all, x);
+		return red_bytes(out, op, host, x, &all);
 	}
 	int64_t n = tlc_rules__dim(x, dim);
 	if (n < 0)
@@ -252,7 +318,9 @@ static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	tlc_rules__term_mul(&t, n - 1);
 	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return red_bytes(out, op, host);
+	tlc_rules__term_init(&t); /* the scan's result has self's shape */
+	tlc_rules__term_mul_numel(&t, x);
+	return red_bytes(out, op, host, x, &t);
 }
 
 /* ---- registration ----------------------------------------------------- */
