@@ -354,7 +354,12 @@ int tlc_rules__is_inplace(const tlc_op *op)
 	size_t len = op->name ? strlen(op->name) : 0;
 	if (len > 0 && op->name[len - 1] == '_')
 		return 1;
-	return op->overload && strncmp(op->overload, "out", 3) == 0;
+	if (!op->overload)
+		return 0;
+	/* "out", "Tensor_out", "IntList_out", ...: but not "output_mask" */
+	size_t ol = strlen(op->overload);
+	return strcmp(op->overload, "out") == 0 ||
+	       (ol > 4 && strcmp(op->overload + ol - 4, "_out") == 0);
 }
 
 int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *v)

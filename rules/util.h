@@ -134,8 +134,8 @@ int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field fiel
 
 /* ---- bytes ------------------------------------------------------------ */
 
-/** Nonzero for in-place and out= variants: name ends with '_' or the
- *  overload is "out" or starts with "out" (e.g. "out", "outf") . */
+/** Nonzero for in-place and out= variants: the name ends with '_', or the
+ *  overload is "out" or ends with "_out" ("Tensor_out"); "output_mask" is not. */
 int tlc_rules__is_inplace(const tlc_op *op);
 /** bytes_read += every tensor among the positional args and kwargs (lists
  *  included), except the kwarg "out" (written, not read). */

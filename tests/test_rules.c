@@ -506,6 +506,11 @@ static void test_util_terms_and_names(void **state)
 	assert_true(tlc_rules__is_inplace(&op));
 	op.overload = "Tensor";
 	assert_false(tlc_rules__is_inplace(&op));
+	op.overload = "Tensor_out";
+	assert_true(tlc_rules__is_inplace(&op));
+	op.name = "aten::_slow_conv2d_backward";
+	op.overload = "output_mask"; /* not an out= variant */
+	assert_false(tlc_rules__is_inplace(&op));
 	assert_int_equal(tlc_rules__dtype_parse("bfloat16"), TLC_DTYPE_BFLOAT16);
 	assert_int_equal(tlc_rules__dtype_parse("torch.float16"), TLC_DTYPE_FLOAT16);
 	assert_int_equal(tlc_rules__dtype_parse("int4x2"), TLC_DTYPE_OTHER);
