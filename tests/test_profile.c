@@ -183,6 +183,146 @@ static void test_report_api(void **state)
 	free(txt);
 }
 
+/* ---- allocation failures: every report fails cleanly (TLC_ENOMEM, nothing
+ * leaked: run under valgrind) at each allocation it makes ---- */
+
+typedef struct failing {
+	long countdown; /* allocations left before failing; < 0: never fail */
+} failing;
+
+static void *f_malloc(size_t n, void *p)
+{
+	failing *f = p;
+	if (f->countdown == 0)
+		return NULL;
+	if (f->countdown > 0)
+		f->countdown--;
+	return malloc(n);
+}
+
+static void *f_realloc(void *q, size_t n, void *p)
+{
+	failing *f = p;
+	if (f->countdown == 0)
+		return NULL;
+	if (f->countdown > 0)
+		f->countdown--;
+	return realloc(q, n);
+}
+
+static void f_free(void *q, void *p)
+{
+	(void)p;
+	free(q);
+}
+
+typedef int (*report_fn)(const tlc_eval *ev, FILE *sink);
+
+static int run_tree(const tlc_eval *ev, FILE *sink)
+{
+	tlc_tree_options o = { sizeof o, TLC_PHASE_FORWARD, 1, 2, 0 };
+	tlc_tree *t;
+	int rc = tlc_tree_build(&t, ev, &o);
+	if (rc == 0) {
+		rc = tlc_write_tree(sink, t, TLC_FORMAT_TEXT);
+		tlc_tree_free(t);
+	}
+	return rc;
+}
+
+static int run_profile(const tlc_eval *ev, FILE *sink)
+{
+	tlc_profile_options o = { sizeof o, TLC_PROFILE_BY_MODULE, TLC_SORT_FLOPS, 0, -1 };
+	tlc_profile *p;
+	int rc = tlc_profile_build(&p, ev, &o);
+	if (rc == 0) {
+		rc = tlc_write_profile(sink, p, TLC_FORMAT_JSON);
+		tlc_profile_free(p);
+	}
+	return rc;
+}
+
+static int run_roofline(const tlc_eval *ev, FILE *sink)
+{
+	tlc_roofline_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.phase = -1;
+	tlc_roofline *r;
+	int rc = tlc_roofline_build(&r, ev, &o);
+	if (rc == 0) {
+		rc = tlc_write_roofline(sink, r, TLC_FORMAT_TEXT, 0);
+		if (rc == 0)
+			rc = tlc_write_roofline_svg(sink, r);
+		tlc_roofline_free(r);
+	}
+	return rc;
+}
+
+static int run_mfu(const tlc_eval *ev, FILE *sink)
+{
+	tlc_mfu_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.seconds = 1.0;
+	o.params = 10;
+	o.tokens = 10;
+	tlc_mfu *m;
+	int rc = tlc_mfu_compute(&m, ev, &o);
+	if (rc == 0) {
+		rc = tlc_write_mfu(sink, m, TLC_FORMAT_TEXT);
+		tlc_mfu_free(m);
+	}
+	return rc;
+}
+
+static int run_report(const tlc_eval *ev, FILE *sink)
+{
+	return tlc_write_report(sink, ev, NULL, TLC_FORMAT_JSON);
+}
+
+static void test_allocation_failures(void **state)
+{
+	(void)state;
+	static const report_fn fns[] = { run_tree, run_profile, run_roofline, run_mfu, run_report };
+	failing f = { -1 };
+	tlc_allocator a = { f_malloc, f_realloc, f_free, &f };
+	tlc_engine_options eo = { sizeof eo, TLC_ENGINE_NO_BUILTINS, &a };
+	tlc_engine *eng = NULL;
+	assert_int_equal(tlc_engine_new(&eng, &eo), 0);
+	tlc_rule_def d = { sizeof d, "t::gemm", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,
+	                   fx_gemm, NULL, "M*K*N", 0 };
+	assert_int_equal(tlc_engine_register_rule(eng, &d), 0);
+	d.name = "t::pw";
+	d.fn = fx_pw;
+	assert_int_equal(tlc_engine_register_rule(eng, &d), 0);
+	tlc_eval *ev = fx_eval(eng, "NVIDIA L4");
+	fx_push_all(ev, ops, sizeof ops / sizeof ops[0]);
+	FILE *sink = fopen("/dev/null", "w");
+	assert_non_null(sink);
+	for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+		int done = 0;
+		long failures = 0;
+		for (long n = 0; n < 5000 && !done; n++) {
+			f.countdown = n;
+			int rc = fns[k](ev, sink);
+			f.countdown = -1;
+			if (rc == 0) {
+				done = 1;
+			} else {
+				assert_int_equal(rc, TLC_ENOMEM);
+				assert_string_equal(tlc_error_last()->code, "out_of_memory");
+				failures++;
+			}
+		}
+		assert_true(done);
+		assert_true(failures > 0); /* the report does allocate through the eval's allocator */
+	}
+	fclose(sink);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +330,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_by_module_phase_and_top, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_label_and_device_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_api, setup, teardown),
+		cmocka_unit_test(test_allocation_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
