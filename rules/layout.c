@@ -22,7 +22,8 @@ enum copy_fallback {
 	FB_SIZE0,     /* constructor: size list at arg 0, dtype kwarg */
 	FB_SIZE1,     /* new_*(self, size, ...): size at arg 1, dtype kwarg or self's */
 	FB_LIKE,      /* *_like(self, ...): self's shape, dtype kwarg or self's */
-	FB_GRAD_SIZES /* *_backward(grad, input_sizes, ...): input_sizes, grad's dtype */
+	FB_GRAD_SIZES, /* *_backward(grad, input_sizes, ...): input_sizes, grad's dtype */
+	FB_PAD        /* pads: self's shape with (before, after) pairs from the last dim */
 };
 
 typedef struct copy_spec {
@@ -101,6 +102,29 @@ static int fb_size(tlc_cost *out, const tlc_op *op, const tlc_host *host, size_t
 	return tlc_rules__write_shape(out, host, shape, n, dtype_kwarg_or(op, host, dflt));
 }
 
+/* constant_pad_nd(self, pad) / reflection_pad*(self, padding): pad holds
+ * (before, after) pairs starting at the last dim; negative pads crop. */
+static int fb_pad(tlc_cost *out, const tlc_op *op, const tlc_host *host, const tlc_tensor *self)
+{
+	int64_t pad[2 * TLC_RULES_MAX_DIMS], shape[TLC_RULES_MAX_DIMS];
+	size_t n = 0;
+	if (!self)
+		return tlc_rules__missing(out, host, "missing self shape");
+	int rc = tlc_rules__int_list(pad, 2 * TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, 1, "pad"));
+	if ((rc = tlc_rules__need(out, host, rc, "pad")) < 0)
+		return rc;
+	if (n % 2 || n / 2 > self->ndim || self->ndim > TLC_RULES_MAX_DIMS)
+		return tlc_rules__bad(out, host, "pad needs (before, after) pairs for at most every dim");
+	memcpy(shape, self->shape, self->ndim * sizeof shape[0]);
+	for (size_t i = 0; i < n / 2; i++) {
+		int64_t *d = &shape[self->ndim - 1 - i];
+		if (__builtin_add_overflow(*d, pad[2 * i], d) ||
+		    __builtin_add_overflow(*d, pad[2 * i + 1], d) || *d < 0)
+			return tlc_rules__bad(out, host, "padded size is negative or overflows");
+	}
+	return tlc_rules__write_shape(out, host, shape, self->ndim, self->dtype);
+}
+
 /* Written bytes when the outputs are not recorded. */
 static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, int fb)
 {
@@ -121,6 +145,7 @@ static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, 
 	case FB_SIZE0: return fb_size(out, op, host, 0, "size", TLC_DTYPE_NONE);
 	case FB_SIZE1:
 		return fb_size(out, op, host, 1, "size", self ? self->dtype : TLC_DTYPE_NONE);
+	case FB_PAD: return fb_pad(out, op, host, self);
 	case FB_GRAD_SIZES:
 		/* arg 0 is grad_output here */
 		return fb_size(out, op, host, 1, "input_sizes", self ? self->dtype : TLC_DTYPE_NONE);
@@ -236,6 +261,7 @@ static const copy_spec ctor_size1 = { READ_NONE, FB_SIZE1 };
 static const copy_spec ctor_like = { READ_NONE, FB_LIKE };
 static const copy_spec ctor_scalar = { READ_NONE, FB_NONE };
 static const copy_spec view_backward = { READ_ALL, FB_GRAD_SIZES };
+static const copy_spec copy_pad = { READ_ALL, FB_PAD };
 
 #define P(x) ((const void *)&(x))
 #define COPY TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_copy
@@ -305,29 +331,29 @@ static const tlc_rules_entry layout_rules[] = {
 	{ "aten::_pin_memory", COPY, P(copy_same), "copy to pinned memory: 0 FLOPs" },
 	{ "aten::flip", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
 	{ "aten::roll", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
-	{ "aten::constant_pad_nd", COPY, P(copy_none), "padded copy: 0 FLOPs; output written once" },
+	{ "aten::constant_pad_nd", COPY, P(copy_pad), "padded copy: 0 FLOPs; output written once" },
 	{ "aten::cat", COPY, P(copy_cat), "concatenation: 0 FLOPs; read inputs, write output" },
 	{ "aten::stack", COPY, P(copy_stack), "stacking: 0 FLOPs; read inputs, write output" },
-	{ "aten::slice_scatter", COPY, P(copy_none), "copy with an embedded slice: 0 FLOPs" },
-	{ "aten::select_scatter", COPY, P(copy_none), "copy with an embedded select: 0 FLOPs" },
-	{ "aten::diagonal_scatter", COPY, P(copy_none), "copy with an embedded diagonal: 0 FLOPs" },
-	{ "aten::as_strided_scatter", COPY, P(copy_none), "copy with an embedded view: 0 FLOPs" },
+	{ "aten::slice_scatter", COPY, P(copy_same), "copy with an embedded slice: 0 FLOPs" },
+	{ "aten::select_scatter", COPY, P(copy_same), "copy with an embedded select: 0 FLOPs" },
+	{ "aten::diagonal_scatter", COPY, P(copy_same), "copy with an embedded diagonal: 0 FLOPs" },
+	{ "aten::as_strided_scatter", COPY, P(copy_same), "copy with an embedded view: 0 FLOPs" },
 	{ "aten::select_backward", COPY, P(view_backward),
 	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes (zeros + embedded grad, written once)" },
 	{ "aten::slice_backward", COPY, P(view_backward),
 	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
 	{ "aten::diagonal_backward", COPY, P(view_backward),
 	  "gradient of a view: 0 FLOPs; read grad_output, write input_sizes once" },
-	{ "aten::pixel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
-	{ "aten::pixel_unshuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
-	{ "aten::channel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
-	{ "aten::native_channel_shuffle", COPY, P(copy_none), "reordering copy: 0 FLOPs" },
-	{ "aten::reflection_pad1d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
-	{ "aten::reflection_pad2d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
-	{ "aten::reflection_pad3d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
-	{ "aten::replication_pad1d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
-	{ "aten::replication_pad2d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
-	{ "aten::replication_pad3d", COPY, P(copy_none), "padded copy: 0 FLOPs" },
+	{ "aten::pixel_shuffle", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
+	{ "aten::pixel_unshuffle", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
+	{ "aten::channel_shuffle", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
+	{ "aten::native_channel_shuffle", COPY, P(copy_same), "reordering copy: 0 FLOPs" },
+	{ "aten::reflection_pad1d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
+	{ "aten::reflection_pad2d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
+	{ "aten::reflection_pad3d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad1d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad2d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
+	{ "aten::replication_pad3d", COPY, P(copy_pad), "padded copy: 0 FLOPs" },
 	{ "aten::diag_embed", COPY, P(copy_none), "copy onto a zero diagonal matrix: 0 FLOPs" },
 	{ "aten::diag", COPY, P(copy_none), "diagonal copy: 0 FLOPs" },
 	{ "aten::im2col", COPY, P(copy_none), "patch copy: 0 FLOPs" },
