@@ -184,6 +184,16 @@ static void test_device_from_input_and_dtype(void **state)
 	assert_string_equal(s->device_from, "option");
 	assert_int_equal(tlc_roofline_row_at(rl, 1)->peak_dtype, TLC_PEAK_TF32);
 	tlc_roofline_free(rl);
+	o.ceilings.dtype = NULL;
+	o.ceilings.device = "v100-sxm2"; /* quotes no bf16 peak: the bf16 gemm gets no verdict */
+	assert_int_equal(tlc_roofline_build(&rl, ev, &o), 0);
+	s = tlc_roofline_get_summary(rl);
+	assert_int_equal(s->no_peak, 1);
+	assert_int_equal(tlc_roofline_row_at(rl, 0)->verdict, TLC_ROOF_NO_VERDICT);
+	assert_int_equal(tlc_roofline_row_at(rl, 0)->reason, TLC_ROOF_COVERED);
+	assert_int_equal(tlc_roofline_row_at(rl, 1)->peak_dtype, TLC_PEAK_FP32);
+	assert_int_equal(tlc_roofline_row_at(rl, 1)->verdict, TLC_ROOF_MEMORY_BOUND_HYPOTHESIS);
+	tlc_roofline_free(rl);
 	o.ceilings.dtype = "fp7";
 	assert_int_equal(tlc_roofline_build(&rl, ev, &o), TLC_EINVAL);
 	assert_string_equal(tlc_error_last()->code, "dtype_unknown");
