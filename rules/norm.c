@@ -75,14 +75,70 @@ static int add_elems(tlc_cost *out, const tlc_host *host, int64_t k, const tlc_t
 	return rc < 0 ? tlc_rules__bad(out, host, "bad input shape") : 0;
 }
 
+/* Elements of each of the two statistic outputs (mean, rstd) of a forward
+ * norm, when the op's schema fixes them: 0 for single-output composites and
+ * eval-mode batch norm (empty statistics); -1 when not derivable. */
+static int64_t stat_elems(const tlc_op *op, const tlc_host *host, const tlc_tensor *x,
+                          int training)
+{
+	static const char *const single[] = { "aten::layer_norm", "aten::batch_norm",
+		"aten::group_norm", "aten::instance_norm", "aten::rms_norm" };
+	static const char *const bn[] = { "aten::native_batch_norm",
+		"aten::_native_batch_norm_legit", "aten::_native_batch_norm_legit_no_training" };
+	int64_t n = 0, g = 0, rows = 0;
+	for (size_t i = 0; i < sizeof single / sizeof single[0]; i++)
+		if (strcmp(op->name, single[i]) == 0)
+			return 0;
+	for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++)
+		if (strcmp(op->name, bn[i]) == 0)
+			return training ? tlc_rules__dim(x, 1) : 0;
+	if (strcmp(op->name, "aten::native_group_norm") == 0 && x->ndim > 0 &&
+	    tlc_rules__int_arg(&g, op, host, 6, "group") == 0 && g >= 0 &&
+	    !__builtin_mul_overflow(x->shape[0], g, &n))
+		return n;
+	if (strcmp(op->name, "aten::native_layer_norm") == 0) {
+		int64_t ns[TLC_RULES_MAX_DIMS];
+		size_t nn = 0;
+		if (tlc_rules__int_list(ns, TLC_RULES_MAX_DIMS, &nn,
+		                        tlc_rules__arg(op, host, 1, "normalized_shape")) == 0 &&
+		    nn <= x->ndim && tlc_rules__numel_range(&rows, x, 0, x->ndim - nn) == 0)
+			return rows;
+	}
+	return -1;
+}
+
+static int is_f32_or_f64(tlc_dtype d) { return d == TLC_DTYPE_FLOAT32 || d == TLC_DTYPE_FLOAT64; }
+
+/* Forward bytes: every input once; the recorded outputs, else the result
+ * (input-shaped, input dtype) plus the two statistics when their size is
+ * fixed and their dtype is the input's (float32/float64 inputs: the
+ * accumulation type of a half input is backend-dependent). */
+static int norm_fwd_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                          const tlc_tensor *x, int training)
+{
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return norm_bytes(out, op, host);
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	int64_t st = stat_elems(op, host, x, training);
+	if (st < 0 || (st > 0 && !is_f32_or_f64(x->dtype)))
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	rc = tlc_rules__write_shape(out, host, x->shape, x->ndim, x->dtype);
+	if (rc == 0 && st > 0)
+		rc = host->cost_add(out, TLC_FIELD_BYTES_WRITTEN, 2 * (int64_t)tlc_dtype_size(x->dtype),
+		                    1, &st);
+	return tlc_rules__need(out, host, rc, "output shape");
+}
+
 /* Adds k*N + N per affine tensor present, then the bytes. */
 static int norm_finish(tlc_cost *out, const tlc_op *op, const tlc_host *host,
-                       const tlc_tensor *x, int64_t k, int weight, int bias)
+                       const tlc_tensor *x, int64_t k, int weight, int bias, int training)
 {
 	int rc = add_elems(out, host, k + (weight != 0) + (bias != 0), x);
 	if (rc < 0)
 		return rc;
-	return norm_bytes(out, op, host);
+	return norm_fwd_bytes(out, op, host, x, training);
 }
 
 /* ---- forward norms ---------------------------------------------------- */
@@ -104,7 +160,7 @@ static int norm_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		training = tlc_rules__arg(op, host, (size_t)s->stats_pos, s->stats_name) == NULL;
 	int w = s->weight_pos && tlc_rules__tensor_arg(op, host, s->weight_pos, s->weight_name);
 	int b = s->bias_pos && tlc_rules__tensor_arg(op, host, s->bias_pos, s->bias_name);
-	return norm_finish(out, op, host, x, training ? s->k_stats : K_NORM_EVAL, w, b);
+	return norm_finish(out, op, host, x, training ? s->k_stats : K_NORM_EVAL, w, b, training);
 }
 
 /* batch_norm family (input, weight, bias, running_mean, running_var, training, ...) */
@@ -160,6 +216,49 @@ static int train_from_save_mean(const tlc_op *op, const tlc_host *host, size_t p
 	return 1;
 }
 
+/* Which gradients are requested: output_mask (arg pos) when recorded, else
+ * the recorded outputs that are defined, else all (said in the note: a
+ * profiler trace may drop the mask). */
+static int grad_mask(int *mask, tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                     int pos)
+{
+	size_t n = 0;
+	if (pos < 0)
+		return 0;
+	if (tlc_rules__arg(op, host, (size_t)pos, "output_mask"))
+		return tlc_rules__bool_list_arg(mask, 3, &n, op, host, (size_t)pos, "output_mask");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0) {
+		for (size_t i = 0; i < 3; i++)
+			mask[i] = tlc_rules__tensor_out(op, i) != NULL;
+		return 0;
+	}
+	host->cost_explain(out, "output_mask not recorded: every gradient counted");
+	return 0;
+}
+
+/* Backward bytes: inputs once; the recorded outputs, else grad_input
+ * (input-shaped, input dtype) and weight-shaped grad_weight/grad_bias in the
+ * weight's dtype for the requested gradients; unknown when a requested
+ * parameter gradient has no weight to take its shape from. */
+static int norm_bwd_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                          const tlc_tensor *x, const tlc_tensor *w, const int *mask,
+                          int has_bias)
+{
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return norm_bytes(out, op, host);
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	int params = (mask[1] ? 1 : 0) + (mask[2] && has_bias ? 1 : 0);
+	if (params && !w)
+		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
+	if (mask[0])
+		rc = tlc_rules__write_shape(out, host, x->shape, x->ndim, x->dtype);
+	for (int i = 0; rc == 0 && i < params; i++)
+		rc = tlc_rules__write_shape(out, host, w->shape, w->ndim, w->dtype);
+	return tlc_rules__need(out, host, rc, "output shape");
+}
+
 static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const norm_bwd_spec *s = payload;
@@ -167,11 +266,7 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
 	int mask[3] = { 1, 1, 1 };
-	size_t nmask = 0;
-	if (s->mask_pos >= 0 &&
-	    tlc_rules__arg(op, host, (size_t)s->mask_pos, "output_mask") &&
-	    tlc_rules__bool_list_arg(mask, 3, &nmask, op, host, (size_t)s->mask_pos,
-	                             "output_mask") < 0)
+	if (grad_mask(mask, out, op, host, s->mask_pos) < 0)
 		return tlc_rules__bad(out, host, "bad output_mask");
 	int train = 1;
 	if (s->train_pos >= 0 &&
@@ -190,7 +285,9 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	int rc = add_elems(out, host, k, x);
 	if (rc < 0)
 		return rc;
-	return norm_bytes(out, op, host);
+	return norm_bwd_bytes(out, op, host, x,
+	                      tlc_rules__tensor_arg(op, host, s->weight_pos, "weight"), mask,
+	                      s->k_bias != 0);
 }
 
 /* native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, mask) */
@@ -220,6 +317,22 @@ static const norm_bwd_spec rms_bwd = { 1, 4, -1, 0, 5, K_RMS_BWD_INPUT, K_RMS_BW
 
 /* ---- softmax ---------------------------------------------------------- */
 
+/* Result dtype of a softmax-like op: dtype= (arg 2 as a string), float32
+ * for half_to_float (arg 2 true), the backward's input_dtype (arg 3), else
+ * the input's. */
+static tlc_dtype softmax_dtype(const tlc_op *op, const tlc_host *host, const tlc_tensor *x)
+{
+	const tlc_value *a2 = tlc_rules__arg(op, host, 2, "dtype");
+	const tlc_value *a3 = tlc_rules__arg(op, host, 3, "input_dtype");
+	if (a2 && a2->kind == TLC_VALUE_STRING)
+		return tlc_rules__dtype_parse(a2->u.string);
+	if (a2 && a2->kind == TLC_VALUE_BOOL && a2->u.boolean)
+		return TLC_DTYPE_FLOAT32;
+	if (a3 && a3->kind == TLC_VALUE_STRING)
+		return tlc_rules__dtype_parse(a3->u.string);
+	return x->dtype;
+}
+
 /* k * numel(arg 0) for softmax-like ops (arg 0 is the input, or grad_output
  * of the same shape for the backward ops); rows are not counted. */
 static int softmax_like(tlc_cost *out, const tlc_op *op, const tlc_host *host,
@@ -231,7 +344,14 @@ static int softmax_like(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	int rc = add_elems(out, host, *(const int64_t *)payload, x);
 	if (rc < 0)
 		return rc;
-	return norm_bytes(out, op, host);
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return norm_bytes(out, op, host);
+	rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	tlc_dtype d = softmax_dtype(op, host, x);
+	return tlc_rules__need(out, host, tlc_rules__write_shape(out, host, x->shape, x->ndim, d),
+	                       "output shape");
 }
 
 static const int64_t k_sm_fwd = TLC_RULES_K_SOFTMAX_FWD, k_sm_bwd = TLC_RULES_K_SOFTMAX_BWD;
