@@ -228,16 +228,69 @@ static int rule_pad_backward(tlc_cost *out, const tlc_op *op, const tlc_host *ho
 	return tlc_rules__write_shape(out, host, self->shape, self->ndim, go->dtype);
 }
 
-/* arange / linspace: start + i*step per element (2 FLOPs), written once;
- * the length is taken from the recorded output. */
+/* Leading numeric args of an op (arange's start/end/step) into v[3]; *ints
+ * says whether all were ints. */
+static size_t numeric_args(double *v, int *ints, const tlc_op *op)
+{
+	size_t n = 0;
+	*ints = 1;
+	while (n < op->nargs && n < 3) {
+		const tlc_value *a = &op->args[n];
+		if (a->kind == TLC_VALUE_INT)
+			v[n] = (double)a->u.integer;
+		else if (a->kind == TLC_VALUE_FLOAT)
+			v[n] = a->u.real, *ints = 0;
+		else
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* Length and dtype of arange/linspace from their arguments (no output
+ * recorded): arange has ceil((end-start)/step) elements, int64 when every
+ * bound is an int; linspace has `steps`. An unknown dtype stays unknown. */
+static int range_shape(tlc_cost *out, int64_t *len, tlc_dtype *dt, const tlc_op *op,
+                       const tlc_host *host, int linspace)
+{
+	double v[3] = { 0, 0, 1 };
+	int ints;
+	size_t n = numeric_args(v, &ints, op);
+	*dt = dtype_kwarg_or(op, host, TLC_DTYPE_NONE);
+	if (linspace) {
+		if (n < 3 || op->args[2].kind != TLC_VALUE_INT || op->args[2].u.integer < 0)
+			return tlc_rules__missing(out, host, "linspace: steps not recorded");
+		*len = op->args[2].u.integer;
+		return 0;
+	}
+	if (n == 0)
+		return tlc_rules__missing(out, host, "arange: bounds not recorded (tensor or absent)");
+	double start = n >= 2 ? v[0] : 0, end = n >= 2 ? v[1] : v[0], step = n == 3 ? v[2] : 1;
+	double l = step != 0 ? __builtin_ceil((end - start) / step) : -1;
+	if (!(l >= 0 && l < 9.0e18))
+		return tlc_rules__bad(out, host, "arange: bounds give no valid length");
+	*len = (int64_t)l;
+	if (*dt == TLC_DTYPE_NONE && ints)
+		*dt = TLC_DTYPE_INT64;
+	return 0;
+}
+
+/* arange / linspace: start + i*step per element (2 FLOPs), written once. */
 static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
-	(void)payload;
 	const tlc_tensor *o = tlc_rules__tensor_out(op, 0);
-	if (!o)
-		return tlc_rules__missing(out, host, "outputs not recorded: the length is not derived");
-	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2, o);
-	return rc < 0 ? rc : tlc_rules__write_outputs(out, op, host, NULL);
+	if (o) {
+		int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2, o);
+		return rc < 0 ? rc : tlc_rules__write_outputs(out, op, host, NULL);
+	}
+	int64_t len;
+	tlc_dtype dt;
+	int rc = range_shape(out, &len, &dt, op, host, payload != NULL);
+	if (rc < 0)
+		return rc;
+	if ((rc = host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 2, 1, &len)) < 0)
+		return rc;
+	return tlc_rules__write_shape(out, host, &len, 1, dt);
 }
 
 /* _local_scalar_dense(self): reads one element to the host. */
@@ -365,7 +418,7 @@ static const tlc_rules_entry layout_rules[] = {
 #undef PADB
 	{ "aten::arange", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_range, NULL,
 	  "start + i*step: 2 FLOPs per element; written once" },
-	{ "aten::linspace", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_range, NULL,
+	{ "aten::linspace", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_range, "linspace",
 	  "start + i*step: 2 FLOPs per element; written once" },
 	{ "aten::_local_scalar_dense", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, rule_local_scalar,
 	  NULL, "reads one element to the host: 0 FLOPs" },
