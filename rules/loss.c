@@ -55,12 +55,22 @@ static int add_reduction(tlc_cost *out, const tlc_host *host, int64_t red,
 	return rc;
 }
 
-static int loss_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host)
+/* Inputs once; the recorded outputs, else `shape` (n dims; NULL = a 0-d
+ * loss) in dtype d, plus `extra_scalars` 0-d values of d (nll's
+ * total_weight). */
+static int loss_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      const int64_t *shape, size_t n, tlc_dtype d, int extra_scalars)
 {
-	int rc = tlc_rules__io_bytes(out, op, host, NULL);
-	if (rc == TLC_RULE_MISSING_ARGS)
-		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
-	return tlc_rules__need(out, host, rc, "tensors");
+	int rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	rc = tlc_rules__write_shape(out, host, shape, shape ? n : 0, d);
+	for (int i = 0; rc == 0 && i < extra_scalars; i++)
+		rc = tlc_rules__write_shape(out, host, NULL, 0, d);
+	return tlc_rules__need(out, host, rc, "output shape");
 }
 
 /* ---- elementwise losses ---------------------------------------------- */
@@ -99,7 +109,8 @@ static int ew_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 		rc = add_reduction(out, host, red, x->shape, x->ndim);
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return loss_bytes(out, op, host);
+	int full = s->backward || red == RED_NONE;
+	return loss_bytes(out, op, host, full ? x->shape : NULL, x->ndim, x->dtype, 0);
 }
 
 /* ---- nll / cross entropy ----------------------------------------------- */
@@ -137,7 +148,11 @@ static int nll_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int w = tlc_rules__tensor_arg(op, host, 2, "weight") != NULL;
 	if (add_nll(out, host, t, w, red) < 0)
 		return tlc_rules__bad(out, host, "bad target shape");
-	return loss_bytes(out, op, host);
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	/* (output, total_weight): output target-shaped for 'none', else 0-d */
+	int total = strstr(op->name, "_forward") != NULL;
+	return loss_bytes(out, op, host, red == RED_NONE ? t->shape : NULL, t->ndim, x->dtype,
+	                  total);
 }
 
 /* nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index,
@@ -155,7 +170,10 @@ static int nll_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int64_t k = 1 + w + (red == RED_MEAN);
 	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, t) < 0)
 		return tlc_rules__bad(out, host, "bad target shape");
-	return loss_bytes(out, op, host);
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 1, "self");
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	return loss_bytes(out, op, host, x->shape, x->ndim, x->dtype, 0);
 }
 
 /* cross_entropy_loss(self, target, weight, reduction, ignore_index, label_smoothing) */
@@ -199,7 +217,11 @@ static int ce_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	}
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	return loss_bytes(out, op, host);
+	/* 'none': one loss per row (the target's shape for class targets) */
+	if (red != RED_NONE)
+		return loss_bytes(out, op, host, NULL, 0, x->dtype, 0);
+	return prob ? loss_bytes(out, op, host, rows, nr, x->dtype, 0)
+	            : loss_bytes(out, op, host, t->shape, t->ndim, x->dtype, 0);
 }
 
 /* ---- registration ----------------------------------------------------- */
