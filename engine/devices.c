@@ -216,7 +216,7 @@ static const tlc_device_preset *find_in(const tlc_device_preset *items, size_t n
 	int score = 0;
 	for (size_t i = 0; i < n; i++) {
 		int s = match_score(hay, items[i].match ? items[i].match : "");
-		if (s > score) {
+		if (s > 0 && s >= score) { /* ties: the later entry (a user device) wins */
 			score = s;
 			best = &items[i];
 		}
