@@ -250,6 +250,14 @@ static void test_device_file(void **state)
 	assert_string_equal(p->id, "my-acc");
 	assert_int_equal(p->basis, TLC_BASIS_MEASURED_ACHIEVABLE);
 	assert_true(p->peak_flops[TLC_PEAK_BF16] == 2e14);
+	char *tie = write_tmp("[device our-h100]\nmatch = h100 hbm3\nmem_bw = 3e12\nbf16 = 7e14\n");
+	assert_int_equal(tlc_devices_load(d, tie), 0); /* same pattern as the preset: user wins */
+	assert_int_equal(tlc_devices_find(&p, d, "NVIDIA H100 80GB HBM3"), 0);
+	assert_string_equal(p->id, "our-h100");
+	assert_int_equal(tlc_devices_find(&p, NULL, "NVIDIA H100 80GB HBM3"), 0);
+	assert_string_equal(p->id, "h100-sxm"); /* built-ins alone are unchanged */
+	unlink(tie);
+	free(tie);
 	static const struct { const char *text; uint64_t line, col; } bad[] = {
 		{ "[device x]\nmem_bw = -3\nfp32 = 1e12\n", 2, 10 },
 		{ "[device y]\nfp32 = 1e12\n", 1, 1 },
