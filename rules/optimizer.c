@@ -59,11 +59,28 @@ static int add_list(tlc_cost *out, const tlc_host *host, int64_t k, const tlc_va
 	return 0;
 }
 
-/* Inputs once; outputs, else self's list (in-place). */
-static int list_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
-                      const tlc_value *self)
+/* Whether every tensor of list v has a floating dtype (results of a
+ * _foreach op then keep self's dtypes). */
+static int all_floating(const tlc_value *v)
 {
-	int rc = tlc_rules__io_bytes(out, op, host, tlc_rules__is_inplace(op) ? self : NULL);
+	if (!v || v->kind != TLC_VALUE_LIST)
+		return 0;
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		const tlc_tensor *t = tlc_rules__tensor(&v->u.list.items[i]);
+		if (!t || (t->dtype != TLC_DTYPE_FLOAT32 && t->dtype != TLC_DTYPE_FLOAT64 &&
+		           t->dtype != TLC_DTYPE_FLOAT16 && t->dtype != TLC_DTYPE_BFLOAT16))
+			return 0;
+	}
+	return 1;
+}
+
+/* Inputs once; the outputs, else self's list: written in place, or the
+ * out-of-place results, which have self's shapes and dtypes (`like_self`). */
+static int list_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                      const tlc_value *self, int like_self)
+{
+	int use_self = tlc_rules__is_inplace(op) || (like_self && all_floating(self));
+	int rc = tlc_rules__io_bytes(out, op, host, use_self ? self : NULL);
 	if (rc == TLC_RULE_MISSING_ARGS)
 		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -105,7 +122,7 @@ static int fe_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int rc = add_list(out, host, k, self, &nt);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "self tensor list");
-	return list_bytes(out, op, host, self);
+	return list_bytes(out, op, host, self, 1);
 }
 
 /* _foreach_zero_(self) / _foreach_copy_(self, src): self is overwritten,
@@ -145,7 +162,7 @@ static int fe_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 		return tlc_rules__need(out, host, rc, "self tensor list");
 	if (kind == 0)
 		host->cost_set_evidence(out, ES);
-	return list_bytes(out, op, host, self);
+	return list_bytes(out, op, host, self, 0); /* results are 0-d: unknown unless recorded */
 }
 
 /* ---- fused optimizers ------------------------------------------------- */
