@@ -215,6 +215,7 @@ typedef struct reader {
 	size_t nvals, capvals;
 	tlc_kwarg *kws;
 	size_t nkws, capkws;
+	unsigned char *bcur, *bend; /* see bump() */
 	int64_t *ints; /* shape/stride entries: a chunk of the record's arena */
 	size_t nints, capints;
 	tlc_sb meta;
@@ -391,12 +392,40 @@ static inline int push_int(reader *r, int64_t x)
 	return 1;
 }
 
-/* Copies n elements to the arena (NULL for none). *ok = 0 on failure. */
+/* Small allocations of the record (strings, list items) are carved from
+ * an arena chunk inline: a record makes dozens of them. NULL on failure. */
+#define BUMP_CHUNK 8192u
+static void *bump_slow(reader *r, size_t n)
+{
+	size_t cap = n > BUMP_CHUNK ? n : BUMP_CHUNK;
+	unsigned char *c = tlc_arena__alloc(&r->arena, cap);
+	if (!c)
+		return NULL;
+	r->bcur = c + n;
+	r->bend = c + cap;
+	return c;
+}
+
+static inline void *bump(reader *r, size_t n)
+{
+	if (n > SIZE_MAX - 7)
+		return NULL;
+	n = (n + 7) & ~(size_t)7;
+	if ((size_t)(r->bend - r->bcur) >= n) {
+		void *p = r->bcur;
+		r->bcur += n;
+		return p;
+	}
+	return bump_slow(r, n);
+}
+
+/* Copies n elements to the record's memory (NULL for none). *ok = 0 on
+ * failure. */
 static void *arena_copy(reader *r, const void *src, size_t n, size_t elem, int *ok)
 {
 	if (n == 0)
 		return NULL;
-	void *d = n > SIZE_MAX / elem ? NULL : tlc_arena__alloc(&r->arena, n * elem);
+	void *d = n > SIZE_MAX / elem ? NULL : bump(r, n * elem);
 	if (!d) {
 		*ok = 0;
 		return NULL;
@@ -405,9 +434,14 @@ static void *arena_copy(reader *r, const void *src, size_t n, size_t elem, int *
 	return d;
 }
 
-static const char *arena_str(reader *r, const unsigned char *s, size_t n)
+static inline const char *arena_str(reader *r, const unsigned char *s, size_t n)
 {
-	return tlc_arena__strndup(&r->arena, (const char *)s, n);
+	char *d = n == SIZE_MAX ? NULL : bump(r, n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
 }
 
 static int push_frame(reader *r, int kind, int key)
@@ -775,7 +809,7 @@ HOT_INLINE int store_slot(reader *r, int k, const jev *e)
 		set_kind(r, s);
 	if (r->is_header)
 		return 1; /* checked at the end of the line */
-	return check_slot(r, k, 0);
+	return fits(s, want_record(r->kind, k)) || check_slot(r, k, 0);
 }
 
 HOT_INLINE int record_event(reader *r, const jev *e)
@@ -815,6 +849,7 @@ static void begin_record(reader *r)
 	r->present = 0;
 	r->nargs = r->noutputs = r->nkwargs = 0;
 	r->nvals = r->nkws = 0;
+	r->bcur = r->bend = NULL;
 	r->ints = NULL; /* its chunks went with the arena */
 	r->nints = r->capints = 0;
 	r->meta_done = 0;
