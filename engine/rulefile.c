@@ -186,7 +186,7 @@ static int next(parser *p)
 	}
 	if (c == '"')
 		return lex_string(p, t);
-	if (strchr("+-*/(),=", c)) {
+	if (c && strchr("+-*/(),=", c)) {
 		t->kind = T_PUNCT;
 		t->ch = c;
 		p->pos++;
@@ -215,7 +215,8 @@ static const char *tok_text(const parser *p, char *buf, size_t cap)
 {
 	if (p->cur.kind == T_EOL)
 		return "end of line";
-	size_t n = p->cur.kind == T_PUNCT ? 1 : p->pos - p->cur.start;
+	size_t n = p->cur.kind == T_PUNCT ? 1
+	         : p->cur.kind == T_STRING ? p->cur.len : p->pos - p->cur.start;
 	if (n >= cap)
 		n = cap - 1;
 	memcpy(buf, p->s + p->cur.start, n);
