@@ -38,6 +38,7 @@ typedef enum ecat {
 #define EV_DEVICE (1u << 7)
 #define EV_STREAM (1u << 8)
 #define EV_NAME   (1u << 9)
+#define EV_CAT    (1u << 10)
 
 typedef struct event {
 	unsigned have;
@@ -81,7 +82,7 @@ typedef struct reader {
 	uint64_t nevents;
 	tlc_trace_ops ops;
 	skip_count skips[16];
-	size_t nskips;
+	size_t nskips, last_skip;
 	/* error raised in a callback */
 	int err;
 	const char *err_code;
@@ -202,8 +203,39 @@ static int split_decimal(const char *s, size_t n, int *neg, const char **dig,
 	return (i == n && *ndig + *nfrac > 0) ? 0 : -1;
 }
 
+/* The common form "123.456" (no sign, no exponent) in one pass; -1 when
+ * the text needs the general path. */
+static int us_to_ns_fast(int64_t *out, const char *s, size_t n)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (v > UINT64_MAX / 100000) /* stay far from overflow; the slow path decides */
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	if (i == 0)
+		return -1;
+	unsigned frac = 0, k = 0;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (k < 3)
+				frac = frac * 10 + (unsigned)(s[i] - '0'), k++;
+	}
+	if (i != n)
+		return -1;
+	for (; k < 3; k++)
+		frac *= 10;
+	if (v > ((uint64_t)INT64_MAX - frac) / 1000)
+		return -1;
+	*out = (int64_t)(v * 1000 + frac);
+	return 0;
+}
+
 int tlc_trace__us_to_ns(int64_t *out, const char *s, size_t n)
 {
+	if (us_to_ns_fast(out, s, n) == 0)
+		return 0;
 	int neg;
 	const char *dig, *frac;
 	size_t ndig, nfrac;
@@ -265,9 +297,14 @@ static ecat cat_of(const char *s, size_t n)
 
 static void count_skip(reader *r, const char *kind)
 {
+	if (r->nskips && strcmp(r->skips[r->last_skip].kind, kind) == 0) {
+		r->skips[r->last_skip].n++;
+		return;
+	}
 	for (size_t i = 0; i < r->nskips; i++)
 		if (strcmp(r->skips[i].kind, kind) == 0) {
 			r->skips[i].n++;
+			r->last_skip = i;
 			return;
 		}
 	/* the last slot collects every kind beyond the first 15 */
@@ -435,6 +472,11 @@ static tlc_tnode *new_node(reader *r, tlc_tnode_kind kind, const char *s, size_t
 	}
 	memset(x, 0, sizeof *x);
 	x->kind = kind;
+	/* integers (the bulk: shape entries) are kept as values, not text */
+	if (kind == TLC_TNODE_NUMBER && tlc_trace__parse_i64(&x->ival, s, n) == 0) {
+		x->ival_ok = 1;
+		return x;
+	}
 	if (s) {
 		char *c = tlc_arena__strndup(&r->scratch, s, n);
 		if (!c) {
@@ -529,9 +571,15 @@ static int ev_string(reader *r, const char *s, size_t n)
 		return 1;
 	case EK_CAT:
 		e->cat = cat_of(s, n);
-		snprintf(e->cat_name, sizeof e->cat_name, "%.*s", (int)(n < 31 ? n : 31), s);
+		e->have |= EV_CAT;
+		memcpy(e->cat_name, s, n < 31 ? n : 31);
+		e->cat_name[n < 31 ? n : 31] = '\0';
 		return 1;
 	case EK_NAME:
+		/* Python frames and flows need no name: skip the copy when the
+		 * category came first (as Kineto writes it) */
+		if ((e->have & EV_CAT) && e->cat == EC_STRUCTURAL)
+			return 1;
 		e->name = tlc_arena__strndup(&r->scratch, s, n);
 		if (!e->name)
 			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
@@ -626,6 +674,13 @@ static akey args_key_of(const unsigned char *s, size_t n)
 
 #undef KEY
 
+/* The current event is a Python frame, flow or marker whose category came
+ * first: the rest of it is only counted, so its keys are not looked at. */
+static int skipping(const reader *r)
+{
+	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL;
+}
+
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	reader *r = ctx;
@@ -634,9 +689,9 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	if (r->cap_cur)
 		return 1;
 	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
-		r->ev_key = ev_key_of(s, n);
+		r->ev_key = skipping(r) ? EK_OTHER : ev_key_of(s, n);
 	else if (r->args_depth >= 0 && r->depth == r->args_depth)
-		r->args_key = args_key_of(s, n);
+		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
 	else if (r->depth == 1 && r->root_map)
 		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2 : 0;
 	else if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1)

@@ -30,8 +30,10 @@ typedef enum tlc_tnode_kind {
 typedef struct tlc_tnode {
 	tlc_tnode_kind kind;
 	int boolean;
-	const char *text; /* number or string text, NUL-terminated */
+	const char *text; /* string text (NUL-terminated); numbers: NULL when integral */
 	size_t len;
+	int64_t ival;     /* numbers: the value, valid with ival_ok */
+	int ival_ok;
 	size_t n;         /* array: number of children */
 	struct tlc_tnode *first, *last, *next;
 	struct tlc_tnode *up;
@@ -65,6 +67,9 @@ typedef struct tlc_trace_ops {
 	tlc_arena scratch;       /* values of one op while built or pushed */
 	tlc_arena *varena;       /* where tlc_trace__build_args puts values */
 	tlc_intern *intern;      /* dtype names (the eval's), or NULL */
+	const char *last_dtype;  /* last interned dtype name */
+	const char *last_type;   /* last C++ type name seen, and its dtype */
+	tlc_dtype last_type_dtype;
 	tlc_trace_op *ops;
 	size_t nops, cap;
 	tlc_trace_span *opt;     /* Optimizer.step# intervals */

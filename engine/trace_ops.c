@@ -54,6 +54,8 @@ static tlc_dtype dtype_of_cpp(const char *s)
 /* Type markers of arguments that are not a single tensor. */
 static int is_marker(const char *ty)
 {
+	if (ty[0] >= 'a' && ty[0] <= 'z')
+		return 0; /* C++ element types are lower case; markers are not */
 	return !ty[0] || strcmp(ty, "Scalar") == 0 || strcmp(ty, "ScalarList") == 0 ||
 	       strcmp(ty, "GenericList") == 0 || strcmp(ty, "TensorList") == 0 ||
 	       strcmp(ty, "None") == 0 || strcmp(ty, "Device") == 0 ||
@@ -85,7 +87,11 @@ static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnod
 		return TLC_ENOMEM;
 	size_t k = 0;
 	for (const tlc_tnode *c = arr->first; c; c = c->next, k++) {
-		if (c->kind != TLC_TNODE_NUMBER || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
+		if (c->kind != TLC_TNODE_NUMBER)
+			return -1;
+		if (c->ival_ok)
+			v[k] = c->ival;
+		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
 			return -1;
 		if (nonneg && v[k] < 0)
 			return -1;
@@ -114,11 +120,26 @@ static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	v->u.tensor.ndim = nd;
 	v->u.tensor.shape = shape;
 	v->u.tensor.stride = stride;
-	v->u.tensor.dtype = ty ? dtype_of_cpp(ty) : TLC_DTYPE_NONE;
+	v->u.tensor.dtype = TLC_DTYPE_NONE;
+	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
+		v->u.tensor.dtype = t->last_type_dtype;
+	} else if (ty) {
+		v->u.tensor.dtype = dtype_of_cpp(ty);
+		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
+	}
 	v->u.tensor.dtype_name = NULL;
 	if (ty && ty[0]) {
-		v->u.tensor.dtype_name = t->intern ? tlc_intern__get(t->intern, ty, strlen(ty))
-		                                   : tlc_arena__strdup(t->varena, ty);
+		/* most tensors of a trace share a few dtypes: reuse the last one */
+		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
+			v->u.tensor.dtype_name = t->last_dtype;
+		else if (t->intern)
+			v->u.tensor.dtype_name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
+		if (t->intern && v->u.tensor.dtype_name) {
+			t->last_type = v->u.tensor.dtype_name; /* stable: interned */
+			t->last_type_dtype = v->u.tensor.dtype;
+		}
+		else
+			v->u.tensor.dtype_name = tlc_arena__strdup(t->varena, ty);
 		if (!v->u.tensor.dtype_name)
 			return TLC_ENOMEM;
 	}
