@@ -10,7 +10,7 @@
 
 typedef struct tlc_idmap {
 	const tlc_allocator *a;
-	unsigned char *slots; /* nslots * (1 + 8 + vsize) bytes: used flag, key, value */
+	unsigned char *slots; /* nslots * stride bytes: key, used flag, value */
 	size_t nslots, count, vsize, stride;
 } tlc_idmap;
 
