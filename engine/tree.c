@@ -16,6 +16,7 @@ typedef struct tnode {
 	size_t nkids, kcap;
 	tlc_count self, sub;
 	uint64_t self_ops, self_unknown, sub_unknown, sub_nodes;
+	uint64_t ops_hash;  /* order-dependent hash of the self ops' names */
 	char *sig;          /* structure+cost signature (malloc'd) */
 } tnode;
 
@@ -125,6 +126,8 @@ static int add_rows(tlc_tree *t)
 		if (rc)
 			break;
 		t->nodes[n].self_ops++;
+		t->nodes[n].ops_hash = t->nodes[n].ops_hash * 1099511628211u +
+		                       tlc_hash__bytes(r->name, strlen(r->name));
 		if (r->cls == TLC_CLASS_UNKNOWN)
 			t->nodes[n].self_unknown++;
 		tlc_rep__add_flops(&t->nodes[n].self, r);
@@ -139,8 +142,9 @@ static int sign_node(tlc_tree *t, tnode *n)
 	tlc_sb sb;
 	tlc_sb__init(&sb, t->a);
 	char *self = tlc_count__to_str(&n->self);
-	tlc_sb__printf(&sb, "%s|%s|%llu|%llu{", n->type ? n->type : "", self ? self : "",
-	               (unsigned long long)n->self_ops, (unsigned long long)n->self_unknown);
+	tlc_sb__printf(&sb, "%s|%s|%llu|%llu|%llx{", n->type ? n->type : "", self ? self : "",
+	               (unsigned long long)n->self_ops, (unsigned long long)n->self_unknown,
+	               (unsigned long long)n->ops_hash);
 	free(self);
 	size_t plen = strlen(n->path);
 	for (size_t k = 0; k < n->nkids; k++) {

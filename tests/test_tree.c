@@ -228,6 +228,42 @@ static void test_module_calls(void **state)
 	tlc_engine_free(eng);
 }
 
+/* Folding needs the same ops, not only the same FLOPs: every block has 3
+ * FLOPs. blk.0 runs one t::pw 1x3; blk.1 runs t::gemm 1x1x1 (2) then t::pw
+ * 1x1 (1); blk.2 runs the same two ops in the other order, so its op
+ * sequence differs and it does not fold with blk.1 (it would if only FLOPs
+ * and op counts were compared); blk.3 repeats blk.1 but is not adjacent to
+ * it, and runs fold only when consecutive. Nothing folds. */
+static void test_fold_needs_same_ops(void **state)
+{
+	(void)state;
+	static const fx_op ops[] = {
+		{ 0, "t::pw", TLC_PHASE_FORWARD, "blk.0", "B", 0, 1, 3, 0, 0, 0, 0 },
+		{ 1, "t::gemm", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 1, 0, 0, 0 },
+		{ 2, "t::pw", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 0, 0, 0, 0 },
+		{ 3, "t::pw", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 0, 0, 0, 0 },
+		{ 4, "t::gemm", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 1, 0, 0, 0 },
+		{ 5, "t::gemm", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 1, 0, 0, 0 },
+		{ 6, "t::pw", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 0, 0, 0, 0 },
+	};
+	tlc_engine *eng = fx_engine();
+	tlc_eval *ev = fx_eval(eng, NULL);
+	fx_push_all(ev, ops, sizeof ops / sizeof ops[0]);
+	tlc_tree *t = build(ev, TLC_PHASE_FORWARD, 0, 0, 0);
+	static const want_row w[] = {
+		{ TLC_TREE_NODE, 0, "(root)", "0", "12", 1, 0 },
+		{ TLC_TREE_NODE, 1, "blk", "0", "12", 1, 0 },
+		{ TLC_TREE_NODE, 2, "0", "3", "3", 1, 0 },
+		{ TLC_TREE_NODE, 2, "1", "3", "3", 1, 0 },
+		{ TLC_TREE_NODE, 2, "2", "3", "3", 1, 0 },
+		{ TLC_TREE_NODE, 2, "3", "3", "3", 1, 0 },
+	};
+	check_rows(t, w, sizeof w / sizeof w[0]);
+	tlc_tree_free(t);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
 /* Totals past 2^64 stay exact: gemm 2^22 x 2^22 x 2^22 has 2^66 MACs, 2^67
  * FLOPs; two of them 2^68 = 295147905179352825856. */
 static void test_exact_beyond_64_bits(void **state)
@@ -297,6 +333,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_fold_and_backward, setup_tiny, teardown),
 		cmocka_unit_test_setup_teardown(test_writers, setup_tiny, teardown),
 		cmocka_unit_test(test_module_calls),
+		cmocka_unit_test(test_fold_needs_same_ops),
 		cmocka_unit_test(test_exact_beyond_64_bits),
 		cmocka_unit_test(test_needs_kept_ops),
 	};
