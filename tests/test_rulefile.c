@@ -677,6 +677,49 @@ static void test_fixture_files(void **state)
 	}
 }
 
+/* ---- the good fixture over its op log ------------------------------------ */
+
+static char *slurp(const char *path, size_t *len);
+
+/* tests/fixtures/rules/good/custom_ops.{tlrules,oplog.jsonl}, by hand:
+ *  0 fused_gelu [3,4] f32: other 5*12 = 60, read 48, write 48
+ *  1 linear_nobias x [2,3,8], w [5,8] f32: rows 6, macs 6*5*8 = 240,
+ *    read (48+40)*4 = 352, write [2,3,5] = 30*4 = 120
+ *  2 pool.default x [1,2,6,6], kernel [3,3], out [1,2,2,2]: other 8*9 + 2*0
+ *    = 72, read 72*4 = 288, write 8*4 = 32
+ *  3 pool_shape [2,2] f32, [1,2,3]: max(2,3) + min(6,3) + 3 + 4 = 13,
+ *    read 16, write 0
+ *  4 alias: zero_by_rule; 5 wrapper: decomposed (not_applicable), its
+ *  child 6 fused_gelu [2] f16: other 10, read 4, write 4; 7 marker:
+ *  structural (not_applicable).
+ *  macs 240; other 60+72+13+10 = 155; read 48+352+288+16+4 = 708;
+ *  written 48+120+32+0+4 = 204; 5 known, 1 zero, 2 not_applicable. */
+static void test_good_fixture_eval(void **state)
+{
+	(void)state;
+	tlc_engine *eng = engine(1);
+	assert_int_equal(tlc_engine_load_rules_file(eng, RULES_FIXTURE_DIR
+	                                            "/good/custom_ops.tlrules"), 0);
+	size_t len;
+	char *log = slurp(RULES_FIXTURE_DIR "/good/custom_ops.oplog.jsonl", &len);
+	tlc_eval *ev = run_log(eng, log, len);
+	check_total("custom_ops", ev, TLC_TOTAL_MACS, "240");
+	check_total("custom_ops", ev, TLC_TOTAL_OTHER_FLOPS, "155");
+	check_total("custom_ops", ev, TLC_TOTAL_BYTES_READ, "708");
+	check_total("custom_ops", ev, TLC_TOTAL_BYTES_WRITTEN, "204");
+	tlc_coverage cov;
+	assert_int_equal(tlc_eval_coverage(&cov, ev), 0);
+	assert_int_equal(cov.rows, 8);
+	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 5);
+	assert_int_equal(cov.by_class[TLC_CLASS_ZERO_BY_RULE], 1);
+	assert_int_equal(cov.by_class[TLC_CLASS_NOT_APPLICABLE], 2);
+	assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], 0);
+	assert_false(tlc_eval_is_lower_bound(ev));
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	free(log);
+}
+
 /* ---- the example: custom_gelu becomes COMPLETE -------------------------- */
 
 static char *slurp(const char *path, size_t *len)
@@ -961,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_file_over_file),
 		cmocka_unit_test(test_io_error),
 		cmocka_unit_test(test_fixture_files),
+		cmocka_unit_test(test_good_fixture_eval),
 		cmocka_unit_test(test_example_complete),
 		cmocka_unit_test(test_docs_examples),
 		cmocka_unit_test(test_allocation_failures),
