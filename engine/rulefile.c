@@ -252,6 +252,7 @@ static const fn_desc FUNCTIONS[] = {
 	{ "sum", TLC_RF_FN_SUM, 1, 0 },       { "len", TLC_RF_FN_LEN, 1, 0 },
 	{ "max", TLC_RF_FN_MAX, 0, 2 },       { "min", TLC_RF_FN_MIN, 0, 2 },
 	{ "floordiv", TLC_RF_FN_FLOORDIV, 0, 2 }, { "ceildiv", TLC_RF_FN_CEILDIV, 0, 2 },
+	{ "has", TLC_RF_FN_HAS, 1, 0 },
 };
 
 static const fn_desc *find_fn(const char *s, size_t n)
@@ -406,7 +407,7 @@ static int parse_call(parser *p, const tlc_rf_node **out)
 		char buf[64];
 		return fail_at(p, fpos, "rules_unknown_function",
 		               "the functions are numel, dim, ndim, bytes, int, prod, sum, len, "
-		               "max, min, floordiv, ceildiv (docs/rule-files.md)",
+		               "has, max, min, floordiv, ceildiv (docs/rule-files.md)",
 		               "unknown function '%s'", tok_text(p, buf, sizeof buf));
 	}
 	tlc_rf_node *n = node_new(p, TLC_RF_CALL);

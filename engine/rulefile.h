@@ -40,7 +40,8 @@ typedef enum tlc_rf_fn {
 	TLC_RF_FN_MAX,       /* max(a, b) */
 	TLC_RF_FN_MIN,       /* min(a, b) */
 	TLC_RF_FN_FLOORDIV,  /* floordiv(a, b) */
-	TLC_RF_FN_CEILDIV    /* ceildiv(a, b) */
+	TLC_RF_FN_CEILDIV,   /* ceildiv(a, b) */
+	TLC_RF_FN_HAS        /* has(x): 1 when recorded and not None */
 } tlc_rf_fn;
 
 typedef enum tlc_rf_operand_kind {

@@ -173,17 +173,25 @@ static const char *kind_name(tlc_value_kind k)
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "a value";
 }
 
-static int operand(const tlc_value **out, const rf_ctx *c, const tlc_rf_operand *o)
+/* The operand's value (None included), or NULL when it was not recorded. */
+static const tlc_value *lookup(const rf_ctx *c, const tlc_rf_operand *o)
 {
 	const tlc_op *op = c->op;
-	const tlc_value *v = NULL;
-	if (o->kind == TLC_RF_ARG && o->index < op->nargs)
-		v = &op->args[o->index];
-	else if (o->kind == TLC_RF_OUT && (op->flags & TLC_OP_HAS_OUTPUTS) && o->index < op->noutputs)
-		v = &op->outputs[o->index];
-	else if (o->kind == TLC_RF_KW)
-		v = c->host->op_kwarg(op, o->kw);
-	if (!v || v->kind == TLC_VALUE_NONE) {
+	if (o->kind == TLC_RF_ARG)
+		return o->index < op->nargs ? &op->args[o->index] : NULL;
+	if (o->kind == TLC_RF_OUT)
+		return (op->flags & TLC_OP_HAS_OUTPUTS) && o->index < op->noutputs
+			       ? &op->outputs[o->index] : NULL;
+	return c->host->op_kwarg(op, o->kw);
+}
+
+/* The operand's value; absent, or None unless allow_none: MISSING_ARGS. */
+static int operand_or_none(const tlc_value **out, const rf_ctx *c, const tlc_rf_operand *o,
+                           int allow_none)
+{
+	const tlc_op *op = c->op;
+	const tlc_value *v = lookup(c, o);
+	if (!v || (v->kind == TLC_VALUE_NONE && !allow_none)) {
 		if (o->kind == TLC_RF_ARG)
 			return explain(c, TLC_RULE_MISSING_ARGS, "%s is %s (%zu positional arguments "
 			               "recorded)", o->text, v ? "None" : "absent", op->nargs);
@@ -197,10 +205,16 @@ static int operand(const tlc_value **out, const rf_ctx *c, const tlc_rf_operand 
 	return 0;
 }
 
+static int operand(const tlc_value **out, const rf_ctx *c, const tlc_rf_operand *o)
+{
+	return operand_or_none(out, c, o, 0);
+}
+
 static const char *fn_name(tlc_rf_fn f)
 {
 	static const char *const names[] = { "numel", "dim", "ndim", "bytes", "int", "prod",
-		                             "sum", "len", "max", "min", "floordiv", "ceildiv" };
+		                             "sum", "len", "max", "min", "floordiv", "ceildiv",
+		                             "has" };
 	return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "?";
 }
 
@@ -255,12 +269,17 @@ static void bytes_of(num *out, rf_ctx *c, const tlc_value *v, const char *what)
 	num_clear(&t);
 }
 
+/* bytes(x): None holds no bytes (as in a tensor list), absent is missing */
 static int fn_bytes(num *out, rf_ctx *c, const tlc_rf_node *n)
 {
 	const tlc_value *v;
-	int rc = operand(&v, c, &n->opd);
+	int rc = operand_or_none(&v, c, &n->opd, 1);
 	if (rc < 0)
 		return rc;
+	if (v->kind == TLC_VALUE_NONE) {
+		num_small(out, 0);
+		return 0;
+	}
 	if (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST)
 		return explain(c, TLC_RULE_BAD_ARGS, "bytes(%s): %s is %s, not a tensor",
 		               n->opd.text, n->opd.text, kind_name(v->kind));
@@ -426,6 +445,11 @@ static int call(num *out, rf_ctx *c, const tlc_rf_node *n)
 	case TLC_RF_FN_MAX: case TLC_RF_FN_MIN: return binary(out, c, n);
 	case TLC_RF_FN_FLOORDIV: return divide(out, c, n, D_FLOOR);
 	case TLC_RF_FN_CEILDIV: return divide(out, c, n, D_CEIL);
+	case TLC_RF_FN_HAS: {
+		const tlc_value *v = lookup(c, &n->opd);
+		num_small(out, v && v->kind != TLC_VALUE_NONE);
+		return 0;
+	}
 	}
 	return explain(c, TLC_RULE_BAD_ARGS, "internal: unknown function");
 }

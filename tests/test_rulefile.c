@@ -182,6 +182,24 @@ static const good_case GOOD[] = {
 	/* a UTF-8 note (e.g. a multiplication sign and a Greek letter) is kept */
 	{ "utf8_note", "rule mylib::f\n  other = 2\n  note = \"2 \xc3\x97 \xce\xb1, \\\"q\\\"\"\nend\n",
 	  OP("[]", ",\"outputs\":[]"), TLC_CLASS_KNOWN, "0", "2", "0", "0", 0, -1 },
+	/* optional bias: x [2,3], w [4,3], out [2,4] f32; macs 8 * 3 = 24.
+	 * bias None: has() 0, bytes(None) 0: read 24 + 48 = 72, other 0 */
+	{ "bias_none", "rule mylib::f\n  macs = numel(out0) * dim(in0, -1)\n"
+	  "  other = has(in2) * numel(out0) + has(kw.scale) * 1000 + has(in5) * 7\n"
+	  "  read = bytes(in0) + bytes(in1) + bytes(in2)\nend\n",
+	  OP("[" T32("[2,3]") "," T32("[4,3]") ",null]", ",\"outputs\":[" T32("[2,4]") "]"),
+	  TLC_CLASS_KNOWN, "24", "0", "72", "32", 0, -1 },
+	/* bias [4] and kwarg scale present: other 8 + 1000 = 1008; read
+	 * 24 + 48 + 16 = 88 */
+	{ "bias_present", "rule mylib::f\n  macs = numel(out0) * dim(in0, -1)\n"
+	  "  other = has(in2) * numel(out0) + has(kw.scale) * 1000 + has(in5) * 7\n"
+	  "  read = bytes(in0) + bytes(in1) + bytes(in2)\nend\n",
+	  OP("[" T32("[2,3]") "," T32("[4,3]") "," T32("[4]") "]",
+	     ",\"kwargs\":{\"scale\":2},\"outputs\":[" T32("[2,4]") "]"),
+	  TLC_CLASS_KNOWN, "24", "1008", "88", "32", 0, -1 },
+	/* has(out0) without recorded outputs is 0; with them 1: 0 + 1 */
+	{ "has_outputs", "rule mylib::f\n  other = has(out0) + has(in0)\n  write = 0\nend\n",
+	  OP("[" T32("[1]") "]", ""), TLC_CLASS_KNOWN, "0", "1", "4", "0", 0, -1 },
 	/* kind=zero / structural / decomposed take no formula */
 	{ "zero", "rule mylib::f kind=zero\n  note = \"a view: no data moves\"\nend\n",
 	  OP("[" T32("[4]") "]", ""), TLC_CLASS_ZERO_BY_RULE, "0", "0", "0", "0", 0, -1 },
@@ -293,6 +311,11 @@ static const unknown_case UNKNOWN[] = {
 	  "prod(arg0): element 0 is a tensor, not an int" },
 	{ "len_of_string", "  other = len(arg0)\n", OP("[\"tanh\"]", ""), "bad_args",
 	  "len(arg0): arg0 is a string, not a list" },
+	/* bytes(None) is 0, but an operand that was not recorded is missing */
+	{ "bytes_absent", "  other = 1\n  read = bytes(in1)\n", OP("[null]", ""), "missing_args",
+	  "in1 is absent" },
+	{ "kwarg_none", "  other = numel(kw.w)\n",
+	  OP("[]", ",\"kwargs\":{\"w\":null}"), "missing_args", "keyword argument w is None" },
 	/* 62 factors of 2^64 = 2^3968: 3969 bits, past the documented limit */
 	{ "too_large",
 	  "  macs = numel(in0)*numel(in0)*numel(in0)*numel(in0)*numel(in0)*numel(in0)*"
