@@ -44,6 +44,11 @@ int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def);
 /** Closes every loaded plugin (engine/loader.c). */
 void tlc_loader__close_all(tlc_engine *eng);
 
+/** Checks a plugin descriptor as tlc_engine_load_plugin does (ABI version
+ *  first, then size, name, init) without loading anything; path names the
+ *  plugin in the error. Returns 0, TLC_EVERSION or TLC_EPLUGIN. */
+int tlc_loader__check_desc(const tlc_plugin_desc *d, const char *path);
+
 /** Registers every built-in rule family (rules/), each as its own provider
  *  "builtin:FAMILY", through the plugin ABI. */
 int tlc_rules__register_builtins(tlc_engine *eng);

@@ -446,3 +446,10 @@ void tlc_plugin_info_free(tlc_plugin_info *info)
 	if (info)
 		box_free((info_box *)info, tlc_alloc__default());
 }
+
+/* ---- descriptor checks alone (tests/fuzz/fuzz_desc.c) ---- */
+
+int tlc_loader__check_desc(const tlc_plugin_desc *d, const char *path)
+{
+	return check_desc(d, path ? path : "(no path)");
+}

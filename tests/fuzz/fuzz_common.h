@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "tlcost/tlcost.h"
 
-static tlc_engine *fuzz_engine(void)
+static inline tlc_engine *fuzz_engine(void)
 {
 	static tlc_engine *eng;
 	if (!eng && tlc_engine_new(&eng, NULL) < 0)
@@ -15,7 +15,7 @@ static tlc_engine *fuzz_engine(void)
 	return eng;
 }
 
-static FILE *fuzz_sink(void)
+static inline FILE *fuzz_sink(void)
 {
 	static FILE *sink;
 	if (!sink)
@@ -26,7 +26,7 @@ static FILE *fuzz_sink(void)
 }
 
 /* Every failure must be typed: a code and a non-empty remedy. */
-static void fuzz_check_error(int rc)
+static inline void fuzz_check_error(int rc)
 {
 	if (rc == 0)
 		return;
@@ -35,14 +35,15 @@ static void fuzz_check_error(int rc)
 		abort();
 }
 
-/* Reads data with reader into a fresh eval (keep_ops from the first byte)
- * and, when it parses, finishes it and writes the reports. */
-static void fuzz_run(int (*reader)(tlc_eval *, const void *, size_t, const char *),
-                     const unsigned char *data, size_t size)
+/* Reads data with reader into a fresh eval over eng (keep_ops from the
+ * first byte) and, when it parses, finishes it and writes the reports. */
+static inline void fuzz_run_with(tlc_engine *eng,
+                                 int (*reader)(tlc_eval *, const void *, size_t, const char *),
+                                 const unsigned char *data, size_t size)
 {
 	tlc_eval_options o = { sizeof o, size > 0 && (data[0] & 1), NULL, NULL };
 	tlc_eval *ev;
-	if (tlc_eval_new(&ev, fuzz_engine(), &o) < 0)
+	if (tlc_eval_new(&ev, eng, &o) < 0)
 		abort();
 	int rc = reader(ev, data, size, "fuzz-input");
 	fuzz_check_error(rc);
@@ -55,6 +56,13 @@ static void fuzz_run(int (*reader)(tlc_eval *, const void *, size_t, const char 
 		fuzz_check_error(tlc_write_ledger(fuzz_sink(), ev, TLC_FORMAT_TEXT));
 	}
 	tlc_eval_free(ev);
+}
+
+/* The same over the shared engine with the built-in rules. */
+static inline void fuzz_run(int (*reader)(tlc_eval *, const void *, size_t, const char *),
+                            const unsigned char *data, size_t size)
+{
+	fuzz_run_with(fuzz_engine(), reader, data, size);
 }
 
 #endif

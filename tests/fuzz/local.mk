@@ -1,47 +1,83 @@
 # Fuzzing (tests/fuzz/): libFuzzer targets built with clang straight from the
 # library sources (not through libtool), with ASan+UBSan. `make fuzz` builds
 # them; `make fuzz-run` runs each for FUZZ_SECONDS over a corpus seeded from
-# the fixtures. Inputs that once crashed live in tests/fuzz/regress/ and are
-# replayed by `make check` (tests/fuzz/replay.sh).
+# the fixtures, with the format's dictionary. Inputs that once crashed live
+# in tests/fuzz/regress/ (op logs, Kineto traces) and are replayed by
+# `make check` (tests/fuzz/replay.sh).
+#   fuzz_oplog  op log v1 reader (engine/oplog.c) and the engine behind it
+#   fuzz_trace  Kineto trace reader (engine/trace*.c) and the engine
+#   fuzz_rules  rule-file parser (engine/rulefile.c) and its interpreter
+#   fuzz_desc   plugin descriptor validation (engine/loader.c)
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_SAN = address,undefined
+FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-I$(top_srcdir)/include -I$(top_srcdir)/engine -I$(top_srcdir)/rules \
 	$(YAJL_CFLAGS) $(ZLIB_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
-FUZZ_LIBSRC = $(addprefix $(top_srcdir)/,$(filter %.c,$(libtlcore_la_SOURCES)))
-FUZZ_TARGETS = tests/fuzz/fuzz_oplog tests/fuzz/fuzz_trace
+# The library sources are compiled once into tests/fuzz/obj/ (instrumented)
+# and linked into every target.
+FUZZ_LIBSRC = $(filter %.c,$(libtlcore_la_SOURCES))
+FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
+FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*.h \
+	$(top_srcdir)/rules/*.h)
+FUZZ_NAMES = oplog trace rules desc
+FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 
-EXTRA_DIST += tests/fuzz/fuzz_common.h tests/fuzz/fuzz_oplog.c tests/fuzz/fuzz_trace.c \
-	tests/fuzz/oplog.dict tests/fuzz/trace.dict tests/fuzz/replay.sh tests/fuzz/regress
+EXTRA_DIST += tests/fuzz/fuzz_common.h $(addprefix tests/fuzz/fuzz_,$(addsuffix .c,$(FUZZ_NAMES))) \
+	$(addprefix tests/fuzz/,$(addsuffix .dict,$(FUZZ_NAMES))) \
+	tests/fuzz/replay.sh tests/fuzz/regress tests/fuzz/seeds
 CLEANFILES += $(FUZZ_TARGETS)
 
 fuzz: $(FUZZ_TARGETS)
 
-tests/fuzz/fuzz_%: $(top_srcdir)/tests/fuzz/fuzz_%.c $(top_srcdir)/tests/fuzz/fuzz_common.h $(FUZZ_LIBSRC)
-	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIBSRC) $(FUZZ_LIBS)
+tests/fuzz/obj/%.o: $(top_srcdir)/%.c $(FUZZ_HDRS)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(FUZZ_CC) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(FUZZ_CFLAGS) -c -o $@ $<
 
-# Seeds: every committed fixture of the reader's format.
-FUZZ_SEEDS_oplog = $(top_srcdir)/tests/fixtures/oplog $(top_srcdir)/tests/fixtures/models $(top_srcdir)/examples
-FUZZ_SEEDS_trace = $(top_srcdir)/tests/fixtures/trace
+tests/fuzz/fuzz_%: $(top_srcdir)/tests/fuzz/fuzz_%.c $(top_srcdir)/tests/fuzz/fuzz_common.h $(FUZZ_LIBOBJ)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(FUZZ_CC) -fsanitize=fuzzer,$(FUZZ_SAN) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIBOBJ) $(FUZZ_LIBS)
+
+# (pattern-made objects are intermediate: keep them between builds)
+.SECONDARY: $(FUZZ_LIBOBJ)
+
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz/obj fuzz-corpus fuzz-crashes fuzz-*.log
+
+# Seeds: every committed fixture of the reader's format, plus the
+# hand-written seeds of tests/fuzz/seeds/NAME (files under 2 MB).
+FUZZ_SEEDS_oplog = tests/fixtures/oplog tests/fixtures/models examples/custom_gelu.oplog.jsonl \
+	examples/resnet50.oplog.jsonl.gz
+FUZZ_SEEDS_trace = tests/fixtures/trace
+FUZZ_SEEDS_rules = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
+FUZZ_SEEDS_desc = tests/fuzz/seeds/desc
+
+# One target: fresh corpus from its seeds, FUZZ_SECONDS of fuzzing; a crash
+# fails with the input left in fuzz-crashes/NAME/.
+fuzz-run-%: tests/fuzz/fuzz_%
+	@set -e; t=$*; corpus=fuzz-corpus/$$t; rm -rf $$corpus fuzz-crashes/$$t; \
+	$(MKDIR_P) $$corpus fuzz-crashes/$$t; \
+	for s in $(FUZZ_SEEDS_$*); do \
+	  [ -e $(top_srcdir)/$$s ] && find $(top_srcdir)/$$s -type f -size -2M \
+	    -exec sh -c 'for f; do cp "$$f" "$$0/seed$$(echo "$$f" | tr / _)"; done' $$corpus {} + || true; \
+	done; \
+	echo "fuzz $$t: $(FUZZ_SECONDS)s over $$(ls $$corpus | wc -l) seeds"; \
+	ASAN_OPTIONS=detect_leaks=1 ./tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+	  -rss_limit_mb=2048 -timeout=10 -max_len=1048576 -print_final_stats=1 \
+	  -dict=$(top_srcdir)/tests/fuzz/$$t.dict -artifact_prefix=fuzz-crashes/$$t/ $$corpus \
+	  > fuzz-$$t.log 2>&1 || { tail -60 fuzz-$$t.log; \
+	    echo "fuzz $$t: FAILED (crash input in fuzz-crashes/$$t)"; exit 1; }; \
+	grep -E 'stat::number_of_executed_units|Done' fuzz-$$t.log | tail -2
 
 fuzz-run: fuzz
-	@set -e; for t in oplog trace; do \
-	  corpus=fuzz-corpus/$$t; rm -rf $$corpus; $(MKDIR_P) $$corpus fuzz-crashes/$$t; \
-	  for d in $(FUZZ_SEEDS_$$t); do :; done; \
-	  seeds=""; \
-	  case $$t in oplog) seeds="$(FUZZ_SEEDS_oplog)";; trace) seeds="$(FUZZ_SEEDS_trace)";; esac; \
-	  for d in $$seeds; do [ -d $$d ] && find $$d -type f -size -2M -exec cp {} $$corpus/ \; || true; done; \
-	  echo "fuzz $$t: $(FUZZ_SECONDS)s over $$(ls $$corpus | wc -l) seeds"; \
-	  ASAN_OPTIONS=detect_leaks=1 ./tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
-	    -rss_limit_mb=2048 -timeout=10 -max_len=1048576 -print_final_stats=1 \
-	    -dict=$(top_srcdir)/tests/fuzz/$$t.dict -artifact_prefix=fuzz-crashes/$$t/ $$corpus \
-	    > fuzz-$$t.log 2>&1 || { tail -50 fuzz-$$t.log; echo "fuzz $$t: FAILED (crash input in fuzz-crashes/$$t)"; exit 1; }; \
-	  grep -E 'stat::number_of_executed_units|Done' fuzz-$$t.log | tail -2; \
-	done
+	@fail=0; for t in $(FUZZ_NAMES); do \
+	  $(MAKE) $(AM_MAKEFLAGS) fuzz-run-$$t || fail=1; done; exit $$fail
 
 TESTS += tests/fuzz/replay.sh
 
-.PHONY: fuzz fuzz-run
+# (fuzz-run-NAME is a pattern rule, so it cannot be .PHONY: make skips
+# implicit rules for phony targets.)
+.PHONY: fuzz fuzz-run clean-fuzz
