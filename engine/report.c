@@ -111,11 +111,19 @@ static void text_ledger(FILE *out, const tlc_eval *ev)
 	        n < 3 ? n : 3, n);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
-		fprintf(out, "  %s%s%s x%llu (%s)", e->name, *e->overload ? "." : "", e->overload,
-		        (unsigned long long)e->count, e->reason);
-		if (e->nexample_ids)
-			fprintf(out, ", e.g. id %lld", (long long)e->example_ids[0]);
-		fputc('\n', out);
+		char name[256], tail[96];
+		snprintf(name, sizeof name, "%s%s%s", e->name, *e->overload ? "." : "", e->overload);
+		int k = snprintf(tail, sizeof tail, " x%llu (%s)", (unsigned long long)e->count,
+		                 e->reason);
+		if (e->nexample_ids && k > 0 && (size_t)k < sizeof tail)
+			snprintf(tail + k, sizeof tail - (size_t)k, ", e.g. id %lld",
+			         (long long)e->example_ids[0]);
+		size_t tl = strlen(tail), room = tl < 70 ? 78 - tl : 8;
+		if (strlen(name) > room) { /* long names are cut to keep 80 columns */
+			name[room - 1] = '~';
+			name[room] = '\0';
+		}
+		fprintf(out, "  %s%s\n", name, tail);
 	}
 }
 

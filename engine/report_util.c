@@ -60,11 +60,20 @@ static const struct { const char *abbr; tlc_dtype d; } dtype_abbr[] = {
 	{ "f8e4m3", TLC_DTYPE_FLOAT8_E4M3FN }, { "f8e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
 	{ "f8e5m2", TLC_DTYPE_FLOAT8_E5M2 }, { "c64", TLC_DTYPE_COMPLEX64 },
 	{ "c128", TLC_DTYPE_COMPLEX128 },
+	/* PyTorch profiler (Kineto) "Input type" spellings, c10:: stripped */
+	{ "BFloat16", TLC_DTYPE_BFLOAT16 }, { "Half", TLC_DTYPE_FLOAT16 },
+	{ "Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN }, { "Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
+	{ "Float8_e4m3fnuz", TLC_DTYPE_FLOAT8_E4M3FN }, { "Float8_e5m2fnuz", TLC_DTYPE_FLOAT8_E5M2 },
+	{ "complex<float>", TLC_DTYPE_COMPLEX64 }, { "complex<double>", TLC_DTYPE_COMPLEX128 },
 };
 
 static tlc_dtype dtype_of_token(const char *s, size_t n)
 {
 	char tok[32];
+	if (n > 5 && strncmp(s, "c10::", 5) == 0) {
+		s += 5;
+		n -= 5;
+	}
 	if (n == 0 || n >= sizeof tok)
 		return TLC_DTYPE_NONE;
 	memcpy(tok, s, n);
@@ -88,7 +97,8 @@ tlc_dtype tlc_rep__row_dtype(const tlc_op_row *r)
 		while (*t == ' ' || *t == ':')
 			t++;
 		size_t n = 0;
-		while (isalnum((unsigned char)t[n]) || t[n] == '_')
+		while (isalnum((unsigned char)t[n]) || t[n] == '_' || t[n] == ':' || t[n] == '<' ||
+		       t[n] == '>')
 			n++;
 		tlc_dtype d = dtype_of_token(t, n);
 		tlc_peak_dtype pd;

@@ -114,6 +114,7 @@ typedef struct fx_op {
 	tlc_dtype dt;
 	int no_args;
 	int64_t host_ns;
+	const char *dtype_name; /* as a reader would record it; NULL: the op log name */
 } fx_op;
 
 static inline void fx_push(tlc_eval *ev, const fx_op *f)
@@ -130,7 +131,8 @@ static inline void fx_push(tlc_eval *ev, const fx_op *f)
 		ts[i]->ndim = 2;
 		ts[i]->shape = shp[i];
 		ts[i]->dtype = f->dt ? f->dt : TLC_DTYPE_FLOAT32;
-		ts[i]->dtype_name = f->dt == TLC_DTYPE_OTHER ? "weird" : tlc_dtype_name(ts[i]->dtype);
+		ts[i]->dtype_name = f->dtype_name ? f->dtype_name
+		                  : f->dt == TLC_DTYPE_OTHER ? "weird" : tlc_dtype_name(ts[i]->dtype);
 	}
 	args[0].kind = args[1].kind = outs[0].kind = TLC_VALUE_TENSOR;
 	tlc_op op;

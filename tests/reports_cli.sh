@@ -108,7 +108,11 @@ done
 grep -q "time (instrumented)" "$tmp/profile_tiny_type.txt" || bad "profile time column not labelled"
 
 # --- 80 columns for the one-screen report ---
-for m in "$TINY" "$R18" "$R50" "$TRF"; do
+SHARED_TRACES=
+if [ -n "${TLCOST_SHARED_DIR:-}" ] && [ -d "$TLCOST_SHARED_DIR/traces" ]; then
+	SHARED_TRACES=$(ls "$TLCOST_SHARED_DIR"/traces/*.json.gz 2>/dev/null)
+fi
+for m in "$TINY" "$R18" "$R50" "$TRF" $SHARED_TRACES; do
 	"$TLCOST" report --device h100-sxm "$m" | awk -v f="$m" 'length($0) > 80 { print "FAIL: report line over 80 columns (" f "): " $0; bad = 1 } END { exit bad }' || fail=1
 done
 

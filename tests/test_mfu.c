@@ -8,9 +8,9 @@
  *          (forward total 528384; bf16 carries most FLOPs: peak dtype bf16)
  * backward: gemm 64^3 f32 -> 524288 (peak dtype fp32) */
 static const fx_op ops[] = {
-	{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, TLC_DTYPE_BFLOAT16, 0, 0 },
-	{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0 },
-	{ 2, "t::gemm", TLC_PHASE_BACKWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0 },
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, TLC_DTYPE_BFLOAT16, 0, 0, NULL },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0, NULL },
+	{ 2, "t::gemm", TLC_PHASE_BACKWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0, NULL },
 };
 
 typedef struct env {
@@ -163,6 +163,34 @@ static void test_six_nd(void **state)
 	tlc_mfu_free(m);
 }
 
+/* Kineto traces spell dtypes as c10::BFloat16, c10::Half, float, ...: the
+ * phase dtype still comes out right. */
+static void test_trace_dtype_spellings(void **state)
+{
+	(void)state;
+	static const struct { const char *name; tlc_dtype dt; tlc_peak_dtype want; } sp[] = {
+		{ "c10::BFloat16", TLC_DTYPE_BFLOAT16, TLC_PEAK_BF16 },
+		{ "c10::Half", TLC_DTYPE_FLOAT16, TLC_PEAK_FP16 },
+		{ "c10::Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN, TLC_PEAK_FP8 },
+		{ "float", TLC_DTYPE_FLOAT32, TLC_PEAK_FP32 },
+		{ "double", TLC_DTYPE_FLOAT64, TLC_PEAK_FP64 },
+	};
+	for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) {
+		fx_op op = { 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 8, 8, 8, sp[i].dt, 0, 0,
+		             sp[i].name };
+		tlc_engine *eng = fx_engine();
+		tlc_eval *ev = fx_eval(eng, "NVIDIA H100 80GB HBM3");
+		fx_push_all(ev, &op, 1);
+		tlc_mfu_options o = opts(1.0);
+		tlc_mfu *m = NULL;
+		assert_int_equal(tlc_mfu_compute(&m, ev, &o), 0);
+		assert_int_equal(tlc_mfu_get_result(m)->phase[TLC_PHASE_FORWARD].dtype, sp[i].want);
+		tlc_mfu_free(m);
+		tlc_eval_free(ev);
+		tlc_engine_free(eng);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +200,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_step_seconds_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peak_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_six_nd, setup, teardown),
+		cmocka_unit_test(test_trace_dtype_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

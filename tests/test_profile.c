@@ -10,11 +10,11 @@
  *   3 t::mystery fwd  "b": unknown;                                   10 ns
  *   4 pw 1x1 bwd      "a": 1 FLOP; 8 bytes;                            5 ns */
 static const fx_op ops[] = {
-	{ 0, "t::gemm", TLC_PHASE_FORWARD, "a", "A", 0, 2, 3, 4, 0, 0, 100 },
-	{ 1, "t::pw", TLC_PHASE_FORWARD, "a", "A", 0, 2, 4, 0, 0, 0, 50 },
-	{ 2, "t::gemm", TLC_PHASE_FORWARD, "b", "B", 0, 2, 3, 4, 0, 0, 300 },
-	{ 3, "t::mystery", TLC_PHASE_FORWARD, "b", "B", 0, 2, 2, 0, 0, 0, 10 },
-	{ 4, "t::pw", TLC_PHASE_BACKWARD, "a", "A", 0, 1, 1, 0, 0, 0, 5 },
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "a", "A", 0, 2, 3, 4, 0, 0, 100, NULL },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "a", "A", 0, 2, 4, 0, 0, 0, 50, NULL },
+	{ 2, "t::gemm", TLC_PHASE_FORWARD, "b", "B", 0, 2, 3, 4, 0, 0, 300, NULL },
+	{ 3, "t::mystery", TLC_PHASE_FORWARD, "b", "B", 0, 2, 2, 0, 0, 0, 10, NULL },
+	{ 4, "t::pw", TLC_PHASE_BACKWARD, "a", "A", 0, 1, 1, 0, 0, 0, 5, NULL },
 };
 
 typedef struct env {

@@ -15,12 +15,12 @@
  *   5 pw 2x2 of dtype "weird": bytes unknown    -> missing_shape_dtype
  * aggregate = (524288 + 4096) / (49152 + 32768) = 528384 / 81920 = 6.45 */
 static const fx_op ops[] = {
-	{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0 },
-	{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0 },
-	{ 2, "t::view", TLC_PHASE_FORWARD, "v", "V", 0, 4, 4, 0, 0, 0, 0 },
-	{ 3, "t::mystery", TLC_PHASE_FORWARD, "u", "U", 0, 4, 4, 0, 0, 0, 0 },
-	{ 4, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 4, 4, 0, 0, 1, 0 },
-	{ 5, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 2, 2, 0, TLC_DTYPE_OTHER, 0, 0 },
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0, NULL },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0, NULL },
+	{ 2, "t::view", TLC_PHASE_FORWARD, "v", "V", 0, 4, 4, 0, 0, 0, 0, NULL },
+	{ 3, "t::mystery", TLC_PHASE_FORWARD, "u", "U", 0, 4, 4, 0, 0, 0, 0, NULL },
+	{ 4, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 4, 4, 0, 0, 1, 0, NULL },
+	{ 5, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 2, 2, 0, TLC_DTYPE_OTHER, 0, 0, NULL },
 };
 
 typedef struct env {
@@ -158,8 +158,8 @@ static void test_device_from_input_and_dtype(void **state)
 {
 	(void)state;
 	static const fx_op bf[] = {
-		{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, TLC_DTYPE_BFLOAT16, 0, 0 },
-		{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0 },
+		{ 0, "t::gemm", TLC_PHASE_FORWARD, "mm", "M", 0, 64, 64, 64, TLC_DTYPE_BFLOAT16, 0, 0, NULL },
+		{ 1, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 64, 64, 0, 0, 0, 0, NULL },
 	};
 	tlc_engine *eng = fx_engine();
 	tlc_eval *ev = fx_eval(eng, "NVIDIA H100 80GB HBM3");

@@ -9,17 +9,17 @@
  *   head: t::mystery (unknown); root: pw 1x1 -> 1
  * total = 3*(48+8) + 60 + 10 + 1 = 239; backward gemm 2x4x3 -> 48 (own phase) */
 static const fx_op tiny[] = {
-	{ 0, "t::gemm", TLC_PHASE_FORWARD, "enc.0.fc", "Linear", 0, 2, 3, 4, 0, 0, 0 },
-	{ 1, "t::pw", TLC_PHASE_FORWARD, "enc.0.act", "ReLU", 0, 2, 4, 0, 0, 0, 0 },
-	{ 2, "t::gemm", TLC_PHASE_FORWARD, "enc.1.fc", "Linear", 0, 2, 3, 4, 0, 0, 0 },
-	{ 3, "t::pw", TLC_PHASE_FORWARD, "enc.1.act", "ReLU", 0, 2, 4, 0, 0, 0, 0 },
-	{ 4, "t::gemm", TLC_PHASE_FORWARD, "enc.2.fc", "Linear", 0, 2, 3, 4, 0, 0, 0 },
-	{ 5, "t::pw", TLC_PHASE_FORWARD, "enc.2.act", "ReLU", 0, 2, 4, 0, 0, 0, 0 },
-	{ 6, "t::gemm", TLC_PHASE_FORWARD, "enc.3.fc", "Linear", 0, 2, 3, 5, 0, 0, 0 },
-	{ 7, "t::pw", TLC_PHASE_FORWARD, "enc.3.act", "ReLU", 0, 2, 5, 0, 0, 0, 0 },
-	{ 8, "t::mystery", TLC_PHASE_FORWARD, "head", "Head", 0, 2, 2, 0, 0, 0, 0 },
-	{ 9, "t::pw", TLC_PHASE_FORWARD, "", NULL, -1, 1, 1, 0, 0, 0, 0 },
-	{ 10, "t::gemm", TLC_PHASE_BACKWARD, "enc.0.fc", "Linear", 0, 2, 4, 3, 0, 0, 0 },
+	{ 0, "t::gemm", TLC_PHASE_FORWARD, "enc.0.fc", "Linear", 0, 2, 3, 4, 0, 0, 0, NULL },
+	{ 1, "t::pw", TLC_PHASE_FORWARD, "enc.0.act", "ReLU", 0, 2, 4, 0, 0, 0, 0, NULL },
+	{ 2, "t::gemm", TLC_PHASE_FORWARD, "enc.1.fc", "Linear", 0, 2, 3, 4, 0, 0, 0, NULL },
+	{ 3, "t::pw", TLC_PHASE_FORWARD, "enc.1.act", "ReLU", 0, 2, 4, 0, 0, 0, 0, NULL },
+	{ 4, "t::gemm", TLC_PHASE_FORWARD, "enc.2.fc", "Linear", 0, 2, 3, 4, 0, 0, 0, NULL },
+	{ 5, "t::pw", TLC_PHASE_FORWARD, "enc.2.act", "ReLU", 0, 2, 4, 0, 0, 0, 0, NULL },
+	{ 6, "t::gemm", TLC_PHASE_FORWARD, "enc.3.fc", "Linear", 0, 2, 3, 5, 0, 0, 0, NULL },
+	{ 7, "t::pw", TLC_PHASE_FORWARD, "enc.3.act", "ReLU", 0, 2, 5, 0, 0, 0, 0, NULL },
+	{ 8, "t::mystery", TLC_PHASE_FORWARD, "head", "Head", 0, 2, 2, 0, 0, 0, 0, NULL },
+	{ 9, "t::pw", TLC_PHASE_FORWARD, "", NULL, -1, 1, 1, 0, 0, 0, 0, NULL },
+	{ 10, "t::gemm", TLC_PHASE_BACKWARD, "enc.0.fc", "Linear", 0, 2, 4, 3, 0, 0, 0, NULL },
 };
 
 typedef struct env {
@@ -199,9 +199,9 @@ static void test_module_calls(void **state)
 {
 	(void)state;
 	static const fx_op ops[] = {
-		{ 0, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 0, 1, 3, 0, 0, 0, 0 },
-		{ 1, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 1, 1, 3, 0, 0, 0, 0 },
-		{ 2, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 2, 1, 4, 0, 0, 0, 0 },
+		{ 0, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 0, 1, 3, 0, 0, 0, 0, NULL },
+		{ 1, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 1, 1, 3, 0, 0, 0, 0, NULL },
+		{ 2, "t::pw", TLC_PHASE_FORWARD, "blk", "Blk", 2, 1, 4, 0, 0, 0, 0, NULL },
 	};
 	tlc_engine *eng = fx_engine();
 	tlc_eval *ev = fx_eval(eng, NULL);
@@ -238,13 +238,13 @@ static void test_fold_needs_same_ops(void **state)
 {
 	(void)state;
 	static const fx_op ops[] = {
-		{ 0, "t::pw", TLC_PHASE_FORWARD, "blk.0", "B", 0, 1, 3, 0, 0, 0, 0 },
-		{ 1, "t::gemm", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 1, 0, 0, 0 },
-		{ 2, "t::pw", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 0, 0, 0, 0 },
-		{ 3, "t::pw", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 0, 0, 0, 0 },
-		{ 4, "t::gemm", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 1, 0, 0, 0 },
-		{ 5, "t::gemm", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 1, 0, 0, 0 },
-		{ 6, "t::pw", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 0, 0, 0, 0 },
+		{ 0, "t::pw", TLC_PHASE_FORWARD, "blk.0", "B", 0, 1, 3, 0, 0, 0, 0, NULL },
+		{ 1, "t::gemm", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 1, 0, 0, 0, NULL },
+		{ 2, "t::pw", TLC_PHASE_FORWARD, "blk.1", "B", 0, 1, 1, 0, 0, 0, 0, NULL },
+		{ 3, "t::pw", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 0, 0, 0, 0, NULL },
+		{ 4, "t::gemm", TLC_PHASE_FORWARD, "blk.2", "B", 0, 1, 1, 1, 0, 0, 0, NULL },
+		{ 5, "t::gemm", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 1, 0, 0, 0, NULL },
+		{ 6, "t::pw", TLC_PHASE_FORWARD, "blk.3", "B", 0, 1, 1, 0, 0, 0, 0, NULL },
 	};
 	tlc_engine *eng = fx_engine();
 	tlc_eval *ev = fx_eval(eng, NULL);
@@ -271,8 +271,8 @@ static void test_exact_beyond_64_bits(void **state)
 	(void)state;
 	const int64_t s = INT64_C(1) << 22;
 	const fx_op ops[] = {
-		{ 0, "t::gemm", TLC_PHASE_FORWARD, "a", "A", 0, s, s, s, 0, 0, 0 },
-		{ 1, "t::gemm", TLC_PHASE_FORWARD, "b", "B", 0, s, s, s, 0, 0, 0 },
+		{ 0, "t::gemm", TLC_PHASE_FORWARD, "a", "A", 0, s, s, s, 0, 0, 0, NULL },
+		{ 1, "t::gemm", TLC_PHASE_FORWARD, "b", "B", 0, s, s, s, 0, 0, 0, NULL },
 	};
 	tlc_engine *eng = fx_engine();
 	tlc_eval *ev = fx_eval(eng, NULL);
