@@ -676,7 +676,7 @@ static int end_list(reader *r, const frame *f)
 	memset(&v, 0, sizeof v);
 	v.kind = TLC_VALUE_LIST;
 	v.u.list.n = n;
-	v.u.list.items = arena_copy(r, r->vals + f->vbase, n, sizeof *r->vals, &ok);
+	v.u.list.items = n ? arena_copy(r, r->vals + f->vbase, n, sizeof *r->vals, &ok) : NULL;
 	r->nvals = f->vbase;
 	if (!ok)
 		return fail_oom(r);

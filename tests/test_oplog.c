@@ -352,6 +352,21 @@ static void test_bom(void **state)
 	ctx_close(&c);
 }
 
+/* Nested empty lists before any other value (the value stack is still
+ * unallocated then; found by fuzzing as a null-pointer offset). */
+static void test_empty_lists(void **state)
+{
+	(void)state;
+	const char log[] = "{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	                   "{\"id\":0,\"op\":\"a::b\",\"args\":[[[]]],\"kwargs\":{\"k\":[]}}\n";
+	ctx c;
+	ctx_open(&c, NULL);
+	assert_int_equal(tlc_oplog_read_mem(c.ev, log, sizeof log - 1, "lists"), 0);
+	assert_int_equal(tlc_eval_finish(c.ev), 0);
+	assert_string_equal(c.s.text[0], "a::b ov=- ph=0 mod=- mt=- corr=0 args=(L[L[]]) kw=(k:L[])");
+	ctx_close(&c);
+}
+
 /* ---- one bad file per error ---- */
 
 typedef struct bad_case {
@@ -633,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_concatenated),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_empty_lists),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_parent_errors),
 		cmocka_unit_test(test_io_error),
