@@ -1,23 +1,28 @@
 # tests/bench: `make bench` (not part of `make check`). Builds a synthetic op
 # log generator, an engine-only throughput program and a timing wrapper, then
 # prints the measured numbers next to their targets (tests/bench/run.sh).
-EXTRA_PROGRAMS += tests/bench/gen_oplog tests/bench/bench_engine tests/bench/timeit
+EXTRA_PROGRAMS += tests/bench/gen_oplog tests/bench/bench_engine tests/bench/timeit \
+	tests/bench/yajl_floor
 tests_bench_gen_oplog_SOURCES = tests/bench/gen_oplog.c
 tests_bench_timeit_SOURCES = tests/bench/timeit.c
 tests_bench_bench_engine_SOURCES = tests/bench/bench_engine.c
 tests_bench_bench_engine_LDADD = libtlcore.la
+tests_bench_yajl_floor_SOURCES = tests/bench/yajl_floor.c
+tests_bench_yajl_floor_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS)
+tests_bench_yajl_floor_LDADD = $(YAJL_LIBS)
 EXTRA_DIST += tests/bench/run.sh
 CLEANFILES += tests/bench/gen_oplog$(EXEEXT) tests/bench/bench_engine$(EXEEXT) \
-	tests/bench/timeit$(EXEEXT) tests/bench/timeit.out
+	tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT) tests/bench/timeit.out
 
 BENCH_DEPS = tlcost$(EXEEXT) tests/bench/gen_oplog$(EXEEXT) \
-	tests/bench/bench_engine$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	tests/bench/bench_engine$(EXEEXT) tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT)
 
 .PHONY: bench bench-clean
 bench: $(BENCH_DEPS)
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
+	FLOOR='$(abs_top_builddir)/tests/bench/yajl_floor' \
 	BENCH_DIR='$(abs_top_builddir)/tests/bench' \
 	$(SHELL) $(top_srcdir)/tests/bench/run.sh
 

@@ -3,7 +3,7 @@
 #   tlcost flops on an N-op log    <= 1.5x the time of `json_verify -s` on it
 #   peak RSS of tlcost flops       <  64 MiB (memory must not grow with N)
 #   engine alone (no parsing)      >  10M ops/s
-# Environment (set by tests/bench/local.mk): TLCOST GEN ENGINE TIMEIT
+# Environment (set by tests/bench/local.mk): TLCOST GEN ENGINE TIMEIT FLOOR
 # JSON_VERIFY BENCH_DIR; optional BENCH_OPS (default 1000000), BENCH_RUNS (3).
 set -eu
 N=${BENCH_OPS:-1000000}
@@ -45,9 +45,10 @@ if [ -n "${JSON_VERIFY:-}" ]; then
 else
 	j=""
 fi
+f=$(best "$FLOOR" "$file")
 e=$("$ENGINE" "$N")
 
-echo "$t|$j|$e" | awk -F'|' '
+echo "$t|$j|$e|$f" | awk -F'|' '
 function mib(k) { return k / 1024 }
 function verdict(ok) { return ok ? "ok" : "MISSED" }
 {
@@ -57,11 +58,14 @@ function verdict(ok) { return ok ? "ok" : "MISSED" }
 		split($2, j, " ")
 		printf "%-28s %8.3f %8.3f %7.1f MiB   (parse-only baseline)\n", "json_verify -s < log", j[1], j[2], mib(j[3])
 	}
+	split($4, f, " ")
+	printf "%-28s %8.3f %8.3f %7.1f MiB   (yajl, callbacks doing nothing)\n", "yajl floor", f[1], f[2], mib(f[3])
 	printf "%-28s %8.3f %8.3f %7.1f MiB\n", "tlcost flops log", t[1], t[2], mib(t[3])
 	if ($2 != "") {
 		r = t[2] / j[2]
 		printf "%-28s %7.2fx %37s %s\n", "  cpu time / parse-only", r, "<= 1.50x", verdict(r <= 1.5)
 		printf "%-28s %7.2fx\n", "  (wall time / parse-only)", t[1] / j[1]
+		printf "%-28s %7.2fx   (the part of the budget yajl callbacks take by themselves)\n", "  yajl floor / parse-only", f[2] / j[2]
 	} else {
 		printf "%-28s %s\n", "  time / parse-only", "not measured: json_verify not found (install yajl-tools)"
 	}
