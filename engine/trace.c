@@ -555,7 +555,10 @@ static int args_number(reader *r, const char *s, size_t n)
 	switch (r->args_key) {
 	case AK_EXT: return set_int(r, &e->ext, EV_EXT, s, n, "External id");
 	case AK_CORR: return set_int(r, &e->corr, EV_CORR, s, n, "correlation");
-	case AK_BYTES: return set_int(r, &e->bytes, EV_BYTES, s, n, "bytes");
+	case AK_BYTES:
+		if (!set_int(r, &e->bytes, EV_BYTES, s, n, "bytes"))
+			return 0;
+		return e->bytes >= 0 ? 1 : fail_field(r, "field 'bytes' is negative");
 	case AK_DEVICE: return set_int(r, &e->device, EV_DEVICE, s, n, "device");
 	case AK_STREAM: return set_int(r, &e->stream, EV_STREAM, s, n, "stream");
 	default: return 1;

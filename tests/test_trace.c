@@ -365,6 +365,8 @@ static void bad_inputs(void **state)
 		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1e30,\"dur\":1}]",
 		  "trace_field_invalid", 1 },
 		{ "{\"other\":1}", "trace_field_invalid", 0 },
+		{ "[{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"m\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":1,"
+		  "\"args\":{\"bytes\":-4}}]", "trace_field_invalid", 1 },
 		{ "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]",
 		  "trace_field_invalid", 1 },
 	};
