@@ -15,6 +15,8 @@
  *   _embedding_bag_backward _embedding_bag_dense_backward
  *                                     sum: n*D adds; mean: 2*n*D; max: B*D adds;
  *                                     per_sample_weights: + n*D multiplies
+ *   _embedding_bag_per_sample_weights_backward
+ *                                     n*D MACs (a length-D dot product per index)
  * Rows equal to padding_idx are skipped by ATen; which rows those are is
  * data, so with a padding_idx the count is the upper bound (estimated).
  */
@@ -234,6 +236,40 @@ static int bag_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	                   : bag_bytes_fwd(out, op, host, s, w, idx);
 }
 
+/* _embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets,
+ * offset2bag, mode, padding_idx): one dot product of length D per index,
+ * grad row of its bag . weight row of its index: n*D MACs. Reads grad,
+ * the index tensors and the n gathered weight rows; writes n values. */
+static int bag_psw_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                       void *payload)
+{
+	(void)payload;
+	const tlc_tensor *g = tlc_rules__tensor_arg(op, host, 0, "grad");
+	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 1, "weight");
+	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 2, "indices");
+	if (!g || !w || !idx)
+		return tlc_rules__missing(out, host, "missing grad, weight or indices tensor");
+	if (w->ndim != 2 || padding_estimated(out, op, host, 6) < 0)
+		return tlc_rules__bad(out, host, "weight must be 2-d; bad padding_idx");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul_numel(&t, idx);
+	tlc_rules__term_mul(&t, w->shape[1]);
+	if (tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	const char *names[4] = { "grad", "indices", "offsets", "offset2bag" };
+	const size_t pos[4] = { 0, 2, 3, 4 };
+	for (int i = 0; i < 4; i++) {
+		int rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, pos[i], names[i]));
+		if (rc < 0)
+			return tlc_rules__need(out, host, rc, names[i]);
+	}
+	int rc = read_rows(out, host, w, idx);
+	if (rc < 0)
+		return tlc_rules__need(out, host, rc, "weight");
+	return write_or(out, op, host, idx->shape, idx->ndim, g->dtype);
+}
+
 /* _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
  *                per_sample_weights, include_last_offset, padding_idx) */
 static const bag_spec bag_fwd = { 0, 1, 2, 4, 6, 7, 8, 0, 0 };
@@ -264,6 +300,8 @@ static const tlc_rules_entry rules[] = {
 	  "sum n*D, mean 2n*D, max B*D; + n*D per_sample_weights"),
 	E("aten::_embedding_bag_dense_backward", bag_rule, &bag_dense_bwd, EX,
 	  "sum n*D, mean 2n*D, max B*D; + n*D per_sample_weights"),
+	E("aten::_embedding_bag_per_sample_weights_backward", bag_psw_bwd, NULL, EX,
+	  "n*D MACs: a grad-row . weight-row dot product per index"),
 };
 
 #undef E

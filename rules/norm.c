@@ -25,6 +25,8 @@
  *   _softmax softmax _safe_softmax _log_softmax log_softmax   5N
  *   _softmax_backward_data                             4N (exact)
  *   _log_softmax_backward_data                         4N
+ *   _weight_norm_interface                             3N (exact; per-row sqrt/divide not counted)
+ *   _weight_norm_interface_backward                    5N (exact)
  */
 #include <string.h>
 #include "rules.h"
@@ -356,6 +358,23 @@ static int softmax_like(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 
 static const int64_t k_sm_fwd = TLC_RULES_K_SOFTMAX_FWD, k_sm_bwd = TLC_RULES_K_SOFTMAX_BWD;
 
+/* ---- weight norm -------------------------------------------------------- */
+
+/* k * numel(arg 0); bytes as recorded (two outputs each way: unknown
+ * without them). _weight_norm_interface(v, g, dim): sum of squares (2) and
+ * v * g/norm (1) per element = 3; its backward: grad_g's dot product (2)
+ * and grad_v = g/norm * (grad_w - v * grad_g/norm) (3) = 5. */
+static int elems_k(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, NULL);
+	if (!x)
+		return tlc_rules__missing(out, host, "missing first tensor argument");
+	int rc = add_elems(out, host, *(const int64_t *)payload, x);
+	return rc < 0 ? rc : norm_bytes(out, op, host);
+}
+
+static const int64_t k_wn_fwd = 3, k_wn_bwd = 5;
+
 /* ---- registration ----------------------------------------------------- */
 
 #define N(name, fn, spec, ev, note) { name, TLC_RULE_COST, ev, fn, &spec, note }
@@ -404,6 +423,12 @@ static const tlc_rules_entry bwd[] = {
 	N("aten::_fused_rms_norm_backward", norm_bwd, rms_bwd, ES, "mask: dx 6N+N[w], dw 3N"),
 };
 
+static const tlc_rules_entry wnorm[] = {
+	N("aten::_weight_norm_interface", elems_k, k_wn_fwd, EX, "3N: squares, sum, scale"),
+	N("aten::_weight_norm_interface_backward", elems_k, k_wn_bwd, EX,
+	  "5N: grad_g dot product (2), grad_v (3)"),
+};
+
 static const tlc_rules_entry smax[] = {
 	N("aten::_softmax", softmax_like, k_sm_fwd, ES, "5N: max, subtract, exp, sum, divide"),
 	N("aten::softmax", softmax_like, k_sm_fwd, ES, "5N: max, subtract, exp, sum, divide"),
@@ -424,5 +449,7 @@ int tlc_rules__norm_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 		rc = tlc_rules__register_table(ctx, host, bwd, TLC_RULES_COUNT(bwd));
 	if (rc == 0)
 		rc = tlc_rules__register_table(ctx, host, smax, TLC_RULES_COUNT(smax));
+	if (rc == 0)
+		rc = tlc_rules__register_table(ctx, host, wnorm, TLC_RULES_COUNT(wnorm));
 	return rc;
 }

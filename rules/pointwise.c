@@ -69,6 +69,7 @@
  *   log_sigmoid_forward 5 E; log_sigmoid_backward 4 E
  *   feature_dropout (+_) 2 E when training; alpha_dropout feature_alpha_dropout 3 E
  *   tril triu (+_)                               0 (index mask)
+ *   _fused_dropout 2 E; _masked_scale 2
  * Aliases, same counts: divide(_) true_divide_ multiply(_) subtract(_)
  *   greater(_) greater_equal(_) less(_) less_equal(_) not_equal(_)
  *   absolute(_) negative(_) clip(_) fix trunc_ arcsin arccos arctan special_expit
@@ -674,6 +675,8 @@ static const tlc_rules_entry more[] = {
 	C("aten::log_sigmoid_backward", K4, ES, "4 * numel(out)"),
 	F("aten::feature_dropout", pw_dropout, ES, "training: 2 * numel(out); eval: 0"),
 	F("aten::feature_dropout_", pw_dropout, ES, "training: 2 * numel(self); eval: 0"),
+	SM("aten::_fused_dropout", K2, ES, "2 * numel(self): draw compare, scale (+ uint8 mask)"),
+	C("aten::_masked_scale", K2, EX, "2 * numel(out): x * mask * scale"),
 	C("aten::alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
 	C("aten::feature_alpha_dropout", K3, ES, "3 * numel(out): draw compare, multiply, add"),
 	/* ATen aliases of the ops above */
