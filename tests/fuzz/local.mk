@@ -81,3 +81,11 @@ TESTS += tests/fuzz/replay.sh
 # (fuzz-run-NAME is a pattern rule, so it cannot be .PHONY: make skips
 # implicit rules for phony targets.)
 .PHONY: fuzz fuzz-run clean-fuzz
+
+# Extremes (issue 7): overflow past 64 bits, zero-size and rank-0 tensors,
+# a million op names, 100,000-deep nesting, multi-megabyte lines.
+check_PROGRAMS += tests/test_extremes
+TESTS += tests/test_extremes
+tests_test_extremes_SOURCES = tests/test_extremes.c
+tests_test_extremes_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_extremes_LDADD = libtlcore.la $(CMOCKA_LIBS)
