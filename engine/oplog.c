@@ -1,5 +1,5 @@
-/* Op log v1 reader (docs: /spec/oplog-v1.md): streaming JSON Lines, plain
- * or gzip.
+/* Op log v1 reader (the contract: spec/oplog-v1.md): streaming JSON Lines,
+ * plain or gzip.
  *
  * Design. One yajl handle (multiple values allowed) parses the byte stream
  * directly; the reader cuts the stream at '\n' only to know line numbers and
@@ -56,7 +56,9 @@ typedef struct keydef {
 } keydef;
 
 #define KD(s, k) { s, sizeof(s) - 1, k }
-/* Most frequent first: the lookup is a linear scan by length and bytes. */
+/* Key names, for messages (record_key and tensor_key below must agree with
+ * these tables); the header's few keys are looked up by a scan of its
+ * table. */
 static const keydef record_keys[] = {
 	KD("args", K_ARGS), KD("id", K_ID), KD("op", K_OP), KD("outputs", K_OUTPUTS),
 	KD("module", K_MODULE), KD("module_type", K_MODULE_TYPE), KD("phase", K_PHASE),
