@@ -61,8 +61,12 @@ void tlc_count__add_product(tlc_count *c, int64_t coeff, size_t n, const int64_t
 	int overflow = 0;
 	for (size_t i = 0; i < n && !overflow; i++)
 		overflow = __builtin_mul_overflow(p, factors[i], &p);
-	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &c->small))
+	int64_t sum;
+	/* the builtin stores the wrapped sum even on overflow: use a temporary */
+	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &sum)) {
+		c->small = sum;
 		return;
+	}
 	mpz_t t;
 	mpz_init(t);
 	if (overflow)
@@ -75,8 +79,11 @@ void tlc_count__add_product(tlc_count *c, int64_t coeff, size_t n, const int64_t
 
 void tlc_count__add_i64(tlc_count *c, int64_t v)
 {
-	if (!c->big && !__builtin_add_overflow(c->small, v, &c->small))
+	int64_t sum;
+	if (!c->big && !__builtin_add_overflow(c->small, v, &sum)) {
+		c->small = sum;
 		return;
+	}
 	tlc_count__add_product(c, v, 0, NULL);
 }
 
@@ -92,10 +99,12 @@ void tlc_count__add(tlc_count *c, const tlc_count *v)
 
 void tlc_count__addmul_si(tlc_count *c, const tlc_count *v, int64_t k)
 {
-	int64_t p;
+	int64_t p, sum;
 	if (!v->big && !c->big && !__builtin_mul_overflow(v->small, k, &p) &&
-	    !__builtin_add_overflow(c->small, p, &c->small))
+	    !__builtin_add_overflow(c->small, p, &sum)) {
+		c->small = sum;
 		return;
+	}
 	if (!v->big) {
 		int64_t f = v->small;
 		tlc_count__add_product(c, k, 1, &f);

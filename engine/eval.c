@@ -414,8 +414,10 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               "`cc -shared -fPIC -o myrules.so myrules.c` and run "
 		               "`tlcost --plugin ./myrules.so flops FILE` (docs/plugin-guide.md); "
 		               "if its cost is exactly its children's, register it with "
-		               ".kind = TLC_RULE_DECOMPOSED instead",
-		               full, full);
+		               ".kind = TLC_RULE_DECOMPOSED instead; or, without C, write a rule file "
+		               "(`rule %s` / `other = ...` / `end`) and run "
+		               "`tlcost --rules my.tlrules flops FILE` (docs/rule-files.md)",
+		               full, full, full);
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "

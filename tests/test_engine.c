@@ -148,6 +148,35 @@ static void test_count_big(void **state)
 	assert_string_equal(s, "18,446,744,073,709,551,614");
 	free(s);
 	tlc_count__clear(&c);
+
+	/* regression: an add that overflows int64 must not leave the wrapped
+	 * sum behind. Three times 2^62 + 9 = 13835058055282163739. */
+	tlc_count__init(&c);
+	for (int i = 0; i < 3; i++)
+		tlc_count__add_i64(&c, (INT64_C(1) << 62) + 9);
+	s = tlc_count__to_str(&c);
+	assert_string_equal(s, "13835058055282163739");
+	free(s);
+	tlc_count__clear(&c);
+	tlc_count__init(&c);
+	int64_t g = (INT64_C(1) << 62) + 9;
+	for (int i = 0; i < 3; i++)
+		tlc_count__add_product(&c, 1, 1, &g);
+	s = tlc_count__to_str(&c);
+	assert_string_equal(s, "13835058055282163739");
+	free(s);
+	tlc_count__clear(&c);
+	tlc_count__init(&c);
+	tlc_count v;
+	tlc_count__init(&v);
+	tlc_count__add_i64(&v, g);
+	for (int i = 0; i < 3; i++)
+		tlc_count__addmul_si(&c, &v, 1);
+	s = tlc_count__to_str(&c);
+	assert_string_equal(s, "13835058055282163739");
+	free(s);
+	tlc_count__clear(&c);
+	tlc_count__clear(&v);
 }
 
 /* ---- registry ---- */
