@@ -46,6 +46,13 @@ static int64_t dur_of(const tlc_device_record *r)
 	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
 }
 
+/* e - s for s <= e, saturated (the difference may not fit int64). */
+static int64_t span(int64_t s, int64_t e)
+{
+	uint64_t d = (uint64_t)e - (uint64_t)s;
+	return e <= s ? 0 : d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+}
+
 /* Sums of non-negative times saturate instead of wrapping (hostile input). */
 #define SAT_ADD(acc, v) ((acc) = ((v) > INT64_MAX - (acc) ? INT64_MAX : (acc) + (v)))
 
@@ -676,7 +683,7 @@ static int build_devices(jctx *c)
 	for (size_t i = 0; i < j->nlaunches; i++) {
 		const tlc_join_launch *l = &j->launches[v[i].i];
 		int64_t s = l->rec->start_ns, d = dur_of(l->rec);
-		int64_t e = d > INT64_MAX - s ? INT64_MAX : s + d;
+		int64_t e = (s > 0 && d > INT64_MAX - s) ? INT64_MAX : s + d;
 		if (i == 0 || v[i].k1 != v[i - 1].k1) {
 			j->devices[j->ndevices++].device = v[i].k1;
 			cur_end = INT64_MIN;
@@ -689,7 +696,7 @@ static int build_devices(jctx *c)
 		else if (l->status == TLC_ATTR_AMBIGUOUS) SAT_ADD(dv->ambiguous_ns, d);
 		else SAT_ADD(dv->unattributed_ns, d);
 		if (e > cur_end) {
-			SAT_ADD(dv->busy_ns, e - (s > cur_end ? s : cur_end));
+			SAT_ADD(dv->busy_ns, span(s > cur_end ? s : cur_end, e));
 			cur_end = e;
 		}
 	}

@@ -17,6 +17,13 @@ static void fmt_share(char *buf, size_t cap, uint32_t permille)
 	snprintf(buf, cap, "%u.%u%%", permille / 10, permille % 10);
 }
 
+/* Duration of a record, saturated (the difference may not fit int64). */
+static int64_t dur(const tlc_device_record *r)
+{
+	uint64_t d = (uint64_t)r->end_ns - (uint64_t)r->start_ns;
+	return r->end_ns <= r->start_ns ? 0 : d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+}
+
 static const char *kind_name(tlc_device_kind k)
 {
 	switch (k) {
@@ -175,7 +182,7 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 		fprintf(out, "%zu,%s,", i, kind_name(r->kind));
 		csv_str(out, launch_label(l));
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->device, r->stream,
-		        r->start_ns, r->end_ns - r->start_ns);
+		        r->start_ns, dur(r));
 		if (r->flags & TLC_DEV_HAS_CORRELATION)
 			fprintf(out, "%" PRId64, r->correlation);
 		fputc(',', out);
@@ -297,7 +304,7 @@ static void json_launch(yajl_gen g, const tlc_join_launch *l, const tlc_eval *ev
 	tlc_jsonw__kint(g, "device", r->device);
 	tlc_jsonw__kint(g, "stream", r->stream);
 	tlc_jsonw__kint(g, "start_ns", r->start_ns);
-	tlc_jsonw__kint(g, "duration_ns", r->end_ns - r->start_ns);
+	tlc_jsonw__kint(g, "duration_ns", dur(r));
 	if (r->flags & TLC_DEV_HAS_CORRELATION)
 		tlc_jsonw__kint(g, "correlation", r->correlation);
 	if (l->runtime)

@@ -396,6 +396,14 @@ static void absurd_times(void **state)
 	assert_int_equal(s->kernel_ns, INT64_MAX);
 	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, INT64_MAX);
 	assert_int_equal(s->busy_ns, 9000000000000000000);
+	tlc_join_free(f->j);
+	tlc_eval_free(f->ev);
+	f->j = NULL;
+	/* a negative start with a near-maximal duration (found by fuzzing):
+	 * busy time is the exact interval, no overflow on the way */
+	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1)
+	              K("a", -900, 9223372036854775, 10)), 0);
+	assert_int_equal(tlc_join_summary_get(f->j)->busy_ns, 9223372036854775000);
 }
 
 /* Reads an op log from memory, joins, verifies; returns verify's code. */
