@@ -1,17 +1,41 @@
 #!/bin/sh
 # Test driver wrapper (LOG_COMPILER): runs a cmocka test binary directly, or
 # under valgrind memcheck when TLCOST_TEST_WRAPPER=valgrind (any error or
-# leak fails the test). Scripts (*.sh) run with sh; they use $TLCOST_RUN
-# in front of ./tlcost so valgrind covers the CLI too.
+# leak fails the test). Scripts (*.sh) run with sh. Under valgrind a script
+# sees top_builddir as a directory of links to the build tree in which
+# `tlcost` runs the real one under valgrind, so every CLI call of every
+# script is checked, whether or not it puts $TLCOST_RUN in front (which is
+# then empty, so nothing runs under valgrind twice).
 test=$1
 shift
+VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+VG="$VG --suppressions=${top_srcdir:-.}/tests/valgrind.supp"
+
+script_under_valgrind()
+{
+	real=$(cd "${top_builddir:-.}" && pwd)
+	shim=$(mktemp -d "${TMPDIR:-/tmp}/tlcost-vg.XXXXXX") || exit 99
+	trap 'rm -rf "$shim"' EXIT
+	for f in "$real"/* "$real"/.libs "$real"/.deps; do
+		[ -e "$f" ] && [ "${f##*/}" != tlcost ] && ln -s "$f" "$shim/"
+	done
+	cat > "$shim/tlcost" <<EOF
+#!/bin/sh
+exec "$real/libtool" --mode=execute $VG "$real/tlcost" "\$@"
+EOF
+	chmod +x "$shim/tlcost"
+	top_builddir=$shim TLCOST_RUN= ${SHELL:-/bin/sh} "$test" "$@"
+}
+
 case "$test" in
 *.sh)
+	if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ] && [ -x "${top_builddir:-.}/tlcost" ]; then
+		script_under_valgrind "$@"
+		exit $?
+	fi
 	exec ${SHELL:-/bin/sh} "$test" "$@" ;;
 esac
 if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ]; then
-	exec "${top_builddir:-.}/libtool" --mode=execute valgrind -q --error-exitcode=99 \
-		--leak-check=full --errors-for-leak-kinds=definite,indirect \
-		--suppressions="${top_srcdir:-.}/tests/valgrind.supp" "$test" "$@"
+	exec "${top_builddir:-.}/libtool" --mode=execute $VG "$test" "$@"
 fi
 exec "$test" "$@"
