@@ -96,6 +96,7 @@ struct tlc_eval {
 
 	tlc_device_record *dev;
 	size_t ndev, dcap;
+	tlc_profiler_status profiler;
 
 	type_cache_entry type_cache[TYPE_CACHE_SIZE];
 	tlc_cost scratch;
@@ -140,6 +141,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	ev->scratch.notecap = sizeof ev->notebuf;
 	tlc_sb__init(&ev->sb, ev->a);
 	ev->info.params = ev->info.tokens = -1;
+	ev->profiler.size = sizeof ev->profiler;
 	ev->info.format = "api";
 	int rc = tlc_intern__new(&ev->intern, ev->a);
 	if (rc < 0) {
@@ -835,6 +837,26 @@ int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec)
 	ev->dev[ev->ndev++] = r;
 	ev->cov.device_records++;
 	return 0;
+}
+
+int tlc_eval_set_profiler_status(tlc_eval *ev, const tlc_profiler_status *st)
+{
+	if (!ev || !st || st->size < offsetof(tlc_profiler_status, message) + sizeof st->message ||
+	    (unsigned)st->state > TLC_PROFILER_COMPLETE)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a tlc_profiler_status with .size set and a TLC_PROFILER_* state",
+		                      "tlc_eval_set_profiler_status: bad argument");
+	tlc_profiler_status n = { sizeof n, st->state, NULL, NULL };
+	if ((st->source && !(n.source = intern(ev, st->source))) ||
+	    (st->message && !(n.message = intern(ev, st->message))))
+		return oom();
+	ev->profiler = n;
+	return 0;
+}
+
+const tlc_profiler_status *tlc_eval_profiler_status(const tlc_eval *ev)
+{
+	return ev ? &ev->profiler : NULL;
 }
 
 /* ---- finish ---- */

@@ -56,3 +56,10 @@ tlc_dtype tlc_dtype_parse(const char *name)
 			return dtypes[i].dtype;
 	return TLC_DTYPE_OTHER;
 }
+
+const char *tlc_profiler_state_name(tlc_profiler_state s)
+{
+	static const char *const names[] = { "unknown", "unavailable", "empty", "partial",
+		                             "complete" };
+	return (unsigned)s <= TLC_PROFILER_COMPLETE ? names[s] : "unknown";
+}

@@ -415,6 +415,29 @@ typedef struct tlc_device_record {
 /** Adds a device record to the evaluation for a later join. */
 int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec);
 
+/** What the device profiler said about its own session: the op log's
+ *  "device_profiler" record (written by the CUPTI module), or an API call. */
+typedef enum tlc_profiler_state {
+	TLC_PROFILER_UNKNOWN = 0,  /* the source said nothing */
+	TLC_PROFILER_UNAVAILABLE,  /* activity could not be enabled: no facts at all */
+	TLC_PROFILER_EMPTY,        /* it ran and saw no device activity */
+	TLC_PROFILER_PARTIAL,      /* records were dropped or a region paused: lower bounds */
+	TLC_PROFILER_COMPLETE      /* it ran and reports nothing lost */
+} tlc_profiler_state;
+
+typedef struct tlc_profiler_status {
+	uint32_t size;            /* sizeof(tlc_profiler_status) */
+	tlc_profiler_state state;
+	const char *source;       /* e.g. "cupti", or NULL */
+	const char *message;      /* the profiler's own error text (unavailable), or NULL */
+} tlc_profiler_status;
+
+/** Records the profiler's statement (strings copied; the last call wins). */
+int tlc_eval_set_profiler_status(tlc_eval *ev, const tlc_profiler_status *st);
+/** The recorded statement; state TLC_PROFILER_UNKNOWN when none was made. */
+const tlc_profiler_status *tlc_eval_profiler_status(const tlc_eval *ev);
+const char *tlc_profiler_state_name(tlc_profiler_state s);
+
 /* ---- device-time join (contract section 8) : see tlcost/join section ---- */
 /* TLC-JOIN-API-BEGIN */
 /* Attributes device activity (kernels, copies, sets) to the op rows of a
