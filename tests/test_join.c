@@ -347,6 +347,16 @@ static void empty(void **state)
 	assert_false(tlc_join_summary_get(f->j)->gate_passed);
 }
 
+static void requires_finished(void **state)
+{
+	fx *f = *state;
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), TLC_ESTATE);
+	assert_string_equal(tlc_error_last()->code, "eval_not_finished");
+	assert_int_equal(tlc_join_run(&f->j, NULL, NULL), TLC_EINVAL);
+}
+
 static void requires_rows(void **state)
 {
 	fx *f = *state;
@@ -592,6 +602,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(utilization_after_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(unavailable, setup, teardown),
 		cmocka_unit_test_setup_teardown(empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(requires_finished, setup, teardown),
 		cmocka_unit_test_setup_teardown(requires_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(oplog_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(absurd_times, setup, teardown),
