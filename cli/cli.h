@@ -19,6 +19,8 @@ typedef struct cli_ctx {
 	tlc_engine *eng;           /* created by cli_engine() */
 	int argc;                  /* remaining (non-common) arguments */
 	char **argv;
+	tlc_join *join;            /* device-time join of the last cli_load, or NULL */
+	int no_auto_join;          /* set by `join`, which runs its own */
 } cli_ctx;
 
 /** Splits argv into common options and the rest (ctx->argc/argv hold the
@@ -45,9 +47,14 @@ int cli_usage_error(const cli_ctx *ctx, const char *fmt, ...);
 int cli_engine(cli_ctx *ctx);
 
 /** Reads one input (op log or trace, detected from content) into a new,
- *  finished evaluation. keep_ops keeps per-op rows. 0 or exit code (error
- *  already printed). */
+ *  finished evaluation. keep_ops keeps per-op rows; then, when the input
+ *  carries device records (or a profiler statement), the device-time join
+ *  runs and fills each row's device time (ctx->join). Free with
+ *  cli_unload. 0 or exit code (error already printed). */
 int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out);
+
+/** Frees ev and the join cli_load made for it. */
+void cli_unload(cli_ctx *ctx, tlc_eval *ev);
 
 /** Nonzero when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);

@@ -93,6 +93,7 @@ int cli_parse_common(cli_ctx *ctx, int argc, char **argv)
 
 void cli_ctx_dispose(cli_ctx *ctx)
 {
+	tlc_join_free(ctx->join);
 	free((void *)ctx->plugins);
 	free((void *)ctx->rules);
 	free(ctx->argv);
@@ -151,6 +152,20 @@ int cli_engine(cli_ctx *ctx)
 	return 0;
 }
 
+/* Device time exists only from a join: run it whenever the input brought
+ * something to join (contract section 7). */
+static int auto_join(cli_ctx *ctx, tlc_eval *ev)
+{
+	tlc_join_free(ctx->join);
+	ctx->join = NULL;
+	tlc_coverage c;
+	tlc_eval_coverage(&c, ev);
+	const tlc_profiler_status *ps = tlc_eval_profiler_status(ev);
+	if (ctx->no_auto_join || (c.device_records == 0 && ps->state == TLC_PROFILER_UNKNOWN))
+		return 0;
+	return tlc_join_run(&ctx->join, ev, NULL);
+}
+
 int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 {
 	*out = NULL;
@@ -161,11 +176,19 @@ int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0) {
+	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0 ||
+	    (keep_ops && auto_join(ctx, ev) < 0)) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);
 		return rc;
 	}
 	*out = ev;
 	return 0;
+}
+
+void cli_unload(cli_ctx *ctx, tlc_eval *ev)
+{
+	tlc_join_free(ctx->join);
+	ctx->join = NULL;
+	tlc_eval_free(ev);
 }

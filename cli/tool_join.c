@@ -109,6 +109,7 @@ static int save(cli_ctx *ctx, const char *path, const tlc_join *j, const tlc_eva
 static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 {
 	tlc_eval *ev;
+	ctx->no_auto_join = 1; /* this command runs the join with its own options */
 	int rc = load(ctx, ja->file, rec, &ev);
 	if (rc != 0)
 		return rc;

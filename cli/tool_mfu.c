@@ -19,13 +19,19 @@ static void help(FILE *out)
 	        RA_CEIL_HELP
 	        "  --step-seconds S   uninstrumented end-to-end step wall time (required)\n"
 	        "  --params N         model parameters, for the 6ND comparator\n"
-	        "  --tokens D         tokens (items) in the step, for the 6ND comparator\n");
+	        "  --tokens D         tokens (items) in the step, for the 6ND comparator\n"
+	        "  --kernel-utilization  require the attributed kernel utilization: FLOPs of\n"
+	        "                     attributed ops / (their kernel time x peak), never MFU;\n"
+	        "                     refused (kernel_utilization_requires_device_join)\n"
+	        "                     unless a device-time join of the input passes its gate.\n"
+	        "                     Without the flag it is printed when available.\n");
 }
 
 typedef struct args {
 	ra_ceil rc;
 	tlc_mfu_options o;
 	const char *file;
+	int want_util;
 } args;
 
 /* Denominators that are refused: accepted here so the library refuses them
@@ -65,6 +71,10 @@ static int parse_one(cli_ctx *ctx, int *i, args *a)
 		return r < 0 ? -r : 0;
 	if (denominator_option(ctx, i, a))
 		return 0;
+	if (strcmp(ctx->argv[*i], "--kernel-utilization") == 0) {
+		a->want_util = 1;
+		return 0;
+	}
 	if ((v = ra_value(ctx, i, "--params")))
 		return ra_int64(&a->o.params, v) == 0 && a->o.params > 0 ? 0
 		       : cli_usage_error(ctx, "--params needs a count > 0, got '%s'", v);
@@ -79,6 +89,32 @@ static int parse_one(cli_ctx *ctx, int *i, args *a)
 	return 0;
 }
 
+/* The attributed kernel utilization (contract 7): a separate quantity from
+ * MFU, only from a join that passed the gate; printed in text output, and
+ * required (typed refusal) with --kernel-utilization. */
+static int kernel_utilization(cli_ctx *ctx, const args *a, const tlc_eval *ev,
+                              const tlc_mfu_result *r)
+{
+	double peak = r->phase[TLC_PHASE_FORWARD].peak_flops;
+	for (int p = 0; peak <= 0 && p < TLC_PHASE_COUNT; p++)
+		peak = r->phase[p].peak_flops;
+	double u = 0;
+	int rc = tlc_join_kernel_utilization(&u, ctx->join, ev, peak);
+	if (rc < 0) {
+		if (a->want_util)
+			return cli_fail(ctx);
+		if (ctx->format == TLC_FORMAT_TEXT)
+			printf("attributed kernel utilization: refused (%s): %s\n",
+			       tlc_error_last()->code, tlc_error_last()->message);
+		return 0;
+	}
+	if (ctx->format == TLC_FORMAT_TEXT)
+		printf("attributed kernel utilization (not MFU): %.4f = FLOPs of attributed ops / "
+		       "(their kernel time x %.4g FLOP/s)%s\n",
+		       u, peak, r->lower_bound ? "; a lower bound" : "");
+	return 0;
+}
+
 static int run(cli_ctx *ctx, args *a)
 {
 	tlc_eval *ev;
@@ -89,7 +125,7 @@ static int run(cli_ctx *ctx, args *a)
 	a->o.ceilings = a->rc.c;
 	if (tlc_mfu_compute(&m, ev, &a->o) < 0) {
 		rc = cli_fail(ctx);
-		tlc_eval_free(ev);
+		cli_unload(ctx, ev);
 		return rc;
 	}
 	const tlc_mfu_result *r = tlc_mfu_get_result(m);
@@ -98,8 +134,10 @@ static int run(cli_ctx *ctx, args *a)
 		        "that --step-seconds is the uninstrumented wall time of the whole step and "
 		        "that the device and dtype are right\n", ctx->prog, r->mfu);
 	rc = tlc_write_mfu(stdout, m, ctx->format) < 0 ? cli_fail(ctx) : 0;
+	if (rc == 0)
+		rc = kernel_utilization(ctx, a, ev, r);
 	tlc_mfu_free(m);
-	tlc_eval_free(ev);
+	cli_unload(ctx, ev);
 	return rc;
 }
 

@@ -16,7 +16,10 @@ static void help(FILE *out)
 	        "  --by B      op (one row per op), type (default) or module\n"
 	        "  --sort S    flops (default), bytes, intensity, time or count, descending\n"
 	        "  --top K     rows to show (default 25; 0 = all)\n"
-	        "  --phase P   forward, backward, optimizer, other or all (default)\n");
+	        "  --phase P   forward, backward, optimizer, other or all (default)\n"
+	        "  --device-time  require per-op device time: refused\n"
+	        "              (device_time_unavailable) when the input has no device\n"
+	        "              records to join (a trace or an op log with kernel records)\n");
 }
 
 static int parse_by(tlc_profile_by *out, const char *v)
@@ -41,13 +44,17 @@ static int parse_sort(tlc_profile_sort *out, const char *v)
 	return -1;
 }
 
-static int parse(cli_ctx *ctx, tlc_profile_options *o, const char **file)
+static int parse(cli_ctx *ctx, tlc_profile_options *o, const char **file, int *want_dev)
 {
 	for (int i = 0; i < ctx->argc; i++) {
 		const char *v;
 		if (cli_is_help(ctx->argv[i])) {
 			help(stdout);
 			return -1;
+		}
+		if (strcmp(ctx->argv[i], "--device-time") == 0) {
+			*want_dev = 1;
+			continue;
 		}
 		if ((v = ra_value(ctx, &i, "--by"))) {
 			if (parse_by(&o->by, v) < 0)
@@ -81,12 +88,18 @@ int tool_profile(cli_ctx *ctx)
 	o.top = 25;
 	o.phase = -1;
 	const char *file = NULL;
-	int rc = parse(ctx, &o, &file);
+	int want_dev = 0;
+	int rc = parse(ctx, &o, &file, &want_dev);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	tlc_eval *ev;
 	if ((rc = cli_load(ctx, file, 1, &ev)) != 0)
 		return rc;
+	if (want_dev && tlc_join_require_device_time(ctx->join) < 0) {
+		rc = cli_fail(ctx);
+		cli_unload(ctx, ev);
+		return rc;
+	}
 	tlc_profile *p;
 	rc = tlc_profile_build(&p, ev, &o);
 	if (rc == 0) {
@@ -94,6 +107,6 @@ int tool_profile(cli_ctx *ctx)
 		tlc_profile_free(p);
 	}
 	rc = rc < 0 ? cli_fail(ctx) : 0;
-	tlc_eval_free(ev);
+	cli_unload(ctx, ev);
 	return rc;
 }

@@ -77,7 +77,7 @@ int tool_report(cli_ctx *ctx)
 		a.o.ceilings = a.rc.c;
 		rc = tlc_write_report(stdout, ev, &a.o, ctx->format) < 0 ? cli_fail(ctx) : 0;
 	}
-	tlc_eval_free(ev);
+	cli_unload(ctx, ev);
 	tlc_devices_free(a.rc.devs);
 	return rc;
 }

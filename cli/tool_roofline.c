@@ -86,14 +86,14 @@ static int run(cli_ctx *ctx, args *a)
 	a->o.ceilings = a->rc.c;
 	if (tlc_roofline_build(&rl, ev, &a->o) < 0) {
 		rc = cli_fail(ctx);
-		tlc_eval_free(ev);
+		cli_unload(ctx, ev);
 		return rc;
 	}
 	rc = tlc_write_roofline(stdout, rl, ctx->format, a->top) < 0 ? cli_fail(ctx) : 0;
 	if (rc == 0 && a->svg)
 		rc = write_svg(ctx, rl, a->svg);
 	tlc_roofline_free(rl);
-	tlc_eval_free(ev);
+	cli_unload(ctx, ev);
 	return rc;
 }
 

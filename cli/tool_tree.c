@@ -74,6 +74,6 @@ int tool_tree(cli_ctx *ctx)
 		tlc_tree_free(t);
 	}
 	rc = rc < 0 ? cli_fail(ctx) : 0;
-	tlc_eval_free(ev);
+	cli_unload(ctx, ev);
 	return rc;
 }
