@@ -17,8 +17,11 @@ CLEANFILES += tests/bench/gen_oplog$(EXEEXT) tests/bench/bench_engine$(EXEEXT) \
 BENCH_DEPS = tlcost$(EXEEXT) tests/bench/gen_oplog$(EXEEXT) \
 	tests/bench/bench_engine$(EXEEXT) tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT)
 
-.PHONY: bench bench-clean
-bench: $(BENCH_DEPS)
+.PHONY: bench bench-oplog bench-clean
+# `make bench`: the op log benchmark, then the trace benchmark (am/trace.am)
+bench: bench-oplog
+	@$(MAKE) $(AM_MAKEFLAGS) bench-trace
+bench-oplog: $(BENCH_DEPS)
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
