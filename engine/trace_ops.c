@@ -448,8 +448,74 @@ static int in_optimizer(nest_state *s, const tlc_trace_op *o)
 	return s->span_valid && s->span_end >= o->end_ns;
 }
 
+/* ---------------------------------------------------------------- */
+/* canonical names of wrapper rows (docs/kineto.md, "Op names")      */
+/* ---------------------------------------------------------------- */
+
+#define EVAL_FN "autograd::engine::evaluate_function:"
+#define CPP_NODE "torch::autograd::CppNode<"
+
+/* autograd's Node naming: no namespace, "Backward" then digits
+ * ("AddmmBackward0", "SqueezeBackward1"). */
+static int is_node_name(const char *s)
+{
+	size_t n = strlen(s), d = n;
+	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+		d--;
+	return d < n && d >= 8 && memcmp(s + d - 8, "Backward", 8) == 0;
+}
+
+/* Sets op->name and op->overload so that a rule registered for the wrapper
+ * kind matches (the registry tries "ns::op.overload", then "ns::op"), the
+ * original text staying visible as the overload or after "kineto::":
+ *   autograd::engine::evaluate_function: X -> autograd::engine::evaluate_function . X
+ *   torch::autograd::CppNode<T>            -> torch::autograd::CppNode . T
+ *   a node row (no "::", direct child of an evaluate_function wrapper, or
+ *   named *Backward<digits>)               -> autograd::node . <name>
+ *   any other name without a namespace     -> kineto::<name>
+ * Strings built here live in t->scratch (the eval copies them). */
+static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
+                          const tlc_trace_op *parent)
+{
+	const char *s = o->name;
+	size_t n = strlen(s);
+	op->name = s;
+	op->overload = "";
+	if (o->flags & TLC_TOP_AUTOGRAD_FN) {
+		const char *x = s + strlen(EVAL_FN);
+		while (*x == ' ')
+			x++;
+		op->name = "autograd::engine::evaluate_function";
+		op->overload = x;
+		return 0;
+	}
+	if (n > strlen(CPP_NODE) && strncmp(s, CPP_NODE, strlen(CPP_NODE)) == 0 && s[n - 1] == '>') {
+		char *ovl = tlc_arena__strndup(&t->scratch, s + strlen(CPP_NODE),
+		                               n - strlen(CPP_NODE) - 1);
+		if (!ovl)
+			return TLC_ENOMEM;
+		op->name = "torch::autograd::CppNode";
+		op->overload = ovl;
+		return 0;
+	}
+	if (n == 0 || strstr(s, "::"))
+		return 0;
+	if ((parent && (parent->flags & TLC_TOP_AUTOGRAD_FN)) || is_node_name(s)) {
+		op->name = "autograd::node";
+		op->overload = s;
+		return 0;
+	}
+	char *k = tlc_arena__alloc(&t->scratch, n + sizeof "kineto::");
+	if (!k)
+		return TLC_ENOMEM;
+	memcpy(k, "kineto::", 8);
+	memcpy(k + 8, s, n + 1);
+	op->name = k;
+	return 0;
+}
+
 static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64_t id,
-                    int64_t parent, int has_parent, tlc_phase phase)
+                    const tlc_trace_op *po, int64_t parent, tlc_phase phase)
 {
 	tlc_op op;
 	memset(&op, 0, sizeof op);
@@ -460,13 +526,13 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 	op.args = args;
 	op.size = sizeof op;
 	op.flags = TLC_OP_HAS_START_NS | TLC_OP_HAS_END_NS | TLC_OP_HAS_THREAD | TLC_OP_HAS_HOST_NS;
-	if (has_parent) {
+	if (po) {
 		op.flags |= TLC_OP_HAS_PARENT;
 		op.parent = parent;
 	}
 	op.id = id;
-	op.name = o->name;
-	op.overload = "";
+	if (canonical_name(&op, t, o, po) < 0)
+		return tlc_error__oom();
 	op.phase = phase;
 	op.host_ns = o->end_ns - o->start_ns;
 	op.start_ns = o->start_ns;
@@ -494,7 +560,8 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 		bwd[k] = s->autograd_thread || (o->flags & TLC_TOP_AUTOGRAD_FN) || (has_parent && bwd[p]);
 		tlc_phase ph = in_optimizer(s, o) ? TLC_PHASE_OPTIMIZER
 		             : bwd[k] ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
-		int rc = push_one(t, ev, o, ids[k], has_parent ? ids[p] : 0, has_parent, ph);
+		int rc = push_one(t, ev, o, ids[k], has_parent ? &t->ops[p] : NULL,
+		                  has_parent ? ids[p] : 0, ph);
 		if (rc < 0)
 			return rc;
 		s->stack[s->depth++] = k;

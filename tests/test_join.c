@@ -117,6 +117,37 @@ static void nested_ops(void **state)
 	assert_int_equal(tlc_join_counted_kernel_ns(f->j, (size_t)counted), 30000);
 }
 
+/* Wrapper rows are structural (not_applicable) but stay op rows: a kernel
+ * launched by the evaluate_function wrapper itself (between its children)
+ * is the wrapper's, one launched inside aten::mm is mm's, and one launched
+ * by record_param_comms is its own; nothing is re-homed by class. */
+static void wrappers_own_launches(void **state)
+{
+	fx *f = *state;
+	join(f, TRACE(OP("autograd::engine::evaluate_function: MmBackward0", 2, 0, 100, 1)
+	              OP("MmBackward0", 2, 1, 50, 2)
+	              OPX("aten::mm", 2, 2, 40, 3, MM_ARGS) RT(2, 3, 500, 3) K("gemm", 1000, 30, 500)
+	              RT(2, 60, 501, 1) K("wrapper_kernel", 1100, 5, 501)
+	              OP("record_param_comms", 1, 200, 20, 4) RT(1, 201, 502, 4)
+	              K("comms_kernel", 1200, 7, 502)), 0);
+	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	assert_int_equal(s->path, TLC_JOIN_PATH_CORRELATION);
+	assert_int_equal(s->kernels, 3);
+	assert_int_equal(s->kernels_attributed, 3);
+	const tlc_op_row *w = row(f, "autograd::engine::evaluate_function");
+	assert_string_equal(w->overload, "MmBackward0");
+	assert_int_equal(w->cls, TLC_CLASS_NOT_APPLICABLE);
+	assert_int_equal(w->attribution, TLC_ATTR_ATTRIBUTED);
+	assert_int_equal(w->kernel_time_ns, 5000);
+	assert_int_equal(row(f, "autograd::node")->cls, TLC_CLASS_NOT_APPLICABLE);
+	assert_int_equal(row(f, "autograd::node")->kernel_time_ns, 0);
+	assert_int_equal(row(f, "aten::mm")->cls, TLC_CLASS_KNOWN);
+	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, 30000);
+	const tlc_op_row *c = row(f, "kineto::record_param_comms");
+	assert_int_equal(c->cls, TLC_CLASS_NOT_APPLICABLE);
+	assert_int_equal(c->kernel_time_ns, 7000);
+}
+
 /* One op, three launches: all three are its own, times add (1+2+3 us). */
 static void one_op_many_kernels(void **state)
 {
@@ -589,6 +620,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(nested_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(wrappers_own_launches, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_op_many_kernels, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_launch_several_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(kernel_before_window, setup, teardown),

@@ -285,6 +285,96 @@ static void phases_and_structure(void **state)
 	assert_int_equal(cov.skipped, 4); /* python_function, user_annotation, ac2g, M */
 }
 
+static const tlc_op_row *row_ovl(const fx *f, const char *name, const char *overload)
+{
+	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++) {
+		const tlc_op_row *r = tlc_eval_op_at(f->ev, i);
+		if (strcmp(r->name, name) == 0 && strcmp(r->overload, overload) == 0)
+			return r;
+	}
+	fail_msg("no row %s.%s", name, overload);
+	return NULL;
+}
+
+#define CPU(name, tid, ts, dur, ext, more)                                                  \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid         \
+	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"External id\":" #ext more "}}"
+/* aten::mm [4,8] x [8,16] float: 4*8*16 = 512 MACs = 1024 FLOPs (fma=2) */
+#define MM_ARGS ",\"Input Dims\":[[4,8],[8,16]],\"Input type\":[\"float\",\"float\"]"
+
+/* Wrapper rows get canonical names (docs/kineto.md, "Op names") that the
+ * structural rules match: the wrappers are not_applicable and the ops inside
+ * them are evaluated; real compute without a rule stays unknown. Expected
+ * classes from the contract (section 2), not from the code: 8 wrapper rows
+ * (3 evaluate_function, 2 autograd nodes, AccumulateGrad, CppNode,
+ * record_param_comms) not_applicable; 5 aten::mm rows known, 1024 FLOPs each;
+ * c10d::allreduce_ and the custom Function forward unknown: 15 rows. */
+static void wrapper_rows(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "{\"traceEvents\":["
+	    CPU("autograd::engine::evaluate_function: AddmmBackward0", 2, 0, 100, 10, "") ","
+	    CPU("AddmmBackward0", 2, 1, 98, 11, "") ","
+	    CPU("aten::mm", 2, 2, 10, 12, MM_ARGS) ","
+	    CPU("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", 2, 110, 20, 13, "") ","
+	    CPU("torch::autograd::AccumulateGrad", 2, 111, 18, 14, "") ","
+	    CPU("aten::mm", 2, 112, 5, 15, MM_ARGS) ","
+	    CPU("autograd::engine::evaluate_function: torch::autograd::CppNode<MyFn_Op>", 2, 140, 20, 16, "") ","
+	    CPU("torch::autograd::CppNode<MyFn_Op>", 2, 141, 18, 17, "") ","
+	    CPU("aten::mm", 2, 142, 5, 18, MM_ARGS) ","
+	    /* a node row outside any wrapper: recognised by its *Backward<digits> name */
+	    CPU("SumBackward1", 3, 0, 10, 20, "") ","
+	    CPU("aten::mm", 3, 1, 5, 21, MM_ARGS) ","
+	    CPU("record_param_comms", 1, 200, 20, 30, "") ","
+	    CPU("c10d::allreduce_", 1, 201, 10, 31, "") ","
+	    CPU("All2All_Pooled_Req", 1, 300, 20, 40, "") ","
+	    CPU("aten::mm", 1, 301, 5, 41, MM_ARGS) "]}");
+	assert_int_equal(tlc_eval_op_count(f->ev), 15);
+	static const struct { const char *name, *ovl; tlc_class cls; } want[] = {
+		{ "autograd::engine::evaluate_function", "AddmmBackward0", TLC_CLASS_NOT_APPLICABLE },
+		{ "autograd::node", "AddmmBackward0", TLC_CLASS_NOT_APPLICABLE },
+		{ "autograd::engine::evaluate_function", "torch::autograd::AccumulateGrad",
+		  TLC_CLASS_NOT_APPLICABLE },
+		{ "torch::autograd::AccumulateGrad", "", TLC_CLASS_NOT_APPLICABLE },
+		{ "autograd::engine::evaluate_function", "torch::autograd::CppNode<MyFn_Op>",
+		  TLC_CLASS_NOT_APPLICABLE },
+		{ "torch::autograd::CppNode", "MyFn_Op", TLC_CLASS_NOT_APPLICABLE },
+		{ "autograd::node", "SumBackward1", TLC_CLASS_NOT_APPLICABLE },
+		{ "kineto::record_param_comms", "", TLC_CLASS_NOT_APPLICABLE },
+		{ "c10d::allreduce_", "", TLC_CLASS_UNKNOWN },
+		{ "kineto::All2All_Pooled_Req", "", TLC_CLASS_UNKNOWN },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const tlc_op_row *r = row_ovl(f, want[i].name, want[i].ovl);
+		if (r->cls != want[i].cls)
+			fail_msg("%s.%s: class %s", want[i].name, want[i].ovl, tlc_class_name(r->cls));
+	}
+	/* every aten::mm is evaluated, whatever wraps it */
+	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++) {
+		const tlc_op_row *r = tlc_eval_op_at(f->ev, i);
+		if (strcmp(r->name, "aten::mm") == 0)
+			assert_int_equal(r->cls, TLC_CLASS_KNOWN);
+	}
+	tlc_coverage cov;
+	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
+	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 5);
+	assert_int_equal(cov.by_class[TLC_CLASS_NOT_APPLICABLE], 8);
+	assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], 2);
+	/* the ledger names what a user could register: c10d::allreduce_ and
+	 * kineto::All2All_Pooled_Req, nothing else */
+	assert_int_equal(tlc_eval_ledger_count(f->ev), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const char *n = tlc_eval_ledger_at(f->ev, i)->name;
+		assert_true(strcmp(n, "c10d::allreduce_") == 0 ||
+		            strcmp(n, "kineto::All2All_Pooled_Req") == 0);
+	}
+	/* the op callback sees the canonical names too */
+	int seen = 0;
+	for (size_t i = 0; i < f->nseen; i++)
+		seen += strcmp(f->names[i], "autograd::node") == 0;
+	assert_int_equal(seen, 2);
+}
+
 /* Device and runtime records reach the eval with their fields; the
  * runtime's pid/tid become its host thread, a kernel's pid/tid its
  * device/stream unless args say otherwise. */
@@ -453,11 +543,18 @@ static void real_traces(void **state)
 	if (!probe)
 		skip();
 	fclose(probe);
-	static const struct { const char *file; size_t ops, dev; } t[] = {
+	/* Ledger sizes with the wrapper rows structural (docs/kineto.md). Before
+	 * canonical names, v100 had 56 ledger groups / 165 unknown rows; the
+	 * wrapper groups were: 19 evaluate_function (54 rows: 16 AccumulateGrad,
+	 * 7 Addmm, 7 T, 6 Relu, 4 Cat, 14 singletons), 16 autograd nodes (36
+	 * rows: 7+7+6+4 + 12 singletons), AccumulateGrad (16), 2 CppNode (2),
+	 * record_param_comms (13): 39 groups, 121 rows -> 17 groups, 44 rows.
+	 * b200 had 17 groups / 407 rows, one of them record_param_comms x1. */
+	static const struct { const char *file; size_t ops, dev, ledger; uint64_t unknown; } t[] = {
 		/* cpu_op 4809; cuda_runtime 1151 + cuda_driver 221 + kernel 768 + gpu_memcpy 161 */
-		{ "b200-eager-inference.json.gz", 4809, 1151 + 221 + 768 + 161 },
+		{ "b200-eager-inference.json.gz", 4809, 1151 + 221 + 768 + 161, 16, 406 },
 		/* cpu_op 1633; cuda_runtime 525 + kernel 245 + gpu_memcpy 16 */
-		{ "v100-dlrm-training.json.gz", 1633, 525 + 245 + 16 },
+		{ "v100-dlrm-training.json.gz", 1633, 525 + 245 + 16, 17, 44 },
 	};
 	for (size_t i = 0; i < 2; i++) {
 		tlc_eval_free(f->ev);
@@ -470,6 +567,17 @@ static void real_traces(void **state)
 		assert_int_equal(tlc_eval_finish(f->ev), 0);
 		assert_int_equal(tlc_eval_op_count(f->ev), t[i].ops);
 		assert_int_equal(tlc_eval__device_count(f->ev), t[i].dev);
+		tlc_coverage cov;
+		assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
+		assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], t[i].unknown);
+		assert_int_equal(tlc_eval_ledger_count(f->ev), t[i].ledger);
+		for (size_t k = 0; k < t[i].ledger; k++) {
+			const char *n = tlc_eval_ledger_at(f->ev, k)->name;
+			if (strncmp(n, "autograd::", 10) == 0 || strncmp(n, "torch::autograd::", 17) == 0 ||
+			    strcmp(n, "kineto::record_param_comms") == 0 || !strstr(n, "::") ||
+			    strstr(n, "Backward"))
+				fail_msg("%s: wrapper row %s is in the ledger", t[i].file, n);
+		}
 	}
 }
 
@@ -481,6 +589,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(both_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(phases_and_structure, setup, teardown),
+		cmocka_unit_test_setup_teardown(wrapper_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(device_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(duplicate_external_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_inputs, setup, teardown),
