@@ -45,6 +45,21 @@ EXEMPT = {
     "cupti_call_failed": GPU + "a CUPTI call failing after a successful start",
 }
 
+# Codes raised at dozens of sites for one reason: one summary row each, so
+# the page does not change with every new API function.
+GENERIC = {
+    "invalid_argument": ("every public API function",
+                         "a NULL pointer, a struct whose size field is too small, or an "
+                         "out-of-range enum or index passed to an API function; the message "
+                         "names the function",
+                         "pass what the function's comment in tlcost/tlcost.h asks for (the "
+                         "remedy names it)"),
+    "out_of_memory": ("every allocating function",
+                      "an allocation failed (the allocator given in tlc_engine_options, or "
+                      "malloc); nothing half-built is kept",
+                      "free memory or process a smaller input"),
+}
+
 BASE_SINKS = {
     "tlc_error__set": {"klass": ("param", 0), "code": ("param", 1), "remedy": ("param", 2),
                        "fmt": ("param", 3)},
@@ -563,6 +578,10 @@ def render(codes, srcdir):
                 if r not in rems:
                     rems.append(r)
         tests = tests_naming(srcdir, code)
+        if code in GENERIC:
+            mods = [GENERIC[code][0]]
+            fmts = [cell(GENERIC[code][1])]
+            rems = [cell(GENERIC[code][2])]
         if len(mods) > 4:
             mod_txt = "%d files (%s, ...)" % (len(mods), ", ".join(mods[:3]))
         else:
