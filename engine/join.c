@@ -852,20 +852,58 @@ static int check_eval(tlc_eval *ev, size_t *nrows)
 	return 0;
 }
 
+/* Availability (contract section 8) from the records and the device
+ * profiler's own statement: a profiler that says it was unavailable and
+ * left no launches is unavailable with its message; one that ran and saw
+ * nothing is empty even with no records at all; one that dropped records
+ * makes every count a lower bound (as TLC_JOIN_INPUT_PARTIAL does), also
+ * when nothing it kept is a launch. Launch records present always count. */
 static void set_state(jctx *c, unsigned flags)
 {
 	tlc_join_summary *s = &c->j->sum;
+	const tlc_profiler_status *ps = tlc_eval_profiler_status(c->ev);
+	tlc_profiler_state prof = ps->state;
+	s->profiler_state = prof;
+	s->profiler_source = ps->source;
+	s->profiler_message = ps->message;
+	int partial = (flags & TLC_JOIN_INPUT_PARTIAL) || prof == TLC_PROFILER_PARTIAL;
 	size_t nl = 0;
 	for (size_t i = 0; i < c->ndev; i++)
 		nl += (size_t)is_launch(tlc_eval__device_at(c->ev, i)->kind);
-	if (c->ndev == 0)
+	if (nl == 0 && prof == TLC_PROFILER_UNAVAILABLE)
+		s->state = TLC_JOIN_UNAVAILABLE;
+	else if (nl == 0 && partial && (c->ndev > 0 || prof == TLC_PROFILER_PARTIAL))
+		s->state = TLC_JOIN_PARTIAL;
+	else if (c->ndev == 0 && prof == TLC_PROFILER_EMPTY)
+		s->state = TLC_JOIN_EMPTY;
+	else if (c->ndev == 0)
 		s->state = TLC_JOIN_UNAVAILABLE;
 	else if (nl == 0)
 		s->state = TLC_JOIN_EMPTY;
-	else if (flags & TLC_JOIN_INPUT_PARTIAL)
+	else if (partial)
 		s->state = TLC_JOIN_PARTIAL;
 	else
 		s->state = TLC_JOIN_JOINED;
+}
+
+/* The reason of a join with nothing to join, naming the profiler's word. */
+static void nothing_reason(jctx *c)
+{
+	tlc_join *j = c->j;
+	const tlc_join_summary *s = &j->sum;
+	const char *src = s->profiler_source ? s->profiler_source : "device profiler";
+	if (s->state == TLC_JOIN_UNAVAILABLE && s->profiler_state == TLC_PROFILER_UNAVAILABLE)
+		snprintf(j->reason, sizeof j->reason, "the device profiler (%s) was unavailable: %s",
+		         src, s->profiler_message ? s->profiler_message : "it gave no reason");
+	else if (s->state == TLC_JOIN_UNAVAILABLE)
+		snprintf(j->reason, sizeof j->reason,
+		         "no device records: the input was captured without a device profiler");
+	else if (s->profiler_state == TLC_PROFILER_EMPTY)
+		snprintf(j->reason, sizeof j->reason,
+		         "the device profiler (%s) ran and saw no device activity", src);
+	else
+		snprintf(j->reason, sizeof j->reason,
+		         "the device profiler (%s) dropped records and kept no launch", src);
 }
 
 static int join_body(jctx *c, unsigned flags)
@@ -879,10 +917,9 @@ static int join_body(jctx *c, unsigned flags)
 	mark_launch_calls(c);
 	count_external_ids(c);
 	choose_path(c, flags);
-	if (j->sum.state == TLC_JOIN_UNAVAILABLE) {
+	if (j->sum.state == TLC_JOIN_UNAVAILABLE || (c->ndev == 0 && j->sum.state != TLC_JOIN_JOINED)) {
 		j->sum.path = TLC_JOIN_PATH_NONE;
-		snprintf(j->reason, sizeof j->reason,
-		         "no device records: the input was captured without a device profiler");
+		nothing_reason(c);
 	}
 	if (j->sum.path == TLC_JOIN_PATH_CONTAINMENT && (rc = containment(c)) < 0)
 		return rc;

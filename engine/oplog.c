@@ -43,6 +43,7 @@ enum key {
 	K_KIND, K_ID, K_OP, K_OVERLOAD, K_PHASE, K_MODULE, K_MODULE_TYPE, K_MODULE_CALL,
 	K_PARENT, K_ARGS, K_KWARGS, K_OUTPUTS, K_HOST_NS, K_START_NS, K_END_NS, K_THREAD,
 	K_CORRELATION, K_NAME, K_DEVICE, K_STREAM, K_BYTES, K_EXTERNAL_ID,
+	K_STATUS, K_SOURCE, K_MESSAGE, K_FAILED_CALL, /* device_profiler */
 	/* header */
 	K_FORMAT, K_VERSION, K_PRODUCER, K_MODEL, K_PARAMS, K_TOKENS, K_META,
 	/* tensor objects */
@@ -67,6 +68,8 @@ static const keydef record_keys[] = {
 	KD("thread", K_THREAD), KD("correlation", K_CORRELATION), KD("kind", K_KIND),
 	KD("end_ns", K_END_NS), KD("name", K_NAME), KD("device", K_DEVICE),
 	KD("stream", K_STREAM), KD("bytes", K_BYTES), KD("external_id", K_EXTERNAL_ID),
+	KD("status", K_STATUS), KD("source", K_SOURCE), KD("message", K_MESSAGE),
+	KD("failed_call", K_FAILED_CALL),
 };
 static const keydef header_keys[] = {
 	KD("format", K_FORMAT), KD("version", K_VERSION), KD("producer", K_PRODUCER),
@@ -111,12 +114,16 @@ static int record_key(const unsigned char *s, size_t n)
 	case 6:
 		return IS("module") ? K_MODULE : IS("parent") ? K_PARENT : IS("kwargs") ? K_KWARGS
 		     : IS("thread") ? K_THREAD : IS("end_ns") ? K_END_NS : IS("device") ? K_DEVICE
-		     : IS("stream") ? K_STREAM : K_NONE;
-	case 7: return IS("outputs") ? K_OUTPUTS : IS("host_ns") ? K_HOST_NS : K_NONE;
+		     : IS("stream") ? K_STREAM : IS("status") ? K_STATUS : IS("source") ? K_SOURCE
+		     : K_NONE;
+	case 7:
+		return IS("outputs") ? K_OUTPUTS : IS("host_ns") ? K_HOST_NS
+		     : IS("message") ? K_MESSAGE : K_NONE;
 	case 8: return IS("overload") ? K_OVERLOAD : IS("start_ns") ? K_START_NS : K_NONE;
 	case 11:
 		return IS("module_type") ? K_MODULE_TYPE : IS("module_call") ? K_MODULE_CALL
-		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID : K_NONE;
+		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID
+		     : IS("failed_call") ? K_FAILED_CALL : K_NONE;
 	default: return K_NONE;
 	}
 }
@@ -177,7 +184,7 @@ typedef struct slot {
 	const char *s; /* NUL-terminated arena copy */
 } slot;
 
-enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_OTHER };
+enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_PROFILER, KD_OTHER };
 
 #define DTYPE_CACHE 8
 typedef struct dtype_entry {
@@ -704,6 +711,11 @@ static const unsigned char want_device[K_COUNT] = {
 	[K_CORRELATION] = W_INT, [K_NAME] = W_STR, [K_DEVICE] = W_INT, [K_STREAM] = W_INT,
 	[K_BYTES] = W_UINT, [K_EXTERNAL_ID] = W_INT,
 };
+/* the device profiler's statement (docs/oplog-v1.md, "device_profiler") */
+static const unsigned char want_profiler[K_COUNT] = {
+	[K_KIND] = W_STR, [K_STATUS] = W_STR, [K_SOURCE] = W_STR, [K_MESSAGE] = W_STR,
+	[K_FAILED_CALL] = W_STR,
+};
 
 static int want_record(int kind, int k)
 {
@@ -711,6 +723,8 @@ static int want_record(int kind, int k)
 		return want_op[k];
 	if (kind == KD_DEVICE)
 		return want_device[k];
+	if (kind == KD_PROFILER)
+		return want_profiler[k];
 	return k == K_KIND ? W_STR : W_NONE;
 }
 
@@ -755,7 +769,7 @@ static int check_slot(reader *r, int k, uint64_t col)
 	int w = r->is_header ? want_header(k) : want_record(r->kind, k);
 	if (fits(s, w))
 		return 1;
-	const char *found = s->t == J_INT ? "a negative integer" : jtype_name(s->t);
+	const char *found = s->t == J_INT && w == W_UINT ? "a negative integer" : jtype_name(s->t);
 	if (r->is_header && (k == K_FORMAT || k == K_VERSION))
 		return fail(r, TLC_EINPUT, "oplog_header_invalid", col,
 		            "header field %s must be %s, found %s", key_name(k), want_name(w), found);
@@ -781,6 +795,8 @@ static int set_kind(reader *r, const slot *s)
 		r->dkind = TLC_DEVICE_RUNTIME;
 	else if (!strcmp(k, "driver"))
 		r->dkind = TLC_DEVICE_DRIVER;
+	else if (!strcmp(k, "device_profiler"))
+		r->kind = KD_PROFILER;
 	else
 		r->kind = KD_OTHER;
 	return 1;
@@ -794,6 +810,26 @@ static int phase_code(const unsigned char *s, size_t n)
 		if (strlen(names[p]) == n && memcmp(names[p], s, n) == 0)
 			return p;
 	return -1;
+}
+
+/* device_profiler "status" -> tlc_profiler_state; -1 for anything else. */
+static int profiler_state_of(const char *s)
+{
+	static const struct { const char *n; tlc_profiler_state st; } map[] = {
+		{ "unavailable", TLC_PROFILER_UNAVAILABLE }, { "empty", TLC_PROFILER_EMPTY },
+		{ "partial", TLC_PROFILER_PARTIAL }, { "complete", TLC_PROFILER_COMPLETE },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strcmp(map[i].n, s))
+			return (int)map[i].st;
+	return -1;
+}
+
+static int bad_status(reader *r, uint64_t col)
+{
+	return fail(r, TLC_EINPUT, "oplog_field_invalid", col,
+	            "field status: \"%.80s\" is not one of unavailable, empty, partial, complete",
+	            r->slots[K_STATUS].s);
 }
 
 HOT_INLINE int store_slot(reader *r, int k, const jev *e)
@@ -811,6 +847,8 @@ HOT_INLINE int store_slot(reader *r, int k, const jev *e)
 		set_kind(r, s);
 	if (r->is_header)
 		return 1; /* checked at the end of the line */
+	if (k == K_STATUS && r->kind == KD_PROFILER && s->t == J_STR && profiler_state_of(s->s) < 0)
+		return bad_status(r, 0); /* at the value; a status before "kind" is checked at the end */
 	return fits(s, want_record(r->kind, k)) || check_slot(r, k, 0);
 }
 
@@ -962,6 +1000,36 @@ static int finish_device(reader *r)
 	return 1;
 }
 
+/* The device profiler's statement about its own session: status, source,
+ * and its error text as "failed_call: message". Other fields (counts,
+ * cupti_result, lower_bound) are the writer's and are ignored. */
+static int finish_profiler(reader *r)
+{
+	if (!has(r, K_STATUS))
+		return missing(r, "device_profiler", K_STATUS);
+	int st = profiler_state_of(r->slots[K_STATUS].s);
+	if (st < 0)
+		return bad_status(r, 1);
+	tlc_profiler_status p = { sizeof p, (tlc_profiler_state)st, str_of(r, K_SOURCE),
+		                  str_of(r, K_MESSAGE) };
+	const char *call = str_of(r, K_FAILED_CALL);
+	if (call && p.message) {
+		size_t n = strlen(call) + 2 + strlen(p.message) + 1;
+		char *m = bump(r, n);
+		if (!m)
+			return fail_oom(r);
+		snprintf(m, n, "%s: %s", call, p.message);
+		p.message = m;
+	} else if (call) {
+		p.message = call;
+	}
+	if (tlc_eval_set_profiler_status(r->ev, &p) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	return 1;
+}
+
 static int finish_header(reader *r)
 {
 	for (int k = K_FORMAT; k <= K_META; k++)
@@ -1006,13 +1074,15 @@ static int finish_record(reader *r)
 		r->kind = KD_OP;
 	/* fields were checked as they came, as op fields until "kind" said
 	 * otherwise: other kinds are checked again now */
-	for (int k = K_KIND; r->kind != KD_OP && k <= K_EXTERNAL_ID; k++)
+	for (int k = K_KIND; r->kind != KD_OP && k <= K_FAILED_CALL; k++)
 		if ((r->present >> k & 1) && !check_slot(r, k, 0))
 			return 0;
 	if (r->kind == KD_OP)
 		return finish_op(r);
 	if (r->kind == KD_DEVICE)
 		return finish_device(r);
+	if (r->kind == KD_PROFILER)
+		return finish_profiler(r);
 	tlc_eval_count_skipped(r->ev, r->slots[K_KIND].s);
 	return 1;
 }

@@ -302,6 +302,20 @@ static void gen_device(yajl_gen g, const tlc_device_record *d)
 	yajl_gen_map_close(g);
 }
 
+/* The device profiler's statement, when the input made one: without it a
+ * re-read would give another availability state (docs/oplog-v1.md). */
+static void gen_profiler(yajl_gen g, const tlc_profiler_status *p)
+{
+	yajl_gen_map_open(g);
+	gkstr(g, "kind", "device_profiler");
+	if (p->source)
+		gkstr(g, "source", p->source);
+	gkstr(g, "status", tlc_profiler_state_name(p->state));
+	if (p->message)
+		gkstr(g, "message", p->message);
+	yajl_gen_map_close(g);
+}
+
 static int write_header(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_sb *sb)
 {
 	const tlc_input_info *info = tlc_eval_info(ev);
@@ -343,14 +357,19 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 	int rc = write_header(out, j, ev, &sb);
 	if (rc == 0)
 		fwrite(rec->lines.ptr ? rec->lines.ptr : "", 1, rec->lines.len, out);
-	for (size_t i = 0; rc == 0 && i < tlc_eval__device_count(ev); i++) {
+	const tlc_profiler_status *ps = tlc_eval_profiler_status(ev);
+	size_t first = ps->state == TLC_PROFILER_UNKNOWN ? 1 : 0;
+	for (size_t i = first; rc == 0 && i < tlc_eval__device_count(ev) + 1; i++) {
 		tlc_sb__reset(&sb);
 		yajl_gen g = gen_new(&sb);
 		if (!g) {
 			rc = tlc_error__oom();
 			break;
 		}
-		gen_device(g, tlc_eval__device_at(ev, i));
+		if (i == 0)
+			gen_profiler(g, ps); /* line 0: the statement, as the CUPTI module writes it */
+		else
+			gen_device(g, tlc_eval__device_at(ev, i - 1));
 		yajl_gen_free(g);
 		if (sb.failed)
 			rc = tlc_error__oom();

@@ -50,10 +50,24 @@ static void text_summary(FILE *out, const tlc_join_summary *s)
 	fprintf(out, "device-time join: %s (path: %s)\n", tlc_join_state_name(s->state),
 	        tlc_join_path_name(s->path));
 	fprintf(out, "  why: %s\n", s->path_reason ? s->path_reason : "");
+	if (s->profiler_state != TLC_PROFILER_UNKNOWN) {
+		fprintf(out, "  device profiler (%s) says: %s",
+		        s->profiler_source ? s->profiler_source : "unnamed",
+		        tlc_profiler_state_name(s->profiler_state));
+		if (s->profiler_message)
+			fprintf(out, ": %s", s->profiler_message);
+		fputc('\n', out);
+	}
 	if (s->state == TLC_JOIN_UNAVAILABLE) {
-		fprintf(out, "  device time is unavailable: no device profiler records in this input\n");
+		fprintf(out, "  device time is unavailable: %s\n",
+		        s->profiler_state == TLC_PROFILER_UNAVAILABLE
+		        ? "the device profiler could not record (one fact-free disclosure, no launch counted)"
+		        : "no device profiler records in this input");
 		return;
 	}
+	if (s->state == TLC_JOIN_EMPTY)
+		fprintf(out, "  EMPTY: the device profiler ran and recorded no launch (an empty set, "
+		        "not unavailable)\n");
 	if (s->state == TLC_JOIN_PARTIAL)
 		fprintf(out, "  PARTIAL: the source dropped records; every count below is a lower bound\n");
 	fprintf(out, "  runtime calls owning launches: %" PRIu64 " (%" PRIu64 " with an external id, %"
@@ -212,6 +226,12 @@ static void json_summary(yajl_gen g, const tlc_join_summary *s)
 	tlc_jsonw__kstr(g, "state", tlc_join_state_name(s->state));
 	tlc_jsonw__kstr(g, "path", tlc_join_path_name(s->path));
 	tlc_jsonw__kstr(g, "path_reason", s->path_reason);
+	tlc_jsonw__key(g, "profiler");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "state", tlc_profiler_state_name(s->profiler_state));
+	tlc_jsonw__kstr(g, "source", s->profiler_source);
+	tlc_jsonw__kstr(g, "message", s->profiler_message);
+	yajl_gen_map_close(g);
 	tlc_jsonw__kuint(g, "launches", s->launches);
 	tlc_jsonw__kuint(g, "kernels", s->kernels);
 	tlc_jsonw__kuint(g, "launches_attributed", s->launches_attributed);

@@ -515,6 +515,184 @@ static void saved_join_roundtrip(void **state)
 	free(buf);
 }
 
+/* ---- the device profiler's own statement (op log "device_profiler") ---- */
+
+#define LOG_HEAD "{\"format\":\"tlcost-oplog\",\"version\":1}\n" \
+	"{\"id\":42,\"op\":\"aten::mm\",\"args\":[{\"shape\":[4,8],\"dtype\":\"float32\"}," \
+	"{\"shape\":[8,16],\"dtype\":\"float32\"}],\"start_ns\":0,\"host_ns\":1000,\"thread\":12}\n"
+#define LOG_RT "{\"kind\":\"runtime\",\"name\":\"cudaLaunchKernel\",\"thread\":12,\"start_ns\":10," \
+	"\"end_ns\":20,\"correlation\":311,\"external_id\":42}\n"
+#define LOG_K "{\"kind\":\"kernel\",\"name\":\"sgemm\",\"device\":0,\"stream\":7," \
+	"\"start_ns\":1000,\"end_ns\":5200,\"correlation\":311}\n"
+#define PROF(status, more) "{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"" \
+	status "\"" more "}\n"
+#define UNAVAIL_MORE ",\"failed_call\":\"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)\"," \
+	"\"cupti_result\":999,\"message\":\"CUPTI_ERROR_UNKNOWN\""
+#define UNAVAIL_TEXT "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION): CUPTI_ERROR_UNKNOWN"
+
+static const tlc_join_summary *join_log(fx *f, const char *log, tlc_op_recorder *rec)
+{
+	tlc_join_free(f->j);
+	tlc_eval_free(f->ev);
+	f->j = NULL;
+	tlc_eval_options o = { sizeof o, 1, rec ? tlc_op_recorder_on_op : NULL, rec };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	if (tlc_oplog_read_mem(f->ev, log, strlen(log), "p.oplog") < 0)
+		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+	assert_int_equal(tlc_eval_finish(f->ev), 0);
+	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
+	return tlc_join_summary_get(f->j);
+}
+
+static char *report(fx *f, int fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(tlc_write_join(m, f->j, f->ev, fmt), 0);
+	fclose(m);
+	return buf;
+}
+
+/* unavailable: the profiler's text is carried (summary, reason, text,
+ * JSON); no launch, no device time, rows unavailable. */
+static void profiler_unavailable(void **state)
+{
+	fx *f = *state;
+	const tlc_join_summary *s = join_log(f, LOG_HEAD PROF("unavailable", UNAVAIL_MORE), NULL);
+	assert_int_equal(s->state, TLC_JOIN_UNAVAILABLE);
+	assert_int_equal(s->path, TLC_JOIN_PATH_NONE);
+	assert_int_equal(s->launches, 0);
+	assert_int_equal(s->profiler_state, TLC_PROFILER_UNAVAILABLE);
+	assert_string_equal(s->profiler_source, "cupti");
+	assert_string_equal(s->profiler_message, UNAVAIL_TEXT);
+	assert_non_null(strstr(s->path_reason, "(cupti) was unavailable: " UNAVAIL_TEXT));
+	assert_int_equal(row(f, "aten::mm")->attribution, TLC_ATTR_UNAVAILABLE);
+	assert_false(row(f, "aten::mm")->row_flags & TLC_ROW_HAS_DEVICE_TIME);
+	assert_int_equal(tlc_join_require_device_time(f->j), TLC_EREFUSED);
+	char *t = report(f, TLC_FORMAT_TEXT);
+	assert_non_null(strstr(t, "device-time join: unavailable (path: none)"));
+	assert_non_null(strstr(t, "device profiler (cupti) says: unavailable: " UNAVAIL_TEXT "\n"));
+	assert_null(strstr(t, "launches:")); /* a disclosure, not a launch table */
+	free(t);
+	t = report(f, TLC_FORMAT_JSON);
+	assert_non_null(strstr(t, "\"profiler\": {\n    \"state\": \"unavailable\",\n    "
+	                          "\"source\": \"cupti\",\n    \"message\": \"" UNAVAIL_TEXT "\"\n  }"));
+	free(t);
+	/* without a statement the same input is unavailable for want of records */
+	s = join_log(f, LOG_HEAD, NULL);
+	assert_int_equal(s->state, TLC_JOIN_UNAVAILABLE);
+	assert_int_equal(s->profiler_state, TLC_PROFILER_UNKNOWN);
+	assert_null(s->profiler_message);
+	assert_non_null(strstr(s->path_reason, "without a device profiler"));
+	t = report(f, TLC_FORMAT_TEXT);
+	assert_null(strstr(t, "device profiler (")); /* no statement, no line */
+	free(t);
+	/* launch records are facts whatever the statement says */
+	s = join_log(f, LOG_HEAD LOG_RT LOG_K PROF("unavailable", UNAVAIL_MORE), NULL);
+	assert_int_equal(s->state, TLC_JOIN_JOINED);
+	assert_int_equal(s->kernels_attributed, 1);
+}
+
+/* empty: the profiler ran and saw nothing: an empty set (rows have a known
+ * device time of 0), not unavailable; the gate cannot pass on nothing. */
+static void profiler_empty(void **state)
+{
+	fx *f = *state;
+	const tlc_join_summary *s = join_log(f, LOG_HEAD PROF("empty", ",\"kernels\":0"), NULL);
+	assert_int_equal(s->state, TLC_JOIN_EMPTY);
+	assert_int_equal(s->path, TLC_JOIN_PATH_NONE);
+	assert_non_null(strstr(s->path_reason, "(cupti) ran and saw no device activity"));
+	assert_int_equal(s->launches, 0);
+	assert_false(s->gate_passed);
+	assert_true(row(f, "aten::mm")->row_flags & TLC_ROW_HAS_DEVICE_TIME);
+	assert_int_equal(row(f, "aten::mm")->device_time_ns, 0);
+	assert_int_equal(tlc_join_require_device_time(f->j), 0);
+	char *t = report(f, TLC_FORMAT_TEXT);
+	assert_non_null(strstr(t, "device-time join: empty"));
+	assert_non_null(strstr(t, "device profiler (cupti) says: empty\n"));
+	free(t);
+	/* runtime calls, no launch, statement empty: empty as before */
+	s = join_log(f, LOG_HEAD LOG_RT PROF("empty", ""), NULL);
+	assert_int_equal(s->state, TLC_JOIN_EMPTY);
+}
+
+/* partial: counts are lower bounds and the gate cannot pass, with or
+ * without records kept; complete changes nothing. */
+static void profiler_partial_complete(void **state)
+{
+	fx *f = *state;
+	const tlc_join_summary *s =
+		join_log(f, LOG_HEAD PROF("partial", ",\"lower_bound\":true,\"dropped\":3") LOG_RT LOG_K, NULL);
+	assert_int_equal(s->state, TLC_JOIN_PARTIAL);
+	assert_int_equal(s->kernels_attributed, 1);
+	assert_false(s->gate_passed);
+	char *t = report(f, TLC_FORMAT_TEXT);
+	assert_non_null(strstr(t, "PARTIAL: the source dropped records"));
+	assert_non_null(strstr(t, "FAILED (partial input cannot prove it)"));
+	free(t);
+	s = join_log(f, LOG_HEAD PROF("partial", ""), NULL);
+	assert_int_equal(s->state, TLC_JOIN_PARTIAL);
+	assert_int_equal(s->path, TLC_JOIN_PATH_NONE);
+	s = join_log(f, LOG_HEAD LOG_RT PROF("partial", ""), NULL);
+	assert_int_equal(s->state, TLC_JOIN_PARTIAL); /* partial wins over empty */
+	s = join_log(f, LOG_HEAD LOG_RT LOG_K PROF("complete", ",\"kernels\":1"), NULL);
+	assert_int_equal(s->state, TLC_JOIN_JOINED);
+	assert_true(s->gate_passed);
+	assert_int_equal(s->profiler_state, TLC_PROFILER_COMPLETE);
+	s = join_log(f, LOG_HEAD PROF("complete", ""), NULL);
+	assert_int_equal(s->state, TLC_JOIN_UNAVAILABLE); /* as without a statement */
+	/* the API statement acts like the op log's */
+	tlc_join_free(f->j);
+	tlc_eval_free(f->ev);
+	f->j = NULL;
+	join(f, TRACE(OPX("aten::mm", 1, 0, 100, 1, MM_ARGS)), 0);
+	tlc_join_free(f->j);
+	f->j = NULL;
+	tlc_profiler_status st = { sizeof st, TLC_PROFILER_EMPTY, "mine", NULL };
+	assert_int_equal(tlc_eval_set_profiler_status(f->ev, &st), 0);
+	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
+	assert_int_equal(tlc_join_summary_get(f->j)->state, TLC_JOIN_EMPTY);
+	assert_non_null(strstr(tlc_join_summary_get(f->j)->path_reason, "(mine) ran"));
+}
+
+/* --save keeps the statement: the saved file re-derives the same state;
+ * dropping its device_profiler line changes the state and is refused. */
+static void profiler_saved(void **state)
+{
+	fx *f = *state;
+	static const char *const logs[] = {
+		LOG_HEAD PROF("empty", ""), LOG_HEAD PROF("unavailable", UNAVAIL_MORE),
+	};
+	for (size_t i = 0; i < 2; i++) {
+		tlc_op_recorder *rec;
+		assert_int_equal(tlc_op_recorder_new(&rec), 0);
+		tlc_join_state st = join_log(f, logs[i], rec)->state;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		assert_int_equal(tlc_join_save(m, f->j, f->ev, rec), 0);
+		fclose(m);
+		tlc_op_recorder_free(rec);
+		int saved = 0;
+		assert_int_equal(reread(f, buf, len, &saved), 0);
+		assert_true(saved);
+		assert_int_equal(tlc_join_summary_get(f->j)->state, st);
+		if (i == 1)
+			assert_string_equal(tlc_join_summary_get(f->j)->profiler_message, UNAVAIL_TEXT);
+		char *line = strstr(buf, "{\"kind\":\"device_profiler\"");
+		assert_non_null(line);
+		char *end = strchr(line, '\n');
+		memmove(line, end + 1, strlen(end + 1) + 1);
+		if (i == 0) { /* empty -> unavailable without the statement */
+			assert_int_equal(reread(f, buf, strlen(buf), &saved), TLC_EINPUT);
+			assert_string_equal(tlc_error_last()->code, "saved_join_mismatch");
+		}
+		free(buf);
+	}
+}
+
 /* Writers: csv has a header and one row per launch; text states the gate. */
 static void writers(void **state)
 {
@@ -639,6 +817,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(oplog_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(absurd_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(profiler_unavailable, setup, teardown),
+		cmocka_unit_test_setup_teardown(profiler_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(profiler_partial_complete, setup, teardown),
+		cmocka_unit_test_setup_teardown(profiler_saved, setup, teardown),
 		cmocka_unit_test_setup_teardown(saved_join_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(b200, setup, teardown),
 		cmocka_unit_test_setup_teardown(v100, setup, teardown),

@@ -367,6 +367,77 @@ static void test_empty_lists(void **state)
 	ctx_close(&c);
 }
 
+/* The device profiler's statement (docs/oplog-v1.md, "device_profiler"):
+ * read, not skipped; failed_call and message joined as "call: message";
+ * unknown fields (cupti_result, counts, nested objects) ignored; the last
+ * statement wins; "status" on an op record is just an unknown op field. */
+static void read_profiler(ctx *c, const char *lines)
+{
+	char log[2048];
+	snprintf(log, sizeof log, "{\"format\":\"tlcost-oplog\",\"version\":1}\n%s", lines);
+	ctx_open(c, NULL);
+	if (tlc_oplog_read_mem(c->ev, log, strlen(log), "prof") < 0)
+		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+	assert_int_equal(tlc_eval_finish(c->ev), 0);
+}
+
+static void test_device_profiler(void **state)
+{
+	(void)state;
+	ctx c;
+	read_profiler(&c, "{\"id\":0,\"op\":\"a::b\",\"args\":[],\"status\":\"weird\",\"message\":7}\n"
+	                  "{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"unavailable\","
+	                  "\"failed_call\":\"cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL)\","
+	                  "\"cupti_result\":999,\"message\":\"CUPTI_ERROR_UNKNOWN\","
+	                  "\"extra\":{\"a\":[1,{\"b\":null}]}}\n");
+	const tlc_profiler_status *p = tlc_eval_profiler_status(c.ev);
+	assert_int_equal(p->state, TLC_PROFILER_UNAVAILABLE);
+	assert_string_equal(p->source, "cupti");
+	assert_string_equal(p->message,
+	                    "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL): CUPTI_ERROR_UNKNOWN");
+	tlc_coverage cov;
+	assert_int_equal(tlc_eval_coverage(&cov, c.ev), 0);
+	assert_int_equal(cov.rows, 1);
+	assert_int_equal(cov.skipped, 0);        /* read, not skipped */
+	assert_int_equal(cov.device_records, 0); /* never a record, never a launch */
+	ctx_close(&c);
+
+	static const struct { const char *line, *source, *message; tlc_profiler_state st; } t[] = {
+		{ "{\"kind\":\"device_profiler\",\"status\":\"empty\"}\n", NULL, NULL,
+		  TLC_PROFILER_EMPTY },
+		{ "{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"partial\","
+		  "\"lower_bound\":true,\"dropped\":12}\n", "cupti", NULL, TLC_PROFILER_PARTIAL },
+		{ "{\"status\":\"complete\",\"kind\":\"device_profiler\",\"kernels\":3}\n", NULL, NULL,
+		  TLC_PROFILER_COMPLETE },
+		{ "{\"kind\":\"device_profiler\",\"status\":\"unavailable\",\"failed_call\":\"dlopen\"}\n",
+		  NULL, "dlopen", TLC_PROFILER_UNAVAILABLE },
+		{ "{\"kind\":\"device_profiler\",\"status\":\"unavailable\",\"message\":\"no GPU\"}\n",
+		  NULL, "no GPU", TLC_PROFILER_UNAVAILABLE },
+		/* the last statement wins */
+		{ "{\"kind\":\"device_profiler\",\"status\":\"empty\"}\n"
+		  "{\"kind\":\"device_profiler\",\"source\":\"x\",\"status\":\"complete\"}\n", "x", NULL,
+		  TLC_PROFILER_COMPLETE },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		read_profiler(&c, t[i].line);
+		p = tlc_eval_profiler_status(c.ev);
+		assert_int_equal(p->state, t[i].st);
+		if (t[i].source)
+			assert_string_equal(p->source, t[i].source);
+		else
+			assert_null(p->source);
+		if (t[i].message)
+			assert_string_equal(p->message, t[i].message);
+		else
+			assert_null(p->message);
+		ctx_close(&c);
+	}
+	/* no statement: unknown */
+	read_profiler(&c, "{\"kind\":\"kernel\",\"name\":\"k\",\"start_ns\":0,\"end_ns\":1}\n");
+	assert_int_equal(tlc_eval_profiler_status(c.ev)->state, TLC_PROFILER_UNKNOWN);
+	ctx_close(&c);
+}
+
 /* ---- one bad file per error ---- */
 
 typedef struct bad_case {
@@ -411,6 +482,13 @@ static const bad_case bad_cases[] = {
 	{ "tensor_no_shape.jsonl", "oplog_field_invalid", 2, 53, "shape" },
 	{ "device_type.jsonl", "oplog_field_invalid", 2, 45, "device" },
 	{ "phase.jsonl", "oplog_field_invalid", 2, 1, "sideways" },
+	/* device_profiler: '{"kind":"device_profiler","source":"cupti","status":"broken"'
+	 * ends at byte 60; a status before "kind" is checked when the record
+	 * closes (column 1); '{"kind":"device_profiler","status":3' : byte 36 */
+	{ "profiler_status.jsonl", "oplog_field_invalid", 2, 60, "broken" },
+	{ "profiler_status_late.jsonl", "oplog_field_invalid", 2, 1, "Complete" },
+	{ "profiler_status_type.jsonl", "oplog_field_invalid", 2, 36, "status" },
+	{ "profiler_no_status.jsonl", "oplog_field_invalid", 2, 1, "status" },
 	{ "duplicate_id.jsonl", "oplog_duplicate_id", 3, 36, "0" },
 	{ "truncated.jsonl", "oplog_truncated", 3, 47, "nothing after line 3" },
 };
@@ -649,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_bom),
 		cmocka_unit_test(test_empty_lists),
+		cmocka_unit_test(test_device_profiler),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_parent_errors),
 		cmocka_unit_test(test_io_error),

@@ -498,6 +498,11 @@ typedef struct tlc_join_summary {
 	         launch_calls_external_matched;
 	uint32_t gate_permille;
 	int gate_passed;            /* forward and backward shares both >= gate */
+	/* the device profiler's own statement (tlc_eval_profiler_status):
+	 * UNKNOWN when the input made none */
+	tlc_profiler_state profiler_state;
+	const char *profiler_source;  /* e.g. "cupti", or NULL */
+	const char *profiler_message; /* its error text ("failed_call: message"), or NULL */
 } tlc_join_summary;
 
 /** Kernel time of one phase, for the gate. Kernels whose phase is unknown
