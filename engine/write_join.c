@@ -186,6 +186,24 @@ static void csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* An op as reports show it: name, or name.overload (a Kineto wrapper row's
+ * original text is its overload, docs/kineto.md). */
+static void csv_op(FILE *out, const tlc_op_row *row)
+{
+	fputc('"', out);
+	for (int part = 0; part < 2; part++) {
+		const char *s = part ? row->overload : row->name;
+		if (part && s && *s)
+			fputc('.', out);
+		for (; s && *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+	}
+	fputc('"', out);
+}
+
 static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 {
 	fprintf(out, "launch,kind,name,device,stream,start_ns,duration_ns,correlation,"
@@ -205,7 +223,7 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 		if (l->op_row >= 0) {
 			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
 			fprintf(out, "%" PRId64 ",", row->id);
-			csv_str(out, row->name);
+			csv_op(out, row);
 		} else {
 			fputc(',', out);
 		}

@@ -146,6 +146,15 @@ static void wrappers_own_launches(void **state)
 	const tlc_op_row *c = row(f, "kineto::record_param_comms");
 	assert_int_equal(c->cls, TLC_CLASS_NOT_APPLICABLE);
 	assert_int_equal(c->kernel_time_ns, 7000);
+	/* the launch table names the wrapper with its original text */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_int_equal(tlc_write_join(m, f->j, f->ev, TLC_FORMAT_CSV), 0);
+	fclose(m);
+	assert_non_null(strstr(buf, "\"wrapper_kernel\""));
+	assert_non_null(strstr(buf, ",\"autograd::engine::evaluate_function.MmBackward0\",\n"));
+	free(buf);
 }
 
 /* One op, three launches: all three are its own, times add (1+2+3 us). */
