@@ -121,7 +121,7 @@ static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 	if (rc == 0 && saved && ctx->format == TLC_FORMAT_TEXT)
 		printf("saved join verified: the stored attribution and gate verdict are what the "
 		       "file's own records give\n");
-	if (rc == 0 && tlc_write_join(stdout, j, ev, (int)ctx->format) < 0)
+	if (rc == 0 && tlc_write_join(stdout, j, ev, ctx->format) < 0)
 		rc = cli_fail(ctx);
 	if (rc == 0 && ja->save)
 		rc = save(ctx, ja->save, j, ev, rec);

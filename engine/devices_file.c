@@ -252,7 +252,7 @@ static void write_devices_csv(FILE *out, const tlc_devices *devs)
 	}
 }
 
-int tlc_write_devices(FILE *out, const tlc_devices *devs, int fmt)
+int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt)
 {
 	if (!out || !devs)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a table",

@@ -91,7 +91,7 @@ static void write_csv(FILE *out, const tlc_mfu_result *r)
 	}
 }
 
-int tlc_write_mfu(FILE *out, const tlc_mfu *m, int fmt)
+int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt)
 {
 	if (!out || !m)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and an MFU result",

@@ -185,7 +185,7 @@ static void write_csv(FILE *out, const tlc_profile *p)
 		csv_row(out, tlc_profile_row_at(p, i), time, dev);
 }
 
-int tlc_write_profile(FILE *out, const tlc_profile *prof, int fmt)
+int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt)
 {
 	if (!out || !prof)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a profile",

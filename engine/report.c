@@ -327,7 +327,7 @@ static void write_csv(FILE *out, const tlc_eval *ev)
 		csv_row(out, tlc_eval_op_at(ev, i), dev);
 }
 
-int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts, int fmt)
+int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts, tlc_format fmt)
 {
 	if (!out)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an output stream",

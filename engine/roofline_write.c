@@ -213,7 +213,7 @@ static void write_csv(FILE *out, const tlc_roofline *rl)
 	}
 }
 
-int tlc_write_roofline(FILE *out, const tlc_roofline *rl, int fmt, size_t top)
+int tlc_write_roofline(FILE *out, const tlc_roofline *rl, tlc_format fmt, size_t top)
 {
 	if (!out || !rl)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a roofline",

@@ -115,7 +115,7 @@ static void write_csv(FILE *out, const tlc_tree *t)
 	}
 }
 
-int tlc_write_tree(FILE *out, const tlc_tree *tree, int fmt)
+int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt)
 {
 	if (!out || !tree)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a tree",

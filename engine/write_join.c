@@ -398,7 +398,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	return tlc_jsonw__end(g, out);
 }
 
-int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, int fmt)
+int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt)
 {
 	if (!out || !j || !ev)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream, a join and its eval",

@@ -379,6 +379,13 @@ int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 /** Detects the format from content (op log or Kineto trace) and reads it. */
 int tlc_input_read(tlc_eval *ev, const char *path);
 
+/** Output formats of the writers (tlc_write_*). */
+typedef enum tlc_format {
+	TLC_FORMAT_TEXT = 0,
+	TLC_FORMAT_JSON,
+	TLC_FORMAT_CSV
+} tlc_format;
+
 /* ------------------------------------------------------------------ */
 /* Device records (kernels, copies, runtime calls) for the join         */
 /* ------------------------------------------------------------------ */
@@ -622,8 +629,8 @@ int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev);
 
 /** Writes the join: text (summary, path and why, per-device, per-phase gate,
  *  remainder), json (all of it plus launches and groups) or csv (one row per
- *  launch). fmt is a tlc_format value (declared below this section). */
-int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, int fmt);
+ *  launch). */
+int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt);
 /* TLC-JOIN-API-END */
 
 /* ---- reports: tree, profile, roofline, mfu, report (contract 5-7) ---- */
@@ -631,8 +638,7 @@ int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, int fmt);
 /* Reports read a finished evaluation made with keep_ops set; without kept
  * rows they refuse with reports_need_ops. Objects they return own their
  * strings; free them with the matching *_free. docs/reports.md has the
- * text, JSON and CSV layouts. `int fmt` takes a tlc_format value (declared
- * below this section). */
+ * text, JSON and CSV layouts. */
 
 /* ---- device presets (roofline and MFU ceilings) ---- */
 
@@ -699,7 +705,7 @@ const tlc_device_preset *tlc_devices_at(const tlc_devices *devs, size_t i);
 int tlc_devices_find(const tlc_device_preset **out, const tlc_devices *devs,
                      const char *name);
 /** Lists the devices with their peaks, bandwidth, source and date. */
-int tlc_write_devices(FILE *out, const tlc_devices *devs, int fmt);
+int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt);
 
 /** How a report picks its ceilings. Precedence: peak_flops/peak_bw (user
  *  ceilings), then device, then the input's device name. */
@@ -761,7 +767,7 @@ const tlc_tree_row *tlc_tree_row_at(const tlc_tree *tree, size_t i);
 const char *tlc_tree_total_flops(const tlc_tree *tree);
 const char *tlc_tree_hidden_flops(const tlc_tree *tree);
 uint64_t tlc_tree_hidden_calls(const tlc_tree *tree);
-int tlc_write_tree(FILE *out, const tlc_tree *tree, int fmt);
+int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt);
 
 /* ---- profile tables ---- */
 
@@ -811,7 +817,7 @@ void tlc_profile_free(tlc_profile *prof);
 size_t tlc_profile_row_count(const tlc_profile *prof);
 const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i);
 size_t tlc_profile_hidden_rows(const tlc_profile *prof);
-int tlc_write_profile(FILE *out, const tlc_profile *prof, int fmt);
+int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt);
 
 /* ---- roofline (contract section 6): hypotheses from ideal traffic ---- */
 
@@ -878,7 +884,7 @@ size_t tlc_roofline_row_count(const tlc_roofline *rl);
 const tlc_roofline_row *tlc_roofline_row_at(const tlc_roofline *rl, size_t i);
 /** Text shows the summary and the top `top` rows by FLOPs (0 = all);
  *  JSON and CSV always hold every row. */
-int tlc_write_roofline(FILE *out, const tlc_roofline *rl, int fmt, size_t top);
+int tlc_write_roofline(FILE *out, const tlc_roofline *rl, tlc_format fmt, size_t top);
 /** The roofline chart as a standalone SVG document. */
 int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl);
 
@@ -934,7 +940,7 @@ typedef struct tlc_mfu tlc_mfu;
 int tlc_mfu_compute(tlc_mfu **out, const tlc_eval *ev, const tlc_mfu_options *opts);
 void tlc_mfu_free(tlc_mfu *m);
 const tlc_mfu_result *tlc_mfu_get_result(const tlc_mfu *m);
-int tlc_write_mfu(FILE *out, const tlc_mfu *m, int fmt);
+int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt);
 
 /* ---- tlcost report: the one-screen overview ---- */
 
@@ -949,18 +955,13 @@ typedef struct tlc_report_options {
 /** Headline per phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of
  *  the tree, roofline summary (80 columns). CSV is one row per op. */
 int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts,
-                     int fmt);
+                     tlc_format fmt);
 /* TLC-REPORTS-API-END */
 
 /* ------------------------------------------------------------------ */
 /* Writers                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef enum tlc_format {
-	TLC_FORMAT_TEXT = 0,
-	TLC_FORMAT_JSON,
-	TLC_FORMAT_CSV
-} tlc_format;
 
 /** Writes the flops report (headline per phase, coverage, lower-bound or
  *  complete line, ledger summary, op types) to out. */
