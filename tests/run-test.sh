@@ -5,7 +5,9 @@
 # sees top_builddir as a directory of links to the build tree in which
 # `tlcost` runs the real one under valgrind, so every CLI call of every
 # script is checked, whether or not it puts $TLCOST_RUN in front (which is
-# then empty, so nothing runs under valgrind twice).
+# then empty, so nothing runs under valgrind twice). Valgrind reports of
+# those calls go to log files that fail the test when not empty, even where
+# the script ignores the exit status or stderr.
 test=$1
 shift
 VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
@@ -19,12 +21,22 @@ script_under_valgrind()
 	for f in "$real"/* "$real"/.libs "$real"/.deps; do
 		[ -e "$f" ] && [ "${f##*/}" != tlcost ] && ln -s "$f" "$shim/"
 	done
+	logs=$(mktemp -d "${TMPDIR:-/tmp}/tlcost-vglog.XXXXXX") || exit 99
+	trap 'rm -rf "$shim" "$logs"' EXIT
 	cat > "$shim/tlcost" <<EOF
 #!/bin/sh
-exec "$real/libtool" --mode=execute $VG "$real/tlcost" "\$@"
+exec "$real/libtool" --mode=execute $VG --log-file="$logs/%p.log" "$real/tlcost" "\$@"
 EOF
 	chmod +x "$shim/tlcost"
 	top_builddir=$shim TLCOST_RUN= ${SHELL:-/bin/sh} "$test" "$@"
+	rc=$?
+	for f in "$logs"/*.log; do
+		[ -s "$f" ] || continue
+		echo "FAIL: valgrind reported errors in a tlcost call of $test:"
+		cat "$f"
+		rc=1
+	done
+	return $rc
 }
 
 case "$test" in
