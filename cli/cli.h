@@ -56,6 +56,10 @@ int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out);
 /** Frees ev and the join cli_load made for it. */
 void cli_unload(cli_ctx *ctx, tlc_eval *ev);
 
+/** --opt VALUE or --opt=VALUE at argv[*i] (advancing *i past a separate
+ *  value): the value, "" when it is missing, NULL when argv[*i] is not opt. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *opt);
+
 /** Nonzero when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 

@@ -33,8 +33,7 @@ static int push(const char ***list, size_t *n, const char *v)
 	return 0;
 }
 
-/* --opt VALUE or --opt=VALUE; returns the value or NULL (not this option). */
-static const char *opt_value(const char *opt, int argc, char **argv, int *i)
+const char *cli_opt_value(int argc, char **argv, int *i, const char *opt)
 {
 	size_t n = strlen(opt);
 	if (strncmp(argv[*i], opt, n) != 0)
@@ -51,11 +50,11 @@ static const char *opt_value(const char *opt, int argc, char **argv, int *i)
 static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 {
 	const char *v;
-	if ((v = opt_value("--plugin", argc, argv, i)))
+	if ((v = cli_opt_value(argc, argv, i, "--plugin")))
 		return *v ? push(&ctx->plugins, &ctx->nplugins, v) : 2;
-	if ((v = opt_value("--rules", argc, argv, i)))
+	if ((v = cli_opt_value(argc, argv, i, "--rules")))
 		return *v ? push(&ctx->rules, &ctx->nrules, v) : 2;
-	if ((v = opt_value("--format", argc, argv, i)))
+	if ((v = cli_opt_value(argc, argv, i, "--format")))
 		return cli_parse_format(&ctx->format, v) < 0 ? 3 : 0;
 	return 1; /* not a common option */
 }

@@ -63,8 +63,9 @@ static int denominator_option(cli_ctx *ctx, int *i, args *a)
 	return 0;
 }
 
-static int parse_one(cli_ctx *ctx, int *i, args *a)
+static int parse_one(cli_ctx *ctx, int *i, void *payload)
 {
+	args *a = payload;
 	const char *v;
 	int r = ra_ceil_option(ctx, i, &a->rc);
 	if (r != 0)
@@ -81,12 +82,7 @@ static int parse_one(cli_ctx *ctx, int *i, args *a)
 	if ((v = ra_value(ctx, i, "--tokens")))
 		return ra_int64(&a->o.tokens, v) == 0 && a->o.tokens > 0 ? 0
 		       : cli_usage_error(ctx, "--tokens needs a count > 0, got '%s'", v);
-	if (ctx->argv[*i][0] == '-' && ctx->argv[*i][1])
-		return cli_usage_error(ctx, "unknown option %s", ctx->argv[*i]);
-	if (a->file)
-		return cli_usage_error(ctx, "give one FILE");
-	a->file = ctx->argv[*i];
-	return 0;
+	return ra_positional(ctx, *i, &a->file);
 }
 
 /* The attributed kernel utilization (contract 7): a separate quantity from
@@ -147,19 +143,11 @@ int tool_mfu(cli_ctx *ctx)
 	memset(&a, 0, sizeof a);
 	a.o.size = sizeof a.o;
 	a.o.seconds = NAN; /* missing until --step-seconds */
-	int rc = 0;
-	for (int i = 0; i < ctx->argc && rc == 0; i++) {
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			tlc_devices_free(a.rc.devs);
-			return 0;
-		}
-		rc = parse_one(ctx, &i, &a);
+	int rc = ra_parse_args(ctx, parse_one, &a, help, &a.file, &a.rc);
+	if (rc < 0) { /* --help */
+		tlc_devices_free(a.rc.devs);
+		return 0;
 	}
-	if (rc == 0 && !a.file)
-		rc = cli_usage_error(ctx, "give one FILE");
-	if (rc == 0)
-		rc = ra_ceil_check(ctx, &a.rc);
 	if (rc == 0)
 		rc = run(ctx, &a);
 	tlc_devices_free(a.rc.devs);

@@ -68,12 +68,10 @@ static int parse(cli_ctx *ctx, tlc_profile_options *o, const char **file, int *w
 		} else if ((v = ra_value(ctx, &i, "--phase"))) {
 			if (ra_phase(&o->phase, v, 1) < 0)
 				return cli_usage_error(ctx, "--phase must be forward, backward, optimizer, other or all");
-		} else if (ctx->argv[i][0] == '-' && ctx->argv[i][1]) {
-			return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
-		} else if (*file) {
-			return cli_usage_error(ctx, "give one FILE");
 		} else {
-			*file = ctx->argv[i];
+			int rc = ra_positional(ctx, i, file);
+			if (rc)
+				return rc;
 		}
 	}
 	return *file ? 0 : cli_usage_error(ctx, "give one FILE");

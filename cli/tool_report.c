@@ -25,10 +25,10 @@ typedef struct args {
 	const char *file;
 } args;
 
-static int parse_one(cli_ctx *ctx, int *i, args *a)
+static int parse_one(cli_ctx *ctx, int *i, void *payload)
 {
+	args *a = payload;
 	const char *v;
-	size_t n;
 	int r = ra_ceil_option(ctx, i, &a->rc);
 	if (r != 0)
 		return r < 0 ? -r : 0;
@@ -38,18 +38,9 @@ static int parse_one(cli_ctx *ctx, int *i, args *a)
 	if ((v = ra_value(ctx, i, "--depth")))
 		return ra_size(&a->o.tree_depth, v) == 0 ? 0
 		       : cli_usage_error(ctx, "--depth needs a count, got '%s'", v);
-	if ((v = ra_value(ctx, i, "--cache-bytes"))) {
-		if (ra_size(&n, v) < 0)
-			return cli_usage_error(ctx, "--cache-bytes needs a byte count, got '%s'", v);
-		a->o.cache_bytes = n == 0 ? -1 : (int64_t)n;
-		return 0;
-	}
-	if (ctx->argv[*i][0] == '-' && ctx->argv[*i][1])
-		return cli_usage_error(ctx, "unknown option %s", ctx->argv[*i]);
-	if (a->file)
-		return cli_usage_error(ctx, "give one FILE");
-	a->file = ctx->argv[*i];
-	return 0;
+	if ((v = ra_value(ctx, i, "--cache-bytes")))
+		return ra_cache_bytes(&a->o.cache_bytes, ctx, v);
+	return ra_positional(ctx, *i, &a->file);
 }
 
 int tool_report(cli_ctx *ctx)
@@ -57,19 +48,11 @@ int tool_report(cli_ctx *ctx)
 	args a;
 	memset(&a, 0, sizeof a);
 	a.o.size = sizeof a.o;
-	int rc = 0;
-	for (int i = 0; i < ctx->argc && rc == 0; i++) {
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			tlc_devices_free(a.rc.devs);
-			return 0;
-		}
-		rc = parse_one(ctx, &i, &a);
+	int rc = ra_parse_args(ctx, parse_one, &a, help, &a.file, &a.rc);
+	if (rc < 0) { /* --help */
+		tlc_devices_free(a.rc.devs);
+		return 0;
 	}
-	if (rc == 0 && !a.file)
-		rc = cli_usage_error(ctx, "give one FILE");
-	if (rc == 0)
-		rc = ra_ceil_check(ctx, &a.rc);
 	tlc_eval *ev = NULL;
 	if (rc == 0)
 		rc = cli_load(ctx, a.file, 1, &ev);

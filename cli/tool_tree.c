@@ -44,12 +44,10 @@ static int parse(cli_ctx *ctx, tlc_tree_options *o, const char **file)
 				return cli_usage_error(ctx, "--depth needs a count >= 0, got '%s'", v);
 		} else if (strcmp(ctx->argv[i], "--no-fold") == 0) {
 			o->no_fold = 1;
-		} else if (ctx->argv[i][0] == '-' && ctx->argv[i][1]) {
-			return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
-		} else if (*file) {
-			return cli_usage_error(ctx, "give one FILE");
 		} else {
-			*file = ctx->argv[i];
+			int rc = ra_positional(ctx, i, file);
+			if (rc)
+				return rc;
 		}
 	}
 	return *file ? 0 : cli_usage_error(ctx, "give one FILE");
