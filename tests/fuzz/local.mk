@@ -8,6 +8,7 @@
 #   fuzz_trace  Kineto trace reader (engine/trace*.c) and the engine
 #   fuzz_rules  rule-file parser (engine/rulefile.c) and its interpreter
 #   fuzz_desc   plugin descriptor validation (engine/loader.c)
+#   fuzz_devices  device files (engine/devices_file.c), lookup and writer
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 FUZZ_SAN = address,undefined
@@ -22,7 +23,7 @@ FUZZ_LIBSRC = $(filter %.c,$(libtlcore_la_SOURCES))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
 FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*.h \
 	$(top_srcdir)/rules/*.h)
-FUZZ_NAMES = oplog trace rules desc
+FUZZ_NAMES = oplog trace rules desc devices
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 
 EXTRA_DIST += tests/fuzz/fuzz_common.h $(addprefix tests/fuzz/fuzz_,$(addsuffix .c,$(FUZZ_NAMES))) \
@@ -54,6 +55,7 @@ FUZZ_SEEDS_oplog = tests/fixtures/oplog tests/fixtures/models examples/custom_ge
 FUZZ_SEEDS_trace = tests/fixtures/trace
 FUZZ_SEEDS_rules = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
 FUZZ_SEEDS_desc = tests/fuzz/seeds/desc
+FUZZ_SEEDS_devices = tests/fuzz/seeds/devices
 
 # One target: fresh corpus from its seeds, FUZZ_SECONDS of fuzzing; a crash
 # fails with the input left in fuzz-crashes/NAME/.
