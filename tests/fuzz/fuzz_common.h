@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tlcost/tlcost.h"
 
 static inline tlc_engine *fuzz_engine(void)
@@ -35,8 +36,30 @@ static inline void fuzz_check_error(int rc)
 		abort();
 }
 
-/* Reads data with reader into a fresh eval over eng (keep_ops from the
- * first byte) and, when it parses, finishes it and writes the reports. */
+/* With the op rows kept: the device-time join (and the saved-join check),
+ * its writers, and the one-page report (tree, roofline summary, CSV rows). */
+static inline void fuzz_join_and_report(tlc_eval *ev)
+{
+	tlc_join *j = NULL;
+	int rc = tlc_join_run(&j, ev, NULL);
+	fuzz_check_error(rc);
+	if (rc == 0) {
+		int saved = 0;
+		fuzz_check_error(tlc_join_verify_saved(&saved, j, ev));
+		for (int fmt = TLC_FORMAT_TEXT; fmt <= TLC_FORMAT_CSV; fmt++)
+			fuzz_check_error(tlc_write_join(fuzz_sink(), j, ev, fmt));
+		tlc_join_free(j);
+	}
+	tlc_report_options ro;
+	memset(&ro, 0, sizeof ro);
+	ro.size = sizeof ro;
+	fuzz_check_error(tlc_write_report(fuzz_sink(), ev, &ro, TLC_FORMAT_TEXT));
+	fuzz_check_error(tlc_write_report(fuzz_sink(), ev, &ro, TLC_FORMAT_CSV));
+}
+
+/* Reads data with reader into a fresh eval over eng (keep_ops from bit 0 of
+ * the first byte) and, when it parses, finishes it and writes the reports;
+ * with bit 1 as well, joins device time and writes the full report. */
 static inline void fuzz_run_with(tlc_engine *eng,
                                  int (*reader)(tlc_eval *, const void *, size_t, const char *),
                                  const unsigned char *data, size_t size)
@@ -54,6 +77,8 @@ static inline void fuzz_run_with(tlc_engine *eng,
 	if (rc == 0) {
 		fuzz_check_error(tlc_write_flops(fuzz_sink(), ev, TLC_FORMAT_JSON));
 		fuzz_check_error(tlc_write_ledger(fuzz_sink(), ev, TLC_FORMAT_TEXT));
+		if (o.keep_ops && (data[0] & 2))
+			fuzz_join_and_report(ev);
 	}
 	tlc_eval_free(ev);
 }
