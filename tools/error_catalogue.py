@@ -62,9 +62,9 @@ GENERIC = {
 
 BASE_SINKS = {
     "tlc_error__set": {"klass": ("param", 0), "code": ("param", 1), "remedy": ("param", 2),
-                       "fmt": ("param", 3)},
+                       "fmt": ("fmtv", 3)},
     "tlc_error__set_pos": {"klass": ("param", 0), "code": ("param", 1),
-                           "remedy": ("param", 5), "fmt": ("param", 6)},
+                           "remedy": ("param", 5), "fmt": ("fmtv", 6)},
 }
 
 
@@ -383,6 +383,14 @@ def substitute(spec, args, f, env):
         return ("remedy_for", substitute(spec[1], args, f, env))
     if kind == "fmt":
         return ("fmt", spec[1], [substitute(a, args, f, env) for a in spec[2]])
+    if kind == "fmtv":  # a format string at spec[1] and its arguments after it
+        i = spec[1]
+        if i >= len(args):
+            return None
+        r = role_of_expr(args[i], f, env)
+        if r and r[0] == "const":
+            return ("fmt", r[1], [role_of_expr(a, f, env) for a in args[i + 1:]])
+        return r
     return None
 
 
@@ -406,28 +414,33 @@ def remedy_table(funcs):
 # ---------------------------------------------------------------- sites
 
 
-def resolve(spec, args, rtable, code):
-    """A role value at a call site with the given argument expressions."""
+def resolve(spec, args, rtable, code, f, env):
+    """A role value at a call site (in function f, whose printf-built locals
+    are env) with the given argument expressions."""
     if spec is None:
         return None
     kind = spec[0]
-    if kind == "param":
-        i = spec[1]
-        if i >= len(args):
-            return None
-        e = args[i].strip()
-        if re.match(r"^TLC_E[A-Z]+$", e):
-            return e
-        return literal(e)
-    if kind == "const":
-        return spec[1]
-    if kind == "remedy_for":
+    if kind in ("param", "fmtv"):
+        r = substitute(spec, args, f, env)
+        return evaluate(r, rtable, code)
+    return evaluate(spec, rtable, code)
+
+
+def evaluate(r, rtable, code):
+    """The text of a role value whose parameters are those of the function
+    holding the call: parameters are unknown there (None)."""
+    if r is None or r[0] == "param":
+        return None
+    if r[0] == "const":
+        return r[1]
+    if r[0] == "remedy_for":
         if rtable is None:
             return None
-        return rtable.get(code, rtable.get(None))
-    if kind == "fmt":
-        vals = [resolve(a, args, rtable, code) for a in spec[2]]
-        return fill_format(spec[1], vals)
+        inner = r[1]
+        key = inner[1] if inner and inner[0] == "const" else code
+        return rtable.get(key, rtable.get(None))
+    if r[0] == "fmt":
+        return fill_format(r[1], [evaluate(a, rtable, code) for a in r[2]])
     return None
 
 
@@ -475,21 +488,32 @@ def collect(srcdir):
         macros.update(file_macros)
         sinks = dict(gsinks)
         sinks.update(lsinks[path])
-        for name, args, off in calls_in(text):
-            s = sinks.get(name)
-            if not s or is_declaration(text, off):
-                continue
-            code = resolve(s.get("code"), args, rtables[path], None)
-            if not code or not CODE_RE.match(code):
-                continue
-            site = {
-                "file": path,
-                "line": text.count("\n", 0, off) + 1,
-                "klass": resolve(s.get("klass"), args, rtables[path], code),
-                "remedy": expand(resolve(s.get("remedy"), args, rtables[path], code), macros),
-                "fmt": expand(resolve(s.get("fmt"), args, rtables[path], code), macros),
-            }
-            codes.setdefault(code, []).append(site)
+        rt = rtables[path]
+        for f in funcs.values():
+            env = locals_built_by_printf(f)
+            for name, args, off in calls_in(f.body, f.body_start):
+                s = sinks.get(name)
+                if not s:
+                    continue
+                # calling an exported function that raises a fixed code (a
+                # parser such as tlc_dtype_parse) passes its error on; the
+                # error is raised, and listed, inside that function
+                if name not in lsinks[path] and name not in BASE_SINKS and \
+                        (s.get("code") or ("",))[0] == "const":
+                    continue
+                code = resolve(s.get("code"), args, rt, None, f, env)
+                if not code or not CODE_RE.match(code):
+                    continue
+                site = {
+                    "file": path,
+                    "line": text.count("\n", 0, off) + 1,
+                    "klass": resolve(s.get("klass"), args, rt, code, f, env),
+                    "remedy": expand(resolve(s.get("remedy"), args, rt, code, f, env), macros),
+                    "fmt": expand(resolve(s.get("fmt"), args, rt, code, f, env), macros),
+                }
+                codes.setdefault(code, []).append(site)
+    for sites in codes.values():
+        sites.sort(key=lambda x: (x["file"], x["line"]))
     return codes
 
 
