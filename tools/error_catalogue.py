@@ -417,13 +417,7 @@ def remedy_table(funcs):
 def resolve(spec, args, rtable, code, f, env):
     """A role value at a call site (in function f, whose printf-built locals
     are env) with the given argument expressions."""
-    if spec is None:
-        return None
-    kind = spec[0]
-    if kind in ("param", "fmtv"):
-        r = substitute(spec, args, f, env)
-        return evaluate(r, rtable, code)
-    return evaluate(spec, rtable, code)
+    return evaluate(substitute(spec, args, f, env), rtable, code)
 
 
 def evaluate(r, rtable, code):
@@ -459,7 +453,7 @@ def fill_format(fmt, vals):
             stars = conv.count("*")
             k += stars
             v = vals[k] if k < len(vals) else None
-            out.append(v if (v is not None and conv.endswith("s") and "\0" not in v) else conv)
+            out.append(v if (v is not None and conv.endswith("s")) else conv)
             k += 1
         pos = m.end()
     out.append(fmt[pos:])
@@ -565,6 +559,23 @@ def cell(s):
     return s.replace("|", "\\|").replace("`", "'")
 
 
+def drop_general(fmts):
+    """Drops a wrapper's own format ("plugin %s: %s") when its callers'
+    filled-in forms ("plugin %s: descriptor name is NULL") are listed."""
+    keep = []
+    for f in fmts:
+        pieces, pos = [], 0
+        for m in CONV_RE.finditer(f):
+            pieces.append(re.escape(f[pos:m.start()]))
+            pieces.append(".*")
+            pos = m.end()
+        pieces.append(re.escape(f[pos:]))
+        rx = re.compile("^" + "".join(pieces) + "$", re.S)
+        if not any(g != f and rx.match(g) for g in fmts):
+            keep.append(f)
+    return keep or fmts
+
+
 def render(codes, srcdir):
     out = [
         "# Error catalogue",
@@ -601,6 +612,7 @@ def render(codes, srcdir):
                 r = cell(piece)
                 if r not in rems:
                     rems.append(r)
+        fmts = drop_general(fmts)
         tests = tests_naming(srcdir, code)
         if code in GENERIC:
             mods = [GENERIC[code][0]]
