@@ -74,14 +74,25 @@ static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, siz
 {
 	if (!out || !valid_field(field) || (n && !factors))
 		return TLC_RULE_BAD_ARGS;
+	/* one pass: sign check and the int64 product; GMP only on overflow */
+	int64_t p = coeff, neg = 0;
+	int overflow = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (factors[i] < 0) {
-			out->bad_factor = 1;
-			return TLC_RULE_BAD_ARGS;
-		}
+		neg |= factors[i];
+		overflow |= __builtin_mul_overflow(p, factors[i], &p);
+	}
+	if (neg < 0) {
+		out->bad_factor = 1;
+		return TLC_RULE_BAD_ARGS;
 	}
 	out->negative_terms |= coeff < 0;
-	tlc_count__add_product(&out->f[field], coeff, n, factors);
+	tlc_count *c = &out->f[field];
+	int64_t sum;
+	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &sum)) {
+		c->small = sum;
+		return 0;
+	}
+	tlc_count__add_product(c, coeff, n, factors);
 	return 0;
 }
 

@@ -24,7 +24,6 @@ struct optype {
 
 #define TYPE_CACHE_SIZE 256
 typedef struct type_cache_entry {
-	uint64_t hash;
 	struct optype *type;
 } type_cache_entry;
 
@@ -308,19 +307,29 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
 	const char *ovl_raw = op->overload ? op->overload : "";
-	size_t nlen = strlen(op->name), olen = strlen(ovl_raw);
-	uint64_t h = tlc_hash__bytes(op->name, nlen) * 31 + tlc_hash__bytes(ovl_raw, olen);
-	type_cache_entry *c = &ev->type_cache[h & (TYPE_CACHE_SIZE - 1)];
-	if (c->type && c->hash == h && strcmp(c->type->name, op->name) == 0 &&
+	/* callers often pass the same string pointers again (literals, interned
+	 * names): try the slot of the pointers first; strcmp still decides */
+	uintptr_t ph = ((uintptr_t)op->name >> 3) ^ ((uintptr_t)ovl_raw >> 5) * 31;
+	type_cache_entry *c = &ev->type_cache[ph & (TYPE_CACHE_SIZE - 1)];
+	if (c->type && strcmp(c->type->name, op->name) == 0 &&
 	    strcmp(c->type->overload, ovl_raw) == 0)
 		return c->type;
-	const char *name = tlc_intern__get(ev->intern, op->name, nlen);
-	const char *ovl = tlc_intern__get(ev->intern, ovl_raw, olen);
-	optype *t = name && ovl ? find_type(ev, name, ovl) : NULL;
-	if (t) {
-			c->type = t;
-		c->hash = h;
+	size_t nlen = strlen(op->name), olen = strlen(ovl_raw);
+	uint64_t h = tlc_hash__bytes(op->name, nlen) * 31 + tlc_hash__bytes(ovl_raw, olen);
+	type_cache_entry *hc = &ev->type_cache[h & (TYPE_CACHE_SIZE - 1)];
+	optype *t = NULL;
+	if (hc->type && strcmp(hc->type->name, op->name) == 0 &&
+	    strcmp(hc->type->overload, ovl_raw) == 0) {
+		t = hc->type;
+	} else {
+		const char *name = tlc_intern__get(ev->intern, op->name, nlen);
+		const char *ovl = tlc_intern__get(ev->intern, ovl_raw, olen);
+		t = name && ovl ? find_type(ev, name, ovl) : NULL;
+		if (t)
+			hc->type = t;
 	}
+	if (t)
+		c->type = t;
 	return t;
 }
 
@@ -732,22 +741,33 @@ static int hold(tlc_eval *ev, const tlc_op *op)
 
 static int check_value(const tlc_value *v, int depth)
 {
-	if (depth > 64)
-		return -1;
 	if (v->kind == TLC_VALUE_TENSOR) {
-		if (v->u.tensor.ndim && !v->u.tensor.shape)
+		const int64_t *sh = v->u.tensor.shape;
+		size_t n = v->u.tensor.ndim;
+		if (n && !sh)
 			return -1;
-		for (size_t i = 0; i < v->u.tensor.ndim; i++)
-			if (v->u.tensor.shape[i] < 0)
-				return -1;
-	} else if (v->kind == TLC_VALUE_LIST) {
-		if (v->u.list.n && !v->u.list.items)
+		int64_t any = 0; /* a negative entry sets the sign bit */
+		for (size_t i = 0; i < n; i++)
+			any |= sh[i];
+		return any < 0 ? -1 : 0;
+	}
+	if (v->kind != TLC_VALUE_LIST)
+		return 0;
+	if (depth > 64 || (v->u.list.n && !v->u.list.items))
+		return -1;
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		const tlc_value *it = &v->u.list.items[i];
+		if ((it->kind == TLC_VALUE_TENSOR || it->kind == TLC_VALUE_LIST) &&
+		    check_value(it, depth + 1) < 0)
 			return -1;
-		for (size_t i = 0; i < v->u.list.n; i++)
-			if (check_value(&v->u.list.items[i], depth + 1) < 0)
-				return -1;
 	}
 	return 0;
+}
+
+/* Scalars need no check: only tensors and lists go through check_value. */
+static inline int value_ok(const tlc_value *v)
+{
+	return (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST) || check_value(v, 0) == 0;
 }
 
 static int check_op(const tlc_op *op)
@@ -765,13 +785,13 @@ static int check_op(const tlc_op *op)
 	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
 		bad = "args (count given without values)";
 	for (size_t i = 0; !bad && i < op->nargs; i++)
-		if (check_value(&op->args[i], 0) < 0)
+		if (!value_ok(&op->args[i]))
 			bad = "args (negative shape entry or nesting deeper than 64)";
 	for (size_t i = 0; !bad && i < op->nkwargs; i++)
-		if (!op->kwargs[i].name || check_value(&op->kwargs[i].value, 0) < 0)
+		if (!op->kwargs[i].name || !value_ok(&op->kwargs[i].value))
 			bad = "kwargs (unnamed, negative shape entry or too deep)";
 	for (size_t i = 0; !bad && (op->flags & TLC_OP_HAS_OUTPUTS) && i < op->noutputs; i++)
-		if (check_value(&op->outputs[i], 0) < 0)
+		if (!value_ok(&op->outputs[i]))
 			bad = "outputs (negative shape entry or nesting deeper than 64)";
 	if (bad)
 		return tlc_error__set(TLC_EINPUT, "oplog_field_invalid",
