@@ -105,9 +105,11 @@ int cli_fail(const cli_ctx *ctx)
 	const tlc_error *e = tlc_error_last();
 	fprintf(stderr, "%s: error: %s: %s\n", ctx && ctx->prog ? ctx->prog : "tlcost", e->code,
 	        e->message);
-	if (e->file && e->line)
+	if (e->file && e->line && e->column)
 		fprintf(stderr, "  at %s:%llu:%llu\n", e->file, (unsigned long long)e->line,
 		        (unsigned long long)e->column);
+	else if (e->file && e->line)
+		fprintf(stderr, "  at %s:%llu\n", e->file, (unsigned long long)e->line);
 	else if (e->file)
 		fprintf(stderr, "  in %s\n", e->file);
 	fprintf(stderr, "  remedy: %s\n", e->remedy);

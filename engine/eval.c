@@ -51,7 +51,8 @@ typedef struct uncovered {
 
 typedef struct pending_list {
 	tlc_op **ops;
-	size_t n, cap;
+	uint64_t *lines;  /* input line of each held record (0: unknown) */
+	size_t n, cap, lcap;
 } pending_list;
 
 struct tlc_eval {
@@ -96,6 +97,8 @@ struct tlc_eval {
 	tlc_device_record *dev;
 	size_t ndev, dcap;
 	tlc_profiler_status profiler;
+	const char *src_name;  /* input of the records being pushed (interned) */
+	uint64_t src_line;
 
 	type_cache_entry type_cache[TYPE_CACHE_SIZE];
 	tlc_cost scratch;
@@ -160,6 +163,7 @@ static void free_pending(tlc_eval *ev)
 		for (size_t k = 0; k < pl->n; k++)
 			tlc_alloc__free(ev->a, pl->ops[k]);
 		tlc_alloc__free(ev->a, pl->ops);
+		tlc_alloc__free(ev->a, pl->lines);
 	}
 	tlc_idmap__free(&ev->pending);
 }
@@ -718,6 +722,7 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 			ev->npending--;
 		}
 		tlc_alloc__free(ev->a, list.ops);
+		tlc_alloc__free(ev->a, list.lines);
 	}
 	if (stack != stack_small)
 		tlc_alloc__free(ev->a, stack);
@@ -730,10 +735,12 @@ static int hold(tlc_eval *ev, const tlc_op *op)
 	if (!copy)
 		return oom();
 	pending_list *pl = tlc_idmap__put(&ev->pending, op->parent, NULL);
-	if (!pl || tlc_alloc__grow(ev->a, (void **)&pl->ops, &pl->cap, pl->n + 1, sizeof *pl->ops) < 0) {
+	if (!pl || tlc_alloc__grow(ev->a, (void **)&pl->ops, &pl->cap, pl->n + 1, sizeof *pl->ops) < 0 ||
+	    tlc_alloc__grow(ev->a, (void **)&pl->lines, &pl->lcap, pl->n + 1, sizeof *pl->lines) < 0) {
 		tlc_alloc__free(ev->a, copy);
 		return oom();
 	}
+	pl->lines[pl->n] = ev->src_line;
 	pl->ops[pl->n++] = copy;
 	ev->npending++;
 	return 0;
@@ -879,6 +886,15 @@ const tlc_profiler_status *tlc_eval_profiler_status(const tlc_eval *ev)
 	return ev ? &ev->profiler : NULL;
 }
 
+int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line)
+{
+	if (name && (!ev->src_name || strcmp(ev->src_name, name) != 0) &&
+	    !(ev->src_name = intern(ev, name)))
+		return oom();
+	ev->src_line = line;
+	return 0;
+}
+
 /* ---- finish ---- */
 
 static int by_type_flops(const void *x, const void *y)
@@ -950,26 +966,39 @@ static int index_rows(tlc_eval *ev)
 	return 0;
 }
 
+/* The held record with the earliest input line names the problem. */
 static int report_unresolved(tlc_eval *ev)
 {
+	const pending_list *best = NULL;
+	int64_t best_parent = -1;
+	size_t best_k = 0;
 	for (size_t i = 0; i < ev->pending.nslots; i++) {
 		int64_t parent;
-		pending_list *pl = tlc_idmap__slot(&ev->pending, i, &parent);
-		if (!pl || !pl->n)
-			continue;
-		int cycle = test_bit(ev, parent, 0);
-		return tlc_error__set(TLC_EINPUT, "oplog_parent_unknown",
-		                      cycle ? "break the cycle: a parent must enclose its child, "
-		                              "never the other way round"
-		                            : "point parent at an op id of the same file, or drop it "
-		                              "for a top-level op",
-		                      cycle ? "op %lld has parent %lld, and their parents form a cycle "
-		                              "(%zu ops left unresolved)"
-		                            : "op %lld names parent %lld, which is no op of the input "
-		                              "(%zu ops left unresolved)",
-		                      (long long)pl->ops[0]->id, (long long)parent, ev->npending);
+		const pending_list *pl = tlc_idmap__slot(&ev->pending, i, &parent);
+		for (size_t k = 0; pl && k < pl->n; k++) {
+			if (!best || pl->lines[k] < best->lines[best_k] ||
+			    (pl->lines[k] == best->lines[best_k] && pl->ops[k]->id < best->ops[best_k]->id)) {
+				best = pl;
+				best_k = k;
+				best_parent = parent;
+			}
+		}
 	}
-	return 0;
+	if (!best)
+		return 0;
+	int cycle = test_bit(ev, best_parent, 0);
+	return tlc_error__set_pos(TLC_EINPUT, "oplog_parent_unknown", ev->src_name,
+	                          best->lines[best_k], 0,
+	                          cycle ? "break the cycle: a parent must enclose its child, "
+	                                  "never the other way round"
+	                                : "point parent at an op id of the same file, or drop it "
+	                                  "for a top-level op",
+	                          cycle ? "op %lld has parent %lld, and their parents form a cycle "
+	                                  "(%zu ops left unresolved)"
+	                                : "op %lld names parent %lld, which is no op of the input "
+	                                  "(%zu ops left unresolved)",
+	                          (long long)best->ops[best_k]->id, (long long)best_parent,
+	                          ev->npending);
 }
 
 int tlc_eval_finish(tlc_eval *ev)

@@ -17,6 +17,12 @@ const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i);
 /** Nonzero once tlc_eval_finish succeeded. */
 int tlc_eval__finished(const tlc_eval *ev);
 
+/** Where the next pushed record comes from (readers call it per record):
+ *  a record held for a later parent keeps its position, so an unresolved
+ *  parent at tlc_eval_finish is reported at the record's file:line. name
+ *  must outlive the eval's reading (it is interned). */
+int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 

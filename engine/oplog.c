@@ -952,6 +952,11 @@ static int finish_op(reader *r)
 		op.noutputs = r->noutputs;
 		op.outputs = r->noutputs ? r->vals + r->outputs_base : NULL;
 	}
+	/* a record held for a later parent keeps its line for the finish error */
+	if ((op.flags & TLC_OP_HAS_PARENT) && tlc_eval__set_position(r->ev, r->file, r->line) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
 	if (tlc_eval_push_op(r->ev, &op) < 0) {
 		r->err_set = 1;
 		return 0;

@@ -525,12 +525,17 @@ static void test_parent_errors(void **state)
 {
 	(void)state;
 	const char *files[] = { "bad/parent_unknown.jsonl", "bad/parent_cycle.jsonl" };
+	/* the error is raised at finish, positioned at the earliest held record:
+	 * line 2 in both files (op 0 naming parent 7; op 1 of the 1<->2 cycle) */
 	for (size_t i = 0; i < 2; i++) {
 		ctx c;
 		ctx_open(&c, NULL);
 		assert_int_equal(tlc_oplog_read(c.ev, fixture(files[i])), 0);
 		assert_true(tlc_eval_finish(c.ev) < 0);
 		assert_string_equal(tlc_error_last()->code, "oplog_parent_unknown");
+		assert_int_equal(tlc_error_last()->line, 2);
+		assert_non_null(tlc_error_last()->file);
+		assert_non_null(strstr(tlc_error_last()->file, files[i] + 4));
 		ctx_close(&c);
 	}
 }
