@@ -31,4 +31,5 @@ bench-oplog: $(BENCH_DEPS)
 
 # the generated logs are large (about 340 MB per million ops)
 bench-clean:
-	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out
+	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
+	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp
