@@ -17,17 +17,7 @@ enum input_kind { IN_OPLOG, IN_TRACE };
 
 static const unsigned char *find(const unsigned char *p, size_t n, const char *needle)
 {
-	size_t k = strlen(needle);
-	while (n >= k) {
-		const unsigned char *q = memchr(p, needle[0], n - k + 1);
-		if (!q)
-			return NULL;
-		if (memcmp(q, needle, k) == 0)
-			return q;
-		n -= (size_t)(q - p) + 1;
-		p = q + 1;
-	}
-	return NULL;
+	return memmem(p, n, needle, strlen(needle));
 }
 
 static int is_space(unsigned char c)
