@@ -6,6 +6,7 @@
  * with a "traceEvents" member, usually spread over many lines. The first
  * decompressed chunk of the input decides; the stream is not consumed, so
  * standard input works too. */
+#define _GNU_SOURCE 1 /* memmem */
 #include <string.h>
 #include "alloc.h"
 #include "error.h"
