@@ -358,9 +358,13 @@ static ledger_group *find_group(tlc_eval *ev, optype *t)
 static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth)
 {
 	if (v->kind == TLC_VALUE_TENSOR) {
+		/* a summary, not a dump: at most 16 dimensions are spelled out */
+		size_t nd = v->u.tensor.ndim, shown = nd > 16 ? 16 : nd;
 		tlc_sb__putc(sb, '[');
-		for (size_t i = 0; i < v->u.tensor.ndim; i++)
+		for (size_t i = 0; i < shown; i++)
 			tlc_sb__printf(sb, i ? ",%lld" : "%lld", (long long)v->u.tensor.shape[i]);
+		if (shown < nd)
+			tlc_sb__printf(sb, ",... (%zu dims)", nd);
 		tlc_sb__putc(sb, ']');
 		if (v->u.tensor.dtype_name)
 			tlc_sb__puts(sb, v->u.tensor.dtype_name);
@@ -388,6 +392,10 @@ static const char *shapes_of(tlc_eval *ev, const tlc_op *op)
 		const tlc_value *v = &op->args[i];
 		if (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST)
 			continue;
+		if (ev->sb.len > 512) { /* bounded, whatever the record */
+			tlc_sb__puts(&ev->sb, ", ...");
+			break;
+		}
 		size_t before = ev->sb.len;
 		if (written)
 			tlc_sb__puts(&ev->sb, ", ");

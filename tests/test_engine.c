@@ -447,6 +447,27 @@ static void test_ledger_examples(void **state)
 	tlc_engine_free(eng);
 }
 
+/* A rank-1000 tensor is summarised, not dumped: 16 dims, then the rank. */
+static void test_shapes_summary_bounded(void **state)
+{
+	(void)state;
+	tlc_engine *eng = test_engine();
+	tlc_eval *ev = new_eval(eng);
+	static int64_t shape[1000];
+	for (int i = 0; i < 1000; i++)
+		shape[i] = 1;
+	tlc_value arg = { .kind = TLC_VALUE_TENSOR };
+	arg.u.tensor.ndim = 1000;
+	arg.u.tensor.shape = shape;
+	tlc_op op = { .size = sizeof op, .id = 0, .name = "u::wide", .nargs = 1, .args = &arg };
+	assert_int_equal(tlc_eval_push_op(ev, &op), 0);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	const char *sh = tlc_eval_ledger_at(ev, 0)->example_shapes[0];
+	assert_string_equal(sh, "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,... (1000 dims)]");
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
 /* ---- allocation failure sweep ---- */
 
 typedef struct failer {
@@ -553,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_phases_and_fma1),
 		cmocka_unit_test(test_overflow_exact),
 		cmocka_unit_test(test_ledger_examples),
+		cmocka_unit_test(test_shapes_summary_bounded),
 		cmocka_unit_test(test_alloc_failure_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
