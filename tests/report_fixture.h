@@ -185,4 +185,29 @@ static inline char *fx_total(const tlc_eval *ev, tlc_phase p)
 		fclose(out);                                                                \
 	} while (0)
 
+/* One engine and one evaluation holding ops, as cmocka state. */
+typedef struct fx_env {
+	tlc_engine *eng;
+	tlc_eval *ev;
+} fx_env;
+
+static inline fx_env *fx_env_new(const char *device, const fx_op *ops, size_t n)
+{
+	fx_env *e = calloc(1, sizeof *e);
+	assert_non_null(e);
+	e->eng = fx_engine();
+	e->ev = fx_eval(e->eng, device);
+	fx_push_all(e->ev, ops, n);
+	return e;
+}
+
+static inline int fx_env_teardown(void **state)
+{
+	fx_env *e = *state;
+	tlc_eval_free(e->ev);
+	tlc_engine_free(e->eng);
+	free(e);
+	return 0;
+}
+
 #endif

@@ -13,27 +13,9 @@ static const fx_op ops[] = {
 	{ 2, "t::gemm", TLC_PHASE_BACKWARD, "mm", "M", 0, 64, 64, 64, 0, 0, 0, NULL },
 };
 
-typedef struct env {
-	tlc_engine *eng;
-	tlc_eval *ev;
-} env;
-
 static int setup(void **state)
 {
-	env *e = calloc(1, sizeof *e);
-	e->eng = fx_engine();
-	e->ev = fx_eval(e->eng, "NVIDIA H100 80GB HBM3");
-	fx_push_all(e->ev, ops, sizeof ops / sizeof ops[0]);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	env *e = *state;
-	tlc_eval_free(e->ev);
-	tlc_engine_free(e->eng);
-	free(e);
+	*state = fx_env_new("NVIDIA H100 80GB HBM3", ops, sizeof ops / sizeof ops[0]);
 	return 0;
 }
 
@@ -48,7 +30,7 @@ static tlc_mfu_options opts(double seconds)
 
 static void test_mfu_per_phase_peaks(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_mfu_options o = opts(1e-3);
 	tlc_mfu *m = NULL;
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
@@ -69,7 +51,7 @@ static void test_mfu_per_phase_peaks(void **state)
 
 static void test_mfu_user_peak_and_exceeds_one(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_mfu_options o = opts(2e-6);
 	o.ceilings.peak_flops = 1e12;
 	o.ceilings.peak_bw = 1e12;
@@ -97,7 +79,7 @@ static void test_mfu_user_peak_and_exceeds_one(void **state)
 
 static void test_denominator_refused(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	static const tlc_mfu_denominator bad[] = { TLC_MFU_KERNEL_UNION_SECONDS,
 		TLC_MFU_DEVICE_BUSY_SECONDS, TLC_MFU_INSTRUMENTED_HOST_SECONDS, TLC_MFU_OTHER_SECONDS };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -113,7 +95,7 @@ static void test_denominator_refused(void **state)
 
 static void test_step_seconds_invalid(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	const double bad[] = { 0.0, -1.0, NAN, INFINITY };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		tlc_mfu_options o = opts(bad[i]);
@@ -128,7 +110,7 @@ static void test_step_seconds_invalid(void **state)
 
 static void test_peak_missing(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_mfu_options o = opts(1.0);
 	o.ceilings.device = "v100-sxm2"; /* no bf16 peak on V100 */
 	tlc_mfu *m = NULL;
@@ -145,7 +127,7 @@ static void test_peak_missing(void **state)
 
 static void test_six_nd(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_mfu_options o = opts(1.0);
 	o.params = 1000;
 	o.tokens = 8;
@@ -194,12 +176,12 @@ static void test_trace_dtype_spellings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_mfu_per_phase_peaks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mfu_user_peak_and_exceeds_one, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_denominator_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_step_seconds_invalid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_peak_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_six_nd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mfu_per_phase_peaks, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_mfu_user_peak_and_exceeds_one, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_denominator_refused, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_step_seconds_invalid, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_peak_missing, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_six_nd, setup, fx_env_teardown),
 		cmocka_unit_test(test_trace_dtype_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

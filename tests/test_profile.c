@@ -17,27 +17,9 @@ static const fx_op ops[] = {
 	{ 4, "t::pw", TLC_PHASE_BACKWARD, "a", "A", 0, 1, 1, 0, 0, 0, 5, NULL },
 };
 
-typedef struct env {
-	tlc_engine *eng;
-	tlc_eval *ev;
-} env;
-
 static int setup(void **state)
 {
-	env *e = calloc(1, sizeof *e);
-	e->eng = fx_engine();
-	e->ev = fx_eval(e->eng, "NVIDIA L4");
-	fx_push_all(e->ev, ops, sizeof ops / sizeof ops[0]);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	env *e = *state;
-	tlc_eval_free(e->ev);
-	tlc_engine_free(e->eng);
-	free(e);
+	*state = fx_env_new("NVIDIA L4", ops, sizeof ops / sizeof ops[0]);
 	return 0;
 }
 
@@ -58,7 +40,7 @@ static tlc_profile *build(const tlc_eval *ev, tlc_profile_by by, tlc_profile_sor
 
 static void test_by_type(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_TYPE, TLC_SORT_FLOPS, 0, -1);
 	assert_int_equal(tlc_profile_row_count(p), 3);
 	const tlc_profile_row *g = tlc_profile_row_at(p, 0), *w = tlc_profile_row_at(p, 1),
@@ -82,7 +64,7 @@ static void test_by_type(void **state)
 
 static void test_by_module_phase_and_top(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_MODULE, TLC_SORT_COUNT, 0, -1);
 	assert_int_equal(tlc_profile_row_count(p), 2);
 	assert_string_equal(tlc_profile_row_at(p, 0)->key, "a"); /* 3 ops */
@@ -110,7 +92,7 @@ static void test_by_module_phase_and_top(void **state)
 
 static void test_time_label_and_device_columns(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_profile *p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1);
 	char *txt = NULL, *csv = NULL;
 	FX_CAPTURE(txt, tlc_write_profile(out, p, TLC_FORMAT_TEXT));
@@ -148,7 +130,7 @@ static void test_time_label_and_device_columns(void **state)
 
 static void test_report_api(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	char *txt = NULL, *json = NULL, *csv = NULL;
 	FX_CAPTURE(txt, tlc_write_report(out, e->ev, NULL, TLC_FORMAT_TEXT));
 	FX_CAPTURE(json, tlc_write_report(out, e->ev, NULL, TLC_FORMAT_JSON));
@@ -326,10 +308,10 @@ static void test_allocation_failures(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_by_type, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_by_module_phase_and_top, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_time_label_and_device_columns, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_api, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_by_type, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_by_module_phase_and_top, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_time_label_and_device_columns, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_report_api, setup, fx_env_teardown),
 		cmocka_unit_test(test_allocation_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

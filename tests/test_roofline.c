@@ -23,27 +23,9 @@ static const fx_op ops[] = {
 	{ 5, "t::pw", TLC_PHASE_FORWARD, "act", "A", 0, 2, 2, 0, TLC_DTYPE_OTHER, 0, 0, NULL },
 };
 
-typedef struct env {
-	tlc_engine *eng;
-	tlc_eval *ev;
-} env;
-
 static int setup(void **state)
 {
-	env *e = calloc(1, sizeof *e);
-	e->eng = fx_engine();
-	e->ev = fx_eval(e->eng, "cpu");
-	fx_push_all(e->ev, ops, sizeof ops / sizeof ops[0]);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	env *e = *state;
-	tlc_eval_free(e->ev);
-	tlc_engine_free(e->eng);
-	free(e);
+	*state = fx_env_new("cpu", ops, sizeof ops / sizeof ops[0]);
 	return 0;
 }
 
@@ -64,7 +46,7 @@ static tlc_roofline *build(const tlc_eval *ev, int64_t cache)
 
 static void test_reasons_and_verdicts(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_roofline *rl = build(e->ev, -1); /* exclude nothing */
 	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
 	assert_int_equal(s->rows, 6);
@@ -99,7 +81,7 @@ static void test_reasons_and_verdicts(void **state)
 
 static void test_cache_exclusion(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_roofline *rl = build(e->ev, 0); /* default 4 MiB: both covered ops fit */
 	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
 	assert_int_equal(s->cache_bytes, 4u * 1024 * 1024);
@@ -203,7 +185,7 @@ static void test_device_from_input_and_dtype(void **state)
 
 static void test_refusals(void **state)
 {
-	env *e = *state; /* its input names device "cpu" */
+	fx_env *e = *state; /* its input names device "cpu" */
 	tlc_roofline_options o;
 	memset(&o, 0, sizeof o);
 	o.size = sizeof o;
@@ -293,7 +275,7 @@ static size_t count_of(const char *hay, const char *needle)
 
 static void test_svg_parts(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_roofline *rl = build(e->ev, 0);
 	char *svg = NULL;
 	FX_CAPTURE(svg, tlc_write_roofline_svg(out, rl));
@@ -314,10 +296,10 @@ static void test_svg_parts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reasons_and_verdicts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cache_exclusion, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_svg_parts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reasons_and_verdicts, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_cache_exclusion, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, setup, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_svg_parts, setup, fx_env_teardown),
 		cmocka_unit_test(test_device_matching),
 		cmocka_unit_test(test_presets_complete),
 		cmocka_unit_test(test_device_from_input_and_dtype),

@@ -22,27 +22,9 @@ static const fx_op tiny[] = {
 	{ 10, "t::gemm", TLC_PHASE_BACKWARD, "enc.0.fc", "Linear", 0, 2, 4, 3, 0, 0, 0, NULL },
 };
 
-typedef struct env {
-	tlc_engine *eng;
-	tlc_eval *ev;
-} env;
-
 static int setup_tiny(void **state)
 {
-	env *e = calloc(1, sizeof *e);
-	e->eng = fx_engine();
-	e->ev = fx_eval(e->eng, NULL);
-	fx_push_all(e->ev, tiny, sizeof tiny / sizeof tiny[0]);
-	*state = e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	env *e = *state;
-	tlc_eval_free(e->ev);
-	tlc_engine_free(e->eng);
-	free(e);
+	*state = fx_env_new(NULL, tiny, sizeof tiny / sizeof tiny[0]);
 	return 0;
 }
 
@@ -85,7 +67,7 @@ static void check_rows(const tlc_tree *t, const want_row *w, size_t n)
 
 static void test_full_tree(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_tree *t = build(e->ev, TLC_PHASE_FORWARD, 0, 0, 0);
 	/* enc.0..2 are identical (same structure, same costs): one (x3) row whose
 	 * values cover all three; enc.3 differs in cost and is not folded. */
@@ -111,7 +93,7 @@ static void test_full_tree(void **state)
 
 static void test_top_and_depth_rows(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	/* top 1: root keeps enc (238 > head 0); enc keeps 0..2 (168 > 70); the
 	 * folded block keeps fc (144 > 24, the 24 covers three act calls). */
 	tlc_tree *t = build(e->ev, TLC_PHASE_FORWARD, 1, 0, 0);
@@ -159,7 +141,7 @@ static void assert_self_sum(const tlc_tree *t, const char *want)
 
 static void test_conservation(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	for (int ph = 0; ph < 2; ph++) {
 		char *total = fx_total(e->ev, (tlc_phase)ph);
 		for (size_t top = 0; top <= 3; top++)
@@ -177,7 +159,7 @@ static void test_conservation(void **state)
 
 static void test_no_fold_and_backward(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_tree *t = build(e->ev, TLC_PHASE_FORWARD, 0, 0, 1);
 	assert_int_equal(tlc_tree_row_count(t), 15); /* root, enc, 4 x (block, fc, act), head */
 	tlc_tree_free(t);
@@ -307,7 +289,7 @@ static void test_needs_kept_ops(void **state)
 
 static void test_writers(void **state)
 {
-	env *e = *state;
+	fx_env *e = *state;
 	tlc_tree *t = build(e->ev, TLC_PHASE_FORWARD, 1, 2, 0);
 	char *txt = NULL, *json = NULL, *csv = NULL;
 	FX_CAPTURE(txt, tlc_write_tree(out, t, TLC_FORMAT_TEXT));
@@ -327,11 +309,11 @@ static void test_writers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_full_tree, setup_tiny, teardown),
-		cmocka_unit_test_setup_teardown(test_top_and_depth_rows, setup_tiny, teardown),
-		cmocka_unit_test_setup_teardown(test_conservation, setup_tiny, teardown),
-		cmocka_unit_test_setup_teardown(test_no_fold_and_backward, setup_tiny, teardown),
-		cmocka_unit_test_setup_teardown(test_writers, setup_tiny, teardown),
+		cmocka_unit_test_setup_teardown(test_full_tree, setup_tiny, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_top_and_depth_rows, setup_tiny, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_conservation, setup_tiny, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_no_fold_and_backward, setup_tiny, fx_env_teardown),
+		cmocka_unit_test_setup_teardown(test_writers, setup_tiny, fx_env_teardown),
 		cmocka_unit_test(test_module_calls),
 		cmocka_unit_test(test_fold_needs_same_ops),
 		cmocka_unit_test(test_exact_beyond_64_bits),
