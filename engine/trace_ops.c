@@ -257,6 +257,10 @@ static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
 	                dims->first->kind == TLC_TNODE_ARRAY;
 	if (strcmp(ty, "TensorList") == 0 || dims_list) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a TensorList is not an array";
+			return -1;
+		}
 		rc = make_tensor_list(v, t, dims, strides);
 	} else if (!is_marker(ty)) {
 		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
