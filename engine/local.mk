@@ -1,24 +1,71 @@
-# libtlcost (engine/). All library code is built once into the convenience
-# library libtlcore.la (tests link it to reach semi-private helpers);
+# libtlcost (engine/): one folder per layer, each built as its own
+# convenience library with only the include paths of itself and the layers
+# below it, so a header included upward fails to compile (tests/layers.sh
+# checks the same rule and the absence of include cycles from the sources):
+#
+#   base      allocation, errors, exact counts, hash map, names and dtypes
+#   output    the JSON emitter                                 (-> base)
+#   registry  engine, rule registry, host table, loader, rule files
+#                                                    (-> base, rules/ table)
+#   eval      evaluation, coverage, the unknown ledger    (-> registry, base)
+#   input     byte streams, sniffing, op log and trace readers      (-> eval)
+#   join      device records, the correlation join, saved joins
+#                                                         (-> eval, output)
+#   report    each report's model next to its writer   (-> join, eval, output)
+#
+# libtlcore.la is all of them (tests link it to reach semi-private helpers);
 # libtlcost.la is that code with exports limited to the public tlc_ API
-# (names with a double underscore stay hidden). Feature areas add their
-# sources to libtlcore_la_SOURCES from am/*.am.
+# (names with a double underscore stay hidden).
+TLC_I_PUBLIC   = -I$(top_srcdir)/include -I$(top_builddir)
+TLC_I_BASE     = $(TLC_I_PUBLIC) -I$(top_srcdir)/engine/base
+TLC_I_OUTPUT   = $(TLC_I_BASE) -I$(top_srcdir)/engine/output
+TLC_I_REGISTRY = $(TLC_I_BASE) -I$(top_srcdir)/engine/registry -I$(top_srcdir)/rules
+TLC_I_EVAL     = $(TLC_I_REGISTRY) -I$(top_srcdir)/engine/eval
+TLC_I_INPUT    = $(TLC_I_EVAL) -I$(top_srcdir)/engine/input
+TLC_I_JOIN     = $(TLC_I_EVAL) -I$(top_srcdir)/engine/output -I$(top_srcdir)/engine/join
+TLC_I_REPORT   = $(TLC_I_JOIN) -I$(top_srcdir)/engine/report
+# tests reach every layer
+TLC_I_ALL      = $(TLC_I_REPORT) -I$(top_srcdir)/engine/input
+TLC_LAYER_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS) $(ZLIB_CFLAGS)
+
+noinst_LTLIBRARIES += libtl_base.la libtl_output.la libtl_registry.la \
+	libtl_eval.la libtl_input.la libtl_join.la libtl_report.la
+libtl_base_la_SOURCES =
+libtl_base_la_CPPFLAGS = $(TLC_I_BASE)
+libtl_base_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_output_la_SOURCES =
+libtl_output_la_CPPFLAGS = $(TLC_I_OUTPUT)
+libtl_output_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_registry_la_SOURCES =
+libtl_registry_la_CPPFLAGS = $(TLC_I_REGISTRY)
+libtl_registry_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_eval_la_SOURCES =
+libtl_eval_la_CPPFLAGS = $(TLC_I_EVAL)
+libtl_eval_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_input_la_SOURCES =
+libtl_input_la_CPPFLAGS = $(TLC_I_INPUT)
+libtl_input_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_join_la_SOURCES =
+libtl_join_la_CPPFLAGS = $(TLC_I_JOIN)
+libtl_join_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+libtl_report_la_SOURCES =
+libtl_report_la_CPPFLAGS = $(TLC_I_REPORT)
+libtl_report_la_CFLAGS = $(TLC_LAYER_CFLAGS)
+
+include engine/base/local.mk
+include engine/output/local.mk
+include engine/registry/local.mk
+include engine/eval/local.mk
+include engine/input/local.mk
+include engine/join/local.mk
+include engine/report/local.mk
+
 noinst_LTLIBRARIES += libtlcore.la
-libtlcore_la_SOURCES = \
-	engine/error.c engine/error.h \
-	engine/alloc.c engine/alloc.h \
-	engine/count.c engine/count.h \
-	engine/cost.c engine/cost.h \
-	engine/registry.c engine/registry.h \
-	engine/engine.c engine/engine.h \
-	engine/idmap.c engine/idmap.h \
-	engine/opcopy.c engine/opcopy.h \
-	engine/eval.c engine/eval.h \
-	engine/names.c engine/jsonw.c engine/jsonw.h \
-	engine/rulefile.c \
-	engine/write_flops.c
-libtlcore_la_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS) $(ZLIB_CFLAGS)
-libtlcore_la_LIBADD = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBM)
+libtlcore_la_SOURCES =
+nodist_EXTRA_libtlcore_la_SOURCES = dummy.c
+libtlcore_la_LIBADD = libtl_report.la libtl_join.la libtl_input.la \
+	libtl_eval.la libtl_registry.la libtl_rules.la libtl_output.la libtl_base.la \
+	$(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBM)
 
 lib_LTLIBRARIES += libtlcost.la
 libtlcost_la_SOURCES =

@@ -4,6 +4,6 @@
 # fused_gelu.c.
 noinst_LTLIBRARIES += plugins/examples/fused_gelu.la
 plugins_examples_fused_gelu_la_SOURCES = plugins/examples/fused_gelu.c
-plugins_examples_fused_gelu_la_CPPFLAGS = -I$(top_srcdir)/include
+plugins_examples_fused_gelu_la_CPPFLAGS = $(TLC_I_PUBLIC)
 plugins_examples_fused_gelu_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 EXTRA_DIST += docs/plugin-guide.md

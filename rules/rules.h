@@ -4,6 +4,7 @@
 #ifndef TLC_RULES_RULES_H
 #define TLC_RULES_RULES_H
 
+#include <stddef.h>
 #include "tlcost/plugin.h"
 
 #define TLC_RULE_FAMILIES(X) \
@@ -15,5 +16,16 @@
 	int tlc_rules__##f##_init(tlc_plugin_ctx *ctx, const tlc_host *host);
 TLC_RULE_FAMILIES(TLC_DECLARE_FAMILY)
 #undef TLC_DECLARE_FAMILY
+
+/** One built-in family: its name (provider "builtin:NAME") and its init,
+ *  with the plugin init signature. */
+typedef struct tlc_builtin_family {
+	const char *name;
+	int (*init)(tlc_plugin_ctx *ctx, const tlc_host *host);
+} tlc_builtin_family;
+
+/** The built-in families in registration order (rules/builtin.c); the
+ *  engine registers each through the plugin ABI. *n receives the count. */
+const tlc_builtin_family *tlc_rules__families(size_t *n);
 
 #endif

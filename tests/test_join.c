@@ -1,4 +1,4 @@
-/* Device-time join (engine/join.c): one small synthetic trace per join rule,
+/* Device-time join (engine/join/join.c): one small synthetic trace per join rule,
  * the gate, utilization refusals, op logs with device records, and the two
  * real traces of ../shared/traces (skipped when TLCOST_SHARED_DIR is unset).
  * Times in the traces are microseconds; the join reports nanoseconds. */

@@ -1,4 +1,4 @@
-/* Rule-plugin loader (engine/loader.c) against fixture plugins in
+/* Rule-plugin loader (engine/registry/loader.c) against fixture plugins in
  * tests/plugins/ (built for `make check` into FIXTURE_DIR) and the example
  * plugin plugins/examples/fused_gelu.c (EXAMPLE_DIR).
  *

@@ -1,4 +1,4 @@
-/* Declarative rule files (engine/rulefile.c, engine/rulefile_eval.c).
+/* Declarative rule files (engine/registry/rulefile.c, engine/registry/rulefile_eval.c).
  *
  * Tables: good files evaluated over one op record each (values derived by
  * hand in the comments), evaluation failures (unknown with missing_args or

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generates docs/errors.md, the bad-input catalogue, from the C sources.
 
-Every typed error of tlcost is raised through engine/error.c
+Every typed error of tlcost is raised through engine/base/error.c
 (tlc_error__set(KLASS, "code", "remedy", "fmt", ...) and
 tlc_error__set_pos(KLASS, "code", file, line, col, "remedy", "fmt", ...)),
 directly or through a file's local wrapper (oplog.c fail/field_fail,
 trace.c fail/fail_field, rulefile.c fail_at/syntax, instream.c
-set_gzip_error, loader.c bad_desc, tlc_error__oom, plugins/cupti
+set_gzip_error, loader.c bad_desc, tlc_error__oom, capture/cupti
 tlc_cupti__fail, ...). Wrappers are found, not listed: a function whose
 body hands one of its own parameters (or a constant) to a raising function
 in the code position is itself a raising function; readers that park the
@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-SCAN_DIRS = ["engine", "rules", "cli", "plugins"]
+SCAN_DIRS = ["engine", "rules", "cli", "plugins", "capture"]
 TEST_GLOBS = ("tests",)
 CODE_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
 IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

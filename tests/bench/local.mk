@@ -33,3 +33,18 @@ bench-oplog: $(BENCH_DEPS)
 bench-clean:
 	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
 	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp
+
+# `make bench-trace` (not part of `make check`): a synthetic trace of
+# BENCH_EVENTS (default 5 million) events, read by `tlcost flops`, timed
+# against a yajl parse-only pass and measured for peak RSS.
+EXTRA_PROGRAMS += tests/bench/gen_trace
+tests_bench_gen_trace_SOURCES = tests/bench/gen_trace.c
+EXTRA_DIST += tests/bench/trace_run.sh
+CLEANFILES += tests/bench/gen_trace$(EXEEXT) tests/bench/timeit-trace.out
+
+.PHONY: bench-trace
+bench-trace: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
+	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' \
+	$(SHELL) $(top_srcdir)/tests/bench/trace_run.sh

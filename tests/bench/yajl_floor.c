@@ -1,5 +1,5 @@
 /* yajl_floor FILE: the floor of any yajl-callback reader. Parses FILE with
- * yajl as engine/oplog.c does (one handle, multiple values, the stream cut
+ * yajl as engine/input/oplog.c does (one handle, multiple values, the stream cut
  * at newlines, 256 KiB reads) but with callbacks that do nothing, so `make
  * bench` can show how much of the time budget the callbacks alone take. */
 #include <fcntl.h>

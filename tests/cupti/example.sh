@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the documented example (plugins/cupti/example, docs/cupti.md) and
+# Runs the documented example (capture/cupti/example, docs/cupti.md) and
 # reads what it wrote with `tlcost join`. The example records 3 ops and
 # launches no GPU work, so its CUPTI session is "unavailable" (no GPU: one
 # disclosure line with CUPTI's text, no counts) or "empty" (a GPU machine).
@@ -12,7 +12,7 @@ trap 'rm -f "$log" "$out"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-${TLCOST_RUN:-} "$top_builddir/plugins/cupti/example" "$log" > "$out" || fail "example exited $?"
+${TLCOST_RUN:-} "$top_builddir/capture/cupti/example" "$log" > "$out" || fail "example exited $?"
 cat "$out"
 [ "$(grep -c '"op":"aten::mm"' "$log")" = 3 ] || fail "expected 3 op records"
 [ "$(grep -c '"kind":"device_profiler"' "$log")" = 1 ] || fail "expected one disclosure line"

@@ -1,4 +1,4 @@
-/* libFuzzer target: plugin descriptor validation (engine/loader.c, through
+/* libFuzzer target: plugin descriptor validation (engine/registry/loader.c, through
  * tlc_loader__check_desc). The fuzz bytes build a descriptor the way a
  * hostile or stale plugin could hand one back from tlc_plugin_describe():
  * any ABI number and size, a NULL, empty, long or odd-byte name (always

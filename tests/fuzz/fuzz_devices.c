@@ -1,4 +1,4 @@
-/* libFuzzer target: the device file reader (engine/devices_file.c, through
+/* libFuzzer target: the device file reader (engine/report/devices_file.c, through
  * tlc_devices_load, which takes a path: each input is written to one
  * temporary file per process), then the device lookup and the devices
  * writer over whatever loaded. A failure must be typed, and a

@@ -1,5 +1,5 @@
-/* libFuzzer target: the rule-file parser (engine/rulefile.c) and, for files
- * that load, the interpreter (engine/rulefile_eval.c) over a fixed op log
+/* libFuzzer target: the rule-file parser (engine/registry/rulefile.c) and, for files
+ * that load, the interpreter (engine/registry/rulefile_eval.c) over a fixed op log
  * whose ops (mylib::f, mylib::f.x, mylib::g) hold huge shapes, unknown
  * dtypes, None, lists, strings and kwargs. Build: make tests/fuzz/fuzz_rulefile
  * (the pattern rule of tests/fuzz/local.mk); run it with

@@ -1,6 +1,6 @@
-/* libFuzzer target: the rule-file parser (engine/rulefile.c) through its
+/* libFuzzer target: the rule-file parser (engine/registry/rulefile.c) through its
  * public entry tlc_engine_load_rules_file, and, when a file loads, the
- * formula interpreter (engine/rulefile_eval.c) over a fixed op log whose ops
+ * formula interpreter (engine/registry/rulefile_eval.c) over a fixed op log whose ops
  * are named fz::a .. fz::e and fz::base (tests/fuzz/rules.dict holds the
  * names, so the fuzzer finds rules that match them) with hostile arguments:
  * zero-size, rank-0 and 2^62-sized tensors, ints, int lists, None, tensor

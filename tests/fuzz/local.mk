@@ -4,11 +4,11 @@
 # the fixtures, with the format's dictionary. Inputs that once crashed live
 # in tests/fuzz/regress/ (op logs, Kineto traces) and are replayed by
 # `make check` (tests/fuzz/replay.sh).
-#   fuzz_oplog  op log v1 reader (engine/oplog.c) and the engine behind it
+#   fuzz_oplog  op log v1 reader (engine/input/oplog.c) and the engine behind it
 #   fuzz_trace  Kineto trace reader (engine/trace*.c) and the engine
-#   fuzz_rules  rule-file parser (engine/rulefile.c) and its interpreter
-#   fuzz_desc   plugin descriptor validation (engine/loader.c)
-#   fuzz_devices  device files (engine/devices_file.c), lookup and writer
+#   fuzz_rules  rule-file parser (engine/registry/rulefile.c) and its interpreter
+#   fuzz_desc   plugin descriptor validation (engine/registry/loader.c)
+#   fuzz_devices  device files (engine/report/devices_file.c), lookup and writer
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 # A fixed seed makes the bounded CI run walk the same input sequence every

@@ -41,24 +41,13 @@ struct tlc_engine {
 /** The host table's register_rule: honours ctx->open and collect mode. */
 int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def);
 
-/** Closes every loaded plugin (engine/loader.c). */
+/** Closes every loaded plugin (engine/registry/loader.c). */
 void tlc_loader__close_all(tlc_engine *eng);
 
 /** Checks a plugin descriptor as tlc_engine_load_plugin does (ABI version
  *  first, then size, name, init) without loading anything; path names the
  *  plugin in the error. Returns 0, TLC_EVERSION or TLC_EPLUGIN. */
 int tlc_loader__check_desc(const tlc_plugin_desc *d, const char *path);
-
-/** Registers every built-in rule family (rules/), each as its own provider
- *  "builtin:FAMILY", through the plugin ABI. */
-int tlc_rules__register_builtins(tlc_engine *eng);
-
-/** Each rule family file exports one init with the plugin init signature,
- *  listed in rules/builtin.c. */
-typedef struct tlc_builtin_family {
-	const char *name;
-	int (*init)(tlc_plugin_ctx *ctx, const tlc_host *host);
-} tlc_builtin_family;
 
 /** Runs init as provider `label` with the registration window open; on
  *  failure removes everything it registered. Used for built-ins and plugins. */
@@ -80,7 +69,7 @@ typedef struct tlc_owned {
 int tlc_engine__own(tlc_engine *eng, void *p, void (*free_fn)(void *, const tlc_allocator *));
 /** Frees p now if the engine owns it (a rule file whose registration failed). */
 void tlc_engine__disown_free(tlc_engine *eng, void *p);
-/** Frees everything handed to tlc_engine__own (engine/rulefile.c). */
+/** Frees everything handed to tlc_engine__own (engine/registry/rulefile.c). */
 void tlc_engine__free_owned(tlc_engine *eng);
 /* TLC-RULEFILE-END */
 

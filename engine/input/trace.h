@@ -1,6 +1,6 @@
 /* Kineto / Chrome-trace reader internals (semi-private): the compact records
  * the streaming parser keeps, and the op builder that turns them into op
- * records after the whole trace has been read (engine/trace_ops.c). */
+ * records after the whole trace has been read (engine/input/trace_ops.c). */
 #ifndef TLC_ENGINE_TRACE_H
 #define TLC_ENGINE_TRACE_H
 

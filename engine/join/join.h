@@ -1,5 +1,5 @@
 /* Device-time join internals (semi-private): the result object shared by
- * engine/join.c and engine/write_join.c. */
+ * engine/join/join.c and engine/join/write_join.c. */
 #ifndef TLC_ENGINE_JOIN_H
 #define TLC_ENGINE_JOIN_H
 

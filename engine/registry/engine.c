@@ -5,6 +5,7 @@
 #include <string.h>
 #include "engine.h"
 #include "cost.h"
+#include "rules.h"
 
 static int pick_allocator(const tlc_allocator **out, const tlc_engine_options *opts)
 {
@@ -18,6 +19,22 @@ static int pick_allocator(const tlc_allocator **out, const tlc_engine_options *o
 		                      "set malloc_fn, realloc_fn and free_fn",
 		                      "custom allocator is missing a function");
 	*out = a;
+	return 0;
+}
+
+/* Every built-in rule family (rules/), each as its own provider
+ * "builtin:FAMILY", through the same registration path as a plugin. */
+static int register_builtins(tlc_engine *eng)
+{
+	char label[64];
+	size_t n;
+	const tlc_builtin_family *fam = tlc_rules__families(&n);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(label, sizeof label, "%s%s", "builtin:", fam[i].name);
+		int rc = tlc_engine__run_init(eng, label, fam[i].init, NULL);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -38,7 +55,7 @@ int tlc_engine_new(tlc_engine **out, const tlc_engine_options *opts)
 	eng->a = &eng->a_copy;
 	rc = tlc_registry__new(&eng->reg, eng->a);
 	if (rc == 0 && !(opts && (opts->flags & TLC_ENGINE_NO_BUILTINS)))
-		rc = tlc_rules__register_builtins(eng);
+		rc = register_builtins(eng);
 	if (rc < 0) {
 		tlc_engine_free(eng);
 		return rc;

@@ -1,4 +1,5 @@
-# plugins/cupti: libtlcost-cupti, the CUPTI join module (issue 6).
+# capture/cupti: libtlcost-cupti, the CUPTI collector a capture library links
+# (it uses libtlcost through its public API only).
 # Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
 # at run time; CUPTI_CFLAGS is only for the activity record structs.
 EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
@@ -10,23 +11,23 @@ if HAVE_CUPTI
 lib_LTLIBRARIES += libtlcost-cupti.la
 pkginclude_HEADERS += include/tlcost/cupti.h
 libtlcost_cupti_la_SOURCES = \
-	plugins/cupti/internal.h \
-	plugins/cupti/error.c \
-	plugins/cupti/intern.c \
-	plugins/cupti/lib.c \
-	plugins/cupti/parse.c \
-	plugins/cupti/build.c \
-	plugins/cupti/session.c \
-	plugins/cupti/output.c
-libtlcost_cupti_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
+	capture/cupti/internal.h \
+	capture/cupti/error.c \
+	capture/cupti/intern.c \
+	capture/cupti/lib.c \
+	capture/cupti/parse.c \
+	capture/cupti/build.c \
+	capture/cupti/session.c \
+	capture/cupti/output.c
+libtlcost_cupti_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
 libtlcost_cupti_la_LIBADD = libtlcost.la -lpthread
 libtlcost_cupti_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
-noinst_PROGRAMS += plugins/cupti/example
-plugins_cupti_example_SOURCES = plugins/cupti/example.c
-plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
+noinst_PROGRAMS += capture/cupti/example
+capture_cupti_example_SOURCES = capture/cupti/example.c
+capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
 
 check_PROGRAMS += tests/test_cupti
 TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh \

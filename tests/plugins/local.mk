@@ -1,5 +1,4 @@
-# Rule-plugin loader (engine/loader.c), its unit test and fixture plugins.
-libtlcore_la_SOURCES += engine/loader.c
+# Fixture plugins of the rule-plugin loader (engine/registry/loader.c) and its unit test.
 
 # Fixture plugins: libtool modules built for `make check` only; -rpath (in
 # PLUGIN_LDFLAGS) makes libtool produce tests/plugins/.libs/NAME.so. They

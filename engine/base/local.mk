@@ -1,0 +1,8 @@
+# engine/base: allocation, errors, exact counts, the id map, names, op copies.
+libtl_base_la_SOURCES += \
+	engine/base/error.c engine/base/error.h \
+	engine/base/alloc.c engine/base/alloc.h \
+	engine/base/count.c engine/base/count.h \
+	engine/base/idmap.c engine/base/idmap.h \
+	engine/base/opcopy.c engine/base/opcopy.h \
+	engine/base/names.c

@@ -1,0 +1,11 @@
+# engine/report: each report's model next to its writer (flops, tree,
+# profile, devices, roofline + SVG, mfu, the one-screen report).
+libtl_report_la_SOURCES += \
+	engine/report/reports.h engine/report/report_util.c \
+	engine/report/write_flops.c \
+	engine/report/tree.c engine/report/tree_write.c \
+	engine/report/profile.c engine/report/profile_write.c \
+	engine/report/devices.c engine/report/devices_file.c \
+	engine/report/roofline.c engine/report/roofline_write.c engine/report/svg.c \
+	engine/report/mfu.c engine/report/mfu_write.c \
+	engine/report/report.c
