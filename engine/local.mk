@@ -60,6 +60,12 @@ include engine/input/local.mk
 include engine/join/local.mk
 include engine/report/local.mk
 
+# every library source, in link order (the fuzz build compiles them itself)
+TLC_CORE_SRCS = $(libtl_report_la_SOURCES) $(libtl_join_la_SOURCES) \
+	$(libtl_input_la_SOURCES) $(libtl_eval_la_SOURCES) \
+	$(libtl_registry_la_SOURCES) $(libtl_rules_la_SOURCES) \
+	$(libtl_output_la_SOURCES) $(libtl_base_la_SOURCES)
+
 noinst_LTLIBRARIES += libtlcore.la
 libtlcore_la_SOURCES =
 nodist_EXTRA_libtlcore_la_SOURCES = dummy.c

@@ -5,7 +5,7 @@
 # in tests/fuzz/regress/ (op logs, Kineto traces) and are replayed by
 # `make check` (tests/fuzz/replay.sh).
 #   fuzz_oplog  op log v1 reader (engine/input/oplog.c) and the engine behind it
-#   fuzz_trace  Kineto trace reader (engine/trace*.c) and the engine
+#   fuzz_trace  Kineto trace reader (engine/input/trace*.c) and the engine
 #   fuzz_rules  rule-file parser (engine/registry/rulefile.c) and its interpreter
 #   fuzz_desc   plugin descriptor validation (engine/registry/loader.c)
 #   fuzz_devices  device files (engine/report/devices_file.c), lookup and writer
@@ -18,14 +18,13 @@ FUZZ_SEED = 1
 FUZZ_SAN = address,undefined
 FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-I$(top_srcdir)/include -I$(top_srcdir)/engine -I$(top_srcdir)/rules \
-	$(YAJL_CFLAGS) $(ZLIB_CFLAGS)
+	$(TLC_I_ALL) $(YAJL_CFLAGS) $(ZLIB_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
 # The library sources are compiled once into tests/fuzz/obj/ (instrumented)
 # and linked into every target.
-FUZZ_LIBSRC = $(filter %.c,$(libtlcore_la_SOURCES))
+FUZZ_LIBSRC = $(filter %.c,$(TLC_CORE_SRCS))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
-FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*.h \
+FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h \
 	$(top_srcdir)/rules/*.h)
 FUZZ_NAMES = oplog trace rules desc devices
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
