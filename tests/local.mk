@@ -77,3 +77,4 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+EXTRA_DIST += docs/api.md
