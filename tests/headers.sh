@@ -15,7 +15,10 @@ have_cxx=0
 if command -v "$cxx" >/dev/null 2>&1; then have_cxx=1; fi
 incs="-I$srcdir/include"
 [ -d "$builddir/include" ] && incs="$incs -I$builddir/include"
-for path in "$srcdir"/include/tlcost/*.h; do
+headers=$(ls "$srcdir"/include/tlcost/*.h)
+# the generated version.h lives in the build tree in a VPATH build
+[ -f "$srcdir/include/tlcost/version.h" ] || headers="$headers $builddir/include/tlcost/version.h"
+for path in $headers; do
 	h=tlcost/$(basename "$path")
 	printf '#include <%s>\n#include <%s>\nint main(void) { return 0; }\n' "$h" "$h" > "$tmp/t.c"
 	for std in c99 c11 c17; do
@@ -29,7 +32,7 @@ for path in "$srcdir"/include/tlcost/*.h; do
 	fi
 	b=$(basename "$path")
 	case $b in
-	tlcost.h|cupti.h) ;;
+	tlcost.h|cupti.h|version.h) ;; # version.h comes through common.h
 	*) grep -q "#include \"$b\"" "$srcdir/include/tlcost/tlcost.h" ||
 		{ echo "not in the umbrella tlcost.h: $b" >&2; exit 1; } ;;
 	esac

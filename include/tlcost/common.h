@@ -15,7 +15,12 @@
 extern "C" {
 #endif
 
-#define TLC_VERSION_STRING "0.1.0"
+#include <tlcost/version.h> /* generated: TLC_VERSION_STRING, _MAJOR, _MINOR, _PATCH */
+
+/** The version of the library running (the headers' is TLC_VERSION_*).
+ *  Each out parameter may be NULL. Returns the version string, e.g.
+ *  "0.1.0"; static, never NULL. */
+const char *tlc_version(int *major, int *minor, int *patch);
 
 /** Frees memory the library returned through a char ** out parameter. */
 void tlc_free(void *p);

@@ -28,6 +28,10 @@ typedef enum tlc_peak_dtype {
 	TLC_PEAK_COUNT
 } tlc_peak_dtype;
 
+/** Fixed capacity of peak arrays (TLC_PEAK_COUNT <= it), so a new
+ *  precision does not move the fields after them. */
+#define TLC_PEAK_SLOTS 16
+
 /** "fp64", "fp32", "tf32", "fp16", "bf16", "fp8". */
 const char *tlc_peak_dtype_name(tlc_peak_dtype d);
 /** Parses a peak dtype name (also accepts float32, bfloat16, ...).
@@ -55,7 +59,7 @@ typedef struct tlc_device_preset {
 	const char *match;   /* device-name patterns: '|'-separated alternatives,
 	                        each a space-separated list of tokens that must
 	                        all appear (case-insensitive) */
-	double peak_flops[TLC_PEAK_COUNT];
+	double peak_flops[TLC_PEAK_SLOTS]; /* indexed by tlc_peak_dtype */
 	double mem_bw;       /* bytes/s */
 	tlc_basis basis;
 	const char *source;  /* vendor datasheet (or the user's note) */
@@ -83,7 +87,10 @@ int tlc_devices_find(const tlc_device_preset **out, const tlc_devices *devs,
 int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt);
 
 /** How a report picks its ceilings. Precedence: peak_flops/peak_bw (user
- *  ceilings), then device, then the input's device name. */
+ *  ceilings), then device, then the input's device name. Embedded in
+ *  tlc_roofline_options, tlc_mfu_options and tlc_report_options, whose size
+ *  field versions it; reserved (zero) keeps room for new fields without
+ *  moving the fields after it in those structs. */
 typedef struct tlc_ceilings {
 	const tlc_devices *devices; /* NULL: built-in presets */
 	const char *device;         /* preset id/name/device string, or NULL */
@@ -92,6 +99,7 @@ typedef struct tlc_ceilings {
 	tlc_basis basis;            /* basis of user ceilings */
 	const char *dtype;          /* NULL: from the ops; else a peak dtype name
 	                               ("bf16", "tf32", ...) used for every op */
+	void *reserved[4];          /* zero (zeroed options): room to grow */
 } tlc_ceilings;
 
 #ifdef __cplusplus

@@ -85,6 +85,7 @@ void tlc_eval_free(tlc_eval *ev);
 
 /** Header facts of the input (op log header or trace metadata). */
 typedef struct tlc_input_info {
+	uint32_t size;        /* sizeof(tlc_input_info) of the caller's build */
 	const char *format;   /* "tlcost-oplog", "kineto-trace", "api" */
 	const char *producer; /* NULL when absent */
 	const char *model;
@@ -94,7 +95,11 @@ typedef struct tlc_input_info {
 	const char *meta_json; /* the header's meta object as JSON text, or NULL */
 } tlc_input_info;
 
-/** Sets header facts (copied). Readers call it; API users may. */
+#define TLC_INPUT_INFO_INIT { sizeof(tlc_input_info), NULL, NULL, NULL, NULL, -1, -1, NULL }
+
+/** Sets header facts (copied). Readers call it; API users may. info->size
+ *  must be set (TLC_INPUT_INFO_INIT); fields past it take their defaults.
+ *  TLC_EINVAL (invalid_argument) when it is smaller than the first layout. */
 int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info);
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev);
 
@@ -110,13 +115,23 @@ void tlc_eval_count_skipped(tlc_eval *ev, const char *kind);
  *  parent that names no op, or a cycle). After it, reports may be read. */
 int tlc_eval_finish(tlc_eval *ev);
 
+/** Fixed capacity of arrays indexed by tlc_class in public structs, so the
+ *  layout does not change when a class is added (TLC_CLASS_COUNT <= it). */
+#define TLC_CLASS_SLOTS 8
+
+/** Filled by tlc_eval_coverage; the caller sets size (TLC_COVERAGE_INIT). */
 typedef struct tlc_coverage {
+	uint32_t size;                    /* sizeof(tlc_coverage) of the caller's build */
 	uint64_t rows;                    /* op records evaluated */
-	uint64_t by_class[TLC_CLASS_COUNT];
+	uint64_t by_class[TLC_CLASS_SLOTS]; /* indexed by tlc_class */
 	uint64_t skipped;                 /* records of unknown kinds, skipped and counted */
 	uint64_t device_records;          /* kernel/memcpy/memset/runtime records */
 } tlc_coverage;
 
+#define TLC_COVERAGE_INIT { sizeof(tlc_coverage), 0, { 0 }, 0, 0 }
+
+/** Fills the fields of *out that out->size covers. TLC_EINVAL
+ *  (invalid_argument) when out->size is smaller than the first layout. */
 int tlc_eval_coverage(tlc_coverage *out, const tlc_eval *ev);
 
 /** Total kinds. FLOPS is fma=2 (2*macs + other); FLOPS_FMA1 is macs + other
@@ -167,7 +182,7 @@ const tlc_ledger_entry *tlc_eval_ledger_at(const tlc_eval *ev, size_t i);
 typedef struct tlc_optype_row {
 	const char *name;  /* "aten::addmm" (with ".overload" when given) */
 	uint64_t count;
-	uint64_t by_class[TLC_CLASS_COUNT];
+	uint64_t by_class[TLC_CLASS_SLOTS]; /* indexed by tlc_class */
 	const char *flops; /* decimal fma=2 FLOPs over all phases of this type's counted ops */
 	double flops_approx; /* for sorting only */
 } tlc_optype_row;

@@ -140,7 +140,9 @@ typedef struct tlc_join_group {
 int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts);
 void tlc_join_free(tlc_join *j);
 
-const tlc_join_summary *tlc_join_summary_get(const tlc_join *j);
+const tlc_join_summary *tlc_join_get_summary(const tlc_join *j);
+/* Deprecated spelling of 0.1.0, kept so older sources compile. */
+#define tlc_join_summary_get tlc_join_get_summary
 /** Phases in tlc_phase order (TLC_PHASE_COUNT entries). */
 const tlc_join_phase *tlc_join_phase_at(const tlc_join *j, tlc_phase p);
 size_t tlc_join_device_count(const tlc_join *j);

@@ -42,6 +42,10 @@ typedef struct tlc_mfu_options {
 	int64_t params, tokens;  /* <= 0: from the input's info */
 } tlc_mfu_options;
 
+/** Fixed capacity of arrays indexed by tlc_phase in public structs, so the
+ *  layout does not change when a phase is added (TLC_PHASE_COUNT <= it). */
+#define TLC_PHASE_SLOTS 8
+
 typedef struct tlc_mfu_phase {
 	int present;             /* the phase has counted FLOPs */
 	const char *flops;       /* exact decimal */
@@ -50,20 +54,20 @@ typedef struct tlc_mfu_phase {
 	double ideal_seconds;    /* flops / peak */
 } tlc_mfu_phase;
 
-typedef struct tlc_mfu_result {
+typedef struct tlc_mfu_summary {
 	double mfu;              /* sum of ideal_seconds / step seconds */
 	double step_seconds;
 	int exceeds_one;         /* warning mfu_exceeds_one */
 	int lower_bound;         /* FLOPs are a lower bound: so is MFU */
 	const tlc_device_preset *device;
 	const char *device_from;
-	tlc_mfu_phase phase[TLC_PHASE_COUNT];
+	tlc_mfu_phase phase[TLC_PHASE_SLOTS]; /* indexed by tlc_phase */
 	int has_6nd;             /* params and tokens known */
 	int64_t params, tokens;
 	const char *six_nd;      /* exact 6*N*D */
 	const char *counted_fwd_bwd; /* exact forward + backward FLOPs */
 	double ratio_6nd;        /* counted / 6ND */
-} tlc_mfu_result;
+} tlc_mfu_summary;
 
 typedef struct tlc_mfu tlc_mfu;
 /** Errors: mfu_denominator_invalid, mfu_step_seconds_invalid (<= 0, NaN,
@@ -72,7 +76,10 @@ typedef struct tlc_mfu tlc_mfu;
  *  device_unknown, reports_need_ops. */
 int tlc_mfu_compute(tlc_mfu **out, const tlc_eval *ev, const tlc_mfu_options *opts);
 void tlc_mfu_free(tlc_mfu *m);
-const tlc_mfu_result *tlc_mfu_get_result(const tlc_mfu *m);
+const tlc_mfu_summary *tlc_mfu_get_summary(const tlc_mfu *m);
+/* Deprecated spellings of 0.1.0, kept so older sources compile. */
+#define tlc_mfu_get_result tlc_mfu_get_summary
+typedef tlc_mfu_summary tlc_mfu_result;
 int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt);
 
 #ifdef __cplusplus

@@ -32,6 +32,9 @@ typedef enum tlc_roof_reason {
 	TLC_ROOF_REASON_COUNT
 } tlc_roof_reason;
 
+/** Fixed capacity of by_reason (TLC_ROOF_REASON_COUNT <= it). */
+#define TLC_ROOF_REASON_SLOTS 8
+
 typedef enum tlc_roof_verdict {
 	TLC_ROOF_NO_VERDICT = 0,
 	TLC_ROOF_MEMORY_BOUND_HYPOTHESIS,
@@ -66,7 +69,7 @@ typedef struct tlc_roofline_summary {
 	const tlc_device_preset *device; /* the ceilings used */
 	const char *device_from;     /* "input", "option" or "user_ceilings" */
 	uint64_t rows;               /* rows listed (not_applicable rows are not) */
-	uint64_t by_reason[TLC_ROOF_REASON_COUNT];
+	uint64_t by_reason[TLC_ROOF_REASON_SLOTS]; /* indexed by tlc_roof_reason */
 	uint64_t memory_bound, compute_bound; /* headline, cache-resident excluded */
 	uint64_t cache_resident_excluded;
 	uint64_t no_peak;            /* covered rows whose dtype has no peak: no verdict */

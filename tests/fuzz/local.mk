@@ -18,7 +18,7 @@ FUZZ_SEED = 1
 FUZZ_SAN = address,undefined
 FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-I$(top_srcdir)/include -I$(top_srcdir)/engine -I$(top_srcdir)/rules \
+	-I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/engine -I$(top_srcdir)/rules \
 	$(YAJL_CFLAGS) $(ZLIB_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
 # The library sources are compiled once into tests/fuzz/obj/ (instrumented)
