@@ -159,7 +159,7 @@ static int auto_join(cli_ctx *ctx, tlc_eval *ev)
 {
 	tlc_join_free(ctx->join);
 	ctx->join = NULL;
-	tlc_coverage c;
+	tlc_coverage c = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&c, ev);
 	const tlc_profiler_status *ps = tlc_eval_profiler_status(ev);
 	if (ctx->no_auto_join || (c.device_records == 0 && ps->state == TLC_PROFILER_UNKNOWN))

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (!ctx.command) {
 		if (ctx.argc > 0 && strcmp(ctx.argv[0], "--version") == 0) {
-			printf("tlcost %s (plugin ABI %d, age %d)\n", TLC_VERSION_STRING,
+			printf("tlcost %s (plugin ABI %d, age %d)\n", tlc_version(NULL, NULL, NULL),
 			       TLC_PLUGIN_ABI_VERSION, TLC_PLUGIN_ABI_AGE);
 			return 0;
 		}

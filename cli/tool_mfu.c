@@ -89,7 +89,7 @@ static int parse_one(cli_ctx *ctx, int *i, void *payload)
  * MFU, only from a join that passed the gate; printed in text output, and
  * required (typed refusal) with --kernel-utilization. */
 static int kernel_utilization(cli_ctx *ctx, const args *a, const tlc_eval *ev,
-                              const tlc_mfu_result *r)
+                              const tlc_mfu_summary *r)
 {
 	double peak = r->phase[TLC_PHASE_FORWARD].peak_flops;
 	for (int p = 0; peak <= 0 && p < TLC_PHASE_COUNT; p++)
@@ -124,7 +124,7 @@ static int run(cli_ctx *ctx, args *a)
 		cli_unload(ctx, ev);
 		return rc;
 	}
-	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
 	if (r->exceeds_one)
 		fprintf(stderr, "%s: warning: mfu_exceeds_one: MFU is %.3f, above 1\n  remedy: check "
 		        "that --step-seconds is the uninstrumented wall time of the whole step and "

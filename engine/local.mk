@@ -16,7 +16,7 @@
 # libtlcore.la is all of them (tests link it to reach semi-private helpers);
 # libtlcost.la is that code with exports limited to the public tlc_ API
 # (names with a double underscore stay hidden).
-TLC_I_PUBLIC   = -I$(top_srcdir)/include -I$(top_builddir)
+TLC_I_PUBLIC   = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_builddir)
 TLC_I_BASE     = $(TLC_I_PUBLIC) -I$(top_srcdir)/engine/base
 TLC_I_OUTPUT   = $(TLC_I_BASE) -I$(top_srcdir)/engine/output
 TLC_I_REGISTRY = $(TLC_I_BASE) -I$(top_srcdir)/engine/registry -I$(top_srcdir)/rules

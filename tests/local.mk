@@ -77,3 +77,14 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+EXTRA_DIST += docs/api.md
+
+# ABI hygiene: the runtime version query, size-versioned structs, and the
+# example in <tlcost/tlcost.h> compiling and running as printed.
+check_PROGRAMS += tests/test_abi
+TESTS += tests/test_abi tests/header_example.sh
+tests_test_abi_SOURCES = tests/test_abi.c
+tests_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_test_abi_LDFLAGS = -pthread
+tests_test_abi_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += tests/header_example.sh

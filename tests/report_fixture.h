@@ -90,8 +90,7 @@ static inline tlc_eval *fx_eval(tlc_engine *eng, const char *device)
 	o.keep_ops = 1;
 	tlc_eval *ev = NULL;
 	assert_int_equal(tlc_eval_new(&ev, eng, &o), 0);
-	tlc_input_info info;
-	memset(&info, 0, sizeof info);
+	tlc_input_info info = TLC_INPUT_INFO_INIT;
 	info.format = "api";
 	info.model = "fixture";
 	info.device = device;

@@ -162,9 +162,9 @@ static tlc_cupti_session *replay1(buf *b)
 
 static tlc_cupti_summary summary(const tlc_cupti_session *s)
 {
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
-	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), 0);
 	return m;
 }
 
@@ -205,7 +205,7 @@ static void test_every_kind(void **state)
 	static buf b;
 	tlc_cupti_session *s;
 	const tlc_device_record *d;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -329,7 +329,7 @@ static void test_orphans(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -354,7 +354,7 @@ static void test_external_conflicts_and_kinds(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -419,7 +419,7 @@ static void test_known_unused_kind_skipped(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -441,7 +441,7 @@ static void test_unknown_kind_makes_partial(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -464,7 +464,7 @@ static void test_truncated_buffer(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s = NULL;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -485,7 +485,7 @@ static void test_empty_buffers(void **state)
 	static buf b;
 	buf *bufs[3] = { &b, &b, &b };
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -512,7 +512,7 @@ static void test_dropped_records(void **state)
 	static buf b;
 	buf *bufs[1] = { &b };
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -539,7 +539,7 @@ static void test_untimed_records(void **state)
 {
 	static buf b;
 	tlc_cupti_session *s;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	b.len = 0;
@@ -700,7 +700,7 @@ static const tlc_op_row *row_of(const tlc_eval *ev, int64_t id)
 /* Every launch of e2e_launches lands on its op, with exact times. */
 static void check_e2e_join(const tlc_join *j, const tlc_eval *ev)
 {
-	const tlc_join_summary *sum = tlc_join_summary_get(j);
+	const tlc_join_summary *sum = tlc_join_get_summary(j);
 	int got[5][3] = { { 0 } };
 	/* from e2e_launches: kernels, memcpys, memsets per op */
 	const int want[5][3] = { { 1, 1, 1 }, { 2, 1, 1 }, { 3, 1, 1 }, { 2, 1, 1 }, { 4, 1, 1 } };
@@ -806,7 +806,7 @@ static void test_join_orphan_fails_gate(void **state)
 	s = replay(bufs, 2, 2);
 	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
 	j = join_session(ev, s);
-	sum = tlc_join_summary_get(j);
+	sum = tlc_join_get_summary(j);
 	assert_int_equal(sum->kernels_unattributed, 1);
 	assert_int_equal(sum->kernel_unattributed_ns, 1000);
 	assert_int_equal(sum->kernels_attributed, 12);
@@ -847,7 +847,7 @@ static void test_timestamp(void **state)
 static void test_state_errors(void **state)
 {
 	tlc_cupti_session *s = NULL;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 	tlc_cupti_options bad = { 3, NULL, 0 };
 	uint8_t one = 0;
 
@@ -869,7 +869,7 @@ static void test_state_errors(void **state)
 	assert_int_equal(tlc_cupti_pause(s), TLC_ESTATE);
 	assert_int_equal(tlc_cupti_resume(s), TLC_ESTATE);
 	assert_true(tlc_cupti_session_error(s)->remedy[0] != '\0');
-	assert_int_equal(tlc_cupti_summary_get(&m, s), TLC_ESTATE);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), TLC_ESTATE);
 	assert_int_equal(tlc_cupti_record_count(s), 0);
 	assert_int_equal(tlc_cupti_ingest(s, NULL, 8, 0), TLC_EINVAL);
 	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_buffer_invalid");
@@ -902,10 +902,10 @@ static const char *cupti_text(int result)
 
 static void check_unavailable_session(tlc_cupti_session *s)
 {
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 	char *text;
 
-	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), 0);
 	assert_int_equal(m.status, TLC_CUPTI_UNAVAILABLE);
 	assert_non_null(m.failed_call);
 	assert_non_null(m.message);
@@ -933,7 +933,7 @@ static void check_unavailable_session(tlc_cupti_session *s)
 static void test_unavailable_without_gpu(void **state)
 {
 	tlc_cupti_session *s = NULL;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 	int rc;
 
 	(void)state;
@@ -946,7 +946,7 @@ static void test_unavailable_without_gpu(void **state)
 	assert_int_equal(rc, TLC_EUNAVAILABLE);
 	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_unavailable");
 	assert_true(tlc_cupti_session_error(s)->remedy[0] != '\0');
-	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), 0);
 	assert_true(m.cupti_result > 0);
 	assert_non_null(strstr(m.failed_call, "cuptiActivity"));
 	assert_string_equal(m.message, cupti_text(m.cupti_result));
@@ -966,12 +966,12 @@ static void test_library_not_found(void **state)
 {
 	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0 };
 	tlc_cupti_session *s = NULL;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
 	(void)state;
 	assert_int_equal(tlc_cupti_session_new(&s, &o), 0);
 	assert_int_equal(tlc_cupti_start(s), TLC_EUNAVAILABLE);
-	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), 0);
 	assert_string_equal(m.failed_call, "dlopen");
 	assert_int_equal(m.cupti_result, -1);
 	/* the loader's own message names the path */
@@ -988,7 +988,7 @@ static void test_library_not_found(void **state)
 		add_kernel(&b, "k", 0, 1, 1, 2, 1);
 		assert_int_equal(tlc_cupti_ingest(s, b.data, b.len, 0), TLC_EUNAVAILABLE);
 	}
-	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(tlc_cupti_get_summary(&m, s), 0);
 	assert_int_equal(m.status, TLC_CUPTI_UNAVAILABLE);
 	tlc_cupti_session_free(s);
 }

@@ -277,7 +277,7 @@ static void check_tree(tlc_eval *ev)
 	assert_string_equal(row_of(ev, 6)->reason, "decomposed");
 	assert_int_equal(row_of(ev, 7)->cls, TLC_CLASS_KNOWN);
 	assert_int_equal(row_of(ev, 8)->cls, TLC_CLASS_UNKNOWN);
-	tlc_coverage c;
+	tlc_coverage c = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&c, ev);
 	assert_int_equal(c.rows, 9);
 	assert_int_equal(c.by_class[TLC_CLASS_KNOWN] + c.by_class[TLC_CLASS_ZERO_BY_RULE] +

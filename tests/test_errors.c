@@ -78,7 +78,7 @@ static void test_eval_state(void **state)
 	op.name = "aten::relu";
 	assert_typed(tlc_eval_push_op(f->ev, &op), TLC_ESTATE, "eval_finished");
 	/* the refused op changed nothing */
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
 	assert_int_equal(cov.rows, 1);
 }
@@ -95,7 +95,7 @@ static void test_device_record_kind(void **state)
 	rec.end_ns = 2;
 	assert_typed(tlc_eval_push_device(f->ev, &rec), TLC_EINPUT, "device_record_invalid");
 	assert_int_equal(tlc_eval_finish(f->ev), 0);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
 	assert_int_equal(cov.device_records, 0);
 }

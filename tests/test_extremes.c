@@ -349,7 +349,7 @@ static void test_million_names(void **state)
 	assert_int_equal(run_log(&r, b.p, b.n, 0), 0);
 	free(b.p);
 	assert_int_equal(tlc_eval_ledger_count(r.ev), (size_t)n);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, r.ev), 0);
 	assert_int_equal(cov.rows, (uint64_t)n);
 	assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], (uint64_t)n);
@@ -406,7 +406,7 @@ static void deep_counted(int reverse)
 	run r;
 	assert_int_equal(run_log(&r, text, len, 1), 0);
 	free(text);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, r.ev), 0);
 	assert_int_equal(cov.rows, (uint64_t)depth);
 	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 1);
@@ -432,7 +432,7 @@ static void deep_unknown(int reverse)
 	run r;
 	assert_int_equal(run_log(&r, text, len, 1), 0);
 	free(text);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, r.ev), 0);
 	assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], (uint64_t)depth - 1);
 	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 1);

@@ -97,7 +97,7 @@ static void nested_ops(void **state)
 	join(f, TRACE(OPX("aten::linear", 1, 0, 100, 1,
 	                  ",\"Input Dims\":[[4,8],[16,8],[16]],\"Input type\":[\"float\",\"float\",\"float\"]")
 	              OP("aten::addmm", 1, 10, 50, 2) RT(1, 20, 500, 2) K("gemm", 1000, 30, 500)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CORRELATION);
 	assert_int_equal(s->state, TLC_JOIN_JOINED);
 	assert_int_equal(s->kernels_attributed, 1);
@@ -130,7 +130,7 @@ static void wrappers_own_launches(void **state)
 	              RT(2, 60, 501, 1) K("wrapper_kernel", 1100, 5, 501)
 	              OP("record_param_comms", 1, 200, 20, 4) RT(1, 201, 502, 4)
 	              K("comms_kernel", 1200, 7, 502)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CORRELATION);
 	assert_int_equal(s->kernels, 3);
 	assert_int_equal(s->kernels_attributed, 3);
@@ -164,7 +164,7 @@ static void one_op_many_kernels(void **state)
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1)
 	              RT(1, 10, 10, 1) RT(1, 20, 11, 1) RT(1, 30, 12, 1)
 	              K("k1", 500, 1, 10) K("k2", 510, 2, 11) K("k3", 520, 3, 12)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->launches_attributed, 3);
 	assert_int_equal(row(f, "aten::mm")->device_time_ns, 6000);
 	assert_int_equal(tlc_join_launch_count(f->j), 3);
@@ -179,7 +179,7 @@ static void one_launch_several_ops(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::a", 1, 0, 10, 7) OP("aten::b", 1, 20, 10, 7)
 	              RT(1, 5, 100, 7) RT(1, 25, 101, 7) K("fused", 500, 4, 100) K("fused", 600, 6, 101)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->launches_ambiguous, 2);
 	assert_int_equal(s->ambiguous_groups, 1);
 	assert_int_equal(s->kernel_ambiguous_ns, 10000);
@@ -203,7 +203,7 @@ static void kernel_before_window(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1)
 	              K("early_kernel", 100, 10, 999) K("k", 200, 90, 10)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->kernels_unattributed, 1);
 	assert_int_equal(tlc_join_remainder_count(f->j), 1);
 	const tlc_join_remainder *r = tlc_join_remainder_at(f->j, 0);
@@ -226,7 +226,7 @@ static void zero_duration_kernel(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1) RT(1, 20, 11, 1)
 	              K("empty", 100, 0, 10) K("k", 200, 5, 11)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->kernels, 2);
 	assert_int_equal(s->kernels_attributed, 2);
 	assert_int_equal(s->kernel_ns, 5000);
@@ -248,7 +248,7 @@ static void streams_and_devices(void **state)
 	assert_int_equal(d0->launches, 2);
 	assert_int_equal(d1->device, 1);
 	assert_int_equal(d1->busy_ns, 10000);
-	assert_int_equal(tlc_join_summary_get(f->j)->busy_ns, 25000);
+	assert_int_equal(tlc_join_get_summary(f->j)->busy_ns, 25000);
 	assert_int_equal(tlc_join_launch_at(f->j, 1)->rec->stream, 8);
 }
 
@@ -265,7 +265,7 @@ static void memcpy_memset(void **state)
 	const tlc_op_row *r = row(f, "aten::copy_");
 	assert_int_equal(r->device_time_ns, 10000);
 	assert_int_equal(r->kernel_time_ns, 5000);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->launches, 3);
 	assert_int_equal(s->kernels, 1);
 	assert_int_equal(tlc_join_launch_at(f->j, 0)->rec->kind, TLC_DEVICE_MEMCPY);
@@ -287,7 +287,7 @@ static void equal_timestamps(void **state)
 	assert_int_equal(row(f, "aten::B")->parent, 1);
 	assert_int_equal(row(f, "aten::C")->parent, 2);
 	assert_int_equal(row(f, "aten::D")->parent, 2);
-	assert_int_equal(tlc_join_summary_get(f->j)->path, TLC_JOIN_PATH_CONTAINMENT);
+	assert_int_equal(tlc_join_get_summary(f->j)->path, TLC_JOIN_PATH_CONTAINMENT);
 	assert_int_equal(row(f, "aten::D")->device_time_ns, 7000);
 }
 
@@ -298,7 +298,7 @@ static void containment_fallback(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::x", 1, 0, 100, 5) OP("aten::y", 2, 0, 100, 6)
 	              RT(1, 50, 300, 300) RT(2, 50, 301, 301) K("k", 500, 4, 300) K("k2", 600, 6, 301)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CONTAINMENT);
 	assert_int_equal(s->launch_calls_external_self, 2);
 	assert_int_equal(s->launch_calls_external_matched, 0);
@@ -313,7 +313,7 @@ static void containment_overlap_ambiguous(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::p", 1, 0, 50, 5) OP("aten::q", 1, 40, 60, 6)
 	              RT(1, 45, 300, 300) K("k", 500, 4, 300)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CONTAINMENT);
 	assert_int_equal(s->launches_ambiguous, 1);
 	assert_int_equal(tlc_join_group_at(f->j, 0)->nrows, 2);
@@ -339,7 +339,7 @@ static void gate_separate_phases(void **state)
 	assert_int_equal(bw->share_permille, 909);
 	assert_true(fw->passed);
 	assert_false(bw->passed);
-	assert_false(tlc_join_summary_get(f->j)->gate_passed);
+	assert_false(tlc_join_get_summary(f->j)->gate_passed);
 	double u;
 	assert_int_equal(tlc_join_kernel_utilization(&u, f->j, f->ev, 1e12), TLC_EREFUSED);
 	assert_string_equal(tlc_error_last()->code, "kernel_utilization_requires_device_join");
@@ -353,7 +353,7 @@ static void utilization_after_gate(void **state)
 {
 	fx *f = *state;
 	join(f, TRACE(OPX("aten::mm", 1, 0, 100, 1, MM_ARGS) RT(1, 10, 10, 1) K("k", 100, 1, 10)), 0);
-	assert_true(tlc_join_summary_get(f->j)->gate_passed);
+	assert_true(tlc_join_get_summary(f->j)->gate_passed);
 	double u = 0;
 	assert_int_equal(tlc_join_kernel_utilization(&u, f->j, f->ev, 1e12), 0);
 	assert_true(u > 1.024e-3 * (1 - 1e-12) && u < 1.024e-3 * (1 + 1e-12));
@@ -365,7 +365,7 @@ static void unavailable(void **state)
 {
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->state, TLC_JOIN_UNAVAILABLE);
 	const tlc_op_row *r = row(f, "aten::mm");
 	assert_false(r->row_flags & TLC_ROW_HAS_DEVICE_TIME);
@@ -383,8 +383,8 @@ static void empty(void **state)
 {
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1)), 0);
-	assert_int_equal(tlc_join_summary_get(f->j)->state, TLC_JOIN_EMPTY);
-	assert_false(tlc_join_summary_get(f->j)->gate_passed);
+	assert_int_equal(tlc_join_get_summary(f->j)->state, TLC_JOIN_EMPTY);
+	assert_false(tlc_join_get_summary(f->j)->gate_passed);
 }
 
 static void requires_finished(void **state)
@@ -427,7 +427,7 @@ static void oplog_records(void **state)
 		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
 	assert_int_equal(tlc_eval_finish(f->ev), 0);
 	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CORRELATION);
 	assert_int_equal(s->kernels_attributed, 1);
 	assert_int_equal(s->launches_unattributed, 1); /* the memcpy has no runtime call */
@@ -442,7 +442,7 @@ static void absurd_times(void **state)
 	fx *f = *state;
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1) RT(1, 20, 11, 1)
 	              K("a", 0, 9000000000000000, 10) K("b", 0, 9000000000000000, 11)), 0);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->kernel_ns, INT64_MAX);
 	assert_int_equal(row(f, "aten::mm")->kernel_time_ns, INT64_MAX);
 	assert_int_equal(s->busy_ns, 9000000000000000000);
@@ -453,7 +453,7 @@ static void absurd_times(void **state)
 	 * busy time is the exact interval, no overflow on the way */
 	join(f, TRACE(OP("aten::mm", 1, 0, 100, 1) RT(1, 10, 10, 1)
 	              K("a", -900, 9223372036854775, 10)), 0);
-	assert_int_equal(tlc_join_summary_get(f->j)->busy_ns, 9223372036854775000);
+	assert_int_equal(tlc_join_get_summary(f->j)->busy_ns, 9223372036854775000);
 }
 
 /* Reads an op log from memory, joins, verifies; returns verify's code. */
@@ -498,7 +498,7 @@ static void saved_join_roundtrip(void **state)
 	tlc_op_recorder_free(rec);
 	assert_int_equal(reread(f, buf, len, &saved), 0);
 	assert_true(saved);
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->launches_attributed, 1);
 	assert_int_equal(s->launches_ambiguous, 1);
 	assert_int_equal(s->launches_unattributed, 1);
@@ -550,7 +550,7 @@ static const tlc_join_summary *join_log(fx *f, const char *log, tlc_op_recorder 
 		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
 	assert_int_equal(tlc_eval_finish(f->ev), 0);
 	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
-	return tlc_join_summary_get(f->j);
+	return tlc_join_get_summary(f->j);
 }
 
 static char *report(fx *f, int fmt)
@@ -662,8 +662,8 @@ static void profiler_partial_complete(void **state)
 	tlc_profiler_status st = { sizeof st, TLC_PROFILER_EMPTY, "mine", NULL };
 	assert_int_equal(tlc_eval_set_profiler_status(f->ev, &st), 0);
 	assert_int_equal(tlc_join_run(&f->j, f->ev, NULL), 0);
-	assert_int_equal(tlc_join_summary_get(f->j)->state, TLC_JOIN_EMPTY);
-	assert_non_null(strstr(tlc_join_summary_get(f->j)->path_reason, "(mine) ran"));
+	assert_int_equal(tlc_join_get_summary(f->j)->state, TLC_JOIN_EMPTY);
+	assert_non_null(strstr(tlc_join_get_summary(f->j)->path_reason, "(mine) ran"));
 }
 
 /* --save keeps the statement: the saved file re-derives the same state;
@@ -687,9 +687,9 @@ static void profiler_saved(void **state)
 		int saved = 0;
 		assert_int_equal(reread(f, buf, len, &saved), 0);
 		assert_true(saved);
-		assert_int_equal(tlc_join_summary_get(f->j)->state, st);
+		assert_int_equal(tlc_join_get_summary(f->j)->state, st);
 		if (i == 1)
-			assert_string_equal(tlc_join_summary_get(f->j)->profiler_message, UNAVAIL_TEXT);
+			assert_string_equal(tlc_join_get_summary(f->j)->profiler_message, UNAVAIL_TEXT);
 		char *line = strstr(buf, "{\"kind\":\"device_profiler\"");
 		assert_non_null(line);
 		char *end = strchr(line, '\n');
@@ -765,7 +765,7 @@ static void b200(void **state)
 	fx *f = *state;
 	if (!real_trace(f, "b200-eager-inference.json.gz"))
 		skip();
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CORRELATION);
 	assert_int_equal(s->kernels, 768);
 	assert_int_equal(s->kernels_attributed, 766);
@@ -792,7 +792,7 @@ static void v100(void **state)
 	fx *f = *state;
 	if (!real_trace(f, "v100-dlrm-training.json.gz"))
 		skip();
-	const tlc_join_summary *s = tlc_join_summary_get(f->j);
+	const tlc_join_summary *s = tlc_join_get_summary(f->j);
 	assert_int_equal(s->path, TLC_JOIN_PATH_CONTAINMENT);
 	assert_int_equal(s->launch_calls_external_matched, 0);
 	assert_int_equal(s->kernels, 245);

@@ -34,7 +34,7 @@ static void test_mfu_per_phase_peaks(void **state)
 	tlc_mfu_options o = opts(1e-3);
 	tlc_mfu *m = NULL;
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
-	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
 	/* device from the input: H100 SXM, bf16 989.5e12, fp32 67e12 FLOP/s */
 	assert_string_equal(r->device->id, "h100-sxm");
 	assert_int_equal(r->phase[TLC_PHASE_FORWARD].dtype, TLC_PEAK_BF16);
@@ -58,13 +58,13 @@ static void test_mfu_user_peak_and_exceeds_one(void **state)
 	tlc_mfu *m = NULL;
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
 	/* (528384 + 524288) / 1e12 / 2e-6 = 0.526336 */
-	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 0.526336) < 1e-12);
-	assert_false(tlc_mfu_get_result(m)->exceeds_one);
+	assert_true(fabs(tlc_mfu_get_summary(m)->mfu - 0.526336) < 1e-12);
+	assert_false(tlc_mfu_get_summary(m)->exceeds_one);
 	tlc_mfu_free(m);
 	o.seconds = 1e-6; /* 1.052672: reported, with the warning */
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
-	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 1.052672) < 1e-12);
-	assert_true(tlc_mfu_get_result(m)->exceeds_one);
+	assert_true(fabs(tlc_mfu_get_summary(m)->mfu - 1.052672) < 1e-12);
+	assert_true(tlc_mfu_get_summary(m)->exceeds_one);
 	char *txt = NULL, *json = NULL;
 	FX_CAPTURE(txt, tlc_write_mfu(out, m, TLC_FORMAT_TEXT));
 	FX_CAPTURE(json, tlc_write_mfu(out, m, TLC_FORMAT_JSON));
@@ -121,7 +121,7 @@ static void test_peak_missing(void **state)
 	o.ceilings.dtype = "fp16"; /* forcing a dtype the device quotes works */
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
 	/* (528384 + 524288) / 125e12 / 1 s */
-	assert_true(fabs(tlc_mfu_get_result(m)->mfu - 1052672.0 / 125e12) < 1e-24);
+	assert_true(fabs(tlc_mfu_get_summary(m)->mfu - 1052672.0 / 125e12) < 1e-24);
 	tlc_mfu_free(m);
 }
 
@@ -133,7 +133,7 @@ static void test_six_nd(void **state)
 	o.tokens = 8;
 	tlc_mfu *m = NULL;
 	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
-	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
 	assert_true(r->has_6nd);
 	assert_string_equal(r->six_nd, "48000");              /* 6 * 1000 * 8 */
 	assert_string_equal(r->counted_fwd_bwd, "1052672");   /* 528384 + 524288 */
@@ -166,7 +166,7 @@ static void test_trace_dtype_spellings(void **state)
 		tlc_mfu_options o = opts(1.0);
 		tlc_mfu *m = NULL;
 		assert_int_equal(tlc_mfu_compute(&m, ev, &o), 0);
-		assert_int_equal(tlc_mfu_get_result(m)->phase[TLC_PHASE_FORWARD].dtype, sp[i].want);
+		assert_int_equal(tlc_mfu_get_summary(m)->phase[TLC_PHASE_FORWARD].dtype, sp[i].want);
 		tlc_mfu_free(m);
 		tlc_eval_free(ev);
 		tlc_engine_free(eng);

@@ -203,7 +203,7 @@ static void check_good(ctx *c)
 	assert_int_equal(c->s.count, 6);
 	for (size_t i = 0; i < sizeof expect_ops / sizeof expect_ops[0]; i++)
 		assert_string_equal(c->s.text[i], expect_ops[i]);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, c->ev), 0);
 	assert_int_equal(cov.rows, 6);
 	assert_int_equal(cov.skipped, 1);        /* the "marker" record */
@@ -395,7 +395,7 @@ static void test_device_profiler(void **state)
 	assert_string_equal(p->source, "cupti");
 	assert_string_equal(p->message,
 	                    "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL): CUPTI_ERROR_UNKNOWN");
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, c.ev), 0);
 	assert_int_equal(cov.rows, 1);
 	assert_int_equal(cov.skipped, 0);        /* read, not skipped */

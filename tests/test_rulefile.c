@@ -730,7 +730,7 @@ static void test_good_fixture_eval(void **state)
 	check_total("custom_ops", ev, TLC_TOTAL_OTHER_FLOPS, "155");
 	check_total("custom_ops", ev, TLC_TOTAL_BYTES_READ, "708");
 	check_total("custom_ops", ev, TLC_TOTAL_BYTES_WRITTEN, "204");
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, ev), 0);
 	assert_int_equal(cov.rows, 8);
 	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 5);
@@ -793,7 +793,7 @@ static void test_example_complete(void **state)
 	tlc_eval *ev = run_log(eng, log, len);
 	assert_false(tlc_eval_is_lower_bound(ev));
 	assert_int_equal(tlc_eval_ledger_count(ev), 0);
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, ev), 0);
 	assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], 0);
 	/* two fused_gelu calls on [2,64]: 2 * 5 * 128 = 1280 FLOPs */
@@ -887,7 +887,7 @@ static void doc_check_log(const doc_block *b, tlc_engine *eng)
 		}
 	}
 	if (info_value(b->info, "unknown", v, sizeof v)) {
-		tlc_coverage cov;
+		tlc_coverage cov = TLC_COVERAGE_INIT;
 		assert_int_equal(tlc_eval_coverage(&cov, ev), 0);
 		if (cov.by_class[TLC_CLASS_UNKNOWN] != strtoull(v, NULL, 10))
 			fail_msg("%s: %llu unknown ops, expected %s", ctx,

@@ -279,7 +279,7 @@ static void phases_and_structure(void **state)
 		assert_int_equal(r->phase, want);
 	}
 	assert_int_equal(row_named(f, "aten::add_")->parent, -1); /* annotations are not parents */
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
 	assert_int_equal(cov.rows, 5);
 	assert_int_equal(cov.skipped, 4); /* python_function, user_annotation, ac2g, M */
@@ -355,7 +355,7 @@ static void wrapper_rows(void **state)
 		if (strcmp(r->name, "aten::mm") == 0)
 			assert_int_equal(r->cls, TLC_CLASS_KNOWN);
 	}
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
 	assert_int_equal(cov.by_class[TLC_CLASS_KNOWN], 5);
 	assert_int_equal(cov.by_class[TLC_CLASS_NOT_APPLICABLE], 8);
@@ -567,7 +567,7 @@ static void real_traces(void **state)
 		assert_int_equal(tlc_eval_finish(f->ev), 0);
 		assert_int_equal(tlc_eval_op_count(f->ev), t[i].ops);
 		assert_int_equal(tlc_eval__device_count(f->ev), t[i].dev);
-		tlc_coverage cov;
+		tlc_coverage cov = TLC_COVERAGE_INIT;
 		assert_int_equal(tlc_eval_coverage(&cov, f->ev), 0);
 		assert_int_equal(cov.by_class[TLC_CLASS_UNKNOWN], t[i].unknown);
 		assert_int_equal(tlc_eval_ledger_count(f->ev), t[i].ledger);

@@ -52,7 +52,7 @@ GENERIC = {
                          "a NULL pointer, a struct whose size field is too small, or an "
                          "out-of-range enum or index passed to an API function; the message "
                          "names the function",
-                         "pass what the function's comment in tlcost/tlcost.h asks for (the "
+                         "pass what the function's comment in its tlcost/ header asks for (the "
                          "remedy names it)"),
     "out_of_memory": ("every allocating function",
                       "an allocation failed (the allocator given in tlc_engine_options, or "
@@ -589,7 +589,7 @@ def render(codes, srcdir):
         "Each error reaches the user as `tlcost: error: CODE: MESSAGE`, then",
         "`at FILE:LINE:COLUMN` for input errors, then `remedy: REMEDY`; from C, as",
         "the negative `TLC_E*` class returned and `tlc_error_last()` (see",
-        "`include/tlcost/tlcost.h`). *Trigger* is the message format as written in",
+        "`include/tlcost/errors.h`). *Trigger* is the message format as written in",
         "the source: `%s`, `%llu` and the like are filled with the file's details.",
         "*Tests* are the test files that name the code.",
         "",

@@ -57,9 +57,9 @@ static int run_op(tlc_cupti_session *s, FILE *log, int id)
 
 static void report(tlc_cupti_session *s)
 {
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 
-	if (tlc_cupti_summary_get(&m, s) != 0)
+	if (tlc_cupti_get_summary(&m, s) != 0)
 		return;
 	if (m.status == TLC_CUPTI_UNAVAILABLE) {
 		printf("device time: unavailable (%s: %s)\n", m.failed_call, m.message);

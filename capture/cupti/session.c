@@ -380,11 +380,16 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 	return rc;
 }
 
-int tlc_cupti_summary_get(tlc_cupti_summary *out, const tlc_cupti_session *s)
+int tlc_cupti_get_summary(tlc_cupti_summary *out, const tlc_cupti_session *s)
 {
+	if (!out || out->size < offsetof(tlc_cupti_summary, paused_regions) + sizeof out->paused_regions)
+		return TLC_EINVAL;
 	if (s->status == TLC_CUPTI_IDLE || s->status == TLC_CUPTI_RUNNING)
 		return TLC_ESTATE;
-	*out = s->sum;
+	/* fill only what the caller's (possibly older, shorter) struct holds */
+	uint32_t size = out->size;
+	memcpy(out, &s->sum, size < sizeof s->sum ? size : sizeof s->sum);
+	out->size = size;
 	return 0;
 }
 

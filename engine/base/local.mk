@@ -6,3 +6,4 @@ libtl_base_la_SOURCES += \
 	engine/base/idmap.c engine/base/idmap.h \
 	engine/base/opcopy.c engine/base/opcopy.h \
 	engine/base/names.c
+libtl_base_la_SOURCES += engine/base/version.c

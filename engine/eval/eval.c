@@ -10,6 +10,9 @@
 #include "idmap.h"
 #include "opcopy.h"
 
+/* public arrays have a fixed capacity so the layout stays when the enum grows */
+_Static_assert(TLC_CLASS_COUNT <= TLC_CLASS_SLOTS, "TLC_CLASS_SLOTS too small for TLC_CLASS_COUNT");
+
 #define LEDGER_EXAMPLES 3
 
 typedef struct optype optype;
@@ -142,6 +145,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	ev->scratch.notebuf = ev->notebuf;
 	ev->scratch.notecap = sizeof ev->notebuf;
 	tlc_sb__init(&ev->sb, ev->a);
+	ev->info.size = sizeof ev->info;
 	ev->info.params = ev->info.tokens = -1;
 	ev->profiler.size = sizeof ev->profiler;
 	ev->info.format = "api";
@@ -210,7 +214,16 @@ int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info)
 	if (!ev || !info)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an info struct",
 		                      "tlc_eval_set_info: NULL argument");
-	tlc_input_info n = *info;
+	/* an older caller's struct is shorter: fields past its size keep their
+	 * defaults (params/tokens -1) */
+	if (info->size < offsetof(tlc_input_info, meta_json) + sizeof info->meta_json)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "set info->size = sizeof(tlc_input_info) (TLC_INPUT_INFO_INIT)",
+		                      "tlc_eval_set_info: info->size %u is smaller than the first "
+		                      "tlc_input_info layout", (unsigned)info->size);
+	tlc_input_info n = TLC_INPUT_INFO_INIT;
+	memcpy(&n, info, info->size < sizeof n ? info->size : sizeof n);
+	n.size = sizeof n;
 	const char **fields[] = { &n.format, &n.producer, &n.model, &n.device, &n.meta_json };
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		if (*fields[i] && !(*fields[i] = intern(ev, *fields[i])))
@@ -1055,7 +1068,16 @@ int tlc_eval_coverage(tlc_coverage *out, const tlc_eval *ev)
 	if (!out || !ev)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass out and eval",
 		                      "tlc_eval_coverage: NULL argument");
-	*out = ev->cov;
+	if (out->size < offsetof(tlc_coverage, device_records) + sizeof out->device_records)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "set out->size = sizeof(tlc_coverage) (TLC_COVERAGE_INIT)",
+		                      "tlc_eval_coverage: out->size %u is smaller than the first "
+		                      "tlc_coverage layout", (unsigned)out->size);
+	/* fill only what the caller's (possibly older, shorter) struct holds */
+	size_t n = out->size < sizeof ev->cov ? out->size : sizeof ev->cov;
+	uint32_t size = out->size;
+	memcpy(out, &ev->cov, n);
+	out->size = size;
 	return 0;
 }
 

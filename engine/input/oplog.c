@@ -1053,8 +1053,7 @@ static int finish_header(reader *r)
 		return fail(r, TLC_EVERSION, "oplog_version_unsupported", 1,
 		            "op log version %lld is not supported; this reader supports version 1",
 		            (long long)r->slots[K_VERSION].i);
-	tlc_input_info info;
-	memset(&info, 0, sizeof info);
+	tlc_input_info info = TLC_INPUT_INFO_INIT;
 	info.format = "tlcost-oplog";
 	info.producer = str_of(r, K_PRODUCER);
 	info.model = str_of(r, K_MODEL);

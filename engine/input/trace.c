@@ -895,8 +895,7 @@ static int reader_commit(reader *r)
 	for (size_t i = 0; i < r->nskips; i++)
 		for (uint64_t k = 0; k < r->skips[i].n; k++)
 			tlc_eval_count_skipped(r->ev, r->skips[i].kind);
-	tlc_input_info info;
-	memset(&info, 0, sizeof info);
+	tlc_input_info info = TLC_INPUT_INFO_INIT;
 	info.format = "kineto-trace";
 	info.producer = "PyTorch profiler (Kineto)";
 	info.device = r->device[0] ? r->device : NULL;

@@ -840,7 +840,7 @@ static int check_eval(tlc_eval *ev, size_t *nrows)
 		return tlc_error__set(TLC_ESTATE, "eval_not_finished",
 		                      "call tlc_eval_finish before tlc_join_run",
 		                      "the evaluation is not finished");
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	int rc = tlc_eval_coverage(&cov, ev);
 	if (rc < 0)
 		return rc;
@@ -1011,7 +1011,7 @@ void tlc_join_free(tlc_join *j)
 /* accessors                                                         */
 /* ---------------------------------------------------------------- */
 
-const tlc_join_summary *tlc_join_summary_get(const tlc_join *j) { return j ? &j->sum : NULL; }
+const tlc_join_summary *tlc_join_get_summary(const tlc_join *j) { return j ? &j->sum : NULL; }
 
 const tlc_join_phase *tlc_join_phase_at(const tlc_join *j, tlc_phase p)
 {

@@ -9,6 +9,9 @@
 #include "reports.h"
 #include "eval.h"
 
+/* public arrays have a fixed capacity so the layout stays when the enum grows */
+_Static_assert(TLC_PEAK_COUNT <= TLC_PEAK_SLOTS, "TLC_PEAK_SLOTS too small for TLC_PEAK_COUNT");
+
 #define T 1e12
 #define G 1e9
 
@@ -268,7 +271,7 @@ static int user_ceilings(tlc_rep_ceil *out, const tlc_ceilings *c)
 
 int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *c)
 {
-	static const tlc_ceilings none = { NULL, NULL, 0, 0, TLC_BASIS_ADVERTISED, NULL };
+	static const tlc_ceilings none = { NULL, NULL, 0, 0, TLC_BASIS_ADVERTISED, NULL, { NULL } };
 	if (!c)
 		c = &none;
 	out->dtype_forced = -1;

@@ -7,12 +7,15 @@
 #include "reports.h"
 #include "eval.h"
 
+/* public arrays have a fixed capacity so the layout stays when the enum grows */
+_Static_assert(TLC_PHASE_COUNT <= TLC_PHASE_SLOTS, "TLC_PHASE_SLOTS too small for TLC_PHASE_COUNT");
+
 struct tlc_mfu {
 	const tlc_allocator *a;
 	const tlc_eval *ev;
 	tlc_arena ar;
 	tlc_rep_ceil ceil;
-	tlc_mfu_result res;
+	tlc_mfu_summary res;
 };
 
 static const char *denominator_name(tlc_mfu_denominator d)
@@ -160,4 +163,4 @@ void tlc_mfu_free(tlc_mfu *m)
 	tlc_alloc__free(m->a, m);
 }
 
-const tlc_mfu_result *tlc_mfu_get_result(const tlc_mfu *m) { return m ? &m->res : NULL; }
+const tlc_mfu_summary *tlc_mfu_get_summary(const tlc_mfu *m) { return m ? &m->res : NULL; }

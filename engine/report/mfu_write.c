@@ -3,7 +3,7 @@
 #include <string.h>
 #include "reports.h"
 
-static void write_text(FILE *out, const tlc_mfu_result *r)
+static void write_text(FILE *out, const tlc_mfu_summary *r)
 {
 	char a[64], b[32];
 	fputs("MFU = (sum over phases of FLOPs / peak FLOP/s of the phase's dtype) / step "
@@ -41,7 +41,7 @@ static void write_text(FILE *out, const tlc_mfu_result *r)
 		      "the op log header)\n", out);
 }
 
-static void write_json(FILE *out, const tlc_mfu_result *r)
+static void write_json(FILE *out, const tlc_mfu_summary *r)
 {
 	fputs("{\"schema\":\"tlcost.mfu/1\",\"report\":\"mfu\",\"device\":", out);
 	tlc_rep__device_json(out, r->device);
@@ -79,7 +79,7 @@ static void write_json(FILE *out, const tlc_mfu_result *r)
 	fputs("}\n", out);
 }
 
-static void write_csv(FILE *out, const tlc_mfu_result *r)
+static void write_csv(FILE *out, const tlc_mfu_summary *r)
 {
 	fputs("phase,flops,dtype,peak_flops_per_s,flops_over_peak_s,step_seconds,mfu\n", out);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
@@ -96,7 +96,7 @@ int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt)
 	if (!out || !m)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and an MFU result",
 		                      "tlc_write_mfu called with NULL");
-	const tlc_mfu_result *r = tlc_mfu_get_result(m);
+	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
 	if (fmt == TLC_FORMAT_JSON)
 		write_json(out, r);
 	else if (fmt == TLC_FORMAT_CSV)

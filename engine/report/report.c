@@ -87,8 +87,7 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 
 static void text_coverage(FILE *out, const tlc_eval *ev)
 {
-	tlc_coverage cov;
-	memset(&cov, 0, sizeof cov);
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
 	fprintf(out, "coverage: %llu op rows\n  known %llu, zero_by_rule %llu, not_applicable %llu, "
 	        "unknown %llu\n", (unsigned long long)cov.rows,
@@ -215,8 +214,7 @@ static void json_phases(FILE *out, const tlc_eval *ev)
 
 static void json_coverage(FILE *out, const tlc_eval *ev)
 {
-	tlc_coverage cov;
-	memset(&cov, 0, sizeof cov);
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
 	fprintf(out, ",\"coverage\":{\"rows\":%llu", (unsigned long long)cov.rows);
 	for (int k = 0; k < TLC_CLASS_COUNT; k++)

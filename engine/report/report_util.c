@@ -18,7 +18,7 @@ int tlc_rep__check_eval(const tlc_eval *ev)
 		                      "call tlc_eval_finish before reading reports",
 		                      "the evaluation is not finished");
 	if (tlc_eval_op_count(ev) == 0) {
-		tlc_coverage cov;
+		tlc_coverage cov = TLC_COVERAGE_INIT;
 		if (tlc_eval_coverage(&cov, ev) == 0 && cov.rows == 0)
 			return 0; /* an empty input is a valid, empty report */
 		return tlc_error__set(TLC_ESTATE, "reports_need_ops",
@@ -259,8 +259,7 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 
 void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 {
-	tlc_coverage cov;
-	memset(&cov, 0, sizeof cov);
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
 	uint64_t unk = cov.by_class[TLC_CLASS_UNKNOWN];
 	if (unk == 0) {

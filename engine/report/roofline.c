@@ -5,6 +5,9 @@
 #include "reports.h"
 #include "eval.h"
 
+/* public arrays have a fixed capacity so the layout stays when the enum grows */
+_Static_assert(TLC_ROOF_REASON_COUNT <= TLC_ROOF_REASON_SLOTS, "TLC_ROOF_REASON_SLOTS too small for TLC_ROOF_REASON_COUNT");
+
 struct tlc_roofline {
 	const tlc_allocator *a;
 	const tlc_eval *ev;

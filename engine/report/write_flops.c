@@ -91,7 +91,7 @@ static void write_ratio_text(FILE *out, const tlc_eval *ev)
 
 static void write_coverage_text(FILE *out, const tlc_eval *ev)
 {
-	tlc_coverage c;
+	tlc_coverage c = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&c, ev);
 	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu not_applicable"
 	             " + %llu unknown\n",
@@ -240,7 +240,7 @@ static void json_phases(yajl_gen g, const tlc_eval *ev)
 
 static void json_coverage(yajl_gen g, const tlc_eval *ev)
 {
-	tlc_coverage c;
+	tlc_coverage c = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&c, ev);
 	tlc_jsonw__key(g, "coverage");
 	yajl_gen_map_open(g);
@@ -385,7 +385,7 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	if (fmt != TLC_FORMAT_TEXT)
 		return bad_format("ledger");
 	size_t n = tlc_eval_ledger_count(ev);
-	tlc_coverage c;
+	tlc_coverage c = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&c, ev);
 	fprintf(out, "unknown-cost ledger: %zu op names, %llu calls\n", n,
 	        (unsigned long long)c.by_class[TLC_CLASS_UNKNOWN]);

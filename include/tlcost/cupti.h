@@ -74,6 +74,7 @@ typedef struct tlc_cupti_error {
  *  cupti_result and message mean anything: it is a disclosure, not a set of
  *  zero counts. */
 typedef struct tlc_cupti_summary {
+	uint32_t size;            /* sizeof(tlc_cupti_summary) of the caller's build */
 	tlc_cupti_status status;
 	int lower_bound;          /* nonzero when any count is a lower bound */
 	/* UNAVAILABLE: the CUPTI call that failed ("cuptiActivityEnable(...)",
@@ -160,8 +161,15 @@ int tlc_cupti_stop(tlc_cupti_session *s);
 int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
                      uint64_t dropped);
 
-/** Summary of a stopped (or unavailable) session. TLC_ESTATE otherwise. */
-int tlc_cupti_summary_get(tlc_cupti_summary *out, const tlc_cupti_session *s);
+#define TLC_CUPTI_SUMMARY_INIT { sizeof(tlc_cupti_summary), TLC_CUPTI_IDLE, 0, NULL, 0, NULL, \
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/** Summary of a stopped (or unavailable) session into the fields out->size
+ *  covers (set it: TLC_CUPTI_SUMMARY_INIT). TLC_ESTATE when the session is
+ *  not stopped; TLC_EINVAL when out->size is smaller than the first layout. */
+int tlc_cupti_get_summary(tlc_cupti_summary *out, const tlc_cupti_session *s);
+/* Deprecated spelling of 0.1.0, kept so older sources compile. */
+#define tlc_cupti_summary_get tlc_cupti_get_summary
 
 /** Device records of a stopped session, in the order CUPTI delivered them:
  *  kernels, memcpys, memsets, runtime and driver calls (a driver call that

@@ -9,9 +9,13 @@
  *
  * Compatibility: the host accepts plugins whose abi_version v satisfies
  * TLC_PLUGIN_ABI_VERSION - TLC_PLUGIN_ABI_AGE <= v <= TLC_PLUGIN_ABI_VERSION.
- * Every struct a plugin sees starts with a version or size field and only
- * grows at its end; the host table is append-only (check host->size before
- * calling an entry added after the version you built against).
+ * The structs passed by pointer across the boundary start with a size (and
+ * where noted a version) field and only grow at their end: tlc_op,
+ * tlc_rule_def, tlc_host, tlc_plugin_desc. The host table is append-only
+ * (check host->size before calling an entry added after the version you
+ * built against). tlc_value, tlc_tensor and tlc_kwarg are values without a
+ * size field: their layout is fixed for a TLC_PLUGIN_ABI_VERSION and changes
+ * only with a new ABI version. tlc_cost and tlc_plugin_ctx are opaque.
  *
  * Built-in rules use exactly this ABI.
  */

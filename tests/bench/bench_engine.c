@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	tlc_coverage cov;
+	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
 	printf("%ld %.3f %.0f %llu\n", n, s, (double)n / s,
 	       (unsigned long long)cov.by_class[TLC_CLASS_KNOWN]);

@@ -17,7 +17,7 @@ fail() { echo "check-gpu: FAIL: $*"; exit 1; }
 [ -n "${NVCC:-}" ] || skip "nvcc not found by configure (put the CUDA toolkit's bin on PATH and re-run configure)"
 mkdir -p "$b/tests/gpu"
 echo "check-gpu: building tests/gpu/e2e with $NVCC"
-"$NVCC" -std=c++17 -O2 -I"$s/include" -o "$b/tests/gpu/e2e" "$s/tests/gpu/e2e.cu" \
+"$NVCC" -std=c++17 -O2 -I"$s/include" -I"$b/include" -o "$b/tests/gpu/e2e" "$s/tests/gpu/e2e.cu" \
 	-L"$abs_b/.libs" -ltlcost-cupti -ltlcost -Xlinker -rpath -Xlinker "$abs_b/.libs" \
 	|| fail "nvcc could not build tests/gpu/e2e"
 "$b/tests/gpu/e2e" "$log"

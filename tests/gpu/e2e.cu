@@ -159,12 +159,12 @@ static int expected_kernels(int id)
 /* What the module itself collected, before any join. */
 static void check_session(tlc_cupti_session *s)
 {
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 	int want = 0;
 
 	for (int i = 0; i < NOPS; i++)
 		want += expected_kernels(i);
-	CHECK(tlc_cupti_summary_get(&m, s) == 0, "summary");
+	CHECK(tlc_cupti_get_summary(&m, s) == 0, "summary");
 	printf("session: %s, %llu kernels, %llu memcpys, %llu memsets, %llu runtime calls, "
 	       "%llu dropped\n", tlc_cupti_status_name(m.status), (unsigned long long)m.kernels,
 	       (unsigned long long)m.memcpys, (unsigned long long)m.memsets,
@@ -189,7 +189,7 @@ static int64_t launch_op(const tlc_join_launch *l, const tlc_eval *ev)
 
 static void check_join(const tlc_join *j, const tlc_eval *ev)
 {
-	const tlc_join_summary *sum = tlc_join_summary_get(j);
+	const tlc_join_summary *sum = tlc_join_get_summary(j);
 	int kernels[NOPS] = { 0 }, copies[NOPS] = { 0 }, sets[NOPS] = { 0 };
 
 	for (size_t i = 0; i < tlc_join_launch_count(j); i++) {
@@ -298,7 +298,7 @@ static int record(const char *path)
 static void check_pause(void)
 {
 	tlc_cupti_session *s = NULL;
-	tlc_cupti_summary m;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 	gpu_bufs b;
 
 	if (tlc_cupti_session_new(&s, NULL) != 0 || tlc_cupti_start(s) != 0) {
@@ -319,7 +319,7 @@ static void check_pause(void)
 	leave(s, 10);
 	cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 	CHECK(tlc_cupti_stop(s) == 0, "stop: %s", tlc_cupti_session_error(s)->message);
-	CHECK(tlc_cupti_summary_get(&m, s) == 0, "summary");
+	CHECK(tlc_cupti_get_summary(&m, s) == 0, "summary");
 	printf("pause session: %s, %llu kernels seen of 3 launched, %llu paused region(s)\n",
 	       tlc_cupti_status_name(m.status), (unsigned long long)m.kernels,
 	       (unsigned long long)m.paused_regions);

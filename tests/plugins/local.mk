@@ -3,7 +3,7 @@
 # Fixture plugins: libtool modules built for `make check` only; -rpath (in
 # PLUGIN_LDFLAGS) makes libtool produce tests/plugins/.libs/NAME.so. They
 # include only tlcost/plugin.h and link nothing, like a real plugin.
-LOADER_FIXTURE_CPPFLAGS = -I$(top_srcdir)/include
+LOADER_FIXTURE_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
 check_LTLIBRARIES += \
 	tests/plugins/good.la \
 	tests/plugins/abi_too_new.la tests/plugins/abi_too_old.la \

@@ -1,0 +1,202 @@
+/*
+ * libtlcost evaluation: feed ops, read totals, coverage, ledger, op rows.
+ *
+ * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
+ * header. Each header compiles on its own (tests/headers.sh).
+ */
+#ifndef TLCOST_EVAL_H
+#define TLCOST_EVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plugin.h"
+#include "engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tlc_eval tlc_eval;
+
+typedef enum tlc_class {
+	TLC_CLASS_KNOWN = 0,
+	TLC_CLASS_ZERO_BY_RULE,
+	TLC_CLASS_NOT_APPLICABLE,
+	TLC_CLASS_UNKNOWN,
+	TLC_CLASS_COUNT
+} tlc_class;
+
+const char *tlc_class_name(tlc_class c);
+
+/** Device-time attribution of one op row (contract section 8). */
+typedef enum tlc_attribution {
+	TLC_ATTR_NONE = 0,       /* no join ran: device time absent */
+	TLC_ATTR_ATTRIBUTED,
+	TLC_ATTR_AMBIGUOUS,
+	TLC_ATTR_UNATTRIBUTED,
+	TLC_ATTR_UNAVAILABLE
+} tlc_attribution;
+
+const char *tlc_attribution_name(tlc_attribution a);
+
+/* tlc_op_row.row_flags */
+#define TLC_ROW_HAS_DEVICE_TIME (1u << 0) /* device_time_ns/kernel_time_ns valid */
+
+/** One evaluated op, kept when tlc_eval_options.keep_ops is set. Strings
+ *  are interned in the eval and valid until tlc_eval_free. */
+typedef struct tlc_op_row {
+	int64_t id;
+	int64_t parent;        /* -1 when top level */
+	const char *name;
+	const char *overload;  /* "" when unspecified */
+	tlc_phase phase;
+	const char *module;    /* "" = root */
+	const char *module_type;
+	int64_t module_call;   /* -1 when not recorded */
+	tlc_class cls;
+	const char *reason;    /* class reason: rule note, "no_rule", "missing_args", "nested", ... */
+	const tlc_cost *cost;  /* for KNOWN and ZERO_BY_RULE; NULL otherwise */
+	const char *shapes;    /* input shapes summary, e.g. "[8,16]f32,[16,4]f32" */
+	unsigned op_flags;     /* TLC_OP_HAS_* of the source record */
+	int64_t host_ns, start_ns, end_ns, thread, correlation;
+	/* filled by a device-time join */
+	unsigned row_flags;    /* TLC_ROW_* */
+	tlc_attribution attribution;
+	int64_t device_time_ns; /* kernels + memcpy + memset attributed to the op */
+	int64_t kernel_time_ns; /* kernels only */
+} tlc_op_row;
+
+/** Called once for every op record when its class is final (records whose
+ *  parent comes later in the file are held until it arrives). */
+typedef void (*tlc_op_cb)(const tlc_op *op, const tlc_op_row *row, void *payload);
+
+typedef struct tlc_eval_options {
+	uint32_t size;      /* sizeof(tlc_eval_options) */
+	int keep_ops;       /* keep one tlc_op_row per op (tree/profile/join need it) */
+	tlc_op_cb on_op;    /* optional */
+	void *payload;
+} tlc_eval_options;
+
+/** Creates an evaluation bound to eng (which must outlive it). opts may be
+ *  NULL. Free with tlc_eval_free. */
+int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts);
+void tlc_eval_free(tlc_eval *ev);
+
+/** Header facts of the input (op log header or trace metadata). */
+typedef struct tlc_input_info {
+	uint32_t size;        /* sizeof(tlc_input_info) of the caller's build */
+	const char *format;   /* "tlcost-oplog", "kineto-trace", "api" */
+	const char *producer; /* NULL when absent */
+	const char *model;
+	const char *device;
+	int64_t params;       /* -1 when absent */
+	int64_t tokens;       /* -1 when absent */
+	const char *meta_json; /* the header's meta object as JSON text, or NULL */
+} tlc_input_info;
+
+#define TLC_INPUT_INFO_INIT { sizeof(tlc_input_info), NULL, NULL, NULL, NULL, -1, -1, NULL }
+
+/** Sets header facts (copied). Readers call it; API users may. info->size
+ *  must be set (TLC_INPUT_INFO_INIT); fields past it take their defaults.
+ *  TLC_EINVAL (invalid_argument) when it is smaller than the first layout. */
+int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info);
+const tlc_input_info *tlc_eval_info(const tlc_eval *ev);
+
+/** Evaluates one op. The record is copied as needed. Errors:
+ *  oplog_duplicate_id, op_invalid (negative shape, missing name). */
+int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op);
+
+/** Counts a record that was skipped on purpose (an unknown record kind);
+ *  reports state how many. */
+void tlc_eval_count_skipped(tlc_eval *ev, const char *kind);
+
+/** Ends the input: resolves held records. Errors: oplog_parent_unknown (a
+ *  parent that names no op, or a cycle). After it, reports may be read. */
+int tlc_eval_finish(tlc_eval *ev);
+
+/** Fixed capacity of arrays indexed by tlc_class in public structs, so the
+ *  layout does not change when a class is added (TLC_CLASS_COUNT <= it). */
+#define TLC_CLASS_SLOTS 8
+
+/** Filled by tlc_eval_coverage; the caller sets size (TLC_COVERAGE_INIT). */
+typedef struct tlc_coverage {
+	uint32_t size;                    /* sizeof(tlc_coverage) of the caller's build */
+	uint64_t rows;                    /* op records evaluated */
+	uint64_t by_class[TLC_CLASS_SLOTS]; /* indexed by tlc_class */
+	uint64_t skipped;                 /* records of unknown kinds, skipped and counted */
+	uint64_t device_records;          /* kernel/memcpy/memset/runtime records */
+} tlc_coverage;
+
+#define TLC_COVERAGE_INIT { sizeof(tlc_coverage), 0, { 0 }, 0, 0 }
+
+/** Fills the fields of *out that out->size covers. TLC_EINVAL
+ *  (invalid_argument) when out->size is smaller than the first layout. */
+int tlc_eval_coverage(tlc_coverage *out, const tlc_eval *ev);
+
+/** Total kinds. FLOPS is fma=2 (2*macs + other); FLOPS_FMA1 is macs + other
+ *  and is refused (flop_convention_unavailable) when some counted op has no
+ *  known split. */
+typedef enum tlc_total {
+	TLC_TOTAL_MACS = 0,
+	TLC_TOTAL_OTHER_FLOPS,
+	TLC_TOTAL_BYTES_READ,
+	TLC_TOTAL_BYTES_WRITTEN,
+	TLC_TOTAL_FLOPS,
+	TLC_TOTAL_FLOPS_FMA1,
+	TLC_TOTAL_COUNT
+} tlc_total;
+
+/** Exact per-phase total as a decimal string (free with tlc_free). */
+int tlc_eval_total_str(char **out, const tlc_eval *ev, tlc_phase phase, tlc_total which);
+/** Same, as uint64; TLC_EOVERFLOW when it does not fit. */
+int tlc_eval_total_u64(uint64_t *out, const tlc_eval *ev, tlc_phase phase, tlc_total which);
+/** Nonzero when any phase had an op evaluated. */
+int tlc_eval_phase_present(const tlc_eval *ev, tlc_phase phase);
+/** Nonzero when some bytes were unknown (element size not known). */
+int tlc_eval_bytes_incomplete(const tlc_eval *ev, tlc_phase phase);
+
+/** Nonzero when any op is unknown: every total is then a lower bound. */
+int tlc_eval_is_lower_bound(const tlc_eval *ev);
+
+/** One unknown-ledger group (contract section 3). */
+typedef struct tlc_ledger_entry {
+	const char *name;        /* "mylib::fused_gelu" */
+	const char *overload;    /* "" when unspecified */
+	uint64_t count;
+	size_t nexample_ids;
+	int64_t example_ids[3];
+	size_t nexample_shapes;
+	const char *example_shapes[3];
+	const char *nested_flops; /* decimal fma=2 FLOPs counted in nested children, "0" if none */
+	const char *reason;      /* "no_rule", "missing_args", "bad_args" */
+	const char *detail;      /* first rule explanation, or NULL */
+	const char *remedy;      /* runnable instruction */
+} tlc_ledger_entry;
+
+size_t tlc_eval_ledger_count(const tlc_eval *ev);
+/** Entries sorted by count (descending), then name. NULL when out of range. */
+const tlc_ledger_entry *tlc_eval_ledger_at(const tlc_eval *ev, size_t i);
+
+/** Per op-type summary (grows with distinct names only). */
+typedef struct tlc_optype_row {
+	const char *name;  /* "aten::addmm" (with ".overload" when given) */
+	uint64_t count;
+	uint64_t by_class[TLC_CLASS_SLOTS]; /* indexed by tlc_class */
+	const char *flops; /* decimal fma=2 FLOPs over all phases of this type's counted ops */
+	double flops_approx; /* for sorting only */
+} tlc_optype_row;
+
+size_t tlc_eval_optype_count(const tlc_eval *ev);
+/** Rows sorted by FLOPs descending, then name. */
+const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i);
+
+/** Kept op rows (keep_ops), in the order their class became final. */
+size_t tlc_eval_op_count(const tlc_eval *ev);
+const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i);
+tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TLCOST_EVAL_H */

@@ -1,0 +1,96 @@
+/*
+ * libtlcost inputs: op logs, Kineto traces, device records, profiler status.
+ *
+ * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
+ * header. Each header compiles on its own (tests/headers.sh).
+ */
+#ifndef TLCOST_INPUT_H
+#define TLCOST_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "eval.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Reads an op log v1 file (plain or gzip, detected by magic bytes) into ev,
+ *  streaming. Errors carry file, line and column: oplog_parse_error,
+ *  oplog_header_invalid, oplog_version_unsupported, oplog_field_invalid,
+ *  oplog_duplicate_id, oplog_parent_unknown, oplog_truncated, io_error. Does
+ *  not call tlc_eval_finish. path "-" reads standard input. */
+int tlc_oplog_read(tlc_eval *ev, const char *path);
+
+/** Same over a memory buffer; name is used in error positions. */
+int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *name);
+
+/** Reads a PyTorch profiler (Kineto) Chrome-trace JSON file into ev. */
+int tlc_trace_read(tlc_eval *ev, const char *path);
+int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *name);
+
+/** Detects the format from content (op log or Kineto trace) and reads it. */
+int tlc_input_read(tlc_eval *ev, const char *path);
+
+/* Device records (kernels, copies, runtime calls) for the join */
+
+typedef enum tlc_device_kind {
+	TLC_DEVICE_KERNEL = 0,
+	TLC_DEVICE_MEMCPY,
+	TLC_DEVICE_MEMSET,
+	TLC_DEVICE_RUNTIME, /* host-side runtime API call (cudaLaunchKernel, ...) */
+	TLC_DEVICE_DRIVER   /* host-side driver API call (cuLaunchKernel, ...) */
+} tlc_device_kind;
+
+#define TLC_DEV_HAS_EXTERNAL_ID (1u << 0)
+#define TLC_DEV_HAS_THREAD      (1u << 1)
+#define TLC_DEV_HAS_BYTES       (1u << 2)
+#define TLC_DEV_HAS_CORRELATION (1u << 3)
+
+/** One device-side activity or host runtime call. Strings are copied. */
+typedef struct tlc_device_record {
+	uint32_t size;       /* sizeof(tlc_device_record) */
+	tlc_device_kind kind;
+	unsigned flags;      /* TLC_DEV_HAS_* */
+	const char *name;    /* kernel or API name; NULL for copies/sets */
+	int64_t device;      /* device index (device kinds) or process id (host kinds) */
+	int64_t stream;
+	int64_t thread;      /* host thread (runtime/driver) */
+	int64_t start_ns;
+	int64_t end_ns;
+	int64_t correlation; /* runtime correlation id */
+	int64_t external_id; /* runtime/driver: op correlation innermost at the call */
+	int64_t bytes;
+} tlc_device_record;
+
+/** Adds a device record to the evaluation for a later join. */
+int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec);
+
+/** What the device profiler said about its own session: the op log's
+ *  "device_profiler" record (written by the CUPTI module), or an API call. */
+typedef enum tlc_profiler_state {
+	TLC_PROFILER_UNKNOWN = 0,  /* the source said nothing */
+	TLC_PROFILER_UNAVAILABLE,  /* activity could not be enabled: no facts at all */
+	TLC_PROFILER_EMPTY,        /* it ran and saw no device activity */
+	TLC_PROFILER_PARTIAL,      /* records were dropped or a region paused: lower bounds */
+	TLC_PROFILER_COMPLETE      /* it ran and reports nothing lost */
+} tlc_profiler_state;
+
+typedef struct tlc_profiler_status {
+	uint32_t size;            /* sizeof(tlc_profiler_status) */
+	tlc_profiler_state state;
+	const char *source;       /* e.g. "cupti", or NULL */
+	const char *message;      /* the profiler's own error text (unavailable), or NULL */
+} tlc_profiler_status;
+
+/** Records the profiler's statement (strings copied; the last call wins). */
+int tlc_eval_set_profiler_status(tlc_eval *ev, const tlc_profiler_status *st);
+/** The recorded statement; state TLC_PROFILER_UNKNOWN when none was made. */
+const tlc_profiler_status *tlc_eval_profiler_status(const tlc_eval *ev);
+const char *tlc_profiler_state_name(tlc_profiler_state s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TLCOST_INPUT_H */

@@ -1,0 +1,77 @@
+/*
+ * libtlcost cost tree report (contract section 5).
+ *
+ * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
+ * header. Each header compiles on its own (tests/headers.sh).
+ */
+#ifndef TLCOST_TREE_H
+#define TLCOST_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common.h"
+#include "eval.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reports read a finished evaluation made with keep_ops set; without kept
+ * rows they refuse with reports_need_ops. Objects they return own their
+ * strings; free them with the matching *_free. docs/reports.md has the
+ * text, JSON and CSV layouts. */
+
+typedef struct tlc_tree tlc_tree;
+
+typedef struct tlc_tree_options {
+	uint32_t size;    /* sizeof(tlc_tree_options) */
+	tlc_phase phase;  /* TLC_PHASE_FORWARD by default (zeroed options) */
+	size_t top;       /* keep the K largest children per node; 0 = all */
+	size_t depth;     /* hide nodes deeper than D (root = 0); 0 = no limit */
+	int no_fold;      /* nonzero: never fold identical sibling blocks */
+} tlc_tree_options;
+
+typedef enum tlc_tree_row_kind {
+	TLC_TREE_NODE = 0,   /* a module call (or folded identical calls) */
+	TLC_TREE_MORE,       /* "(+ N more calls)": children cut by top */
+	TLC_TREE_BELOW       /* "(+ N calls below depth D)" */
+} tlc_tree_row_kind;
+
+/** One printed row. For TLC_TREE_NODE with repeat > 1, values cover all
+ *  repeat blocks together. For remainder rows self == subtree == what they
+ *  hide, so the self column always adds up to the total. */
+typedef struct tlc_tree_row {
+	tlc_tree_row_kind kind;
+	size_t depth;
+	const char *path;        /* module path ("" = root); for folded rows the first block */
+	const char *last_path;   /* last folded block (== path when repeat == 1) */
+	const char *label;       /* display label */
+	const char *module_type; /* "" when unknown */
+	int64_t call;            /* module_call, -1 when not recorded */
+	uint64_t repeat;         /* folded identical blocks (1 = not folded) */
+	uint64_t hidden_calls;   /* remainder rows: module calls hidden */
+	const char *self_flops;  /* exact decimal, fma=2 */
+	const char *subtree_flops;
+	double self_pct, subtree_pct; /* of the phase's known total; 0 when it is 0 */
+	uint64_t self_ops, self_unknown, subtree_unknown;
+} tlc_tree_row;
+
+/** Builds the tree of one phase. Errors: reports_need_ops, tree_phase_empty
+ *  is not an error (an empty tree has only the root). */
+int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *opts);
+void tlc_tree_free(tlc_tree *tree);
+size_t tlc_tree_row_count(const tlc_tree *tree);
+const tlc_tree_row *tlc_tree_row_at(const tlc_tree *tree, size_t i);
+/** Exact decimal totals: all FLOPs of the phase, and the part inside
+ *  remainder rows. Valid until tlc_tree_free. */
+const char *tlc_tree_total_flops(const tlc_tree *tree);
+const char *tlc_tree_hidden_flops(const tlc_tree *tree);
+uint64_t tlc_tree_hidden_calls(const tlc_tree *tree);
+int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TLCOST_TREE_H */

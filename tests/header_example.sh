@@ -1,0 +1,25 @@
+#!/bin/sh
+# The example in the comment of <tlcost/tlcost.h> compiles as printed
+# (-std=c11 -Wall -Wextra -Werror -pedantic) against the built library and
+# prints the FLOPs of its aten::mm: [8,16] x [16,4] is M*K*N = 8*16*4 = 512
+# multiply-adds, 1024 FLOPs at fma=2 (worked by hand, not copied from a run).
+set -e
+srcdir=${top_srcdir:-.}
+builddir=${top_builddir:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed -n '/@example-begin/,/@example-end/p' "$srcdir/include/tlcost/tlcost.h" |
+	sed -e '1d' -e '$d' -e 's/^ \* \{0,1\}//' > "$tmp/ex.c"
+[ -s "$tmp/ex.c" ] || { echo "no example found in tlcost.h" >&2; exit 1; }
+"$builddir/libtool" --mode=link --tag=CC ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic \
+	-I"$srcdir/include" -I"$builddir/include" -o "$tmp/ex" "$tmp/ex.c" "$builddir/libtlcost.la" >/dev/null
+# TLCOST_RUN is libtool --mode=execute valgrind ... under TLCOST_TEST_WRAPPER=valgrind
+if [ -n "${TLCOST_RUN:-}" ]; then
+	out=$($TLCOST_RUN "$tmp/ex")
+else
+	out=$("$builddir/libtool" --mode=execute "$tmp/ex")
+fi
+echo "$out"
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$builddir/config.h")
+[ "$out" = "forward FLOPs: 1024 (library $version)" ] || { echo "unexpected output" >&2; exit 1; }
+echo "ok header example"
