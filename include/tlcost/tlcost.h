@@ -379,6 +379,14 @@ int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 /** Detects the format from content (op log or Kineto trace) and reads it. */
 int tlc_input_read(tlc_eval *ev, const char *path);
 
+/* TLC-OPLOG-WRITE-API-BEGIN (the Python capture library streams its log) */
+/** Writes one op as an op log v1 record line (docs/oplog-v1.md), ending in
+ *  '\n', to out; the caller writes the header line first. Reading the
+ *  lines back gives the same op (correlation is always written). Errors:
+ *  invalid_argument, out_of_memory, io_error. */
+int tlc_oplog_write_op(FILE *out, const tlc_op *op);
+/* TLC-OPLOG-WRITE-API-END */
+
 /** Output formats of the writers (tlc_write_*). */
 typedef enum tlc_format {
 	TLC_FORMAT_TEXT = 0,

@@ -1,0 +1,33 @@
+# The Python capture library (python/): the `tlcost` package and its C
+# binding `_tlcost`, a libtool module linked with libtlcost. Built where
+# configure found python3-dev (HAVE_PYTHON_DEV); installed into the prefix's
+# site directory: the package into $(pythondir)/tlcost, the binding into
+# $(pyexecdir). docs/python.md is the user's page.
+TLCOST_PY_SOURCES = python/tlcost/__init__.py python/tlcost/__main__.py \
+	python/tlcost/errors.py python/tlcost/engine.py python/tlcost/report.py \
+	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py
+EXTRA_DIST += $(TLCOST_PY_SOURCES) python/ext/ext.h docs/python.md
+if HAVE_PYTHON_DEV
+tlcostpydir = $(pythondir)/tlcost
+tlcostpy_PYTHON = $(TLCOST_PY_SOURCES)
+pyexec_LTLIBRARIES = _tlcost.la
+_tlcost_la_SOURCES = python/ext/ext.h python/ext/module.c python/ext/eval.c \
+	python/ext/convert.c python/ext/pyrule.c
+# Python.h defines the feature macros itself (first include): no -D_* here;
+# -isystem keeps its own warnings out of -Werror
+_tlcost_la_CPPFLAGS = -I$(top_srcdir)/include $(PYTHON_CPPFLAGS)
+_tlcost_la_CFLAGS = -std=c11 $(WARN_CFLAGS)
+_tlcost_la_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^PyInit__tlcost$$'
+_tlcost_la_LIBADD = libtlcost.la
+else
+EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c
+endif
+
+# Tests (tests/python/*.py) run through tests/python/run.sh with the build
+# tree's binding on the path; it prints why and skips (77) where the package
+# was not built, under valgrind and in sanitizer builds.
+TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py
+TEST_EXTENSIONS = .test .py
+PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
+TESTS += $(TLCOST_PY_TESTS)
+EXTRA_DIST += tests/python/run.sh tests/python/tlctest.py $(TLCOST_PY_TESTS)
