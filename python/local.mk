@@ -26,8 +26,25 @@ endif
 # Tests (tests/python/*.py) run through tests/python/run.sh with the build
 # tree's binding on the path; it prints why and skips (77) where the package
 # was not built, under valgrind and in sanitizer builds.
-TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py
+TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
+	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
+	tests/python/test_docs.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)
 EXTRA_DIST += tests/python/run.sh tests/python/tlctest.py $(TLCOST_PY_TESTS)
+
+# `make bench` runs bench-python after the op log and trace benchmarks
+# (tests/bench/python_capture.py: capture overhead per op, live against the
+# JSON Lines writer, and engine ops/s through the binding).
+EXTRA_DIST += tests/bench/python_capture.py
+.PHONY: bench-python
+if HAVE_PYTHON_DEV
+bench-python: $(pyexec_LTLIBRARIES)
+	@PYTHONPATH='$(abs_top_builddir)/.libs:$(abs_top_srcdir)/python' \
+	LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' \
+	$(PYTHON) $(top_srcdir)/tests/bench/python_capture.py
+else
+bench-python:
+	@echo "bench-python: skipped (the Python package was not built: install python3-dev)"
+endif

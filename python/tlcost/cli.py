@@ -103,4 +103,4 @@ def main(argv: Optional[List[str]] = None) -> int:
         if e.position:
             print("  at %s" % e.position, file=sys.stderr)
         print("  remedy: %s" % e.remedy, file=sys.stderr)
-        return 2 if isinstance(e, (ValueError,)) else 1
+        return 2 if isinstance(e, (ValueError, LookupError)) else 1
