@@ -21,7 +21,7 @@ from .errors import (Error, ExistsError, FileError, InputError,
 from .report import LedgerEntry, Report, View, read
 
 __version__ = _tlcost.version
-_tlcost.configure(error_factory=_make)
+_tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
 __all__ = ["capture", "read", "measure_clean_step", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",

@@ -128,6 +128,20 @@ class Ledger(tlctest.unittest.TestCase):
         self.assertEqual(rep.coverage["unknown"], want)
 
 
+    def test_python_rule_on_a_file(self):
+        # a Python rule sees tensors as tlcost.Tensor without torch imported
+        path = os.path.join(tlctest.SRC, "examples", "custom_gelu.oplog.jsonl")
+        eng = tlcost.Engine()
+        eng.register_rule("mylib::fused_gelu",
+                          lambda op: tlcost.Cost(other_flops=5 * op.args[0].numel))
+        rep = tlcost.read(path, engine=eng)
+        self.assertTrue(rep.complete, rep.ledger)
+        # the same totals as the rule file that states the same formula
+        ref = tlcost.read(path, engine=tlcost.Engine(rules=[tlctest.RULES]))
+        self.assertEqual(json.loads(rep.to_json())["phases"],
+                         json.loads(ref.to_json())["phases"])
+
+
 class Exact(tlctest.unittest.TestCase):
     def test_beyond_64_bits(self):
         # aten::mm [2^31, 2^31] x [2^31, 2^31]: m*k*n = 2^93 MACs, which no
