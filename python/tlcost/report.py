@@ -276,7 +276,8 @@ class Report:
         to save (capture_not_recorded)."""
         if self._header is None:
             raise StateError("capture_not_recorded",
-                             "this report was not made by tlcost.capture",
+                             "this report has no recorded op log (it was read "
+                             "from a file, or captured with record=False)",
                              "save the original file instead, or capture "
                              "with record=True")
         head = (json.dumps(self._header, separators=(",", ":"),

@@ -162,6 +162,36 @@ class Exact(tlctest.unittest.TestCase):
         self.assertIsInstance(rep.macs(), int)
 
 
+class Binding(tlctest.unittest.TestCase):
+    """The binding's own refusals (the Report API never causes them)."""
+
+    def test_states_and_ranges(self):
+        import _tlcost
+        ev = _tlcost.Eval(tlcost.Engine()._c)
+        with self.assertRaises(tlcost.StateError) as c:
+            ev.total(0, 0)
+        self.assertEqual(c.exception.code, "eval_not_finished")
+        with self.assertRaises(tlcost.InputError) as c:
+            ev.push(0, "aten::add", "Tensor", 0, None, None, None, [2 ** 70], None, None,
+                    None, None, None)
+        self.assertEqual(c.exception.code, "capture_value_out_of_range")
+        ev.push(1, "aten::add", "Tensor", 0, "", "M", 0, [1, 2.5, "s", [None, True]],
+                {"alpha": 1}, [None], 5, 6, 7)
+        with self.assertRaises(tlcost.InputError) as c:  # the library's duplicate id
+            ev.push(1, "aten::add", "Tensor", 0, None, None, None, [], None, None,
+                    None, None, None)
+        self.assertEqual(c.exception.code, "oplog_duplicate_id")
+        ev.finish()
+        self.assertEqual(ev.coverage()["rows"], 1)
+        with self.assertRaises(tlcost.StateError) as c:
+            ev.push(2, "aten::add", "Tensor", 0, None, None, None, [], None, None,
+                    None, None, None)
+        self.assertEqual(c.exception.code, "eval_finished")
+        with self.assertRaises(tlcost.StateError) as c:
+            ev.write_log(print)
+        self.assertEqual(c.exception.code, "capture_not_recorded")
+
+
 class Errors(tlctest.unittest.TestCase):
     def test_parse_error_position(self):
         d = tlctest.tmpdir()
