@@ -3,7 +3,9 @@
 
   capture overhead per op   tlcost.capture (live into libtlcost, with and
                             without the recorded log and kept rows) against
-                            the uninstrumented step and against the old
+                            the uninstrumented step, a dispatch mode that
+                            does nothing (the floor any such capture pays),
+                            and the old
                             way: dicts per op + json.dumps into a JSON Lines
                             file (tools/capture_oplog.py before issue 13)
   engine through binding    _tlcost.Eval.push ops/s with the conversion of
@@ -96,6 +98,17 @@ def main():
         plain = best(lambda: model(x))
     rows.append(("uninstrumented step", plain, None))
 
+    class Nothing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    def floor():
+        with torch.no_grad(), Nothing():
+            model(x)
+
+    # what any TorchDispatchMode costs before it does anything
+    rows.append(("TorchDispatchMode doing nothing", best(floor), None))
+
     def live(**kw):
         rep = tlcost.capture(model, (x,), mode="fwd_nograd_eval", **kw)
         assert rep.ops == N, rep.ops
@@ -120,7 +133,7 @@ def main():
         extra = "" if name.startswith("uninstr") else "  (+%.2f us/op over the step)" % (
             (c - plain[0]) / N * 1e6)
         print("%-38s %8.3f %8.3f %12.2f%s" % (name, w, c, c / N * 1e6, extra))
-    live_c, file_c = rows[2][1][0], rows[3][1][0]
+    live_c, file_c = rows[3][1][0], rows[4][1][0]
     print("%-38s %7.2fx" % ("  live default / JSON Lines writer", live_c / file_c))
 
     # engine ops/s through the binding: push an aten::mm with two tensors

@@ -33,6 +33,12 @@ class Install(tlctest.unittest.TestCase):
         self.assertTrue(init and ext and lib, (init, ext, lib))
         self.assertTrue(init.endswith(os.path.join("site-packages", "tlcost", "__init__.py")),
                         init)
+        # installed, the binding finds libtlcost in $(libdir) by its RUNPATH
+        # (the staged copy below needs LD_LIBRARY_PATH only because of DESTDIR)
+        libdir = os.path.dirname(lib)[len(stage):]
+        dyn = subprocess.run(["readelf", "-d", ext], capture_output=True, text=True).stdout
+        self.assertTrue(any(libdir in line for line in dyn.splitlines()
+                            if "RUNPATH" in line or "RPATH" in line), dyn)
         site = os.path.dirname(os.path.dirname(init))
         env["PYTHONPATH"] = os.pathsep.join([site, os.path.dirname(ext)])
         # the staged library stands where $(libdir) will be
