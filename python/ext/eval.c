@@ -363,6 +363,7 @@ static PyObject *eval_write_log(tlpy_eval *self, PyObject *writer)
 	char buf[65536];
 	size_t n;
 	PyObject *r = Py_None;
+	self->busy = 1; /* the writer is Python: another thread could come in */
 	while (r && (n = fread(buf, 1, sizeof buf, self->log)) > 0) {
 		PyObject *chunk = PyBytes_FromStringAndSize(buf, (Py_ssize_t)n);
 		PyObject *res = chunk ? PyObject_CallOneArg(writer, chunk) : NULL;
@@ -375,6 +376,7 @@ static PyObject *eval_write_log(tlpy_eval *self, PyObject *writer)
 		r = PyErr_SetFromErrno(PyExc_OSError);
 	if (fseek(self->log, 0, SEEK_END) != 0 && r)
 		r = PyErr_SetFromErrno(PyExc_OSError);
+	self->busy = 0;
 	Py_XINCREF(r);
 	return r;
 }
