@@ -23,12 +23,22 @@ from .report import LedgerEntry, Report, View, read
 __version__ = _tlcost.version
 _tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
-__all__ = ["capture", "read", "measure_clean_step", "Report", "View",
+__all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
            "default_engine", "Error", "OutOfMemoryError", "FileError",
            "InvalidArgumentError", "ParseError", "InputError", "VersionError",
            "NotFoundError", "ExistsError", "PluginError", "ValueOverflowError",
            "RefusedError", "UnavailableError", "StateError"]
+
+
+def register_rule(name, fn=None, **kw):
+    """Register a rule on the default engine (the one capture and read use
+    when given none): ``tlcost.register_rule("mylib::op", fn)``; also a
+    decorator when fn is omitted. See Engine.register_rule."""
+    if fn is None:
+        return default_engine().rule(name, **kw)
+    default_engine().register_rule(name, fn, **kw)
+    return fn
 
 
 def __getattr__(name):
