@@ -81,6 +81,19 @@ static const char *arena_str(tlpy_arena *a, PyObject *s)
 
 /* ---- Python -> tlc_value ---- */
 
+/* Attribute names as interned strings: a capture looks them up on every
+ * tensor of every op. */
+enum { S_SHAPE, S_DTYPE, S_DEVICE, S_LAYOUT, S_STRIDE, S_COUNT };
+static PyObject *names_g[S_COUNT];
+
+static PyObject *attr(PyObject *v, int which)
+{
+	static const char *text[S_COUNT] = { "shape", "dtype", "device", "layout", "stride" };
+	if (!names_g[which] && !(names_g[which] = PyUnicode_InternFromString(text[which])))
+		return NULL;
+	return PyObject_GetAttr(v, names_g[which]);
+}
+
 static int int64_of(int64_t *out, PyObject *v)
 {
 	int overflow = 0;
@@ -133,7 +146,7 @@ static PyObject *name_of(PyObject *cache, PyObject *obj)
 
 static int tensor_dtype(tlc_tensor *t, PyObject *v, tlpy_arena *a)
 {
-	PyObject *dt = PyObject_GetAttrString(v, "dtype");
+	PyObject *dt = attr(v, S_DTYPE);
 	if (!dt)
 		return -1;
 	PyObject *name = name_of(tlpy_hooks_g.dtype_names, dt);
@@ -151,7 +164,7 @@ static int tensor_dtype(tlc_tensor *t, PyObject *v, tlpy_arena *a)
 
 static int tensor_device(tlc_tensor *t, PyObject *v, tlpy_arena *a)
 {
-	PyObject *dev = PyObject_GetAttrString(v, "device");
+	PyObject *dev = attr(v, S_DEVICE);
 	if (!dev)
 		return -1;
 	PyObject *name = name_of(tlpy_hooks_g.device_names, dev);
@@ -167,14 +180,16 @@ static int tensor_device(tlc_tensor *t, PyObject *v, tlpy_arena *a)
  * refuses (nested tensors), exactly as the op log writer leaves them out. */
 static int tensor_stride(tlc_tensor *t, PyObject *v, tlpy_arena *a)
 {
-	PyObject *layout = PyObject_GetAttrString(v, "layout");
+	PyObject *layout = attr(v, S_LAYOUT);
 	if (!layout)
 		return -1;
 	int strided = layout == tlpy_hooks_g.strided;
 	Py_DECREF(layout);
 	if (!strided)
 		return 0;
-	PyObject *st = PyObject_CallMethod(v, "stride", NULL);
+	PyObject *meth = attr(v, S_STRIDE);
+	PyObject *st = meth ? PyObject_CallNoArgs(meth) : NULL;
+	Py_XDECREF(meth);
 	if (!st) {
 		if (!PyErr_ExceptionMatches(PyExc_RuntimeError))
 			return -1;
@@ -194,7 +209,7 @@ static int tensor_from_py(tlc_value *out, PyObject *v, tlpy_arena *a)
 	tlc_tensor *t = &out->u.tensor;
 	memset(t, 0, sizeof *t);
 	out->kind = TLC_VALUE_TENSOR;
-	PyObject *shape = PyObject_GetAttrString(v, "shape");
+	PyObject *shape = attr(v, S_SHAPE);
 	if (!shape)
 		return -1;
 	int rc = dims_of(&t->shape, &t->ndim, shape, a);
