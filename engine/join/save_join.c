@@ -192,6 +192,31 @@ void tlc_op_recorder_on_op(const tlc_op *op, const tlc_op_row *row, void *payloa
 	r->nops++;
 }
 
+/* One op as an op log v1 line, for writers that stream (the Python capture
+ * library writes its log while the ops run, so nothing grows with them). */
+int tlc_oplog_write_op(FILE *out, const tlc_op *op)
+{
+	if (!out || !op || !op->name)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and an op with a name",
+		                      "tlc_oplog_write_op: NULL argument");
+	tlc_sb sb;
+	tlc_sb__init(&sb, tlc_alloc__default());
+	yajl_gen g = gen_new(&sb);
+	if (!g)
+		return tlc_error__oom();
+	gen_op(g, op);
+	yajl_gen_free(g);
+	tlc_sb__putc(&sb, '\n');
+	int rc = 0;
+	if (sb.failed)
+		rc = tlc_error__oom();
+	else if (fwrite(sb.ptr, 1, sb.len, out) != sb.len || ferror(out))
+		rc = tlc_error__set(TLC_EIO, "io_error", "check the output path and free space",
+		                    "writing an op log line failed");
+	tlc_sb__free(&sb);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- */
 /* the saved-join object (canonical: same bytes from the same join)  */
 /* ---------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #ifndef TLCOST_INPUT_H
 #define TLCOST_INPUT_H
 
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,13 @@ int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 
 /** Detects the format from content (op log or Kineto trace) and reads it. */
 int tlc_input_read(tlc_eval *ev, const char *path);
+
+/** Writes one op as an op log v1 record line (docs/oplog-v1.md), ending in
+ *  '\n', to out; the caller writes the header line first. Reading the
+ *  lines back gives the same op (correlation is always written). Errors:
+ *  invalid_argument, out_of_memory, io_error. (The Python capture library
+ *  streams its log through it.) */
+int tlc_oplog_write_op(FILE *out, const tlc_op *op);
 
 /* Device records (kernels, copies, runtime calls) for the join */
 

@@ -18,9 +18,11 @@ BENCH_DEPS = tlcost$(EXEEXT) tests/bench/gen_oplog$(EXEEXT) \
 	tests/bench/bench_engine$(EXEEXT) tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT)
 
 .PHONY: bench bench-oplog bench-clean
-# `make bench`: the op log benchmark, then the trace benchmark (am/trace.am)
+# `make bench`: the op log benchmark, then the trace benchmark (am/trace.am),
+# then the Python capture library's (python/local.mk)
 bench: bench-oplog
 	@$(MAKE) $(AM_MAKEFLAGS) bench-trace
+	@$(MAKE) $(AM_MAKEFLAGS) bench-python
 bench-oplog: $(BENCH_DEPS)
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \

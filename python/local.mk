@@ -1,0 +1,50 @@
+# The Python capture library (python/): the `tlcost` package and its C
+# binding `_tlcost`, a libtool module linked with libtlcost. Built where
+# configure found python3-dev (HAVE_PYTHON_DEV); installed into the prefix's
+# site directory: the package into $(pythondir)/tlcost, the binding into
+# $(pyexecdir). docs/python.md is the user's page.
+TLCOST_PY_SOURCES = python/tlcost/__init__.py python/tlcost/__main__.py \
+	python/tlcost/errors.py python/tlcost/engine.py python/tlcost/report.py \
+	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py
+EXTRA_DIST += $(TLCOST_PY_SOURCES) python/ext/ext.h docs/python.md
+if HAVE_PYTHON_DEV
+tlcostpydir = $(pythondir)/tlcost
+tlcostpy_PYTHON = $(TLCOST_PY_SOURCES)
+pyexec_LTLIBRARIES = _tlcost.la
+_tlcost_la_SOURCES = python/ext/ext.h python/ext/module.c python/ext/eval.c \
+	python/ext/convert.c python/ext/pyrule.c
+# Python.h defines the feature macros itself (first include): no -D_* here;
+# -isystem keeps its own warnings out of -Werror
+_tlcost_la_CPPFLAGS = $(TLC_I_PUBLIC) $(PYTHON_CPPFLAGS)
+_tlcost_la_CFLAGS = -std=c11 $(WARN_CFLAGS)
+_tlcost_la_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^PyInit__tlcost$$'
+_tlcost_la_LIBADD = libtlcost.la
+else
+EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c
+endif
+
+# Tests (tests/python/*.py) run through tests/python/run.sh with the build
+# tree's binding on the path; it prints why and skips (77) where the package
+# was not built, under valgrind and in sanitizer builds.
+TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
+	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
+	tests/python/test_docs.py
+TEST_EXTENSIONS = .test .py
+PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
+TESTS += $(TLCOST_PY_TESTS)
+EXTRA_DIST += tests/python/run.sh tests/python/tlctest.py $(TLCOST_PY_TESTS)
+
+# `make bench` runs bench-python after the op log and trace benchmarks
+# (tests/bench/python_capture.py: capture overhead per op, live against the
+# JSON Lines writer, and engine ops/s through the binding).
+EXTRA_DIST += tests/bench/python_capture.py
+.PHONY: bench-python
+if HAVE_PYTHON_DEV
+bench-python: $(pyexec_LTLIBRARIES)
+	@PYTHONPATH='$(abs_top_builddir)/.libs:$(abs_top_srcdir)/python' \
+	LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' \
+	$(PYTHON) $(top_srcdir)/tests/bench/python_capture.py
+else
+bench-python:
+	@echo "bench-python: skipped (the Python package was not built: install python3-dev)"
+endif

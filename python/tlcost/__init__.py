@@ -1,0 +1,50 @@
+"""tlcost: exact analytic FLOPs and bytes of PyTorch models, from libtlcost.
+
+    import tlcost
+    rep = tlcost.capture(model, (x,), mode="fwd_grad")
+    rep.complete, rep.macs("forward"), rep.ledger
+    print(rep)                       # the text of `tlcost flops`
+    rep.save("model.oplog.jsonl.gz")
+    rep2 = tlcost.read("trace.json.gz")
+
+Every number comes from the C library (exact GMP counts as Python ints);
+this package only carries ops to it and results back. docs/python.md.
+"""
+
+import _tlcost
+
+from .engine import Cost, Engine, MissingArgs, Op, Tensor, default_engine
+from .errors import (Error, ExistsError, FileError, InputError,
+                     InvalidArgumentError, NotFoundError, OutOfMemoryError,
+                     ParseError, PluginError, RefusedError, StateError,
+                     UnavailableError, ValueOverflowError, VersionError, _make)
+from .report import LedgerEntry, Report, View, read
+
+__version__ = _tlcost.version
+_tlcost.configure(error_factory=_make, tensor_view=Tensor)
+
+__all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
+           "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
+           "default_engine", "Error", "OutOfMemoryError", "FileError",
+           "InvalidArgumentError", "ParseError", "InputError", "VersionError",
+           "NotFoundError", "ExistsError", "PluginError", "ValueOverflowError",
+           "RefusedError", "UnavailableError", "StateError"]
+
+
+def register_rule(name, fn=None, **kw):
+    """Register a rule on the default engine (the one capture and read use
+    when given none): ``tlcost.register_rule("mylib::op", fn)``; also a
+    decorator when fn is omitted. See Engine.register_rule."""
+    if fn is None:
+        return default_engine().rule(name, **kw)
+    default_engine().register_rule(name, fn, **kw)
+    return fn
+
+
+def __getattr__(name):
+    # torch is imported only when a capture function is first used, so
+    # tlcost.read works where torch is not installed
+    if name in ("capture", "measure_clean_step", "StepTime", "MODES"):
+        from . import live as _cap
+        return getattr(_cap, name)
+    raise AttributeError("module 'tlcost' has no attribute %r" % name)

@@ -1,0 +1,406 @@
+"""Live capture: every ATen call of one step goes into libtlcost as it runs.
+
+A TorchDispatchMode turns each call into a tlc_op (schema-ordered
+arguments with defaults filled, results, module path, phase) and pushes it
+into a live evaluation; nothing per op stays in Python. The records are the
+op log v1 records tools/capture_oplog.py always wrote (docs/capture.md).
+"""
+
+import math
+import statistics
+import threading
+import time
+from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+import _tlcost
+
+from .engine import PHASES, Engine, Tensor, default_engine
+from .errors import _make, usage
+from .report import Report
+
+MODES = ("fwd_grad", "fwd_nograd_eval", "train")
+TOOL = "tlcost-capture 0.2"
+_PHASE = {p: i for i, p in enumerate(PHASES)}
+
+# Enum defaults in schemas come back from torch._C as plain ints; these are
+# c10's enum orders (c10/core/MemoryFormat.h, Layout.h, ScalarType.h).
+_ENUMS = {
+    "MemoryFormat": ("contiguous_format", "preserve_format", "channels_last",
+                     "channels_last_3d"),
+    "Layout": ("strided", "sparse_coo", "sparse_csr", "mkldnn", "sparse_csc",
+               "sparse_bsr", "sparse_bsc"),
+    "ScalarType": ("uint8", "int8", "int16", "int32", "int64", "float16",
+                   "float32", "float64", "complex32", "complex64",
+                   "complex128", "bool", "qint8", "quint8", "qint32",
+                   "bfloat16"),
+}
+
+
+def _strip_torch(text: str) -> str:
+    return text[len("torch."):] if text.startswith("torch.") else text
+
+
+def encode_other(v: Any) -> Any:
+    """Values the C binding does not know itself, as op log v1 writes them."""
+    if isinstance(v, (torch.dtype, torch.layout, torch.memory_format)):
+        return _strip_torch(str(v))
+    if isinstance(v, torch.device):
+        return str(v)
+    if isinstance(v, torch.Generator):
+        return "Generator"
+    if isinstance(v, complex):
+        return str(v)
+    sym = getattr(torch, "SymInt", None)
+    if sym is not None and isinstance(v, sym):
+        return int(v)
+    return str(v)
+
+
+def _configure() -> None:
+    dtypes = {}
+    for name in dir(torch):
+        obj = getattr(torch, name, None)
+        if isinstance(obj, torch.dtype):
+            dtypes[obj] = _strip_torch(str(obj))
+    _tlcost.configure(error_factory=_make, tensor_type=torch.Tensor,
+                      encode_other=encode_other, dtype_names=dtypes,
+                      strided=torch.strided, tensor_view=Tensor)
+
+
+_configure()
+
+
+def _enum_default(type_text: str, value: Any) -> Any:
+    table = _ENUMS.get(type_text.rstrip("?"))
+    if table is not None and isinstance(value, int) \
+            and not isinstance(value, bool) and 0 <= value < len(table):
+        return table[value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return value
+    return value
+
+
+class _Binder:
+    """Places one op's args/kwargs in schema order with defaults filled
+    (made once per distinct op overload)."""
+
+    __slots__ = ("name", "overload", "params")
+
+    def __init__(self, func):
+        schema = func._schema
+        self.name = schema.name
+        self.overload = func._overloadname or "default"
+        self.params = []
+        for a in schema.arguments:
+            has = a.has_default_value()
+            default = _enum_default(str(a.type), a.default_value) if has else None
+            self.params.append((a.name, a.kwarg_only, has, default))
+
+    def bind(self, args, kwargs):
+        pos, kw = [], None
+        i, n = 0, len(args)
+        for name, kwarg_only, has, default in self.params:
+            if not kwarg_only and i < n:
+                value = args[i]
+                i += 1
+            elif name in kwargs:
+                value = kwargs[name]
+            elif has:
+                value = default
+            elif kwarg_only:
+                continue
+            else:
+                value = None
+            if kwarg_only:
+                if kw is None:
+                    kw = {}
+                kw[name] = value
+            else:
+                pos.append(value)
+        return pos, kw
+
+
+class ModuleTracker:
+    """The stack of module calls whose forward is running (pre-hooks push
+    (path, class, call index), forward hooks pop)."""
+
+    def __init__(self, model: torch.nn.Module):
+        self.stack = []
+        self.calls = {}
+        self.handles = []
+        for name, mod in model.named_modules():
+            self.handles.append(mod.register_forward_pre_hook(self._pre(name)))
+            self.handles.append(mod.register_forward_hook(self._post(name)))
+
+    def _pre(self, name):
+        def hook(mod, _inputs):
+            n = self.calls.get(name, 0)
+            self.calls[name] = n + 1
+            self.stack.append((name, type(mod).__name__, n))
+        return hook
+
+    def _post(self, name):
+        def hook(_mod, _inputs, _output):
+            while self.stack:  # pop back to this module (a child may have raised)
+                if self.stack.pop()[0] == name:
+                    break
+        return hook
+
+    def current(self):
+        return self.stack[-1] if self.stack else None
+
+    def remove(self) -> None:
+        for h in self.handles:
+            h.remove()
+        self.handles = []
+
+
+class LiveRecorder(TorchDispatchMode):
+    """Pushes every dispatched op into a _tlcost.Eval as it returns."""
+
+    def __init__(self, ev, tracker: Optional[ModuleTracker] = None,
+                 timing: bool = True):
+        super().__init__()
+        self.ev = ev
+        self.tracker = tracker
+        self.timing = timing
+        self.phase = "other"
+        self.count = 0
+        self._binders: Dict[Any, _Binder] = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        start = time.perf_counter_ns()
+        result = func(*args, **kwargs)
+        end = time.perf_counter_ns()
+        b = self._binders.get(func)
+        if b is None:
+            b = self._binders[func] = _Binder(func)
+        pos, kw = b.bind(args, kwargs)
+        outs = list(result) if isinstance(result, (tuple, list)) else [result]
+        phase = self.phase
+        where = self.tracker.current() if self.tracker and phase == "forward" else None
+        mod, mtype, mcall = where if where is not None else (None, None, None)
+        if self.timing:
+            t = (end - start, start, threading.get_native_id())
+        else:
+            t = (None, None, None)
+        self.ev.push(self.count, b.name, b.overload, _PHASE[phase], mod, mtype,
+                     mcall, pos, kw, outs, t[0], t[1], t[2])
+        self.count += 1
+        return result
+
+
+# ---------------------------------------------------------------- the step
+
+def _leaves(out: Any):
+    """Floating tensors of a model output: a tensor, a (named)tuple, a
+    list or a dict (GoogLeNet/Inception aux heads, segmentation dicts,
+    detection lists), depth first."""
+    if isinstance(out, torch.Tensor):
+        if out.is_floating_point() or out.is_complex():
+            yield out
+    elif isinstance(out, dict):
+        for v in out.values():
+            yield from _leaves(v)
+    elif isinstance(out, (list, tuple)):
+        for v in out:
+            yield from _leaves(v)
+
+
+def default_loss(output: Any, target: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """Every floating tensor of the output contributes: cross entropy
+    against ``target`` for [N, C] logits with N == len(target), ``.sum()``
+    otherwise."""
+    loss = None
+    for t in _leaves(output):
+        if target is not None and t.dim() == 2 and t.shape[0] == target.shape[0]:
+            term = torch.nn.functional.cross_entropy(t, target)
+        else:
+            term = t.sum()
+        loss = term if loss is None else loss + term
+    if loss is None:
+        raise usage("capture_loss_unavailable",
+                    "the model output holds no floating tensor to take a loss of",
+                    "pass loss_fn=lambda output: ... to tlcost.capture")
+    return loss
+
+
+def _optimizer(model: torch.nn.Module, name: str):
+    if name == "adam":
+        return torch.optim.Adam(model.parameters(), lr=1e-3)
+    if name == "sgd":
+        return torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    raise usage("invalid_argument", "unknown optimizer %r" % name,
+                "use optimizer='sgd' or 'adam'")
+
+
+def _loss_of(out, target, loss_fn):
+    return loss_fn(out) if loss_fn is not None else default_loss(out, target)
+
+
+def run_step(model, inputs, mode, rec=None, target=None, loss_fn=None,
+             optimizer="sgd", opt=None):
+    """One step of ``mode``; ``rec`` (a LiveRecorder) sees it when given."""
+    import contextlib
+    ctx = rec if rec is not None else contextlib.nullcontext()
+
+    def phase(p):
+        if rec is not None:
+            rec.phase = p
+
+    if mode == "fwd_nograd_eval":
+        model.eval()
+        with torch.no_grad(), ctx:
+            phase("forward")
+            model(*inputs)
+            phase("other")
+        return
+    model.train()
+    if mode == "train" and opt is None:
+        opt = _optimizer(model, optimizer)
+    with ctx:
+        phase("forward")
+        out = model(*inputs)
+        if mode == "train":
+            # the loss belongs to the forward phase, as in every op log so far
+            loss = _loss_of(out, target, loss_fn)
+            phase("backward")
+            loss.backward()
+            phase("optimizer")
+            opt.step()
+        phase("other")
+    if opt is not None:
+        opt.zero_grad(set_to_none=True)  # outside the capture: dispatches nothing
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise usage("capture_mode_unknown", "unknown mode %r" % (mode,),
+                    "use one of: %s" % ", ".join(MODES))
+
+
+def _as_inputs(inputs: Any) -> tuple:
+    if isinstance(inputs, tuple):
+        return inputs
+    if isinstance(inputs, list):
+        return tuple(inputs)
+    return (inputs,)
+
+
+def header(model_name: Optional[str], model: torch.nn.Module,
+           tokens: Optional[int], meta: Optional[Dict[str, Any]] = None,
+           device: str = "cpu") -> Dict[str, Any]:
+    """The op log v1 header of a capture."""
+    h = {"format": "tlcost-oplog", "version": 1,
+         "producer": "%s (torch %s)" % (TOOL, torch.__version__)}
+    if model_name is not None:
+        h["model"] = model_name
+    h["device"] = device
+    h["params"] = sum(p.numel() for p in model.parameters())
+    if tokens is not None:
+        h["tokens"] = int(tokens)
+    if meta:
+        h["meta"] = meta
+    return h
+
+
+def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
+            engine: Optional[Engine] = None, target: Optional[torch.Tensor] = None,
+            loss_fn: Optional[Callable[[Any], torch.Tensor]] = None,
+            optimizer: str = "sgd", timing: bool = True, record: bool = True,
+            keep_ops: bool = True, model_name: Optional[str] = None,
+            tokens: Optional[int] = None, meta: Optional[Dict[str, Any]] = None,
+            device: Optional[str] = None) -> Report:
+    """Capture one step of ``model`` on ``inputs`` through libtlcost.
+
+    mode: "fwd_grad" (train(), autograd on, one forward), "fwd_nograd_eval"
+    (eval() under no_grad), "train" (forward, loss, backward, optimizer
+    step; loss_fn(output) or the default loss against ``target``).
+    record=True keeps the op log in an anonymous temporary file for
+    Report.save; keep_ops=True keeps one C row per op for tree/profile/
+    roofline/join. ``tokens`` goes to the header (absent when None: never
+    guessed). Nothing is downloaded.
+    """
+    _check_mode(mode)
+    inputs = _as_inputs(inputs)
+    if mode != "train" and (loss_fn is not None or target is not None):
+        raise usage("capture_option_inapplicable",
+                    "loss_fn and target apply only to mode='train'",
+                    "drop them or use mode='train'")
+    eng = engine or default_engine()
+    dev = device or _device_of(model, inputs)
+    meta = dict(meta or {})
+    meta.setdefault("mode", mode)
+    if mode == "train":
+        meta.setdefault("optimizer", optimizer)
+    head = header(model_name, model, tokens, meta, dev)
+    ev = _tlcost.Eval(eng._c, keep_ops=keep_ops, record=record)
+    ev.set_info(format="tlcost-oplog", producer=head["producer"],
+                model=head.get("model"), device=dev, params=head["params"],
+                tokens=head.get("tokens", -1),
+                meta_json=_json(head["meta"]) if meta else None)
+    tracker = ModuleTracker(model)
+    rec = LiveRecorder(ev, tracker, timing=timing)
+    try:
+        run_step(model, inputs, mode, rec, target, loss_fn, optimizer)
+    finally:
+        tracker.remove()
+    ev.finish()
+    return Report(ev, eng, head if record else None)
+
+
+def _json(obj) -> str:
+    import json
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False)
+
+
+def _device_of(model, inputs) -> str:
+    for p in model.parameters():
+        return _device_name(p.device)
+    for x in inputs:
+        if isinstance(x, torch.Tensor):
+            return _device_name(x.device)
+    return "cpu"
+
+
+def _device_name(d: torch.device) -> str:
+    if d.type == "cuda":
+        return torch.cuda.get_device_name(d)
+    return str(d)
+
+
+class StepTime(NamedTuple):
+    """Uninstrumented step wall times: ``seconds`` is their median, the
+    one lawful MFU denominator (contract section 7)."""
+    seconds: float
+    samples: tuple
+    mode: str
+
+
+def measure_clean_step(model: torch.nn.Module, inputs: Any, steps: int = 10,
+                       mode: str = "train", warmup: int = 1,
+                       target: Optional[torch.Tensor] = None,
+                       loss_fn: Optional[Callable[[Any], torch.Tensor]] = None,
+                       optimizer: str = "sgd") -> StepTime:
+    """Time ``steps`` uninstrumented steps (no dispatch mode, no hooks)
+    after ``warmup`` untimed ones; CUDA is synchronised around each step."""
+    _check_mode(mode)
+    if steps < 1 or warmup < 0:
+        raise usage("invalid_argument", "steps must be >= 1 and warmup >= 0",
+                    "pass steps=10 (the default)")
+    inputs = _as_inputs(inputs)
+    opt = _optimizer(model, optimizer) if mode == "train" else None
+    sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
+    samples = []
+    for i in range(warmup + steps):
+        sync()
+        t0 = time.perf_counter()
+        run_step(model, inputs, mode, None, target, loss_fn, optimizer, opt)
+        sync()
+        if i >= warmup:
+            samples.append(time.perf_counter() - t0)
+    return StepTime(statistics.median(samples), tuple(samples), mode)
