@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-SCAN_DIRS = ["engine", "rules", "cli", "plugins"]
+SCAN_DIRS = ["engine", "rules", "cli", "plugins", "capture"]
 TEST_GLOBS = ("tests",)
 CODE_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
 IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -342,6 +342,10 @@ def derive_roles(f, gsinks, lsinks, rtable):
     for name, args, _ in calls_in(f.body):
         s = lsinks.get(name) or gsinks.get(name)
         if not s or name == f.name:
+            continue
+        # as in collect(): an exported function raising a fixed code raises
+        # it itself; calling it does not make the caller a raising function
+        if name not in lsinks and name not in BASE_SINKS and (s.get("code") or ("",))[0] == "const":
             continue
         roles = {role: substitute(spec, args, f, env) for role, spec in s.items()}
         # a wrapper that formats its own fmt into a buffer and raises "%s"

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nvtx.h"
 #include "tlcost.h"
 
 #ifdef __cplusplus
@@ -58,6 +59,14 @@ typedef struct tlc_cupti_options {
 	 * found by configure, else "libcupti.so" from the loader path. */
 	const char *library_path;
 	size_t buffer_size;       /* bytes per activity buffer; 0 = 8 MiB; at least 64 KiB */
+	/* NVTX ranges (tlcost/nvtx.h): a started emitter, borrowed (it must
+	 * outlive the session), or NULL for none. With one, the named op
+	 * enter/exit wrap each op in "tlcost::<op>#<correlation>" and the
+	 * session's own work is under "tlcost::internal::cupti_buffer"
+	 * (parsing a buffer CUPTI completed), "...::cupti_flush" (stop's forced
+	 * flush), "...::cupti_build" (pairing records at stop) and
+	 * "...::cupti_write_oplog". */
+	tlc_nvtx *nvtx;
 } tlc_cupti_options;
 
 /** Error detail of a session's last failing call (owned by the session,
@@ -98,7 +107,9 @@ typedef struct tlc_cupti_summary {
 /** Creates an idle session (nothing is loaded yet). opts may be NULL; an
  *  options struct of an older, shorter layout is accepted (later fields take
  *  their defaults). Errors: TLC_ENOMEM (no session is created), TLC_EINVAL
- *  (opts->size too small or larger than this library knows). */
+ *  (opts->size too small or larger than this library knows, or opts->nvtx
+ *  an emitter that is not started: start it first, and report its
+ *  emit_nvtx_unavailable refusal). */
 int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts);
 
 /** Stops the session if running, then frees it and every record. */
@@ -124,6 +135,18 @@ int tlc_cupti_start(tlc_cupti_session *s);
  *  Errors: TLC_ESTATE cupti_session_state, TLC_ERROR cupti_call_failed. */
 int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation);
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation);
+
+/** As op enter/exit, and, when the session has an NVTX emitter
+ *  (tlc_cupti_options.nvtx), enter also pushes the NVTX range
+ *  "tlcost::<op>#<correlation>" around the op and exit pops it (exit
+ *  checks it is the thread's innermost range: nvtx_op_mismatch, with the
+ *  emitter's detail, otherwise). The range is emitted on an UNAVAILABLE
+ *  session too: NVTX does not need CUPTI. Without an emitter they are
+ *  op enter/exit. Pair named enters with named exits. Errors: those of op
+ *  enter/exit and of tlc_nvtx_op_enter/exit (nvtx_op_invalid for a NULL or
+ *  empty op name); a failed enter leaves neither stack pushed. */
+int tlc_cupti_op_enter_named(tlc_cupti_session *s, int64_t correlation, const char *op);
+int tlc_cupti_op_exit_named(tlc_cupti_session *s, int64_t correlation);
 
 /** Pauses recording (every activity kind is disabled) and resumes it.
  *  Work launched while paused is not seen, so a session that paused is

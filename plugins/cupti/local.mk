@@ -20,13 +20,13 @@ libtlcost_cupti_la_SOURCES = \
 	plugins/cupti/output.c
 libtlcost_cupti_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-libtlcost_cupti_la_LIBADD = libtlcost.la -lpthread
+libtlcost_cupti_la_LIBADD = libtlcost-nvtx.la libtlcost.la -lpthread
 libtlcost_cupti_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
 noinst_PROGRAMS += plugins/cupti/example
 plugins_cupti_example_SOURCES = plugins/cupti/example.c
-plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
+plugins_cupti_example_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la
 
 check_PROGRAMS += tests/test_cupti
 TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh \
@@ -35,7 +35,7 @@ tests_test_cupti_SOURCES = tests/test_cupti.c
 tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
 tests_test_cupti_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost.la $(CMOCKA_LIBS)
+tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la $(CMOCKA_LIBS)
 else
 TESTS += tests/cupti/skip.sh
 endif

@@ -99,6 +99,10 @@ int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts
 	if (opts)
 		memcpy(&s->opts, opts, opts->size); /* later fields stay 0: defaults */
 	s->opts.size = sizeof s->opts;
+	if (s->opts.nvtx && !tlc_nvtx_started(s->opts.nvtx)) {
+		free(s); /* an unstarted emitter would fail every op: refuse it here */
+		return TLC_EINVAL;
+	}
 	if (pthread_mutex_init(&s->mu, NULL) != 0) {
 		free(s);
 		return TLC_ENOMEM;
@@ -288,6 +292,43 @@ int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
 	return 0;
 }
 
+/* Takes over the NVTX emitter's detail of its failing call rc. */
+static int nvtx_failed(tlc_cupti_session *s, int rc)
+{
+	const tlc_nvtx_error *e = tlc_nvtx_error_get(s->opts.nvtx);
+
+	return tlc_cupti__fail(s, rc, e->code, e->remedy, "%s", e->message);
+}
+
+int tlc_cupti_op_enter_named(tlc_cupti_session *s, int64_t correlation, const char *op)
+{
+	int rc = check_op(s, correlation);
+
+	if (rc != 0)
+		return rc;
+	if (!op || !*op)
+		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_invalid",
+		                       "pass the op's name as the log writes it (\"aten::mm\")",
+		                       "named op enter %lld with %s", (long long)correlation,
+		                       op ? "an empty op name" : "no op name");
+	rc = tlc_nvtx_op_enter(s->opts.nvtx, op, correlation);
+	if (rc != 0)
+		return nvtx_failed(s, rc);
+	rc = tlc_cupti_op_enter(s, correlation);
+	if (rc != 0)
+		tlc_nvtx_op_exit(s->opts.nvtx, correlation); /* leave neither pushed */
+	return rc;
+}
+
+int tlc_cupti_op_exit_named(tlc_cupti_session *s, int64_t correlation)
+{
+	int rc = tlc_cupti_op_exit(s, correlation);
+	/* popped even when the CUPTI side failed, so the timeline stays nested */
+	int nrc = tlc_nvtx_op_exit(s->opts.nvtx, correlation);
+
+	return rc == 0 && nrc != 0 ? nvtx_failed(s, nrc) : rc;
+}
+
 int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s)
 {
 	uint64_t t = 0;
@@ -316,7 +357,7 @@ int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s)
 int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
                      uint64_t dropped)
 {
-	int rc;
+	int rc, nvtx;
 
 	if (s->status != TLC_CUPTI_IDLE && s->status != TLC_CUPTI_RUNNING)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
@@ -326,6 +367,7 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_buffer_invalid",
 		                       "pass the buffer CUPTI completed", "NULL buffer of %zu bytes",
 		                       valid_size);
+	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_buffer");
 	pthread_mutex_lock(&s->mu);
 	rc = tlc_cupti__load(s);
 	if (rc == 0) {
@@ -333,6 +375,8 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 		rc = tlc_cupti__ingest_locked(s, buffer, valid_size);
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_buffer");
 	return rc;
 }
 
@@ -340,6 +384,7 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 static void drain(tlc_cupti_session *s)
 {
 	size_t dropped = 0;
+	int nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_flush");
 
 	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	disable_enabled(s);
@@ -348,6 +393,8 @@ static void drain(tlc_cupti_session *s)
 	if (s->fns.dropped(NULL, 0, &dropped) == CUPTI_SUCCESS)
 		s->sum.dropped += dropped;
 	set_active(NULL);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_flush");
 }
 
 static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
@@ -359,7 +406,7 @@ static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
 
 int tlc_cupti_stop(tlc_cupti_session *s)
 {
-	int rc;
+	int rc, nvtx;
 
 	if (s->status == TLC_CUPTI_UNAVAILABLE)
 		return 0;
@@ -369,6 +416,7 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 		                       tlc_cupti_status_name(s->status));
 	if (s->status == TLC_CUPTI_RUNNING)
 		drain(s);
+	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_build");
 	pthread_mutex_lock(&s->mu);
 	rc = tlc_cupti__build(s);
 	if (rc == 0) {
@@ -377,6 +425,8 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 		s->sum.lower_bound = s->status == TLC_CUPTI_PARTIAL;
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_build");
 	return rc;
 }
 

@@ -1,0 +1,33 @@
+# capture/nvtx: libtlcost-nvtx, NVTX call-identity ranges for Nsight
+# (issue 16, docs/nvtx.md). Always built: with the NVTX3 headers
+# (HAVE_NVTX, NVTX_CPPFLAGS) it emits through them; without them every
+# start refuses with emit_nvtx_unavailable. It links no CUDA library.
+lib_LTLIBRARIES += libtlcost-nvtx.la
+pkginclude_HEADERS += include/tlcost/nvtx.h
+libtlcost_nvtx_la_SOURCES = capture/nvtx/nvtx.c
+libtlcost_nvtx_la_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)
+libtlcost_nvtx_la_LIBADD = -lpthread
+libtlcost_nvtx_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_nvtx_[a-z0-9]+(_[a-z0-9]+)*$$'
+EXTRA_DIST += tests/nvtx/ranges.sh tests/nvtx/header.sh
+
+# tests/test_nvtx runs once per NVTX setting (tests/nvtx/ranges.sh): under
+# the recording injection library tests/nvtx/inject.la, and with no tool,
+# a missing one, one whose init fails and one that takes no ranges.
+check_PROGRAMS += tests/test_nvtx
+TESTS += tests/nvtx/ranges.sh tests/nvtx/header.sh
+tests_test_nvtx_SOURCES = tests/test_nvtx.c tests/nvtx/inject.h
+tests_test_nvtx_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)
+tests_test_nvtx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_nvtx_LDADD = libtlcost-nvtx.la $(CMOCKA_LIBS) -lpthread
+if HAVE_CUPTI
+# the CUPTI session's ranges: named op enter/exit and its internal work
+tests_test_nvtx_CPPFLAGS += $(CUPTI_CFLAGS) -DTLC_HAVE_CUPTI
+tests_test_nvtx_LDADD += libtlcost-cupti.la libtlcost.la
+endif
+if HAVE_NVTX
+check_LTLIBRARIES += tests/nvtx/inject.la
+tests_nvtx_inject_la_SOURCES = tests/nvtx/inject.c tests/nvtx/inject.h
+tests_nvtx_inject_la_CPPFLAGS = $(NVTX_CPPFLAGS)
+tests_nvtx_inject_la_LIBADD = -lpthread
+tests_nvtx_inject_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+endif
