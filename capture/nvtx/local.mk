@@ -8,13 +8,18 @@ libtlcost_nvtx_la_SOURCES = capture/nvtx/nvtx.c
 libtlcost_nvtx_la_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)
 libtlcost_nvtx_la_LIBADD = -lpthread
 libtlcost_nvtx_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_nvtx_[a-z0-9]+(_[a-z0-9]+)*$$'
-EXTRA_DIST += tests/nvtx/ranges.sh tests/nvtx/header.sh
+EXTRA_DIST += docs/nvtx.md tests/nvtx/ranges.sh tests/nvtx/header.sh tests/nvtx/example.sh
+
+# The documented example (docs/nvtx.md), compiled so it cannot rot.
+noinst_PROGRAMS += capture/nvtx/example
+capture_nvtx_example_SOURCES = capture/nvtx/example.c
+capture_nvtx_example_LDADD = libtlcost-nvtx.la
 
 # tests/test_nvtx runs once per NVTX setting (tests/nvtx/ranges.sh): under
 # the recording injection library tests/nvtx/inject.la, and with no tool,
 # a missing one, one whose init fails and one that takes no ranges.
 check_PROGRAMS += tests/test_nvtx
-TESTS += tests/nvtx/ranges.sh tests/nvtx/header.sh
+TESTS += tests/nvtx/ranges.sh tests/nvtx/header.sh tests/nvtx/example.sh
 tests_test_nvtx_SOURCES = tests/test_nvtx.c tests/nvtx/inject.h
 tests_test_nvtx_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)
 tests_test_nvtx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

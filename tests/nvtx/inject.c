@@ -10,8 +10,13 @@
  *   TLC_TEST_NVTX_INIT_FAILS=1  InitializeInjectionNvtx2 returns 0 (NVTX
  *                               unloads the library: no tool)
  *   TLC_TEST_NVTX_NO_RANGES=1   only the mark slots are filled (a tool that
- *                               does not take range push/pop) */
+ *                               does not take range push/pop)
+ * For programs that cannot reach the recorder with dlsym (shell tests):
+ *   TLC_TEST_NVTX_DUMP=FILE     at exit, every event as one line of FILE:
+ *                               "push LEVEL NAME", "pop LEVEL", "underflow"
+ *                               or "other CALL NAME" */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,8 +141,33 @@ void tlc_test_nvtx_reset(void)
 	pthread_mutex_unlock(&mu);
 }
 
+static void dump(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return;
+	for (size_t i = 0; i < nevents; i++) {
+		const tlc_test_nvtx_event *e = &events[i];
+
+		if (e->kind == TLC_TEST_NVTX_PUSH)
+			fprintf(f, "push %d %s\n", e->level, e->name);
+		else if (e->kind == TLC_TEST_NVTX_POP)
+			fprintf(f, "pop %d\n", e->level);
+		else if (e->kind == TLC_TEST_NVTX_UNDERFLOW)
+			fprintf(f, "underflow\n");
+		else
+			fprintf(f, "other %s %s\n", e->call, e->name);
+	}
+	fclose(f);
+}
+
 __attribute__((destructor)) static void free_events(void)
 {
+	const char *path = getenv("TLC_TEST_NVTX_DUMP");
+
+	if (path && *path)
+		dump(path);
 	free(events);
 	events = NULL;
 }
