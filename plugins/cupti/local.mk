@@ -41,9 +41,13 @@ TESTS += tests/cupti/skip.sh
 endif
 
 # make check-gpu: the GPU end-to-end test (tests/gpu/e2e.cu, built with
-# nvcc). Not part of make check; skipped (77) where no GPU exists.
-check-gpu: all
+# nvcc), under the recording NVTX injection library (a check library).
+# Not part of make check; says SKIP where no GPU exists.
+check-gpu: all $(check_LTLIBRARIES) tests/test_nvtx$(EXEEXT)
 	@top_builddir='$(top_builddir)' top_srcdir='$(top_srcdir)' NVCC='$(NVCC)' \
 	CUPTI_CFLAGS='$(CUPTI_CFLAGS)' CUPTI_LIBDIR='$(CUPTI_LIBDIR)' \
 	$(SHELL) $(srcdir)/tests/gpu/check-gpu.sh
 .PHONY: check-gpu
+CLEANFILES += tests/gpu/e2e tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
+	tests/gpu/e2e.flops.out tests/gpu/e2e.oplog.jsonl tests/gpu/e2e.live.csv tests/gpu/e2e.join.csv \
+	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv
