@@ -56,7 +56,7 @@ mkdir -p "$bld" && cd "$bld" || fail "cannot create $bld"
 "$src/configure" -q --with-cupti="$cuda" > configure.out 2>&1 || {
 	tail -15 configure.out | indent; grep -E '^configure: error' config.log | tail -3 | indent
 	fail "configure failed (above)"; }
-grep -E "CUPTI join module|NVTX ranges" configure.out | indent
+grep -E "(CUPTI join module|NVTX ranges): " config.log | sed "s/^configure:[0-9]*: //" | indent
 
 say "== build"
 make -j"$jobs" > make.log 2>&1 || { tail -40 make.log | indent; fail "the build failed (above)"; }
