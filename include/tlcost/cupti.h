@@ -169,8 +169,18 @@ int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s);
 /** Forces a flush of every buffer, disables the activity kinds, counts the
  *  records CUPTI dropped, and builds the result: EMPTY, PARTIAL or
  *  COMPLETE (an UNAVAILABLE session stays UNAVAILABLE). Also valid on an
- *  idle session that was fed with tlc_cupti_ingest (replay). */
+ *  idle session that was fed with tlc_cupti_ingest (replay). Ops still
+ *  entered (an op that raised past its exit) are closed first where CUPTI
+ *  allows: the calling thread's ids are popped from its CUPTI stack and
+ *  their NVTX ranges ended; see tlc_cupti_ops_left_open. */
 int tlc_cupti_stop(tlc_cupti_session *s);
+
+/** How many ops were still entered when a running session stopped (or was
+ *  freed): their launches are attributed as usual; those of the stopping
+ *  thread were closed, those of other threads stay on their threads' CUPTI
+ *  stacks (exit them there, or their ids tag calls of a later session).
+ *  0 for a session that never ran on a GPU. */
+uint64_t tlc_cupti_ops_left_open(const tlc_cupti_session *s);
 
 /** Parses one activity buffer as the buffer-completed callback does: walks
  *  it with libcupti's own cuptiActivityGetNextRecord and keeps the records

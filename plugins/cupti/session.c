@@ -107,6 +107,11 @@ int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts
 		free(s);
 		return TLC_ENOMEM;
 	}
+	if (pthread_mutex_init(&s->open_mu, NULL) != 0) {
+		pthread_mutex_destroy(&s->mu);
+		free(s);
+		return TLC_ENOMEM;
+	}
 	s->status = TLC_CUPTI_IDLE;
 	tlc_cupti__clear_error(s);
 	*out = s;
@@ -254,12 +259,97 @@ static int check_op(tlc_cupti_session *s, int64_t correlation)
 	return 0;
 }
 
-int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
+/* Room for one more open op, taken before CUPTI's push so that a push is
+ * never left untracked. */
+static int reserve_open(tlc_cupti_session *s)
+{
+	int ok = 1;
+
+	pthread_mutex_lock(&s->open_mu);
+	if (s->nopen == s->capopen) {
+		size_t cap = s->capopen ? 2 * s->capopen : 16;
+		tlc_cupti_open *o = realloc(s->open, cap * sizeof *o);
+
+		ok = o != NULL;
+		if (ok) {
+			s->open = o;
+			s->capopen = cap;
+		}
+	}
+	pthread_mutex_unlock(&s->open_mu);
+	return ok ? 0 : tlc_cupti__fail(s, TLC_ENOMEM, "out_of_memory", "free memory",
+	                                "no memory to track an open op");
+}
+
+static void track_open(tlc_cupti_session *s, int64_t correlation, int named)
+{
+	pthread_mutex_lock(&s->open_mu);
+	s->open[s->nopen++] = (tlc_cupti_open){ pthread_self(), correlation, named };
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+/* Index of the calling thread's innermost open op, or -1 (open_mu held). */
+static long innermost_open(const tlc_cupti_session *s)
+{
+	pthread_t self = pthread_self();
+
+	for (size_t i = s->nopen; i-- > 0;)
+		if (pthread_equal(s->open[i].thread, self))
+			return (long)i;
+	return -1;
+}
+
+static void drop_open(tlc_cupti_session *s, long i)
+{
+	memmove(&s->open[i], &s->open[i + 1], (s->nopen - (size_t)i - 1) * sizeof *s->open);
+	s->nopen--;
+}
+
+static void untrack_open(tlc_cupti_session *s)
+{
+	long i;
+
+	pthread_mutex_lock(&s->open_mu);
+	if ((i = innermost_open(s)) >= 0)
+		drop_open(s, i);
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+/* At stop (or free): an op that raised past its exit left its id on its
+ * thread's CUPTI stack, where it would tag the calls of a later session.
+ * Those of the calling thread are popped (and their NVTX ranges ended),
+ * innermost first; other threads' stacks cannot be reached from here. All
+ * are counted. */
+static void close_left_open(tlc_cupti_session *s)
+{
+	uint64_t last;
+	long i;
+
+	pthread_mutex_lock(&s->open_mu);
+	s->left_open += s->nopen;
+	while ((i = innermost_open(s)) >= 0) {
+		s->fns.pop_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+		if (s->open[i].named)
+			tlc_nvtx_op_exit(s->opts.nvtx, s->open[i].correlation);
+		drop_open(s, i);
+	}
+	s->nopen = 0;
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+uint64_t tlc_cupti_ops_left_open(const tlc_cupti_session *s)
+{
+	return s->left_open;
+}
+
+static int enter_as(tlc_cupti_session *s, int64_t correlation, int named)
 {
 	CUptiResult r;
 	int rc = check_op(s, correlation);
 
 	if (rc != 0 || s->status == TLC_CUPTI_UNAVAILABLE)
+		return rc;
+	if ((rc = reserve_open(s)) != 0)
 		return rc;
 	r = s->fns.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, (uint64_t)correlation);
 	if (r != CUPTI_SUCCESS)
@@ -267,7 +357,13 @@ int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
 		                       "check that no other tool drives CUPTI in this process",
 		                       "cuptiActivityPushExternalCorrelationId returned %s",
 		                       tlc_cupti__result_text(s, r));
+	track_open(s, correlation, named);
 	return 0;
+}
+
+int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
+{
+	return enter_as(s, correlation, 0);
 }
 
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
@@ -284,6 +380,7 @@ int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
 		                       "call op exit once per op enter, on the same thread",
 		                       "cuptiActivityPopExternalCorrelationId returned %s",
 		                       tlc_cupti__result_text(s, r));
+	untrack_open(s); /* CUPTI popped this thread's innermost, whichever it was */
 	if (last != (uint64_t)correlation)
 		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_mismatch",
 		                       "exit ops in the reverse order they were entered",
@@ -314,7 +411,7 @@ int tlc_cupti_op_enter_named(tlc_cupti_session *s, int64_t correlation, const ch
 	rc = tlc_nvtx_op_enter(s->opts.nvtx, op, correlation);
 	if (rc != 0)
 		return nvtx_failed(s, rc);
-	rc = tlc_cupti_op_enter(s, correlation);
+	rc = enter_as(s, correlation, 1);
 	if (rc != 0)
 		tlc_nvtx_op_exit(s->opts.nvtx, correlation); /* leave neither pushed */
 	return rc;
@@ -414,8 +511,10 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
 		                       "stop a session once", "session is already stopped (%s)",
 		                       tlc_cupti_status_name(s->status));
-	if (s->status == TLC_CUPTI_RUNNING)
+	if (s->status == TLC_CUPTI_RUNNING) {
+		close_left_open(s);
 		drain(s);
+	}
 	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_build");
 	pthread_mutex_lock(&s->mu);
 	rc = tlc_cupti__build(s);
@@ -452,10 +551,14 @@ void tlc_cupti_session_free(tlc_cupti_session *s)
 {
 	if (!s)
 		return;
-	if (s->status == TLC_CUPTI_RUNNING)
+	if (s->status == TLC_CUPTI_RUNNING) {
+		close_left_open(s);
 		drain(s);
+	}
 	tlc_cupti__unload(s);
 	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->open_mu);
+	free(s->open);
 	tlc_cupti__intern_free(&s->names);
 	free(s->raw);
 	free(s->ext);

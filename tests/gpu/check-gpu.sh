@@ -76,10 +76,10 @@ cmp -s "$live" "$cli" || {
 # the plan of e2e.cu, read back through the CLI: kernels per op
 per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
 		if ($10 == "attributed") n[$11]++; else if ($10 == "ambiguous") amb++; else bad++ }
-	END { split("0 1 2 3 4 8 9 10 11 12 13", ids, " ")
-	      for (i = 1; i <= 11; i++) printf "%d:%d ", ids[i], n[ids[i]]
+	END { split("0 1 2 3 4 8 9 10 11 12 13 14", ids, " ")
+	      for (i = 1; i <= 12; i++) printf "%d:%d ", ids[i], n[ids[i]]
 	      printf "ambiguous:%d bad:%d", amb, bad }' "$cli")
-want="0:1 1:2 2:3 3:2 4:4 8:2 9:2 10:1 11:1 12:1 13:1 ambiguous:1 bad:0"
+want="0:1 1:2 2:3 3:2 4:4 8:2 9:2 10:1 11:1 12:1 13:1 14:1 ambiguous:1 bad:0"
 say "kernels per op from tlcost join: $per_op"
 [ "$per_op" = "$want" ] || fail "tlcost join attributed kernels as $per_op, want $want"
 
@@ -91,7 +91,7 @@ if command -v nsys >/dev/null 2>&1; then
 	   capped 60 nsys stats --report nvtx_sum --format csv "$rep.nsys-rep" > "$out/nsys.csv" 2>&1; then
 		missing=
 		for r in 'aten::add#10' 'aten::mm#0' 'aten::linear#3' 'aten::mm#4' 'aten::relu#7' \
-		         'aten::mm#8' 'aten::mm#9' 'aten::div#13'; do
+		         'aten::mm#8' 'aten::mm#9' 'aten::div#13' 'aten::sub#14'; do
 			grep -qF "tlcost::$r" "$out/nsys.csv" || missing="$missing tlcost::$r"
 		done
 		[ -z "$missing" ] || { indent < "$out/nsys.csv"; fail "nsys saw no range$missing"; }

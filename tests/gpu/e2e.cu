@@ -40,6 +40,10 @@
  *             exception before its exit; the exit runs during unwinding (as
  *             a Python `with` block's __exit__ does), the capture catches,
  *             and teardown (stop, flush, log, join) still runs and reports.
+ *             Op 14 (aten::sub) does the same with no exit at all (as a
+ *             module's forward hook that never runs): stop closes it
+ *             (tlc_cupti_ops_left_open = 1, its NVTX range ended) and its
+ *             kernel still lands on it.
  *
  * The work kernels are one function with one launch shape, so only the
  * correlation path (launch -> runtime call -> external id = op) can tell
@@ -90,9 +94,10 @@ static const op_plan plan[] = {
 	{ 5, -1, "aten::add", FUSED_CORR, 0, 0 }, { 6, -1, "aten::mul", FUSED_CORR, 0, 0 },
 	{ 7, -1, "aten::relu", FUSED_CORR, 0, 0 }, { 8, -1, "aten::mm", 8, 2, 0 },
 	{ 9, -1, "aten::mm", 9, 2, 0 },      { 13, -1, "aten::div", 13, 1, 0 },
+	{ 14, -1, "aten::sub", 14, 1, 0 },
 };
 #define NPLAN (sizeof plan / sizeof plan[0])
-#define MAXID 14
+#define MAXID 15
 
 static int failures;
 
@@ -279,9 +284,21 @@ static void raising_op(capture *c)
 	throw std::runtime_error("aten::div raised mid-capture");
 }
 
+/* Entered by hand, never exited: the exception skips the exit. */
+static void raising_op_without_exit(capture *c)
+{
+	const op_plan &p = op(14);
+	int rc = c->s ? tlc_cupti_op_enter_named(c->s, p.correlation, p.name)
+	              : tlc_nvtx_op_enter(c->n, p.name, p.correlation);
+
+	CHECK(rc == 0, "op enter 14");
+	launch(c, 1, 0);
+	throw std::runtime_error("aten::sub raised before its exit could run");
+}
+
 static void run_all(capture *c)
 {
-	bool raised = false;
+	bool raised = false, raised_open = false;
 
 	warm_up(c);
 	plan_ops(c);
@@ -294,6 +311,13 @@ static void run_all(capture *c)
 		raised = true;
 	}
 	CHECK(raised, "op 13 did not raise");
+	try {
+		raising_op_without_exit(c);
+	} catch (const std::exception &e) {
+		printf("op 14: %s; teardown goes on with it open\n", e.what());
+		raised_open = true;
+	}
+	CHECK(raised_open, "op 14 did not raise");
 	cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
@@ -681,6 +705,8 @@ static int record(const char *path, const char *live_csv)
 	run_all(&c);
 	/* teardown: runs after the raise like after any op */
 	CHECK(tlc_cupti_stop(c.s) == 0, "stop: %s", tlc_cupti_session_error(c.s)->message);
+	CHECK(tlc_cupti_ops_left_open(c.s) == 1, "%llu ops left open at stop, want 1 (op 14)",
+	      (unsigned long long)tlc_cupti_ops_left_open(c.s));
 	check_session(c.s);
 	log = fopen(path, "w");
 	CHECK(log != NULL, "cannot write %s", path);
@@ -712,10 +738,10 @@ static int nvtx_only(void)
 	if (!c.n)
 		return 1;
 	run_all(&c);
+	tlc_nvtx_free(c.n); /* ends op 14's range, which no exit closed */
 	check_nvtx(0);
 	cudaFree(c.dev);
 	cudaFreeHost(c.host);
-	tlc_nvtx_free(c.n);
 	return 0;
 }
 
