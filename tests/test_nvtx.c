@@ -508,6 +508,132 @@ static void test_cupti_refuses_unstarted_emitter(void **state)
 	tlc_cupti_session_free(s);
 	tlc_nvtx_free(n);
 }
+/* ---- a RUNNING session, on the stand-in libcupti (tests/nvtx/fake_cupti.c) ---- */
+
+static const char *fake_cupti(void)
+{
+	return getenv("TLC_TEST_FAKE_CUPTI");
+}
+
+/* Ids the calling thread still has on the fake's correlation stack. */
+static size_t fake_depth(void)
+{
+	void *h = dlopen(fake_cupti(), RTLD_NOW | RTLD_NOLOAD);
+	size_t (*fn)(void) = h ? (size_t (*)(void))dlsym(h, "tlc_test_fake_cupti_depth") : NULL;
+	size_t d = fn ? fn() : (size_t)-1;
+
+	if (h)
+		dlclose(h);
+	return d;
+}
+
+static tlc_cupti_session *running_with(tlc_nvtx *n)
+{
+	tlc_cupti_options o;
+	tlc_cupti_session *s = NULL;
+
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.library_path = fake_cupti();
+	o.nvtx = n;
+	assert_int_equal(tlc_cupti_session_new(&s, &o), 0);
+	if (tlc_cupti_start(s) != 0)
+		fail_msg("start on the fake libcupti: %s", tlc_cupti_session_error(s)->message);
+	return s;
+}
+
+#define NEED_FAKE()                                                         \
+	do {                                                                \
+		if (!fake_cupti()) {                                        \
+			print_message("TLC_TEST_FAKE_CUPTI unset\n");       \
+			skip();                                             \
+		}                                                           \
+	} while (0)
+
+/* Named ops on a running session: NVTX ranges nested as the ops, CUPTI's
+ * stack balanced, then stop's own work under tlcost::internal::. */
+static void test_cupti_running_named_ops(void **state)
+{
+	tlc_nvtx *n;
+	tlc_cupti_session *s;
+	tlc_cupti_summary m;
+
+	(void)state;
+	NEED_FAKE();
+	n = started();
+	s = running_with(n);
+	assert_int_equal(tlc_cupti_op_enter_named(s, 0, "aten::linear"), 0);
+	assert_int_equal(tlc_cupti_op_enter_named(s, 1, "aten::mm"), 0);
+	assert_int_equal(fake_depth(), 2);
+	assert_int_equal(tlc_cupti_op_exit_named(s, 1), 0);
+	assert_int_equal(tlc_cupti_op_exit_named(s, 0), 0);
+	assert_int_equal(fake_depth(), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	assert_int_equal(tlc_cupti_ops_left_open(s), 0);
+	assert_int_equal(tlc_cupti_summary_get(&m, s), 0);
+	assert_int_equal(m.status, TLC_CUPTI_EMPTY); /* the fake records nothing */
+	EXPECT("push 0 tlcost::aten::linear#0", "push 1 tlcost::aten::mm#1", "pop 1", "pop 0",
+	       "push 0 tlcost::internal::cupti_flush", "pop 0",
+	       "push 0 tlcost::internal::cupti_build", "pop 0");
+	tlc_cupti_session_free(s);
+	tlc_nvtx_free(n);
+}
+
+/* Ops an exception left open: stop pops their ids off this thread's CUPTI
+ * stack and ends their NVTX ranges, innermost first, and counts them. */
+static void test_cupti_ops_left_open(void **state)
+{
+	tlc_nvtx *n;
+	tlc_cupti_session *s;
+
+	(void)state;
+	NEED_FAKE();
+	n = started();
+	s = running_with(n);
+	assert_int_equal(tlc_cupti_op_enter_named(s, 5, "aten::div"), 0);
+	assert_int_equal(tlc_cupti_op_enter(s, 6), 0); /* no NVTX range */
+	assert_int_equal(fake_depth(), 2);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	assert_int_equal(tlc_cupti_ops_left_open(s), 2);
+	assert_int_equal(fake_depth(), 0);
+	EXPECT("push 0 tlcost::aten::div#5", "pop 0", "push 0 tlcost::internal::cupti_flush",
+	       "pop 0", "push 0 tlcost::internal::cupti_build", "pop 0");
+	tlc_cupti_session_free(s);
+	tlc_nvtx_free(n);
+}
+
+/* Exits out of order and without an enter, and a second running session,
+ * are refused typed. */
+static void test_cupti_running_errors(void **state)
+{
+	tlc_cupti_session *s, *other = NULL;
+	tlc_cupti_options o;
+
+	(void)state;
+	NEED_FAKE();
+	s = running_with(NULL);
+	assert_int_equal(tlc_cupti_op_exit(s, 3), TLC_ERROR);
+	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_call_failed");
+	assert_non_null(strstr(tlc_cupti_session_error(s)->message, "CUPTI_ERROR_QUEUE_EMPTY"));
+	assert_int_equal(tlc_cupti_op_enter(s, 1), 0);
+	assert_int_equal(tlc_cupti_op_enter(s, 2), 0);
+	assert_int_equal(tlc_cupti_op_exit(s, 1), TLC_EINVAL);
+	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_op_mismatch");
+	assert_non_null(strstr(tlc_cupti_session_error(s)->message, "popped op 2"));
+	assert_int_equal(tlc_cupti_op_exit(s, 1), 0); /* what is left is op 1 */
+	assert_int_equal(fake_depth(), 0);
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.library_path = fake_cupti();
+	assert_int_equal(tlc_cupti_session_new(&other, &o), 0);
+	assert_int_equal(tlc_cupti_start(other), TLC_ESTATE);
+	assert_string_equal(tlc_cupti_session_error(other)->code, "cupti_session_busy");
+	tlc_cupti_session_free(other);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	assert_int_equal(tlc_cupti_ops_left_open(s), 0);
+	assert_int_equal(rec.count(), 0); /* no emitter: nothing emitted */
+	tlc_cupti_session_free(s);
+}
 #endif
 
 static int run_inject(void)
@@ -528,6 +654,9 @@ static int run_inject(void)
 		cmocka_unit_test_setup(test_cupti_internal_ranges, reset_recorder),
 		cmocka_unit_test_setup(test_cupti_off_emits_nothing, reset_recorder),
 		cmocka_unit_test_setup(test_cupti_refuses_unstarted_emitter, reset_recorder),
+		cmocka_unit_test_setup(test_cupti_running_named_ops, reset_recorder),
+		cmocka_unit_test_setup(test_cupti_ops_left_open, reset_recorder),
+		cmocka_unit_test_setup(test_cupti_running_errors, reset_recorder),
 #endif
 	};
 

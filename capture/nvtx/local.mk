@@ -29,6 +29,13 @@ if HAVE_CUPTI
 tests_test_nvtx_CPPFLAGS += $(CUPTI_CFLAGS) -DTLC_HAVE_CUPTI
 tests_test_nvtx_LDADD += libtlcost-cupti.la libtlcost.la
 endif
+if HAVE_CUPTI
+# a stand-in libcupti, so that a RUNNING session can be driven without a GPU
+check_LTLIBRARIES += tests/nvtx/fake_cupti.la
+tests_nvtx_fake_cupti_la_SOURCES = tests/nvtx/fake_cupti.c
+tests_nvtx_fake_cupti_la_CPPFLAGS = $(CUPTI_CFLAGS)
+tests_nvtx_fake_cupti_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+endif
 if HAVE_NVTX
 check_LTLIBRARIES += tests/nvtx/inject.la
 tests_nvtx_inject_la_SOURCES = tests/nvtx/inject.c tests/nvtx/inject.h

@@ -35,6 +35,9 @@ if [ "$features" != nvtx3 ]; then
 fi
 [ -f "$inject" ] || { echo "FAIL: $inject was not built"; exit 1; }
 
+# a stand-in libcupti (tests/nvtx/fake_cupti.c) lets a session run without a GPU
+fake="$abs_b/tests/nvtx/.libs/fake_cupti.so"
+if [ -f "$fake" ]; then TLC_TEST_FAKE_CUPTI=$fake; export TLC_TEST_FAKE_CUPTI; fi
 NVTX_INJECTION64_PATH=$inject run inject; check "ranges under the recording injection" $?
 run refuse-unset; check "no injection library: emit_nvtx_unavailable" $?
 NVTX_INJECTION64_PATH="$abs_b/tests/nvtx/no-such-injection.so" run refuse-missing
