@@ -827,7 +827,7 @@ static void test_timestamp(void **state)
 {
 	tlc_cupti_session *s = NULL;
 	int64_t a = -1, b = -1;
-	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0 };
+	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0, NULL };
 
 	(void)state;
 	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
@@ -848,7 +848,7 @@ static void test_state_errors(void **state)
 {
 	tlc_cupti_session *s = NULL;
 	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
-	tlc_cupti_options bad = { 3, NULL, 0 };
+	tlc_cupti_options bad = { 3, NULL, 0, NULL };
 	uint8_t one = 0;
 
 	(void)state;
@@ -964,7 +964,7 @@ static void test_unavailable_without_gpu(void **state)
 
 static void test_library_not_found(void **state)
 {
-	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0 };
+	tlc_cupti_options o = { sizeof o, "/nonexistent/tlcost/libcupti.so", 0, NULL };
 	tlc_cupti_session *s = NULL;
 	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
 

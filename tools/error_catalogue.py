@@ -343,6 +343,10 @@ def derive_roles(f, gsinks, lsinks, rtable):
         s = lsinks.get(name) or gsinks.get(name)
         if not s or name == f.name:
             continue
+        # as in collect(): an exported function raising a fixed code raises
+        # it itself; calling it does not make the caller a raising function
+        if name not in lsinks and name not in BASE_SINKS and (s.get("code") or ("",))[0] == "const":
+            continue
         roles = {role: substitute(spec, args, f, env) for role, spec in s.items()}
         # a wrapper that formats its own fmt into a buffer and raises "%s"
         inner = roles.get("fmt")

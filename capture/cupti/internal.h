@@ -49,6 +49,13 @@ typedef struct tlc_cupti_ext {
 	uint64_t external;
 } tlc_cupti_ext;
 
+/* An op whose correlation id is on CUPTI's stack of its thread. */
+typedef struct tlc_cupti_open {
+	pthread_t thread;
+	int64_t correlation;
+	int named;              /* entered by name: it also holds an NVTX range */
+} tlc_cupti_open;
+
 /* String interner: kernel and API names repeat millions of times. */
 typedef struct tlc_cupti_intern {
 	char **slots;
@@ -69,6 +76,13 @@ struct tlc_cupti_session {
 	tlc_cupti_ext *ext;
 	size_t next, capext;
 	tlc_cupti_intern names;
+
+	/* ops entered and not exited, so stop can close what an op that
+	 * raised past its exit left on CUPTI's per-thread stacks */
+	pthread_mutex_t open_mu;
+	tlc_cupti_open *open;
+	size_t nopen, capopen;
+	uint64_t left_open;        /* counted by stop */
 
 	tlc_device_record *out;    /* built by stop */
 	size_t nout;

@@ -21,13 +21,13 @@ libtlcost_cupti_la_SOURCES = \
 	capture/cupti/output.c
 libtlcost_cupti_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-libtlcost_cupti_la_LIBADD = libtlcost.la -lpthread
+libtlcost_cupti_la_LIBADD = libtlcost-nvtx.la libtlcost.la -lpthread
 libtlcost_cupti_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
 noinst_PROGRAMS += capture/cupti/example
 capture_cupti_example_SOURCES = capture/cupti/example.c
-capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost.la
+capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la
 
 check_PROGRAMS += tests/test_cupti
 TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh \
@@ -36,15 +36,19 @@ tests_test_cupti_SOURCES = tests/test_cupti.c
 tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
 tests_test_cupti_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost.la $(CMOCKA_LIBS)
+tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la $(CMOCKA_LIBS)
 else
 TESTS += tests/cupti/skip.sh
 endif
 
 # make check-gpu: the GPU end-to-end test (tests/gpu/e2e.cu, built with
-# nvcc). Not part of make check; skipped (77) where no GPU exists.
-check-gpu: all
+# nvcc), under the recording NVTX injection library (a check library).
+# Not part of make check; says SKIP where no GPU exists.
+check-gpu: all $(check_LTLIBRARIES) tests/test_nvtx$(EXEEXT)
 	@top_builddir='$(top_builddir)' top_srcdir='$(top_srcdir)' NVCC='$(NVCC)' \
 	CUPTI_CFLAGS='$(CUPTI_CFLAGS)' CUPTI_LIBDIR='$(CUPTI_LIBDIR)' \
 	$(SHELL) $(srcdir)/tests/gpu/check-gpu.sh
 .PHONY: check-gpu
+CLEANFILES += tests/gpu/e2e tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
+	tests/gpu/e2e.flops.out tests/gpu/e2e.oplog.jsonl tests/gpu/e2e.live.csv tests/gpu/e2e.join.csv \
+	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv

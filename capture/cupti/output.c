@@ -117,16 +117,23 @@ static void write_record(FILE *out, const tlc_device_record *d)
 
 int tlc_cupti_write_oplog(FILE *out, tlc_cupti_session *s)
 {
+	int nvtx, failed, saved_errno;
+
 	if (s->status == TLC_CUPTI_IDLE || s->status == TLC_CUPTI_RUNNING)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
 		                       "call tlc_cupti_stop before writing", "session is %s",
 		                       tlc_cupti_status_name(s->status));
+	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_write_oplog");
 	write_disclosure(out, s);
 	for (size_t i = 0; i < s->nout; i++)
 		write_record(out, &s->out[i]);
-	if (fflush(out) != 0 || ferror(out))
+	failed = fflush(out) != 0 || ferror(out);
+	saved_errno = errno; /* the NVTX tool may change it */
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_write_oplog");
+	if (failed)
 		return tlc_cupti__fail(s, TLC_EIO, "cupti_write_failed",
 		                       "check free disk space and that the log is writable",
-		                       "writing the op log failed: %s", strerror(errno));
+		                       "writing the op log failed: %s", strerror(saved_errno));
 	return 0;
 }

@@ -99,7 +99,16 @@ int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts
 	if (opts)
 		memcpy(&s->opts, opts, opts->size); /* later fields stay 0: defaults */
 	s->opts.size = sizeof s->opts;
+	if (s->opts.nvtx && !tlc_nvtx_started(s->opts.nvtx)) {
+		free(s); /* an unstarted emitter would fail every op: refuse it here */
+		return TLC_EINVAL;
+	}
 	if (pthread_mutex_init(&s->mu, NULL) != 0) {
+		free(s);
+		return TLC_ENOMEM;
+	}
+	if (pthread_mutex_init(&s->open_mu, NULL) != 0) {
+		pthread_mutex_destroy(&s->mu);
 		free(s);
 		return TLC_ENOMEM;
 	}
@@ -250,12 +259,97 @@ static int check_op(tlc_cupti_session *s, int64_t correlation)
 	return 0;
 }
 
-int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
+/* Room for one more open op, taken before CUPTI's push so that a push is
+ * never left untracked. */
+static int reserve_open(tlc_cupti_session *s)
+{
+	int ok = 1;
+
+	pthread_mutex_lock(&s->open_mu);
+	if (s->nopen == s->capopen) {
+		size_t cap = s->capopen ? 2 * s->capopen : 16;
+		tlc_cupti_open *o = realloc(s->open, cap * sizeof *o);
+
+		ok = o != NULL;
+		if (ok) {
+			s->open = o;
+			s->capopen = cap;
+		}
+	}
+	pthread_mutex_unlock(&s->open_mu);
+	return ok ? 0 : tlc_cupti__fail(s, TLC_ENOMEM, "out_of_memory", "free memory",
+	                                "no memory to track an open op");
+}
+
+static void track_open(tlc_cupti_session *s, int64_t correlation, int named)
+{
+	pthread_mutex_lock(&s->open_mu);
+	s->open[s->nopen++] = (tlc_cupti_open){ pthread_self(), correlation, named };
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+/* Index of the calling thread's innermost open op, or -1 (open_mu held). */
+static long innermost_open(const tlc_cupti_session *s)
+{
+	pthread_t self = pthread_self();
+
+	for (size_t i = s->nopen; i-- > 0;)
+		if (pthread_equal(s->open[i].thread, self))
+			return (long)i;
+	return -1;
+}
+
+static void drop_open(tlc_cupti_session *s, long i)
+{
+	memmove(&s->open[i], &s->open[i + 1], (s->nopen - (size_t)i - 1) * sizeof *s->open);
+	s->nopen--;
+}
+
+static void untrack_open(tlc_cupti_session *s)
+{
+	long i;
+
+	pthread_mutex_lock(&s->open_mu);
+	if ((i = innermost_open(s)) >= 0)
+		drop_open(s, i);
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+/* At stop (or free): an op that raised past its exit left its id on its
+ * thread's CUPTI stack, where it would tag the calls of a later session.
+ * Those of the calling thread are popped (and their NVTX ranges ended),
+ * innermost first; other threads' stacks cannot be reached from here. All
+ * are counted. */
+static void close_left_open(tlc_cupti_session *s)
+{
+	uint64_t last;
+	long i;
+
+	pthread_mutex_lock(&s->open_mu);
+	s->left_open += s->nopen;
+	while ((i = innermost_open(s)) >= 0) {
+		s->fns.pop_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+		if (s->open[i].named)
+			tlc_nvtx_op_exit(s->opts.nvtx, s->open[i].correlation);
+		drop_open(s, i);
+	}
+	s->nopen = 0;
+	pthread_mutex_unlock(&s->open_mu);
+}
+
+uint64_t tlc_cupti_ops_left_open(const tlc_cupti_session *s)
+{
+	return s->left_open;
+}
+
+static int enter_as(tlc_cupti_session *s, int64_t correlation, int named)
 {
 	CUptiResult r;
 	int rc = check_op(s, correlation);
 
 	if (rc != 0 || s->status == TLC_CUPTI_UNAVAILABLE)
+		return rc;
+	if ((rc = reserve_open(s)) != 0)
 		return rc;
 	r = s->fns.push_external(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, (uint64_t)correlation);
 	if (r != CUPTI_SUCCESS)
@@ -263,7 +357,13 @@ int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
 		                       "check that no other tool drives CUPTI in this process",
 		                       "cuptiActivityPushExternalCorrelationId returned %s",
 		                       tlc_cupti__result_text(s, r));
+	track_open(s, correlation, named);
 	return 0;
+}
+
+int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation)
+{
+	return enter_as(s, correlation, 0);
 }
 
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
@@ -280,12 +380,50 @@ int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation)
 		                       "call op exit once per op enter, on the same thread",
 		                       "cuptiActivityPopExternalCorrelationId returned %s",
 		                       tlc_cupti__result_text(s, r));
+	untrack_open(s); /* CUPTI popped this thread's innermost, whichever it was */
 	if (last != (uint64_t)correlation)
 		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_mismatch",
 		                       "exit ops in the reverse order they were entered",
 		                       "op exit %lld popped op %llu: enter/exit are not nested",
 		                       (long long)correlation, (unsigned long long)last);
 	return 0;
+}
+
+/* Takes over the NVTX emitter's detail of its failing call rc. */
+static int nvtx_failed(tlc_cupti_session *s, int rc)
+{
+	const tlc_nvtx_error *e = tlc_nvtx_error_get(s->opts.nvtx);
+
+	return tlc_cupti__fail(s, rc, e->code, e->remedy, "%s", e->message);
+}
+
+int tlc_cupti_op_enter_named(tlc_cupti_session *s, int64_t correlation, const char *op)
+{
+	int rc = check_op(s, correlation);
+
+	if (rc != 0)
+		return rc;
+	if (!op || !*op)
+		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_op_invalid",
+		                       "pass the op's name as the log writes it (\"aten::mm\")",
+		                       "named op enter %lld with %s", (long long)correlation,
+		                       op ? "an empty op name" : "no op name");
+	rc = tlc_nvtx_op_enter(s->opts.nvtx, op, correlation);
+	if (rc != 0)
+		return nvtx_failed(s, rc);
+	rc = enter_as(s, correlation, 1);
+	if (rc != 0)
+		tlc_nvtx_op_exit(s->opts.nvtx, correlation); /* leave neither pushed */
+	return rc;
+}
+
+int tlc_cupti_op_exit_named(tlc_cupti_session *s, int64_t correlation)
+{
+	int rc = tlc_cupti_op_exit(s, correlation);
+	/* popped even when the CUPTI side failed, so the timeline stays nested */
+	int nrc = tlc_nvtx_op_exit(s->opts.nvtx, correlation);
+
+	return rc == 0 && nrc != 0 ? nvtx_failed(s, nrc) : rc;
 }
 
 int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s)
@@ -316,7 +454,7 @@ int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s)
 int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
                      uint64_t dropped)
 {
-	int rc;
+	int rc, nvtx;
 
 	if (s->status != TLC_CUPTI_IDLE && s->status != TLC_CUPTI_RUNNING)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
@@ -326,6 +464,7 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 		return tlc_cupti__fail(s, TLC_EINVAL, "cupti_buffer_invalid",
 		                       "pass the buffer CUPTI completed", "NULL buffer of %zu bytes",
 		                       valid_size);
+	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_buffer");
 	pthread_mutex_lock(&s->mu);
 	rc = tlc_cupti__load(s);
 	if (rc == 0) {
@@ -333,6 +472,8 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 		rc = tlc_cupti__ingest_locked(s, buffer, valid_size);
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_buffer");
 	return rc;
 }
 
@@ -340,6 +481,7 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
 static void drain(tlc_cupti_session *s)
 {
 	size_t dropped = 0;
+	int nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_flush");
 
 	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	disable_enabled(s);
@@ -348,6 +490,8 @@ static void drain(tlc_cupti_session *s)
 	if (s->fns.dropped(NULL, 0, &dropped) == CUPTI_SUCCESS)
 		s->sum.dropped += dropped;
 	set_active(NULL);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_flush");
 }
 
 static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
@@ -359,7 +503,7 @@ static tlc_cupti_status final_status(const tlc_cupti_summary *sum, size_t nout)
 
 int tlc_cupti_stop(tlc_cupti_session *s)
 {
-	int rc;
+	int rc, nvtx;
 
 	if (s->status == TLC_CUPTI_UNAVAILABLE)
 		return 0;
@@ -367,8 +511,11 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 		return tlc_cupti__fail(s, TLC_ESTATE, "cupti_session_state",
 		                       "stop a session once", "session is already stopped (%s)",
 		                       tlc_cupti_status_name(s->status));
-	if (s->status == TLC_CUPTI_RUNNING)
+	if (s->status == TLC_CUPTI_RUNNING) {
+		close_left_open(s);
 		drain(s);
+	}
+	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_build");
 	pthread_mutex_lock(&s->mu);
 	rc = tlc_cupti__build(s);
 	if (rc == 0) {
@@ -377,6 +524,8 @@ int tlc_cupti_stop(tlc_cupti_session *s)
 		s->sum.lower_bound = s->status == TLC_CUPTI_PARTIAL;
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (nvtx == 0)
+		tlc_nvtx_internal_exit(s->opts.nvtx, "cupti_build");
 	return rc;
 }
 
@@ -407,10 +556,14 @@ void tlc_cupti_session_free(tlc_cupti_session *s)
 {
 	if (!s)
 		return;
-	if (s->status == TLC_CUPTI_RUNNING)
+	if (s->status == TLC_CUPTI_RUNNING) {
+		close_left_open(s);
 		drain(s);
+	}
 	tlc_cupti__unload(s);
 	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->open_mu);
+	free(s->open);
 	tlc_cupti__intern_free(&s->names);
 	free(s->raw);
 	free(s->ext);

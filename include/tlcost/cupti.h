@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nvtx.h"
 #include "tlcost.h"
 
 #ifdef __cplusplus
@@ -58,6 +59,14 @@ typedef struct tlc_cupti_options {
 	 * found by configure, else "libcupti.so" from the loader path. */
 	const char *library_path;
 	size_t buffer_size;       /* bytes per activity buffer; 0 = 8 MiB; at least 64 KiB */
+	/* NVTX ranges (tlcost/nvtx.h): a started emitter, borrowed (it must
+	 * outlive the session), or NULL for none. With one, the named op
+	 * enter/exit wrap each op in "tlcost::<op>#<correlation>" and the
+	 * session's own work is under "tlcost::internal::cupti_buffer"
+	 * (parsing a buffer CUPTI completed), "...::cupti_flush" (stop's forced
+	 * flush), "...::cupti_build" (pairing records at stop) and
+	 * "...::cupti_write_oplog". */
+	tlc_nvtx *nvtx;
 } tlc_cupti_options;
 
 /** Error detail of a session's last failing call (owned by the session,
@@ -99,7 +108,9 @@ typedef struct tlc_cupti_summary {
 /** Creates an idle session (nothing is loaded yet). opts may be NULL; an
  *  options struct of an older, shorter layout is accepted (later fields take
  *  their defaults). Errors: TLC_ENOMEM (no session is created), TLC_EINVAL
- *  (opts->size too small or larger than this library knows). */
+ *  (opts->size too small or larger than this library knows, or opts->nvtx
+ *  an emitter that is not started: start it first, and report its
+ *  emit_nvtx_unavailable refusal). */
 int tlc_cupti_session_new(tlc_cupti_session **out, const tlc_cupti_options *opts);
 
 /** Stops the session if running, then frees it and every record. */
@@ -126,6 +137,18 @@ int tlc_cupti_start(tlc_cupti_session *s);
 int tlc_cupti_op_enter(tlc_cupti_session *s, int64_t correlation);
 int tlc_cupti_op_exit(tlc_cupti_session *s, int64_t correlation);
 
+/** As op enter/exit, and, when the session has an NVTX emitter
+ *  (tlc_cupti_options.nvtx), enter also pushes the NVTX range
+ *  "tlcost::<op>#<correlation>" around the op and exit pops it (exit
+ *  checks it is the thread's innermost range: nvtx_op_mismatch, with the
+ *  emitter's detail, otherwise). The range is emitted on an UNAVAILABLE
+ *  session too: NVTX does not need CUPTI. Without an emitter they are
+ *  op enter/exit. Pair named enters with named exits. Errors: those of op
+ *  enter/exit and of tlc_nvtx_op_enter/exit (nvtx_op_invalid for a NULL or
+ *  empty op name); a failed enter leaves neither stack pushed. */
+int tlc_cupti_op_enter_named(tlc_cupti_session *s, int64_t correlation, const char *op);
+int tlc_cupti_op_exit_named(tlc_cupti_session *s, int64_t correlation);
+
 /** Pauses recording (every activity kind is disabled) and resumes it.
  *  Work launched while paused is not seen, so a session that paused is
  *  PARTIAL and every count a lower bound. Op enter/exit go on while paused.
@@ -147,8 +170,18 @@ int tlc_cupti_timestamp(int64_t *out, tlc_cupti_session *s);
 /** Forces a flush of every buffer, disables the activity kinds, counts the
  *  records CUPTI dropped, and builds the result: EMPTY, PARTIAL or
  *  COMPLETE (an UNAVAILABLE session stays UNAVAILABLE). Also valid on an
- *  idle session that was fed with tlc_cupti_ingest (replay). */
+ *  idle session that was fed with tlc_cupti_ingest (replay). Ops still
+ *  entered (an op that raised past its exit) are closed first where CUPTI
+ *  allows: the calling thread's ids are popped from its CUPTI stack and
+ *  their NVTX ranges ended; see tlc_cupti_ops_left_open. */
 int tlc_cupti_stop(tlc_cupti_session *s);
+
+/** How many ops were still entered when a running session stopped (or was
+ *  freed): their launches are attributed as usual; those of the stopping
+ *  thread were closed, those of other threads stay on their threads' CUPTI
+ *  stacks (exit them there, or their ids tag calls of a later session).
+ *  0 for a session that never ran on a GPU. */
+uint64_t tlc_cupti_ops_left_open(const tlc_cupti_session *s);
 
 /** Parses one activity buffer as the buffer-completed callback does: walks
  *  it with libcupti's own cuptiActivityGetNextRecord and keeps the records

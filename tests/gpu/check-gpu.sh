@@ -1,36 +1,106 @@
 #!/bin/sh
 # make check-gpu: builds tests/gpu/e2e.cu with nvcc against the freshly built
-# libtlcost-cupti and libtlcost, runs it (it records ops with CUPTI, writes
-# an op log, reads it back and joins it), then runs `tlcost join` on that
-# log. The last line says PASS, SKIP (with why) or FAIL; the exit status is
-# 0 for PASS and SKIP, 1 for FAIL.
+# libtlcost-cupti, libtlcost-nvtx and libtlcost, runs it under the recording
+# NVTX injection library (it captures ops with CUPTI and NVTX, joins them
+# live, writes an op log, reads it back and checks every launch and range),
+# then runs `tlcost join` on that log and compares it with the live join;
+# and, where Nsight Systems is installed, runs the ops under
+# `nsys profile --trace=cuda,nvtx` and looks for the ranges in its report.
+#
+# Exactly one line starts with "check-gpu:": PASS, SKIP (with why) or FAIL
+# (with what failed); everything else is indented detail. Exit status 0 for
+# PASS and SKIP, 1 for FAIL. Each GPU run is capped (timeout) so the whole
+# check stays under 5 minutes.
 set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
 abs_b=$(cd "$b" && pwd)
-log="$abs_b/tests/gpu/e2e.oplog.jsonl"
+out="$abs_b/tests/gpu"
+log="$out/e2e.oplog.jsonl"
+live="$out/e2e.live.csv"
+cli="$out/e2e.join.csv"
+inject="$abs_b/tests/nvtx/.libs/inject.so"
 
+say() { echo "  $*"; }
+indent() { sed 's/^/  | /'; }
 skip() { echo "check-gpu: SKIP: $*"; exit 0; }
 fail() { echo "check-gpu: FAIL: $*"; exit 1; }
+capped() { # seconds, command...
+	t=$1; shift
+	if command -v timeout >/dev/null 2>&1; then timeout "$t" "$@"; else "$@"; fi
+}
 
 [ -f "$b/libtlcost-cupti.la" ] || skip "the CUPTI module was not built (configure found no cupti.h; use --with-cupti=DIR)"
 [ -n "${NVCC:-}" ] || skip "nvcc not found by configure (put the CUDA toolkit's bin on PATH and re-run configure)"
-mkdir -p "$b/tests/gpu"
-echo "check-gpu: building tests/gpu/e2e with $NVCC"
-"$NVCC" -std=c++17 -O2 -I"$s/include" -I"$b/include" -o "$b/tests/gpu/e2e" "$s/tests/gpu/e2e.cu" \
-	-L"$abs_b/.libs" -ltlcost-cupti -ltlcost -Xlinker -rpath -Xlinker "$abs_b/.libs" \
-	|| fail "nvcc could not build tests/gpu/e2e"
-"$b/tests/gpu/e2e" "$log"
+mkdir -p "$out"
+say "building tests/gpu/e2e with $NVCC"
+"$NVCC" -std=c++17 -O2 -I"$s/include" -I"$b/include" -I"$s/tests" -o "$out/e2e" "$s/tests/gpu/e2e.cu" \
+	-L"$abs_b/.libs" -ltlcost-cupti -ltlcost-nvtx -ltlcost -ldl -lpthread \
+	-Xlinker -rpath -Xlinker "$abs_b/.libs" > "$out/e2e.build.log" 2>&1 || {
+	indent < "$out/e2e.build.log"; fail "nvcc could not build tests/gpu/e2e"; }
+
+# the op records parse and evaluate, on any machine
+"$out/e2e" --print-ops > "$out/e2e.ops.jsonl" &&
+	"$b/tlcost" flops "$out/e2e.ops.jsonl" > "$out/e2e.flops.out" 2>&1 || {
+	indent < "$out/e2e.flops.out"; fail "tlcost flops refused the op records of tests/gpu/e2e"; }
+
+if [ -f "$inject" ]; then
+	NVTX_INJECTION64_PATH=$inject; export NVTX_INJECTION64_PATH
+	say "NVTX: ranges recorded by $inject"
+elif [ "$("$abs_b/tests/test_nvtx" features 2>/dev/null)" = nvtx3 ]; then
+	fail "the recording NVTX injection library $inject was not built (make check-gpu builds it)"
+else
+	unset NVTX_INJECTION64_PATH
+	say "NVTX: not checked: libtlcost-nvtx was built without the NVTX3 headers"
+fi
+
+say "running tests/gpu/e2e"
+capped 240 "$out/e2e" "$log" "$live" > "$out/e2e.out" 2>&1
 rc=$?
-[ $rc -eq 77 ] && skip "no GPU on this machine"
-[ $rc -eq 0 ] || fail "tests/gpu/e2e exited $rc (see the FAIL lines above)"
-echo "check-gpu: tlcost join $log"
-"$b/tlcost" join "$log" || fail "tlcost join exited $?"
-# every kernel on its op, read back through the CLI: the plan of e2e.cu
-csv="$abs_b/tests/gpu/e2e.join.csv"
-"$b/tlcost" join --format csv "$log" > "$csv" || fail "tlcost join --format csv exited $?"
-per_op=$(awk -F, 'NR > 1 && $2 == "kernel" { if ($10 == "attributed") n[$11]++; else bad++ }
-	END { for (i = 0; i < 5; i++) printf "%d:%d ", i, n[i]; printf "bad:%d", bad }' "$csv")
-echo "check-gpu: kernels per op from tlcost join: $per_op (want 0:1 1:2 2:3 3:2 4:4 bad:0)"
-[ "$per_op" = "0:1 1:2 2:3 3:2 4:4 bad:0" ] || fail "tlcost join attributed kernels differently"
+indent < "$out/e2e.out"
+[ $rc -eq 77 ] && skip "$(grep -m1 '^SKIP' "$out/e2e.out" | sed 's/^SKIP: //') on this machine: built, not run"
+[ $rc -eq 124 ] && fail "tests/gpu/e2e ran past 240 s"
+if [ $rc -ne 0 ]; then
+	n=$(grep -c '^FAIL' "$out/e2e.out")
+	first=$(grep -m1 '^FAIL' "$out/e2e.out" | sed 's/^FAIL[^:]*: *//')
+	fail "tests/gpu/e2e exited $rc: ${first:-no FAIL line} ($n check(s) failed, listed above)"
+fi
+
+say "tlcost join --format csv $log"
+"$b/tlcost" join --format csv "$log" > "$cli" 2> "$out/e2e.join.err" || {
+	indent < "$out/e2e.join.err"; fail "tlcost join exited $? on the recorded log"; }
+cmp -s "$live" "$cli" || {
+	diff "$live" "$cli" | head -20 | indent
+	fail "tlcost join on the recorded log disagrees with the live join (diff above)"; }
+"$b/tlcost" join "$log" | indent
+# the plan of e2e.cu, read back through the CLI: kernels per op
+per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
+		if ($10 == "attributed") n[$11]++; else if ($10 == "ambiguous") amb++; else bad++ }
+	END { split("0 1 2 3 4 8 9 10 11 12 13 14", ids, " ")
+	      for (i = 1; i <= 12; i++) printf "%d:%d ", ids[i], n[ids[i]]
+	      printf "ambiguous:%d bad:%d", amb, bad }' "$cli")
+want="0:1 1:2 2:3 3:2 4:4 8:2 9:2 10:1 11:1 12:1 13:1 14:1 ambiguous:1 bad:0"
+say "kernels per op from tlcost join: $per_op"
+[ "$per_op" = "$want" ] || fail "tlcost join attributed kernels as $per_op, want $want"
+
+if command -v nsys >/dev/null 2>&1; then
+	rep="$out/e2e-nsys"
+	say "nsys profile --trace=cuda,nvtx (NVTX only: nsys owns CUPTI there)"
+	if (unset NVTX_INJECTION64_PATH; capped 150 nsys profile --trace=cuda,nvtx --force-overwrite=true \
+		-o "$rep" "$out/e2e" --nvtx-only) > "$out/nsys.out" 2>&1 &&
+	   capped 60 nsys stats --report nvtx_sum --format csv "$rep.nsys-rep" > "$out/nsys.csv" 2>&1; then
+		missing=
+		for r in 'aten::add#10' 'aten::mm#0' 'aten::linear#3' 'aten::mm#4' 'aten::relu#7' \
+		         'aten::mm#8' 'aten::mm#9' 'aten::div#13' 'aten::sub#14'; do
+			grep -qF "tlcost::$r" "$out/nsys.csv" || missing="$missing tlcost::$r"
+		done
+		[ -z "$missing" ] || { indent < "$out/nsys.csv"; fail "nsys saw no range$missing"; }
+		say "nsys: every op's tlcost:: range is in the nvtx_sum report"
+	else
+		indent < "$out/nsys.out"
+		say "nsys: could not profile or report here (above); the injection-library check stands"
+	fi
+else
+	say "nsys: not installed; NVTX checked under tests/nvtx/inject.so only"
+fi
 echo "check-gpu: PASS"

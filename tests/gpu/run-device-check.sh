@@ -1,49 +1,83 @@
 #!/bin/sh
-# One-shot device check for the CUPTI join module, for a machine with an
-# NVIDIA GPU: configure, build, run `make check-gpu` and print the results.
+# One-shot device check for a machine with an NVIDIA GPU: builds everything
+# from a clean tree (a fresh build-gpu/ beside the sources), runs the
+# GPU-free CUPTI and NVTX suites there too, then `make check-gpu`
+# (tests/gpu/check-gpu.sh: the CUDA capture, the live and recorded joins,
+# NVTX ranges under the recording injection library, nsys if installed).
 #
-#   sh tests/gpu/run-device-check.sh          (from the source tree root)
+#   sh tests/gpu/run-device-check.sh          (from anywhere)
 #
-# The generated build files are git-ignored: a copied tree needs configure,
-# Makefile.in, aclocal.m4, config.h.in and build-aux/ with it (or autoreconf
-# on the machine). Build deps: GMP, yajl, zlib, cmocka headers, a C compiler,
-# the CUDA toolkit (cupti.h, libcupti, nvcc). Expected last line:
-# "check-gpu: PASS". The build dominates; the GPU test runs in seconds.
+# Needs: a C compiler, make, pkg-config, the GMP, yajl, zlib and cmocka
+# development files (scripts/install-deps), the CUDA toolkit (cupti.h,
+# libcupti, nvcc, nvtx3/) and a driver. A tree without the generated
+# configure is bootstrapped with autoreconf (autoconf, automake, libtool);
+# where those are missing, bring configure, Makefile.in, aclocal.m4,
+# config.h.in, build-aux/ and m4/ along from a bootstrapped tree.
+#
+# Everything printed is indented detail except exactly one last line:
+# "check-gpu: PASS", "check-gpu: SKIP: why" or "check-gpu: FAIL: what".
+# The build takes about a minute with 16 cores; the GPU runs are capped so
+# the whole check stays under 5 minutes.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bld="$src/build-gpu"
-jobs=${JOBS:-16}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+say() { echo "  $*"; }
+indent() { sed 's/^/  | /'; }
+fail() { echo "check-gpu: FAIL: $*"; exit 1; }
 
-echo "== machine"
-date; uname -srm
-command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+say "== machine: $(date -u +%FT%TZ), $(uname -srm), $jobs jobs"
+if command -v nvidia-smi >/dev/null 2>&1; then
+	nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | indent
+else
+	say "nvidia-smi not found"
+fi
 cuda=
 for d in ${CUDA_HOME:-} /usr/local/cuda /usr/local/cuda-13.0 /usr/local/cuda-13 /opt/cuda; do
 	[ -n "$d" ] && [ -f "$d/include/cupti.h" ] && { cuda=$d; break; }
 done
-[ -n "$cuda" ] && echo "CUDA toolkit: $cuda" || echo "no CUDA toolkit with include/cupti.h in the standard prefixes"
-PATH="$PATH:${cuda:-/usr/local/cuda}/bin"; export PATH
+[ -n "$cuda" ] || fail "no CUDA toolkit with include/cupti.h in \$CUDA_HOME or the standard prefixes"
+say "CUDA toolkit: $cuda ($("$cuda/bin/nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*'))"
+PATH="$PATH:$cuda/bin"; export PATH
 
+[ -f "$src/config.status" ] &&
+	fail "the source tree is configured in place ($src/config.status): run 'make distclean' there, or use a fresh checkout"
 if [ ! -x "$src/configure" ]; then
-	echo "== no configure in the tree: autoreconf"
-	(cd "$src" && autoreconf -fi) || { echo "check-gpu: FAIL: no configure and autoreconf failed"; exit 1; }
+	say "== no configure in the tree: autoreconf -fi"
+	command -v autoreconf >/dev/null 2>&1 ||
+		fail "no configure and no autoreconf: install autoconf, automake and libtool, or bring the generated files along"
+	(cd "$src" && autoreconf -fi) > "$src/autoreconf.log" 2>&1 || {
+		tail -20 "$src/autoreconf.log" | indent; fail "autoreconf failed (above)"; }
 fi
 
-echo "== configure"
-mkdir -p "$bld" && cd "$bld" || exit 1
-"$src/configure" -q ${cuda:+--with-cupti=$cuda} || {
-	tail -30 config.log; echo "check-gpu: FAIL: configure failed (see above)"; exit 1; }
-grep -E "CUPTI join module" config.log | tail -1
+say "== configure (clean build in $bld)"
+rm -rf "$bld"
+mkdir -p "$bld" && cd "$bld" || fail "cannot create $bld"
+"$src/configure" -q --with-cupti="$cuda" > configure.out 2>&1 || {
+	tail -15 configure.out | indent; grep -E '^configure: error' config.log | tail -3 | indent
+	fail "configure failed (above)"; }
+grep -E "(CUPTI join module|NVTX ranges): " config.log | sed "s/^configure:[0-9]*: //" | indent
 
-echo "== build"
-make -j"$jobs" >make.log 2>&1 || { tail -40 make.log; echo "check-gpu: FAIL: build failed"; exit 1; }
+say "== build"
+make -j"$jobs" > make.log 2>&1 || { tail -40 make.log | indent; fail "the build failed (above)"; }
 
-echo "== tests/test_cupti (hand-built buffers; the unavailable-path case skips on a GPU)"
-if make -j"$jobs" tests/test_cupti >>make.log 2>&1; then
-	./tests/test_cupti 2>&1 | tail -25
-else
-	echo "(tests/test_cupti did not build; see $bld/make.log)"
+say "== GPU-free suites on this machine (tests/test_cupti, tests/nvtx/ranges.sh)"
+make -j"$jobs" check TESTS="tests/test_cupti tests/nvtx/ranges.sh tests/nvtx/example.sh" \
+	> suites.log 2>&1
+suites=$?
+grep -E '^(PASS|FAIL|SKIP|ERROR):' suites.log | indent
+if [ $suites -ne 0 ]; then
+	for f in tests/test_cupti.log tests/nvtx/ranges.sh.log tests/nvtx/example.sh.log; do
+		[ -f "$f" ] && grep -E 'FAIL|ERROR' "$f" | head -10 | indent
+	done
 fi
 
-echo "== make check-gpu"
-make check-gpu 2>&1
+say "== make check-gpu"
+make -s check-gpu > check-gpu.out 2>&1
+gpu=$?
+grep -v '^check-gpu: ' check-gpu.out | grep -v '^make' | indent
+line=$(grep '^check-gpu: ' check-gpu.out | tail -1)
+[ -n "$line" ] || { tail -20 check-gpu.out | indent; fail "make check-gpu gave no result line (above)"; }
+[ $suites -eq 0 ] || fail "the GPU-free suites failed on this machine (above); e2e said: ${line#check-gpu: }"
+[ $gpu -eq 0 ] || [ "${line#check-gpu: FAIL}" != "$line" ] || fail "make check-gpu exited $gpu (${line#check-gpu: })"
+echo "$line"
