@@ -96,6 +96,19 @@ class Capture(tlctest.unittest.TestCase):
             tlcost.capture(model, torch.randn(2, 4), loss_fn=lambda o: o.sum())
         self.assertEqual(c.exception.code, "capture_option_inapplicable")
 
+    def test_measure_clean_step(self):
+        lin, x = torch.nn.Linear(8, 16), torch.randn(1, 8)
+        st = tlcost.measure_clean_step(lin, (x,), steps=3, mode="train")
+        self.assertEqual((len(st.samples), st.mode), (3, "train"))
+        self.assertTrue(all(s > 0 for s in st.samples))
+        self.assertEqual(st.seconds, sorted(st.samples)[1])  # the median
+        rep = tlcost.capture(lin, (x,), mode="train")
+        doc = rep.mfu(st, peak_flops=1e12, peak_bw=1e12).to_dict()
+        # the report prints 9 significant digits
+        self.assertAlmostEqual(doc["step_seconds"], st.seconds, delta=st.seconds * 1e-8)
+        with self.assertRaises(tlcost.InvalidArgumentError):
+            tlcost.measure_clean_step(lin, (x,), steps=0)
+
     def test_linear_by_hand(self):
         # contract example: a biased Linear(8,16) on one row is 128 MACs and
         # 16 other FLOPs (the bias adds): 272 FLOPs
