@@ -30,7 +30,8 @@
  *
  * Errors: functions return 0 or a negative TLC_E* code (tlcost.h); the
  * detail (stable snake_case code, message, non-empty remedy) is kept in the
- * emitter and read with tlc_nvtx_error_get(). Threads: ranges nest per host
+ * emitter and read with tlc_nvtx_error_get() (one detail per emitter: that
+ * of the last failing call on any thread). Threads: ranges nest per host
  * thread, as NVTX's push/pop do; one emitter may be used from any number of
  * threads at once (each thread's exits must mirror its own enters).
  */
