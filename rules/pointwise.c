@@ -241,6 +241,8 @@ static int scalar_not_one(int *out, const tlc_op *op, const tlc_host *host, size
 {
 	double v = 1.0;
 	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	if (tlc_rules__unrecorded(a))
+		return TLC_RULE_MISSING_ARGS;
 	if (a && (a->kind == TLC_VALUE_TENSOR || a->kind == TLC_VALUE_STRING)) {
 		*out = 1; /* a tensor scale, or "inf"/"-inf"/"nan": a multiply per element */
 		return 0;
@@ -263,8 +265,9 @@ static int pw_alpha(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	(void)payload;
 	int scaled = 0;
-	if (scalar_not_one(&scaled, op, host, 2, "alpha") < 0)
-		return tlc_rules__bad(out, host, "bad alpha");
+	int rc = scalar_not_one(&scaled, op, host, 2, "alpha");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "alpha", "bad alpha");
 	return pw_count(out, op, host, 1 + scaled);
 }
 
@@ -273,8 +276,9 @@ static int pw_addc(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 {
 	(void)payload;
 	int scaled = 0;
-	if (scalar_not_one(&scaled, op, host, 3, "value") < 0)
-		return tlc_rules__bad(out, host, "bad value");
+	int rc = scalar_not_one(&scaled, op, host, 3, "value");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "value", "bad value");
 	return pw_count(out, op, host, 2 + scaled);
 }
 
@@ -282,9 +286,13 @@ static int pw_addc(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int pw_clamp(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	int64_t k = (tlc_rules__arg(op, host, 1, "min") != NULL) +
-	            (tlc_rules__arg(op, host, 2, "max") != NULL);
-	return pw_count(out, op, host, k);
+	int lo = 0, hi = 0;
+	int rc = tlc_rules__given(&lo, op, host, 1, "min");
+	if (rc == 0)
+		rc = tlc_rules__given(&hi, op, host, 2, "max");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "min/max", "bad min/max");
+	return pw_count(out, op, host, lo + hi);
 }
 
 /* pow: exponent 2 (x*x), 0.5 (sqrt) and -1 (1/x) are one exact op; any other
@@ -305,9 +313,10 @@ static int pw_pow(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 /* Whether arg (i, name) names the tanh approximation of gelu. */
 static int gelu_tanh(int *out, const tlc_op *op, const tlc_host *host, size_t i)
 {
-	const char *s = tlc_rules__string_arg_or(op, host, i, "approximate", "none");
-	if (!s)
-		return TLC_RULE_BAD_ARGS;
+	const char *s = NULL;
+	int rc = tlc_rules__string_arg(&s, op, host, i, "approximate", "none");
+	if (rc < 0)
+		return rc;
 	if (strcmp(s, "none") != 0 && strcmp(s, "tanh") != 0)
 		return TLC_RULE_BAD_ARGS;
 	*out = strcmp(s, "tanh") == 0;
@@ -318,8 +327,10 @@ static int pw_gelu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 {
 	(void)payload;
 	int approx = 0;
-	if (gelu_tanh(&approx, op, host, 1) < 0)
-		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	int rc = gelu_tanh(&approx, op, host, 1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
+		                           "approximate must be 'none' or 'tanh'");
 	return pw_count(out, op, host, approx ? TLC_RULES_K_GELU_TANH : TLC_RULES_K_GELU);
 }
 
@@ -328,8 +339,10 @@ static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	(void)payload;
 	int approx = 0;
-	if (gelu_tanh(&approx, op, host, 2) < 0)
-		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	int rc = gelu_tanh(&approx, op, host, 2);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
+		                           "approximate must be 'none' or 'tanh'");
 	return pw_count(out, op, host, approx ? 18 : 11);
 }
 
@@ -367,8 +380,9 @@ static int pw_dropout(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	(void)payload;
 	int train = 1;
-	if (dropout_train(&train, op, host) < 0)
-		return tlc_rules__bad(out, host, "bad train flag");
+	int rc = dropout_train(&train, op, host);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "train flag", "bad train flag");
 	if (train)
 		return pw_count(out, op, host, 2);
 	host->cost_set_evidence(out, EX);
@@ -458,7 +472,10 @@ static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	int64_t dim = -1, shape[TLC_RULES_MAX_DIMS];
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
-	if (tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1) < 0 || x->ndim == 0 ||
+	int rc = tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
+	if (x->ndim == 0 ||
 	    x->ndim > TLC_RULES_MAX_DIMS || tlc_rules__dim(x, dim) < 0 ||
 	    tlc_rules__dim(x, dim) % 2 != 0)
 		return tlc_rules__bad(out, host, "glu needs an even-sized dim");
@@ -466,7 +483,7 @@ static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	shape[dim < 0 ? dim + (int64_t)x->ndim : dim] /= 2;
 	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 5, x->ndim, shape) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	rc = tlc_rules__read_inputs(out, op, host);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		rc = tlc_rules__write_outputs(out, op, host, NULL);
 	else if (rc == 0)
