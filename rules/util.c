@@ -63,6 +63,8 @@ static int given_or_default(const tlc_op *op, const tlc_host *host, size_t i,
 {
 	if (op && i < op->nargs && op->args)
 		return 0; /* recorded as None */
+	if (i == (size_t)-1)
+		return 0; /* keyword-only and not in the op's positional schema */
 	if (name && host && host->op_kwarg(op, name))
 		return 0;
 	return absent_or_default(op);
@@ -554,6 +556,23 @@ int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *wha
 }
 
 /* ---- element types ---------------------------------------------------- */
+
+tlc_dtype tlc_rules__dtype_code(int64_t code)
+{
+	/* c10/core/ScalarType.h, AT_FORALL_SCALAR_TYPES_WITH_COMPLEX_AND_QINTS order */
+	static const tlc_dtype codes[] = {
+		TLC_DTYPE_UINT8, TLC_DTYPE_INT8, TLC_DTYPE_INT16, TLC_DTYPE_INT32,
+		TLC_DTYPE_INT64, TLC_DTYPE_FLOAT16, TLC_DTYPE_FLOAT32, TLC_DTYPE_FLOAT64,
+		TLC_DTYPE_OTHER /* ComplexHalf */, TLC_DTYPE_COMPLEX64, TLC_DTYPE_COMPLEX128,
+		TLC_DTYPE_BOOL, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER /* qint8..qint32 */,
+		TLC_DTYPE_BFLOAT16, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER,
+		TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, /* quint4x2 .. bits16 */
+		TLC_DTYPE_FLOAT8_E5M2, TLC_DTYPE_FLOAT8_E4M3FN,
+	};
+	if (code < 0 || (uint64_t)code >= sizeof codes / sizeof codes[0])
+		return TLC_DTYPE_OTHER;
+	return codes[code];
+}
 
 tlc_dtype tlc_rules__dtype_parse(const char *name)
 {

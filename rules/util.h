@@ -222,6 +222,10 @@ int tlc_rules__missing_arg(tlc_cost *out, const tlc_host *host, const tlc_op *op
  *  other negative rc as bad(bad_msg). Returns rc (0 passes through). */
 int tlc_rules__arg_fail(tlc_cost *out, const tlc_host *host, const tlc_op *op, int rc,
                         const char *what, const char *bad_msg);
+/** dtype of a c10::ScalarType code (how a trace's Concrete Inputs write a
+ *  dtype argument: 6 float32, 15 bfloat16, 4 int64, ...); OTHER for a code
+ *  of unknown size or out of range. */
+tlc_dtype tlc_rules__dtype_code(int64_t code);
 /** Marks the cost's bytes unknown (a tensor the formula writes has a shape
  *  the input did not record); FLOPs stay exact. */
 int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field);

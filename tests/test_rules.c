@@ -11,6 +11,13 @@
  * not_applicable (a decomposed op with no children). Lines starting with '#'
  * and blank lines are comments.
  *
+ * A fragment that starts with `"Input ` or `"Concrete Inputs"` is the `args`
+ * object of a Kineto cpu_op event instead (`"Input Dims":[...],"Input
+ * type":[...]`, optionally `"Concrete Inputs":[...]`): the row is read as a
+ * one-event profiler trace, so it tests what a rule does with arguments a
+ * trace did not record (the op name's overload, if any, is dropped: Kineto
+ * records none).
+ *
  * The tables come from TLC_RULE_TABLES (set by rules/local.mk from
  * RULE_TABLES), relative to $top_srcdir; command-line arguments replace the
  * list. Every tests/rules/{*}.tsv must be listed, so no table is skipped. */
@@ -93,6 +100,30 @@ static int row_fail(const row_ctx *r, const char *fmt, ...)
 	return 1;
 }
 
+static int row_is_trace(const row_ctx *r)
+{
+	const char *f = r->col[COL_FRAG];
+	return strncmp(f, "\"Input ", 7) == 0 || strncmp(f, "\"Concrete Inputs\"", 17) == 0;
+}
+
+/* Wraps a Kineto args fragment into a one-event trace. */
+static char *row_trace(const row_ctx *r)
+{
+	const char *name = r->col[COL_OP];
+	const char *ns = strstr(name, "::");
+	const char *dot = ns ? strchr(ns + 2, '.') : NULL;
+	size_t nlen = dot ? (size_t)(dot - name) : strlen(name);
+	const char *frag = r->col[COL_FRAG];
+	size_t cap = strlen(name) + strlen(frag) + 200;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	snprintf(buf, cap,
+	         "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%.*s\","
+	         "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{%s}}]}",
+	         (int)nlen, name, frag);
+	return buf;
+}
+
 /* Wraps the fragment into a two-line op log. */
 static char *row_log(const row_ctx *r)
 {
@@ -163,13 +194,16 @@ static int check_row(row_ctx *r)
 	if (expect_class(r, &want))
 		return 1;
 	size_t len_ = 0;
-	char *log = row_log(r);
+	int trace = row_is_trace(r);
+	char *log = trace ? row_trace(r) : row_log(r);
 	len_ = strlen(log);
 	tlc_eval *ev = NULL;
 	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
 	assert_int_equal(tlc_eval_new(&ev, r->eng, &o), 0);
 	int fails = 0;
-	if (tlc_oplog_read_mem(ev, log, len_, r->file) < 0 || tlc_eval_finish(ev) < 0) {
+	int rc = trace ? tlc_trace_read_mem(ev, log, len_, r->file)
+	               : tlc_oplog_read_mem(ev, log, len_, r->file);
+	if (rc < 0 || tlc_eval_finish(ev) < 0) {
 		fails = row_fail(r, "record rejected: %s: %s", tlc_error_last()->code,
 		                 tlc_error_last()->message);
 	} else if (tlc_eval_op_count(ev) != 1) {

@@ -181,8 +181,8 @@ static int is_node_name(const char *s)
  *   named *Backward<digits>)               -> autograd::node . <name>
  *   any other name without a namespace     -> kineto::<name>
  * Strings built here live in t->scratch (the eval copies them). */
-static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
-                          const tlc_trace_op *parent)
+static int canonical_name_raw(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
+                              const tlc_trace_op *parent)
 {
 	const char *s = o->name;
 	size_t n = strlen(s);
@@ -212,11 +212,45 @@ static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
 		op->overload = s;
 		return 0;
 	}
+	/* rows whose name carries an id (a frame, a graph hash, a generated
+	 * kernel): one name per kind, the id as the overload */
+	static const struct { const char *prefix, *name; int whole; } id_rows[] = {
+		{ "Torch-Compiled Region: ", "kineto::Torch-Compiled_Region", 0 },
+		{ "## Call CompiledFxGraph ", "kineto::##_Call_CompiledFxGraph", 0 },
+		{ "triton_", "kineto::triton", 1 }, /* the kernel's whole name */
+	};
+	for (size_t i = 0; i < sizeof id_rows / sizeof id_rows[0]; i++) {
+		size_t pl = strlen(id_rows[i].prefix);
+		if (n > pl && strncmp(s, id_rows[i].prefix, pl) == 0) {
+			op->name = id_rows[i].name;
+			op->overload = id_rows[i].whole ? s : s + pl;
+			return 0;
+		}
+	}
 	char *k = tlc_arena__alloc(&t->scratch, n + sizeof "kineto::");
 	if (!k)
 		return TLC_ENOMEM;
 	memcpy(k, "kineto::", 8);
 	memcpy(k + 8, s, n + 1);
+	op->name = k;
+	return 0;
+}
+
+/* A rule name holds no space (the registry refuses one), so a space in the
+ * canonical name becomes '_': "TorchDynamo Cache Lookup" is
+ * kineto::TorchDynamo_Cache_Lookup, registrable like any other row. */
+static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
+                          const tlc_trace_op *parent)
+{
+	int rc = canonical_name_raw(op, t, o, parent);
+	if (rc < 0 || !strchr(op->name, ' '))
+		return rc;
+	char *k = tlc_arena__strdup(&t->scratch, op->name);
+	if (!k)
+		return TLC_ENOMEM;
+	for (char *p = k; *p; p++)
+		if (*p == ' ')
+			*p = '_';
 	op->name = k;
 	return 0;
 }
