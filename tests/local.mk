@@ -77,3 +77,8 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+
+# Issue 10 item 1: no guessed schema default on real traces (independent
+# checker of conv/matmul FLOPs from the raw JSON; skips without the traces).
+TESTS += tests/rule_args_real.sh
+EXTRA_DIST += tests/rule_args_real.sh tests/rule_args_check.py
