@@ -82,3 +82,5 @@ EXTRA_DIST += tests/layers.sh tests/layers.py
 # checker of conv/matmul FLOPs from the raw JSON; skips without the traces).
 TESTS += tests/rule_args_real.sh
 EXTRA_DIST += tests/rule_args_real.sh tests/rule_args_check.py
+TESTS += tests/trace_args_cli.sh
+EXTRA_DIST += tests/trace_args_cli.sh tests/fixtures/trace_args
