@@ -31,8 +31,35 @@ typedef struct copy_spec {
 	int fallback;
 } copy_spec;
 
+/* Where a trace lists the dtype of the ops that take one (Kineto writes
+ * keyword-only arguments positionally, a dtype as a ScalarType code). */
+static const tlc_value *observed_dtype(const tlc_op *op, int *has)
+{
+	static const struct { const char *name; size_t pos; } pos[] = {
+		{ "aten::_to_copy", 1 }, { "aten::zeros", 1 }, { "aten::ones", 1 },
+		{ "aten::zeros_like", 1 }, { "aten::ones_like", 1 }, { "aten::full", 2 },
+		{ "aten::full_like", 2 }, { "aten::new_zeros", 2 }, { "aten::new_ones", 2 },
+		{ "aten::new_full", 3 }, { "aten::linspace", 3 },
+	};
+	*has = 0;
+	for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
+		if (strcmp(op->name, pos[i].name) == 0) {
+			*has = 1;
+			return pos[i].pos < op->nargs ? &op->args[pos[i].pos] : NULL;
+		}
+	return NULL;
+}
+
 static tlc_dtype dtype_kwarg_or(const tlc_op *op, const tlc_host *host, tlc_dtype dflt)
 {
+	int has = 0;
+	const tlc_value *o = tlc_rules__observed(op) ? observed_dtype(op, &has) : NULL;
+	if (has) {
+		if (o && o->kind == TLC_VALUE_INT)
+			return tlc_rules__dtype_code(o->u.integer);
+		/* None: the default below; passed but not recorded: unknown */
+		return o && o->kind == TLC_VALUE_NONE ? dflt : TLC_DTYPE_NONE;
+	}
 	const tlc_value *v = host->op_kwarg(op, "dtype");
 	if (v && v->kind == TLC_VALUE_STRING)
 		return tlc_rules__dtype_parse(v->u.string);
