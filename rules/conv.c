@@ -134,8 +134,9 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	                            s->required)) < 0) {
 		return rc;
 	}
-	if ((rc = conv_param(out, opad, r, op, host, s->output_padding, "output_padding", 0,
-	                     s->required && g->transposed)) < 0)
+	/* output_padding shapes only a transposed convolution's output */
+	if ((rc = conv_param(out, opad, r, op, host, g->transposed ? s->output_padding : NO,
+	                     "output_padding", 0, s->required && g->transposed)) < 0)
 		return rc;
 	for (size_t d = 0; d < r; d++) {
 		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0 || opad[d] < 0)

@@ -551,6 +551,49 @@ static void test_util_terms_and_names(void **state)
 	assert_int_equal(tlc_rules__dtype_parse(NULL), TLC_DTYPE_NONE);
 }
 
+/* A known count whose trace lacked an argument says what pinned it. */
+static const char *trace_note(tlc_engine *eng, const char *json, tlc_class *cls)
+{
+	static char note[512];
+	tlc_eval *ev = NULL;
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&ev, eng, &o), 0);
+	assert_int_equal(tlc_trace_read_mem(ev, json, strlen(json), "note"), 0);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	assert_int_equal(tlc_eval_op_count(ev), 1);
+	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	*cls = row->cls;
+	const char *n = row->cost ? tlc_cost_note(row->cost) : NULL;
+	snprintf(note, sizeof note, "%s", n ? n : "");
+	tlc_eval_free(ev);
+	return note;
+}
+
+static void test_trace_evidence_notes(void **state)
+{
+	(void)state;
+	tlc_engine *eng = NULL;
+	tlc_class cls;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	const char *n = trace_note(eng,
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":1,"
+		"\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"Input Dims\":[[1,3,8,8],[4,3,3,3],[],[],"
+		"[],[],[],[],[]],\"Input type\":[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\","
+		"\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"],\"Concrete Inputs\":[\"\",\"\","
+		"\"\",\"[1, 1]\",\"[0, 0]\",\"[1, 1]\",\"False\",\"\",\"\"]}}]", &cls);
+	assert_int_equal(cls, TLC_CLASS_KNOWN);
+	assert_non_null(strstr(n, "groups = Cin/weight[1]"));
+	n = trace_note(eng,
+		"[{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::cudnn_convolution_backward_input\","
+		"\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"Input Dims\":[[],[2,4,6,6],"
+		"[4,3,3,3],[],[],[],[],[],[],[]],\"Input type\":[\"GenericList\",\"float\",\"float\","
+		"\"GenericList\",\"GenericList\",\"GenericList\",\"Int\",\"Bool\",\"Bool\",\"Bool\"]}}]",
+		&cls);
+	assert_int_equal(cls, TLC_CLASS_KNOWN);
+	assert_non_null(strstr(n, "MACs from grad_output and weight"));
+	tlc_engine_free(eng);
+}
+
 int main(int argc, char **argv)
 {
 	g_argc = argc;
@@ -562,6 +605,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_harness_detects_mismatch),
 		cmocka_unit_test(test_every_table_listed),
 		cmocka_unit_test(test_every_rule_has_a_row),
+		cmocka_unit_test(test_trace_evidence_notes),
 		cmocka_unit_test(test_rule_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
