@@ -35,6 +35,12 @@ static int padding_estimated(tlc_cost *out, const tlc_op *op, const tlc_host *ho
 {
 	int64_t p = -1;
 	int rc = tlc_rules__int_arg_or(&p, op, host, pos, "padding_idx", -1);
+	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op)) {
+		/* not recorded: every index is counted either way (the padding
+		 * convention's upper bound), so the count stands, estimated */
+		host->cost_set_evidence(out, ES);
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	if (p >= 0)
