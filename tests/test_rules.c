@@ -551,6 +551,60 @@ static void test_util_terms_and_names(void **state)
 	assert_int_equal(tlc_rules__dtype_parse(NULL), TLC_DTYPE_NONE);
 }
 
+/* Recorded vs defaulted: the same absent argument is the schema default in
+ * an op log and missing in an observed (trace) op; an unrecorded value is
+ * missing in both; a recorded None takes the default's meaning. ScalarType
+ * codes are c10/core/ScalarType.h's. */
+static void test_util_observed_args(void **state)
+{
+	(void)state;
+	tlc_value args[3];
+	memset(args, 0, sizeof args);
+	args[0].kind = TLC_VALUE_INT;
+	args[0].u.integer = 7;
+	args[1].kind = TLC_VALUE_UNRECORDED;
+	args[2].kind = TLC_VALUE_NONE;
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.size = sizeof op;
+	op.name = "aten::x";
+	op.nargs = 3;
+	op.args = args;
+	int64_t v = 0;
+	int b = 0, given = 0;
+	const char *s = NULL;
+	for (int observed = 0; observed < 2; observed++) {
+		op.flags = observed ? TLC_OP_ARGS_OBSERVED : 0;
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 0, NULL, 1), 0);
+		assert_int_equal(v, 7);
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__bool_arg_or(&b, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 1, NULL), TLC_RULE_MISSING_ARGS);
+		/* recorded None: the default's meaning */
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 2, NULL, 5), 0);
+		assert_int_equal(v, 5);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 2, NULL), 0);
+		assert_int_equal(given, 0);
+		/* absent (past the recorded arguments): default only in an op log */
+		int want = observed ? TLC_RULE_MISSING_ARGS : 0;
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 3, NULL, 1), want);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 3, NULL), want);
+		/* a None string: the default in an op log, not recorded in a trace */
+		assert_int_equal(tlc_rules__string_arg(&s, &op, NULL, 2, NULL, "none"), want);
+		if (!observed)
+			assert_string_equal(s, "none");
+	}
+	assert_int_equal(tlc_rules__dtype_code(6), TLC_DTYPE_FLOAT32);
+	assert_int_equal(tlc_rules__dtype_code(15), TLC_DTYPE_BFLOAT16);
+	assert_int_equal(tlc_rules__dtype_code(4), TLC_DTYPE_INT64);
+	assert_int_equal(tlc_rules__dtype_code(11), TLC_DTYPE_BOOL);
+	assert_int_equal(tlc_rules__dtype_code(23), TLC_DTYPE_FLOAT8_E5M2);
+	assert_int_equal(tlc_rules__dtype_code(24), TLC_DTYPE_FLOAT8_E4M3FN);
+	assert_int_equal(tlc_rules__dtype_code(8), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_rules__dtype_code(25), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_rules__dtype_code(-1), TLC_DTYPE_OTHER);
+}
+
 /* A known count whose trace lacked an argument says what pinned it. */
 static const char *trace_note(tlc_engine *eng, const char *json, tlc_class *cls)
 {
@@ -606,6 +660,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_every_table_listed),
 		cmocka_unit_test(test_every_rule_has_a_row),
 		cmocka_unit_test(test_trace_evidence_notes),
+		cmocka_unit_test(test_util_observed_args),
 		cmocka_unit_test(test_rule_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
