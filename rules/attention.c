@@ -155,16 +155,18 @@ static int attn_alignment(tlc_cost *out, int *align, const attn_spec *s, const t
 	*align = 0;
 	if (s->causal != NO) {
 		int c = 0;
-		if (tlc_rules__bool_arg_or(&c, op, host, (size_t)s->causal, "is_causal", 0) < 0)
-			return tlc_rules__bad(out, host, "is_causal is not a bool");
+		int rc = tlc_rules__bool_arg_or(&c, op, host, (size_t)s->causal, "is_causal", 0);
+		if (rc < 0)
+			return tlc_rules__arg_fail(out, host, op, rc, "is_causal", "is_causal is not a bool");
 		if (c)
 			*align = s->align;
 	}
 	if (s->mask_type != NO) {
 		int64_t mt = 0;
-		if (tlc_rules__int_arg_or(&mt, op, host, (size_t)s->mask_type, "custom_mask_type", 0) < 0 ||
-		    mt < 0 || mt > 2)
-			return tlc_rules__bad(out, host, "custom_mask_type must be 0, 1 or 2");
+		int rc = tlc_rules__int_arg_or(&mt, op, host, (size_t)s->mask_type, "custom_mask_type", 0);
+		if (rc < 0 || mt < 0 || mt > 2)
+			return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS,
+			                           "custom_mask_type", "custom_mask_type must be 0, 1 or 2");
 		if (mt)
 			*align = (int)mt; /* 1 = from top-left, 2 = from bottom-right */
 	}
@@ -178,9 +180,19 @@ static int attn_pairs(tlc_cost *out, attn_geom *g, const attn_spec *s, const tlc
 	if (rc < 0)
 		return rc;
 	int64_t wl = -1, wr = -1;
-	if (tlc_rules__int_arg_or(&wl, op, host, (size_t)-1, "window_size_left", -1) < 0 ||
-	    tlc_rules__int_arg_or(&wr, op, host, (size_t)-1, "window_size_right", -1) < 0)
-		return tlc_rules__bad(out, host, "window sizes must be ints");
+	/* keyword-only in _flash_attention_forward/_backward: a trace lists them
+	 * after the positional arguments (11, 12 and 15, 16) */
+	size_t wpos = (size_t)-1;
+	if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_forward") == 0)
+		wpos = 11;
+	else if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_backward") == 0)
+		wpos = 15;
+	rc = tlc_rules__int_arg_or(&wl, op, host, wpos, "window_size_left", -1);
+	if (rc == 0)
+		rc = tlc_rules__int_arg_or(&wr, op, host, wpos == (size_t)-1 ? wpos : wpos + 1,
+		                           "window_size_right", -1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "window sizes", "window sizes must be ints");
 	if (tlc_rules__arg(op, host, (size_t)-1, "window_size"))
 		return tlc_rules__missing(out, host, "sliding-window attention (window_size) is not modelled");
 	if (wl >= 0 || wr >= 0)
@@ -211,9 +223,10 @@ static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tl
 	/* NO: the mask, if any, is keyword-only */
 	if (s->mask_name && tlc_rules__tensor_arg(op, host, (size_t)s->mask, s->mask_name))
 		*per += 1;
-	if (s->dropout != NO &&
-	    tlc_rules__real_arg_or(&p, op, host, (size_t)s->dropout, "dropout_p", 0.0) < 0)
-		return tlc_rules__bad(out, host, "dropout_p is not a number");
+	int rc = s->dropout == NO ? 0 :
+		tlc_rules__real_arg_or(&p, op, host, (size_t)s->dropout, "dropout_p", 0.0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "dropout_p", "dropout_p is not a number");
 	if (p != 0.0)
 		*per += 2; /* the dropout convention: compare a draw, multiply by 1/(1-p) */
 	return 0;
@@ -366,9 +379,12 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	    !weight_2d(qkvw, 3 * d, d) || !weight_2d(pw, d, d))
 		return tlc_rules__bad(out, host, "shapes do not fit embed_dim");
 	int need = 1, avg = 1;
-	if (tlc_rules__bool_arg_or(&need, op, host, 10, "need_weights", 1) < 0 ||
-	    tlc_rules__bool_arg_or(&avg, op, host, 11, "average_attn_weights", 1) < 0)
-		return tlc_rules__bad(out, host, "need_weights/average_attn_weights are not bools");
+	int brc = tlc_rules__bool_arg_or(&need, op, host, 10, "need_weights", 1);
+	if (brc == 0)
+		brc = tlc_rules__bool_arg_or(&avg, op, host, 11, "average_attn_weights", 1);
+	if (brc < 0)
+		return tlc_rules__arg_fail(out, host, op, brc, "need_weights/average_attn_weights",
+		                           "need_weights/average_attn_weights are not bools");
 	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 9, "mask") ? 1 : 0) +
 	              (need && avg ? 1 : 0);
 	/* q over B*L rows, k and v over B*S rows, each [D, D] of the packed weight */
@@ -410,8 +426,9 @@ static int encoder_extras(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                           int64_t d, int64_t f)
 {
 	int gelu = 0;
-	if (tlc_rules__bool_arg_or(&gelu, op, host, 7, "use_gelu", 0) < 0)
-		return tlc_rules__bad(out, host, "use_gelu is not a bool");
+	int grc = tlc_rules__bool_arg_or(&gelu, op, host, 7, "use_gelu", 0);
+	if (grc < 0)
+		return tlc_rules__arg_fail(out, host, op, grc, "use_gelu", "use_gelu is not a bool");
 	/* per token: 2 layer norms over D (as the norm rules: +1 per element for
 	 * each of weight and bias), 2 residual adds over D, activation over F */
 	static const char *affine[4] = { "norm_weight_1", "norm_bias_1", "norm_weight_2",

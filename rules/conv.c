@@ -39,7 +39,29 @@ typedef struct conv_geom {
 	const int64_t *in_sp;             /* r entries */
 	int64_t out_sp[TLC_RULES_MAX_DIMS];
 	const tlc_tensor *input, *weight;
+	int out_from_shape;               /* out_sp copied from a recorded tensor */
+	const char *derived;              /* a parameter pinned by the shapes, or NULL */
 } conv_geom;
+
+/* Says which unrecorded parameters the shapes pinned (evidence of a known
+ * count whose trace lacks them); nothing when all were recorded. */
+static void conv_explain(tlc_cost *out, const tlc_host *host, const tlc_op *op,
+                         const conv_spec *s, const conv_geom *g)
+{
+	int unrec = 0;
+	const int pos[] = { s->stride, s->padding, s->dilation };
+	for (size_t i = 0; i < 3; i++)
+		if (pos[i] != NO && (size_t)pos[i] < op->nargs)
+			unrec |= tlc_rules__unrecorded(&op->args[pos[i]]);
+	if (unrec && g->out_from_shape)
+		host->cost_explain(out, g->derived ?
+			"stride/padding/dilation not recorded: output spatial sizes taken from the "
+			"recorded output/grad_output shape; groups = Cin/weight[1] from the shapes" :
+			"stride/padding/dilation not recorded: output spatial sizes taken from the "
+			"recorded output/grad_output shape");
+	else if (g->derived)
+		host->cost_explain(out, "groups not recorded: groups = Cin/weight[1] from the shapes");
+}
 
 /* Int list parameter at index i (or kwarg name); NO gives the default. */
 static int conv_param(tlc_cost *out, int64_t *v, size_t r, const tlc_op *op,
@@ -52,9 +74,11 @@ static int conv_param(tlc_cost *out, int64_t *v, size_t r, const tlc_op *op,
 		return 0;
 	}
 	if (required && !tlc_rules__arg(op, host, (size_t)i, name))
-		return tlc_rules__missing(out, host, "missing %s", name);
+		return tlc_rules__missing_arg(out, host, op, name);
 	int rc = tlc_rules__int_list_arg(v, r, op, host, (size_t)i, name, dflt);
-	return tlc_rules__need(out, host, rc, name);
+	return tlc_rules__arg_fail(out, host, op, rc, name, name[0] == 's' ? "bad stride" :
+	                           name[0] == 'p' ? "bad padding" : name[0] == 'd' ?
+	                           "bad dilation" : "bad output_padding");
 }
 
 /* One output size, with overflow checks (sizes come from the input file):
@@ -93,8 +117,12 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 		rc = conv_param(out, dil, r, op, host, s->dilation, "dilation", 1, s->required);
 	if (rc < 0)
 		return rc;
-	const char *mode = s->padding == NO ? NULL :
-		tlc_rules__string_arg_or(op, host, (size_t)s->padding, "padding", NULL);
+	const char *mode = NULL;
+	/* padding is an int list or (the .padding overloads) "same"/"valid" */
+	if (s->padding != NO &&
+	    tlc_rules__string_arg(&mode, op, host, (size_t)s->padding, "padding", NULL) ==
+	            TLC_RULE_MISSING_ARGS)
+		return tlc_rules__missing_arg(out, host, op, "padding");
 	if (mode && strcmp(mode, "same") == 0) {
 		memcpy(g->out_sp, g->in_sp, r * sizeof g->out_sp[0]);
 		return 0;
@@ -106,8 +134,9 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	                            s->required)) < 0) {
 		return rc;
 	}
-	if ((rc = conv_param(out, opad, r, op, host, s->output_padding, "output_padding", 0,
-	                     s->required && g->transposed)) < 0)
+	/* output_padding shapes only a transposed convolution's output */
+	if ((rc = conv_param(out, opad, r, op, host, g->transposed ? s->output_padding : NO,
+	                     "output_padding", 0, s->required && g->transposed)) < 0)
 		return rc;
 	for (size_t d = 0; d < r; d++) {
 		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0 || opad[d] < 0)
@@ -140,14 +169,24 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
 	g->cin = x->shape[g->batched ? 1 : 0];
 	g->in_sp = x->shape + (g->batched ? 2 : 1);
 	g->transposed = s->fixed_transposed;
-	if (s->transposed != NO &&
-	    tlc_rules__bool_arg_or(&g->transposed, op, host, (size_t)s->transposed, "transposed",
-	                           s->fixed_transposed) < 0)
-		return tlc_rules__bad(out, host, "transposed is not a bool");
+	int rc = s->transposed == NO ? 0 :
+		tlc_rules__bool_arg_or(&g->transposed, op, host, (size_t)s->transposed,
+		                       "transposed", s->fixed_transposed);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "transposed", "transposed is not a bool");
 	int64_t groups = 1;
-	int rc = s->groups == NO ? 0 :
+	rc = s->groups == NO ? 0 :
 		tlc_rules__int_arg_or(&groups, op, host, (size_t)s->groups, "groups", 1);
-	if (rc < 0 || groups < 1)
+	if (rc == TLC_RULE_MISSING_ARGS && !g->transposed && w->shape[1] > 0 &&
+	    g->cin % w->shape[1] == 0) {
+		/* weight is [Cout, Cin/groups, k...]: the shapes pin groups exactly */
+		groups = g->cin / w->shape[1];
+		rc = 0;
+		g->derived = "groups = Cin/weight[1] from the shapes";
+	}
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "groups", "groups is not a positive int");
+	if (groups < 1)
 		return tlc_rules__bad(out, host, "groups is not a positive int");
 	g->groups = groups;
 	int64_t wg;
@@ -163,7 +202,10 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
 			return tlc_rules__bad(out, host, "weight[1]*groups must be Cin and Cout divisible by groups");
 	}
 	if (outt && outt->ndim == x->ndim) {
+		/* the output's spatial sizes are the count's: stride, padding and
+		 * dilation are not needed (nor read) */
 		memcpy(g->out_sp, outt->shape + (g->batched ? 2 : 1), g->r * sizeof g->out_sp[0]);
+		g->out_from_shape = 1;
 		return 0;
 	}
 	return conv_out_formula(out, g, s, op, host);
@@ -204,6 +246,7 @@ static int rule_conv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	int rc = conv_geom_of(out, &g, s, op, host, tlc_rules__tensor_out(op, 0));
 	if (rc < 0)
 		return rc;
+	conv_explain(out, host, op, s, &g);
 	tlc_rules_term t;
 	conv_macs_term(&t, &g);
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t)) < 0)
@@ -227,6 +270,7 @@ static int rule_conv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 typedef struct conv_bwd_spec {
 	conv_spec fwd;
 	int grad_output, mask;
+	int legacy_mask; /* output_mask has 2 entries (grad_input, grad_weight): no bias */
 } conv_bwd_spec;
 
 static int conv_bwd_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
@@ -252,18 +296,22 @@ static int rule_conv_backward(tlc_cost *out, const tlc_op *op, const tlc_host *h
 {
 	const conv_bwd_spec *s = payload;
 	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, (size_t)s->grad_output, "grad_output");
-	int mask[3];
-	size_t nm = 0;
+	int mask[3] = { 0, 0, 0 };
+	size_t nm = 0, want = s->legacy_mask ? 2 : 3;
 	if (!go)
 		return tlc_rules__missing(out, host, "missing grad_output shape");
 	int rc = tlc_rules__bool_list_arg(mask, 3, &nm, op, host, (size_t)s->mask, "output_mask");
-	if ((rc = tlc_rules__need(out, host, rc, "output_mask")) < 0)
+	if ((rc = tlc_rules__arg_fail(out, host, op, rc, "output_mask", "bad output_mask")) < 0)
 		return rc;
-	if (nm != 3)
-		return tlc_rules__bad(out, host, "output_mask must have 3 entries");
+	if (nm != want)
+		return tlc_rules__bad(out, host, s->legacy_mask ? "output_mask must have 2 entries" :
+		                      "output_mask must have 3 entries");
+	if (s->legacy_mask)
+		mask[2] = 0;
 	conv_geom g;
 	if ((rc = conv_geom_of(out, &g, &s->fwd, op, host, go)) < 0)
 		return rc;
+	conv_explain(out, host, op, &s->fwd, &g);
 	if (go->ndim != g.input->ndim)
 		return tlc_rules__bad(out, host, "grad_output rank differs from input rank");
 	tlc_rules_term t;
@@ -297,12 +345,108 @@ static const conv_spec spec_nnpack = { 0, 1, 2, 4, 3, NO, NO, 0, NO, NO, 0, 0 };
 
 /* convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
  * dilation, transposed, output_padding, groups, output_mask) */
-static const conv_bwd_spec spec_conv_bwd = { { 1, 2, NO, 4, 5, 6, 7, 0, 8, 9, 1, 0 }, 0, 10 };
+static const conv_bwd_spec spec_conv_bwd = { { 1, 2, NO, 4, 5, 6, 7, 0, 8, 9, 1, 0 }, 0, 10, 0 };
 /* convolution_backward_overrideable: the same without bias_sizes */
-static const conv_bwd_spec spec_conv_bwd_ovr = { { 1, 2, NO, 3, 4, 5, 6, 0, 7, 8, 1, 0 }, 0, 9 };
+static const conv_bwd_spec spec_conv_bwd_ovr = { { 1, 2, NO, 3, 4, 5, 6, 0, 7, 8, 1, 0 }, 0, 9, 0 };
 /* _slow_conv2d_backward.output_mask(grad_output, self, weight, kernel_size,
  * stride, padding, output_mask) */
-static const conv_bwd_spec spec_slow_bwd = { { 1, 2, NO, 4, 5, NO, NO, 0, NO, NO, 1, 0 }, 0, 6 };
+static const conv_bwd_spec spec_slow_bwd = { { 1, 2, NO, 4, 5, NO, NO, 0, NO, NO, 1, 0 }, 0, 6, 0 };
+
+/* Legacy cuDNN backward (torch <= 1.10; 2021 traces): cudnn_convolution_backward(
+ * self, grad_output, weight, padding, stride, dilation, groups, benchmark,
+ * deterministic, allow_tf32, output_mask[2]) */
+static const conv_bwd_spec spec_cudnn_bwd = { { 0, 2, NO, 4, 3, 5, NO, 0, NO, 6, 1, 0 }, 1, 10, 1 };
+
+/* Shape of an int[] size argument (self_size / weight_size), or 0 entries
+ * when it was not recorded. */
+static int size_arg(int64_t *v, size_t *n, const tlc_op *op, const tlc_host *host, size_t i,
+                    const char *name)
+{
+	*n = 0;
+	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	if (!a || tlc_rules__unrecorded(a))
+		return TLC_RULE_MISSING_ARGS;
+	int rc = tlc_rules__int_list(v, TLC_RULES_MAX_DIMS, n, a);
+	for (size_t k = 0; rc == 0 && k < *n; k++)
+		if (v[k] < 0)
+			rc = TLC_RULE_BAD_ARGS;
+	return rc;
+}
+
+/* cudnn_convolution_backward_input(self_size, grad_output, weight, padding,
+ * stride, dilation, groups, ...): the grad_input of a conv, whose MACs are the
+ * forward's: N * prod(grad_output spatial) * numel(weight). grad_output pins
+ * the output sizes, so stride/padding/dilation are not needed; the result is
+ * self_size-shaped (bytes unknown when self_size was not recorded). */
+static int rule_cudnn_bwd_input(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                                void *payload)
+{
+	(void)payload;
+	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 1, "grad_output");
+	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 2, "weight");
+	if (!go || !w)
+		return tlc_rules__missing(out, host, "missing grad_output or weight shape");
+	if (w->ndim < 3 || go->ndim != w->ndim || go->shape[1] != w->shape[0])
+		return tlc_rules__bad(out, host, "grad_output must be [N, Cout, out...] for weight [Cout, Cin/groups, k...]");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, go->shape[0]);
+	tlc_rules__term_mul_dims(&t, go, 2, go->ndim);
+	tlc_rules__term_mul_numel(&t, w);
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t);
+	if (rc == 0)
+		rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	int64_t sz[TLC_RULES_MAX_DIMS];
+	size_t n;
+	rc = size_arg(sz, &n, op, host, 0, "self_size");
+	if (rc == TLC_RULE_MISSING_ARGS) {
+		host->cost_explain(out, "MACs from grad_output and weight; self_size not recorded: "
+		                   "bytes written unknown");
+		return tlc_rules__bytes_unknown(out, host, TLC_FIELD_BYTES_WRITTEN);
+	}
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad self_size");
+	return tlc_rules__write_shape(out, host, sz, n, go->dtype);
+}
+
+/* cudnn_convolution_backward_weight(weight_size, grad_output, self, padding,
+ * stride, dilation, groups, ...): grad_weight, the forward's MACs
+ * N * prod(grad_output spatial) * prod(weight_size). Without weight_size the
+ * kernel size is not known: missing_args. */
+static int rule_cudnn_bwd_weight(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                                 void *payload)
+{
+	(void)payload;
+	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 1, "grad_output");
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 2, "self");
+	if (!go || !x)
+		return tlc_rules__missing(out, host, "missing grad_output or self shape");
+	int64_t sz[TLC_RULES_MAX_DIMS];
+	size_t n;
+	int rc = size_arg(sz, &n, op, host, 0, "weight_size");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "weight_size (the kernel size)",
+		                           "bad weight_size");
+	if (n < 3 || go->ndim != n || x->ndim != n || go->shape[1] != sz[0])
+		return tlc_rules__bad(out, host, "weight_size must be [Cout, Cin/groups, k...] of grad_output's rank");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	tlc_rules__term_mul(&t, go->shape[0]);
+	tlc_rules__term_mul_dims(&t, go, 2, go->ndim);
+	tlc_rules__term_mul_shape(&t, sz, n);
+	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t);
+	if (rc == 0)
+		rc = tlc_rules__read_inputs(out, op, host);
+	if (rc < 0)
+		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__write_outputs(out, op, host, NULL);
+	return tlc_rules__write_shape(out, host, sz, n, go->dtype);
+}
 
 #define P(x) ((const void *)&(x))
 #define EXACT TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT
@@ -342,6 +486,12 @@ static const tlc_rules_entry conv_rules[] = {
 	  "as aten::convolution_backward" },
 	{ "aten::_slow_conv2d_backward", EXACT, rule_conv_backward, P(spec_slow_bwd),
 	  "as aten::convolution_backward" },
+	{ "aten::cudnn_convolution_backward", EXACT, rule_conv_backward, P(spec_cudnn_bwd),
+	  "legacy: macs = forward macs per output_mask[0] (grad_input) and [1] (grad_weight)" },
+	{ "aten::cudnn_convolution_backward_input", EXACT, rule_cudnn_bwd_input, NULL,
+	  "macs = N*prod(grad_output sp)*numel(W) (the forward's)" },
+	{ "aten::cudnn_convolution_backward_weight", EXACT, rule_cudnn_bwd_weight, NULL,
+	  "macs = N*prod(grad_output sp)*prod(weight_size) (the forward's)" },
 };
 #undef FWD_NOTE
 #undef EXACT

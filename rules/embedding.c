@@ -34,8 +34,15 @@ static int padding_estimated(tlc_cost *out, const tlc_op *op, const tlc_host *ho
                              size_t pos)
 {
 	int64_t p = -1;
-	if (tlc_rules__int_arg_or(&p, op, host, pos, "padding_idx", -1) < 0)
-		return TLC_RULE_BAD_ARGS;
+	int rc = tlc_rules__int_arg_or(&p, op, host, pos, "padding_idx", -1);
+	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op)) {
+		/* not recorded: every index is counted either way (the padding
+		 * convention's upper bound), so the count stands, estimated */
+		host->cost_set_evidence(out, ES);
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
 	if (p >= 0)
 		host->cost_set_evidence(out, ES);
 	return 0;
@@ -107,10 +114,15 @@ static int emb_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int scale = 0;
 	if (!g || !idx || g->ndim == 0)
 		return tlc_rules__missing(out, host, "missing grad_output or indices tensor");
-	if (tlc_rules__int_arg(&nw, op, host, 2, "num_weights") < 0 || nw < 0 ||
-	    tlc_rules__bool_arg_or(&scale, op, host, 4, "scale_grad_by_freq", 0) < 0 ||
-	    padding_estimated(out, op, host, 3) < 0)
-		return tlc_rules__bad(out, host, "bad num_weights, padding_idx or scale flag");
+	int rc = tlc_rules__int_arg(&nw, op, host, 2, "num_weights");
+	if (rc == 0)
+		rc = tlc_rules__bool_arg_or(&scale, op, host, 4, "scale_grad_by_freq", 0);
+	if (rc == 0)
+		rc = padding_estimated(out, op, host, 3);
+	if (rc < 0 || nw < 0)
+		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS,
+		                           "num_weights, padding_idx or scale flag",
+		                           "bad num_weights, padding_idx or scale flag");
 	int64_t d = g->shape[g->ndim - 1];
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
@@ -118,7 +130,7 @@ static int emb_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	tlc_rules__term_mul(&t, d);
 	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1 + (scale != 0), &t) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	rc = tlc_rules__read_inputs(out, op, host);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	int64_t shape[2] = { nw, d };
@@ -137,8 +149,9 @@ static int bag_count(int64_t *b, tlc_cost *out, const tlc_op *op, const tlc_host
 	}
 	if (!offsets || offsets->ndim != 1)
 		return TLC_RULE_MISSING_ARGS;
-	if (tlc_rules__bool_arg_or(&last, op, host, last_pos, "include_last_offset", 0) < 0)
-		return TLC_RULE_BAD_ARGS;
+	int rc = tlc_rules__bool_arg_or(&last, op, host, last_pos, "include_last_offset", 0);
+	if (rc < 0)
+		return rc;
 	*b = offsets->shape[0] - (last && offsets->shape[0] > 0);
 	host->cost_set_evidence(out, ES);
 	return 0;
@@ -195,10 +208,13 @@ static int bag_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	int64_t mode = 0, b = 0;
 	if (!w || !idx || w->ndim != 2)
 		return tlc_rules__missing(out, host, "missing weight/grad (2-d) or indices tensor");
-	if (tlc_rules__int_arg_or(&mode, op, host, s->mode_pos, "mode", 0) < 0 || mode < 0 ||
-	    mode > 2 || padding_estimated(out, op, host, s->pad_pos) < 0)
-		return tlc_rules__bad(out, host, "bad mode or padding_idx");
-	int rc = 0;
+	int rc = tlc_rules__int_arg_or(&mode, op, host, s->mode_pos, "mode", 0);
+	if (rc == 0)
+		rc = padding_estimated(out, op, host, s->pad_pos);
+	if (rc < 0 || mode < 0 || mode > 2)
+		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS,
+		                           "mode or padding_idx", "bad mode or padding_idx");
+	rc = 0;
 	if (s->backward)
 		b = w->shape[0]; /* grad has one row per bag */
 	else

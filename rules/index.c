@@ -120,8 +120,10 @@ static int ix_select(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	int64_t dim = 0, n = 0, shape[TLC_RULES_MAX_DIMS];
 	if (!self || !idx)
 		return tlc_rules__missing(out, host, "missing self or index tensor");
-	if (tlc_rules__int_arg(&dim, op, host, 1, "dim") < 0 || self->ndim > TLC_RULES_MAX_DIMS ||
-	    tlc_rules__numel_range(&n, idx, 0, idx->ndim) < 0)
+	int rc = tlc_rules__int_arg(&dim, op, host, 1, "dim");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim or index");
+	if (self->ndim > TLC_RULES_MAX_DIMS || tlc_rules__numel_range(&n, idx, 0, idx->ndim) < 0)
 		return tlc_rules__bad(out, host, "bad dim or index");
 	size_t nd = self->ndim;
 	memcpy(shape, self->shape, nd * sizeof shape[0]);
@@ -157,11 +159,16 @@ static int ix_gather(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 static int reduce_kind(int *arith, int *mean, const tlc_op *op, const tlc_host *host,
                        size_t pos)
 {
-	const char *r = tlc_rules__string_arg_or(op, host, pos, "reduce", NULL);
+	const char *r = NULL;
 	*arith = 0;
 	*mean = 0;
+	if (pos >= op->nargs && tlc_rules__observed(op) && !host->op_kwarg(op, "reduce"))
+		return 0; /* an overload without reduce (scatter.src): a trace lists every argument */
+	int rc = tlc_rules__string_arg(&r, op, host, pos, "reduce", NULL);
+	if (rc < 0)
+		return rc;
 	if (!r)
-		return tlc_rules__arg(op, host, pos, "reduce") ? TLC_RULE_BAD_ARGS : 0;
+		return 0;
 	if (!strcmp(r, "add") || !strcmp(r, "sum") || !strcmp(r, "multiply") ||
 	    !strcmp(r, "prod") || !strcmp(r, "amax") || !strcmp(r, "amin"))
 		*arith = 1;
@@ -183,9 +190,10 @@ static int ix_scatter(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	int arith = always, mean = 0;
 	if (!tlc_rules__tensor(self) || !idx)
 		return tlc_rules__missing(out, host, "missing self or index tensor");
-	if (!always && reduce_kind(&arith, &mean, op, host, 4) < 0)
-		return tlc_rules__bad(out, host, "unknown reduce");
-	int rc = add_numel(out, host, arith, idx);
+	int rc = always ? 0 : reduce_kind(&arith, &mean, op, host, 4);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "reduce", "unknown reduce");
+	rc = add_numel(out, host, arith, idx);
 	if (rc == 0)
 		rc = add_numel(out, host, mean, tlc_rules__tensor(self));
 	if (rc < 0)
@@ -207,11 +215,12 @@ static int ix_index_add(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	if (!tlc_rules__tensor(self) || !src)
 		return tlc_rules__missing(out, host, "missing self or source tensor");
 	const tlc_value *a = tlc_rules__arg(op, host, 4, "alpha");
+	int rc = 0;
 	if (a && a->kind == TLC_VALUE_STRING)
 		alpha = 2.0; /* "inf"/"-inf"/"nan": not 1, a multiply per element */
-	else if (tlc_rules__real_arg_or(&alpha, op, host, 4, "alpha", 1.0) < 0)
-		return tlc_rules__bad(out, host, "bad alpha");
-	int rc = add_numel(out, host, alpha != 1.0 ? 2 : 1, src);
+	else if ((rc = tlc_rules__real_arg_or(&alpha, op, host, 4, "alpha", 1.0)) < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "alpha", "bad alpha");
+	rc = add_numel(out, host, alpha != 1.0 ? 2 : 1, src);
 	return rc < 0 ? rc : io_bytes(out, op, host, self);
 }
 
@@ -251,8 +260,9 @@ static int ix_index_put(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	int acc = 0;
 	if (!st || !vals)
 		return tlc_rules__missing(out, host, "missing self or values tensor");
-	if (tlc_rules__bool_arg_or(&acc, op, host, 3, "accumulate", 0) < 0)
-		return tlc_rules__bad(out, host, "bad accumulate flag");
+	int rc = tlc_rules__bool_arg_or(&acc, op, host, 3, "accumulate", 0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "accumulate", "bad accumulate flag");
 	if (!acc) {
 		host->cost_explain(out, "index_put without accumulate: no arithmetic");
 		return io_bytes(out, op, host, self);
@@ -354,10 +364,11 @@ static int ix_sort(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	/* sort(self, dim, descending) vs sort.stable(self, *, stable, dim, descending) */
 	const tlc_value *d1 = tlc_rules__arg(op, host, 1, "dim");
 	size_t pos = d1 && d1->kind == TLC_VALUE_INT ? 1 : 2;
+	int rc = 0;
 	if (strstr(op->name, "msort"))
 		dim = 0;
-	else if (tlc_rules__int_arg_or(&dim, op, host, pos, "dim", -1) < 0)
-		return tlc_rules__bad(out, host, "bad dim");
+	else if ((rc = tlc_rules__int_arg_or(&dim, op, host, pos, "dim", -1)) < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
 	if (slices(&t, &n, x, dim) < 0)
@@ -377,9 +388,12 @@ static int ix_topk(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int64_t k = 0, dim = -1, n = 0;
 	if (!x)
 		return TLC_RULE_MISSING_ARGS;
-	if (tlc_rules__int_arg(&k, op, host, 1, "k") < 0 || k < 0 ||
-	    tlc_rules__int_arg_or(&dim, op, host, 2, "dim", -1) < 0)
-		return tlc_rules__bad(out, host, "bad k or dim");
+	int rc = tlc_rules__int_arg(&k, op, host, 1, "k");
+	if (rc == 0)
+		rc = tlc_rules__int_arg_or(&dim, op, host, 2, "dim", -1);
+	if (rc < 0 || k < 0)
+		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS, "k or dim",
+		                           "bad k or dim");
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
 	if (slices(&t, &n, x, dim) < 0 || k > n)
@@ -403,9 +417,11 @@ static int ix_repeat(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	size_t n = 0;
 	if (!x)
 		return TLC_RULE_MISSING_ARGS;
-	if (tlc_rules__int_list(rep, TLC_RULES_MAX_DIMS, &n,
-	                        tlc_rules__arg(op, host, 1, "repeats")) < 0 || n < x->ndim)
-		return tlc_rules__bad(out, host, "repeats must have at least self's dims");
+	int rc = tlc_rules__int_list(rep, TLC_RULES_MAX_DIMS, &n,
+	                             tlc_rules__arg(op, host, 1, "repeats"));
+	if (rc < 0 || n < x->ndim)
+		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS, "repeats",
+		                           "repeats must have at least self's dims");
 	for (size_t i = 0; i < n; i++) {
 		int64_t s = i < n - x->ndim ? 1 : x->shape[i - (n - x->ndim)];
 		if (rep[i] < 0)
@@ -414,7 +430,7 @@ static int ix_repeat(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 			return tlc_rules__bad(out, host, "repeated size overflows");
 	}
 	host->cost_explain(out, "copy: no arithmetic");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	rc = tlc_rules__read_inputs(out, op, host);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		rc = tlc_rules__write_outputs(out, op, host, NULL);
 	else if (rc == 0)
@@ -464,9 +480,11 @@ static int ix_index_reduce(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	int arith = 0, mean = 0;
 	if (!tlc_rules__tensor(self) || !src)
 		return tlc_rules__missing(out, host, "missing self or source tensor");
-	if (reduce_kind(&arith, &mean, op, host, 4) < 0 || !arith)
-		return tlc_rules__bad(out, host, "index_reduce needs reduce prod/mean/amax/amin");
-	int rc = add_numel(out, host, 1, src);
+	int rc = reduce_kind(&arith, &mean, op, host, 4);
+	if (rc < 0 || !arith)
+		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS, "reduce",
+		                           "index_reduce needs reduce prod/mean/amax/amin");
+	rc = add_numel(out, host, 1, src);
 	if (rc == 0)
 		rc = add_numel(out, host, mean, tlc_rules__tensor(self));
 	return rc < 0 ? rc : io_bytes(out, op, host, self);
@@ -481,9 +499,10 @@ static int ix_put(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	int acc = 0;
 	if (!tlc_rules__tensor(self) || !idx)
 		return tlc_rules__missing(out, host, "missing self or index tensor");
-	if (tlc_rules__bool_arg_or(&acc, op, host, 3, "accumulate", 0) < 0)
-		return tlc_rules__bad(out, host, "bad accumulate flag");
-	int rc = add_numel(out, host, acc, idx);
+	int rc = tlc_rules__bool_arg_or(&acc, op, host, 3, "accumulate", 0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "accumulate", "bad accumulate flag");
+	rc = add_numel(out, host, acc, idx);
 	if (!acc)
 		host->cost_explain(out, "put without accumulate: no arithmetic");
 	return rc < 0 ? rc : io_bytes(out, op, host, self);
@@ -518,6 +537,77 @@ static int ix_search(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 /* ---- registration ----------------------------------------------------- */
 
 static const size_t pos1 = 1, pos2 = 2;
+/* _unique2(self, sorted, return_inverse, return_counts) / _unique(self,
+ * sorted, return_inverse): sort-based (as CUDA and the CPU sort path run
+ * it): a sort of the n flattened elements, n*ceil(log2 n) compares (the sort
+ * convention above), then n - 1 compares of neighbours to mark the first of
+ * each run. inverse and counts are index bookkeeping (integer positions,
+ * not arithmetic on the data). The number of uniques depends on the data:
+ * the bytes written are known only from recorded outputs. */
+static int ix_unique(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	int sort = *(const int *)payload;
+	const tlc_tensor *x = need_tensor(out, op, host, 0, "self");
+	int64_t n = 0;
+	if (!x)
+		return TLC_RULE_MISSING_ARGS;
+	if (!sort) {
+		/* unique_consecutive(self, return_inverse, return_counts, dim) */
+		int given = 0;
+		int rc = tlc_rules__given(&given, op, host, 3, "dim");
+		if (rc < 0)
+			return tlc_rules__missing_arg(out, host, op, "dim");
+		if (given)
+			return tlc_rules__missing(out, host, "unique_consecutive over a dim (whole-slice "
+			                          "compares) is not modelled");
+	}
+	if (tlc_rules__numel_range(&n, x, 0, x->ndim) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	tlc_rules_term t;
+	tlc_rules__term_init(&t);
+	if (sort && n > 1) {
+		tlc_rules__term_mul(&t, n);
+		tlc_rules__term_mul(&t, ceil_log2(n));
+		if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t) < 0)
+			return tlc_rules__bad(out, host, "bad shape");
+	}
+	if (n > 1 && host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, 1, &(int64_t){ n - 1 }) < 0)
+		return tlc_rules__bad(out, host, "bad shape");
+	return io_bytes(out, op, host, NULL);
+}
+
+/* gather_backward(grad, self, dim, index, sparse_grad): zeros of self's
+ * shape, then scatter_add of grad along index: one add per index element
+ * (the dim does not change the count). sparse_grad builds a sparse tensor
+ * from grad and index instead: no arithmetic. Writes a self-shaped tensor in
+ * grad's dtype (dense). */
+static int ix_gather_backward(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                              void *payload)
+{
+	(void)payload;
+	const tlc_tensor *g = tlc_rules__tensor_arg(op, host, 0, "grad");
+	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 1, "self");
+	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 3, "index");
+	int sparse = 0;
+	if (!g || !self || !idx)
+		return tlc_rules__missing(out, host, "missing grad, self or index tensor");
+	int rc = tlc_rules__bool_arg_or(&sparse, op, host, 4, "sparse_grad", 0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "sparse_grad", "bad sparse_grad");
+	if (sparse)
+		return tlc_rules__missing(out, host, "sparse_grad: a sparse result (nnz = numel(index)) "
+		                          "is not modelled");
+	if ((rc = add_numel(out, host, 1, idx)) < 0)
+		return rc;
+	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+		return tlc_rules__need(out, host, rc, "tensors");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	return tlc_rules__write_shape(out, host, self->shape, self->ndim, g->dtype);
+}
+
+static const int unique_sorted = 1, unique_consecutive = 0;
 static const int reduce_arg = 0, always_reduce = 1;
 static const int search_sorted = 0, search_bucketize = 1;
 
@@ -568,6 +658,14 @@ static const tlc_rules_entry rules[] = {
 	I("aten::bucketize", ix_search, &search_bucketize, ES,
 	  "numel(self) * ceil(log2(numel(boundaries) + 1)) compares"),
 	I("aten::repeat", ix_repeat, NULL, EX, "0: copy"),
+	I("aten::_unique2", ix_unique, &unique_sorted, ES,
+	  "sort-based: n*ceil(log2 n) + n - 1 compares, n = numel(self)"),
+	I("aten::_unique", ix_unique, &unique_sorted, ES,
+	  "sort-based: n*ceil(log2 n) + n - 1 compares, n = numel(self)"),
+	I("aten::unique_consecutive", ix_unique, &unique_consecutive, EX,
+	  "n - 1 neighbour compares, n = numel(self) (dim=None)"),
+	I("aten::gather_backward", ix_gather_backward, NULL, EX,
+	  "numel(index) adds (scatter_add into zeros of self's shape)"),
 	I("aten::repeat_interleave", ix_repeat_il, NULL, EX, "0: copy"),
 };
 

@@ -31,8 +31,35 @@ typedef struct copy_spec {
 	int fallback;
 } copy_spec;
 
+/* Where a trace lists the dtype of the ops that take one (Kineto writes
+ * keyword-only arguments positionally, a dtype as a ScalarType code). */
+static const tlc_value *observed_dtype(const tlc_op *op, int *has)
+{
+	static const struct { const char *name; size_t pos; } pos[] = {
+		{ "aten::_to_copy", 1 }, { "aten::zeros", 1 }, { "aten::ones", 1 },
+		{ "aten::zeros_like", 1 }, { "aten::ones_like", 1 }, { "aten::full", 2 },
+		{ "aten::full_like", 2 }, { "aten::new_zeros", 2 }, { "aten::new_ones", 2 },
+		{ "aten::new_full", 3 }, { "aten::linspace", 3 },
+	};
+	*has = 0;
+	for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
+		if (strcmp(op->name, pos[i].name) == 0) {
+			*has = 1;
+			return pos[i].pos < op->nargs ? &op->args[pos[i].pos] : NULL;
+		}
+	return NULL;
+}
+
 static tlc_dtype dtype_kwarg_or(const tlc_op *op, const tlc_host *host, tlc_dtype dflt)
 {
+	int has = 0;
+	const tlc_value *o = tlc_rules__observed(op) ? observed_dtype(op, &has) : NULL;
+	if (has) {
+		if (o && o->kind == TLC_VALUE_INT)
+			return tlc_rules__dtype_code(o->u.integer);
+		/* None: the default below; passed but not recorded: unknown */
+		return o && o->kind == TLC_VALUE_NONE ? dflt : TLC_DTYPE_NONE;
+	}
 	const tlc_value *v = host->op_kwarg(op, "dtype");
 	if (v && v->kind == TLC_VALUE_STRING)
 		return tlc_rules__dtype_parse(v->u.string);
@@ -80,8 +107,9 @@ static int fb_cat(tlc_cost *out, const tlc_op *op, const tlc_host *host, int sta
 	size_t n = 0;
 	if (!list || list->kind != TLC_VALUE_LIST || list->u.list.n == 0)
 		return tlc_rules__missing(out, host, "missing the tensor list");
-	if (tlc_rules__int_arg_or(&dim, op, host, 1, "dim", 0) < 0)
-		return tlc_rules__bad(out, host, "dim is not an int");
+	int drc = tlc_rules__int_arg_or(&dim, op, host, 1, "dim", 0);
+	if (drc < 0)
+		return tlc_rules__arg_fail(out, host, op, drc, "dim", "dim is not an int");
 	int rc = cat_shape(shape, &n, list, dim, stack);
 	if (rc == TLC_RULE_MISSING_ARGS)
 		return tlc_rules__missing(out, host, "a tensor's shape is not recorded");
@@ -275,6 +303,56 @@ static int range_shape(tlc_cost *out, int64_t *len, tlc_dtype *dt, const tlc_op 
 	return 0;
 }
 
+/* arange in a trace, where every argument is listed and the overload is
+ * told by the count: arange(end, dtype, layout, device, pin_memory) 5,
+ * .start(start, end, dtype, ...) 6, .start_step(start, end, step, dtype,
+ * ...) 7, .out(end, out) 2, .start_out(start, end, step, out) 4. The dtype
+ * is a c10::ScalarType code; None means int64 for int bounds and the default
+ * float dtype otherwise (unknown here: the bytes are then unknown). */
+static int range_observed(tlc_cost *out, int64_t *len, tlc_dtype *dt, const tlc_op *op,
+                          const tlc_host *host)
+{
+	static const struct { size_t nargs; size_t nbounds; int dtype_pos; } ovl[] = {
+		{ 5, 1, 1 }, { 6, 2, 2 }, { 7, 3, 3 }, { 2, 1, -1 }, { 4, 3, -1 },
+	};
+	size_t k = 0;
+	while (k < sizeof ovl / sizeof ovl[0] && ovl[k].nargs != op->nargs)
+		k++;
+	if (k == sizeof ovl / sizeof ovl[0])
+		return tlc_rules__bad(out, host, "arange with %zu arguments: no such overload",
+		                      op->nargs);
+	double v[3] = { 0, 0, 1 };
+	int ints = 1;
+	for (size_t i = 0; i < ovl[k].nbounds; i++) {
+		const tlc_value *a = &op->args[i];
+		if (a->kind == TLC_VALUE_INT)
+			v[i] = (double)a->u.integer;
+		else if (a->kind == TLC_VALUE_FLOAT)
+			v[i] = a->u.real, ints = 0;
+		else
+			return a->kind == TLC_VALUE_UNRECORDED ?
+				tlc_rules__missing_arg(out, host, op, "arange bounds") :
+				tlc_rules__missing(out, host, "arange: bounds not recorded (tensor or absent)");
+	}
+	size_t nb = ovl[k].nbounds;
+	double start = nb >= 2 ? v[0] : 0, end = nb >= 2 ? v[1] : v[0], step = nb == 3 ? v[2] : 1;
+	double l = step != 0 ? __builtin_ceil((end - start) / step) : -1;
+	if (!(l >= 0 && l < 9.0e18))
+		return tlc_rules__bad(out, host, "arange: bounds give no valid length");
+	*len = (int64_t)l;
+	*dt = ints ? TLC_DTYPE_INT64 : TLC_DTYPE_NONE;
+	const tlc_value *d = ovl[k].dtype_pos >= 0 ? &op->args[ovl[k].dtype_pos] : NULL;
+	if (d && d->kind == TLC_VALUE_INT)
+		*dt = tlc_rules__dtype_code(d->u.integer);
+	else if (d && d->kind != TLC_VALUE_NONE)
+		*dt = TLC_DTYPE_NONE; /* a dtype was passed but not recorded: bytes unknown */
+	else if (!d) {
+		const tlc_tensor *o = tlc_rules__tensor(&op->args[op->nargs - 1]);
+		*dt = o ? o->dtype : TLC_DTYPE_NONE; /* .out: the out tensor's dtype */
+	}
+	return 0;
+}
+
 /* arange / linspace: start + i*step per element (2 FLOPs), written once. */
 static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
@@ -283,9 +361,11 @@ static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 		int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2, o);
 		return rc < 0 ? rc : tlc_rules__write_outputs(out, op, host, NULL);
 	}
-	int64_t len;
-	tlc_dtype dt;
-	int rc = range_shape(out, &len, &dt, op, host, payload != NULL);
+	int64_t len = 0;
+	tlc_dtype dt = TLC_DTYPE_NONE;
+	int rc = payload == NULL && tlc_rules__observed(op) ?
+		range_observed(out, &len, &dt, op, host) :
+		range_shape(out, &len, &dt, op, host, payload != NULL);
 	if (rc < 0)
 		return rc;
 	if ((rc = host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 2, 1, &len)) < 0)

@@ -16,6 +16,7 @@ RULE_TABLES = tests/rules/matmul.tsv tests/rules/conv.tsv tests/rules/attention.
 RULE_TABLES += tests/rules/pointwise.tsv tests/rules/norm.tsv tests/rules/reduce.tsv
 RULE_TABLES += tests/rules/pool.tsv tests/rules/upsample.tsv tests/rules/embedding.tsv
 RULE_TABLES += tests/rules/index.tsv tests/rules/loss.tsv tests/rules/optimizer.tsv
+RULE_TABLES += tests/rules/structural.tsv
 EXTRA_DIST += docs/rule-constants.md $(RULE_TABLES)
 check_PROGRAMS += tests/test_rules
 TESTS += tests/test_rules

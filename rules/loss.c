@@ -34,10 +34,10 @@ enum { RED_NONE = 0, RED_MEAN = 1, RED_SUM = 2 };
 
 static int reduction_arg(int64_t *red, const tlc_op *op, const tlc_host *host, size_t pos)
 {
-	if (tlc_rules__int_arg_or(red, op, host, pos, "reduction", RED_MEAN) < 0 || *red < 0 ||
-	    *red > 2)
-		return TLC_RULE_BAD_ARGS;
-	return 0;
+	int rc = tlc_rules__int_arg_or(red, op, host, pos, "reduction", RED_MEAN);
+	if (rc < 0)
+		return rc;
+	return *red < 0 || *red > 2 ? TLC_RULE_BAD_ARGS : 0;
 }
 
 /* other_flops += the reduction of n = prod(shape) values: sum n - 1, mean n. */
@@ -94,8 +94,9 @@ static int ew_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int64_t red = RED_MEAN;
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
-	if (reduction_arg(&red, op, host, s->red_pos) < 0)
-		return tlc_rules__bad(out, host, "bad reduction");
+	int rrc = reduction_arg(&red, op, host, s->red_pos);
+	if (rrc < 0)
+		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
 	int64_t k = s->k;
 	if (s->weight_pos >= 0 && tlc_rules__tensor_arg(op, host, (size_t)s->weight_pos, "weight"))
 		k += 1;
@@ -143,8 +144,9 @@ static int nll_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int64_t red = RED_MEAN;
 	if (!tlc_rules__tensor_arg(op, host, 0, "self") || !t)
 		return tlc_rules__missing(out, host, "missing self or target tensor");
-	if (reduction_arg(&red, op, host, 3) < 0)
-		return tlc_rules__bad(out, host, "bad reduction");
+	int rrc = reduction_arg(&red, op, host, 3);
+	if (rrc < 0)
+		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
 	int w = tlc_rules__tensor_arg(op, host, 2, "weight") != NULL;
 	if (add_nll(out, host, t, w, red) < 0)
 		return tlc_rules__bad(out, host, "bad target shape");
@@ -164,8 +166,9 @@ static int nll_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	int64_t red = RED_MEAN;
 	if (!t)
 		return tlc_rules__missing(out, host, "missing target tensor");
-	if (reduction_arg(&red, op, host, 4) < 0)
-		return tlc_rules__bad(out, host, "bad reduction");
+	int rrc = reduction_arg(&red, op, host, 4);
+	if (rrc < 0)
+		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
 	int w = tlc_rules__tensor_arg(op, host, 3, "weight") != NULL;
 	int64_t k = 1 + w + (red == RED_MEAN);
 	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, t) < 0)
@@ -186,9 +189,12 @@ static int ce_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	double ls = 0.0;
 	if (!x || !t)
 		return tlc_rules__missing(out, host, "missing self or target tensor");
-	if (reduction_arg(&red, op, host, 3) < 0 ||
-	    tlc_rules__real_arg_or(&ls, op, host, 5, "label_smoothing", 0.0) < 0)
-		return tlc_rules__bad(out, host, "bad reduction or label_smoothing");
+	int rc = reduction_arg(&red, op, host, 3);
+	if (rc == 0)
+		rc = tlc_rules__real_arg_or(&ls, op, host, 5, "label_smoothing", 0.0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "reduction or label_smoothing",
+		                           "bad reduction or label_smoothing");
 	int w = tlc_rules__tensor_arg(op, host, 2, "weight") != NULL;
 	int prob = t->ndim == x->ndim && t->dtype != TLC_DTYPE_INT64 && t->dtype != TLC_DTYPE_INT32;
 	size_t cdim = x->ndim >= 2 ? 1 : 0;
@@ -200,7 +206,7 @@ static int ce_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	for (size_t i = 0; i < x->ndim && nr < TLC_RULES_MAX_DIMS; i++)
 		if (i != cdim)
 			rows[nr++] = x->shape[i];
-	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, TLC_RULES_K_SOFTMAX_FWD, x);
+	rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, TLC_RULES_K_SOFTMAX_FWD, x);
 	if (rc == 0 && prob) { /* -sum(target * logp): multiply, add; weight multiply */
 		rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2 + w + (ls > 0 ? 2 : 0), x);
 		if (rc == 0)

@@ -34,10 +34,10 @@ static int scale_epilogue(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	double beta = 1.0, alpha = 1.0;
 	int rc = tlc_rules__real_arg_or(&beta, op, host, beta_i, "beta", 1.0);
 	if (rc < 0)
-		return tlc_rules__bad(out, host, "beta is not a number");
+		return tlc_rules__arg_fail(out, host, op, rc, "beta", "beta is not a number");
 	rc = tlc_rules__real_arg_or(&alpha, op, host, alpha_i, "alpha", 1.0);
 	if (rc < 0)
-		return tlc_rules__bad(out, host, "alpha is not a number");
+		return tlc_rules__arg_fail(out, host, op, rc, "alpha", "alpha is not a number");
 	int64_t per = 0;
 	if (beta != 0.0)
 		per += 1;          /* add the beta-term */
@@ -234,9 +234,10 @@ static int rule_addmm_activation(tlc_cost *out, const tlc_op *op, const tlc_host
 {
 	(void)payload;
 	int use_gelu = 0;
-	if (tlc_rules__bool_arg_or(&use_gelu, op, host, 5, "use_gelu", 0) < 0)
-		return tlc_rules__bad(out, host, "use_gelu is not a bool");
-	int rc = rule_gemm(out, op, host, (void *)(uintptr_t)&spec_addmm);
+	int rc = tlc_rules__bool_arg_or(&use_gelu, op, host, 5, "use_gelu", 0);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "use_gelu", "use_gelu is not a bool");
+	rc = rule_gemm(out, op, host, (void *)(uintptr_t)&spec_addmm);
 	if (rc < 0)
 		return rc;
 	const tlc_tensor *a = tlc_rules__tensor_arg(op, host, 1, NULL);
@@ -270,9 +271,9 @@ static int rule_linear_backward(tlc_cost *out, const tlc_op *op, const tlc_host 
 	if (rc == 0)
 		rc = need_tensor(out, host, w, 2, "weight");
 	if (rc == 0)
-		rc = tlc_rules__need(out, host,
-		                     tlc_rules__bool_list_arg(mask, 3, &nm, op, host, 3, "output_mask"),
-		                     "output_mask");
+		rc = tlc_rules__arg_fail(out, host, op,
+		                         tlc_rules__bool_list_arg(mask, 3, &nm, op, host, 3, "output_mask"),
+		                         "output_mask", "bad output_mask");
 	if (rc < 0)
 		return rc;
 	if (nm != 3 || x->ndim < 1 || go->ndim != x->ndim)
@@ -552,21 +553,25 @@ static int es_path(int64_t *path, size_t *npath, const tlc_op *op, const tlc_hos
 	const tlc_value *v = tlc_rules__arg(op, host, 2, "path");
 	*npath = 0;
 	if (!v)
-		return 0;
+		return 0; /* None, or an einsum without the path argument (torch < 2.0) */
 	return tlc_rules__int_list(path, 2 * ES_MAXOPS, npath, v);
 }
 
 static int rule_einsum(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const char *eq = tlc_rules__string_arg_or(op, host, 0, "equation", NULL);
+	const char *eq = NULL;
 	const tlc_value *list = tlc_rules__arg(op, host, 1, "tensors");
+	int rc = tlc_rules__string_arg(&eq, op, host, 0, "equation", NULL);
+	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op))
+		return tlc_rules__missing(out, host, "einsum equation not recorded: no trace records "
+		                          "a string argument (capture an op log with tools/capture_oplog.py)");
 	if (!eq || !list)
 		return tlc_rules__missing(out, host, "einsum needs the equation and the tensor list");
 	if (list->kind != TLC_VALUE_LIST || list->u.list.n == 0)
 		return tlc_rules__bad(out, host, "einsum: tensors is not a non-empty list");
 	es_state st;
-	int rc = es_parse(&st, eq, list);
+	rc = es_parse(&st, eq, list);
 	if (rc == TLC_RULE_MISSING_ARGS)
 		return tlc_rules__missing(out, host, "einsum: an operand's shape is not recorded");
 	if (rc < 0)

@@ -155,11 +155,14 @@ static int norm_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (s->training_pos) {
 		int rc = tlc_rules__bool_arg_or(&training, op, host, s->training_pos,
 		                                s->training_name, s->training_dflt);
+		if (rc == TLC_RULE_MISSING_ARGS)
+			return tlc_rules__missing_arg(out, host, op, s->training_name);
 		if (rc < 0)
 			return tlc_rules__bad(out, host, "bad %s flag", s->training_name);
 	}
+	/* running stats are Tensor?: a trace's empty entry there is None */
 	if (s->stats_pos >= 0)
-		training = tlc_rules__arg(op, host, (size_t)s->stats_pos, s->stats_name) == NULL;
+		training = tlc_rules__tensor_arg(op, host, (size_t)s->stats_pos, s->stats_name) == NULL;
 	int w = s->weight_pos && tlc_rules__tensor_arg(op, host, s->weight_pos, s->weight_name);
 	int b = s->bias_pos && tlc_rules__tensor_arg(op, host, s->bias_pos, s->bias_name);
 	return norm_finish(out, op, host, x, training ? s->k_stats : K_NORM_EVAL, w, b, training);
@@ -227,7 +230,7 @@ static int grad_mask(int *mask, tlc_cost *out, const tlc_op *op, const tlc_host 
 	size_t n = 0;
 	if (pos < 0)
 		return 0;
-	if (tlc_rules__arg(op, host, (size_t)pos, "output_mask"))
+	if (tlc_rules__arg(op, host, (size_t)pos, "output_mask") || tlc_rules__observed(op))
 		return tlc_rules__bool_list_arg(mask, 3, &n, op, host, (size_t)pos, "output_mask");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0) {
 		for (size_t i = 0; i < 3; i++)
@@ -268,12 +271,14 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
 	int mask[3] = { 1, 1, 1 };
-	if (grad_mask(mask, out, op, host, s->mask_pos) < 0)
-		return tlc_rules__bad(out, host, "bad output_mask");
+	int rc = grad_mask(mask, out, op, host, s->mask_pos);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "output_mask", "bad output_mask");
 	int train = 1;
-	if (s->train_pos >= 0 &&
-	    tlc_rules__bool_arg_or(&train, op, host, (size_t)s->train_pos, "train", 1) < 0)
-		return tlc_rules__bad(out, host, "bad train flag");
+	rc = s->train_pos < 0 ? 0 :
+		tlc_rules__bool_arg_or(&train, op, host, (size_t)s->train_pos, "train", 1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "train flag", "bad train flag");
 	if (s->train_pos == -2)
 		train = train_from_save_mean(op, host, s->save_mean_pos);
 	int w = tlc_rules__tensor_arg(op, host, s->weight_pos, "weight") != NULL;
@@ -284,7 +289,7 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		k += s->k_weight;
 	if (mask[2] && s->k_bias)
 		k += s->k_bias;
-	int rc = add_elems(out, host, k, x);
+	rc = add_elems(out, host, k, x);
 	if (rc < 0)
 		return rc;
 	return norm_bwd_bytes(out, op, host, x,

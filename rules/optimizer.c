@@ -117,8 +117,14 @@ static int fe_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	const fe_spec *s = payload;
 	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
 	int64_t k = s->k, nt = 0;
-	if (s->scale_pos && not_one(tlc_rules__arg(op, host, s->scale_pos, s->scale_name)))
-		k += 1;
+	if (s->scale_pos) {
+		const tlc_value *sc = tlc_rules__arg(op, host, s->scale_pos, s->scale_name);
+		int given = 0;
+		if (tlc_rules__given(&given, op, host, s->scale_pos, s->scale_name) < 0)
+			return tlc_rules__missing_arg(out, host, op, s->scale_name);
+		if (not_one(sc))
+			k += 1;
+	}
 	int rc = add_list(out, host, k, self, &nt);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "self tensor list");
@@ -149,10 +155,11 @@ static int fe_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
 	const tlc_value *ord = tlc_rules__arg(op, host, 1, "ord");
 	double p = 2.0;
+	int prc = 0;
 	if (ord && ord->kind == TLC_VALUE_STRING)
 		p = INFINITY; /* "inf" / "-inf" */
-	else if (tlc_rules__real_arg_or(&p, op, host, 1, "ord", 2.0) < 0)
-		return tlc_rules__bad(out, host, "bad ord");
+	else if ((prc = tlc_rules__real_arg_or(&p, op, host, 1, "ord", 2.0)) < 0)
+		return tlc_rules__arg_fail(out, host, op, prc, "ord", "bad ord");
 	int kind = p == 2.0 ? 2 : (p == 1.0 || isinf(p)) ? 1 : 0;
 	int64_t nt = 0;
 	int rc = add_list(out, host, kind == 0 ? 3 : 2, self, &nt);
@@ -189,16 +196,26 @@ static int fused_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 
 /* A keyword-only flag, looked up by name (or at its schema position when
  * the capture recorded it positionally). */
-static int flag(const tlc_op *op, const tlc_host *host, size_t pos, const char *name)
+static int flag(const tlc_op *op, const tlc_host *host, size_t pos, const char *name,
+                int *miss)
 {
 	int v = 0;
-	return tlc_rules__bool_arg_or(&v, op, host, pos, name, 0) == 0 && v;
+	int rc = tlc_rules__bool_arg_or(&v, op, host, pos, name, 0);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		*miss = 1; /* a trace that did not record the flag */
+	return rc == 0 && v;
 }
 
 /* Whether a number (or tensor) argument is present and nonzero. */
-static int nonzero(const tlc_op *op, const tlc_host *host, size_t pos, const char *name)
+static int nonzero(const tlc_op *op, const tlc_host *host, size_t pos, const char *name,
+                   int *miss)
 {
 	const tlc_value *v = tlc_rules__arg(op, host, pos, name);
+	int given = 0;
+	if (tlc_rules__given(&given, op, host, pos, name) < 0) {
+		*miss = 1;
+		return 0;
+	}
 	if (!v)
 		return 0;
 	if (v->kind == TLC_VALUE_INT)
@@ -215,11 +232,14 @@ static int fused_adam(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 {
 	int adamw = *(const int *)payload;
 	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	int ams = flag(op, host, 11, "amsgrad");
-	int64_t k = K_ADAM + ams + flag(op, host, 12, "maximize") +
+	int miss = 0;
+	int ams = flag(op, host, 11, "amsgrad", &miss);
+	int64_t k = K_ADAM + ams + flag(op, host, 12, "maximize", &miss) +
 	            (tlc_rules__tensor_arg(op, host, 13, "grad_scale") != NULL);
-	if (nonzero(op, host, 9, "weight_decay"))
+	if (nonzero(op, host, 9, "weight_decay", &miss))
 		k += adamw ? 1 : 2;
+	if (miss)
+		return tlc_rules__missing_arg(out, host, op, "an option flag or weight_decay/momentum");
 	int64_t nt = 0;
 	int rc = add_list(out, host, k, self, &nt);
 	if (rc < 0)
@@ -234,15 +254,18 @@ static int fused_sgd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 {
 	(void)payload;
 	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	int mom = nonzero(op, host, 4, "momentum");
-	int64_t k = 2 + flag(op, host, 8, "maximize") +
+	int miss = 0;
+	int mom = nonzero(op, host, 4, "momentum", &miss);
+	int64_t k = 2 + flag(op, host, 8, "maximize", &miss) +
 	            (tlc_rules__tensor_arg(op, host, 10, "grad_scale") != NULL);
-	if (nonzero(op, host, 3, "weight_decay"))
+	if (nonzero(op, host, 3, "weight_decay", &miss))
 		k += 2;
-	if (mom && !flag(op, host, 9, "is_first_step"))
+	if (mom && !flag(op, host, 9, "is_first_step", &miss))
 		k += 3;
-	if (mom && flag(op, host, 7, "nesterov"))
+	if (mom && flag(op, host, 7, "nesterov", &miss))
 		k += 2;
+	if (miss)
+		return tlc_rules__missing_arg(out, host, op, "an option flag or weight_decay/momentum");
 	int64_t nt = 0;
 	int rc = add_list(out, host, k, self, &nt);
 	if (rc < 0)
@@ -259,10 +282,13 @@ static int fused_adagrad(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	(void)payload;
 	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	int64_t k = K_ADAGRAD + flag(op, host, 8, "maximize") +
+	int miss = 0;
+	int64_t k = K_ADAGRAD + flag(op, host, 8, "maximize", &miss) +
 	            (tlc_rules__tensor_arg(op, host, 9, "grad_scale") != NULL);
-	if (nonzero(op, host, 6, "weight_decay"))
+	if (nonzero(op, host, 6, "weight_decay", &miss))
 		k += 2;
+	if (miss)
+		return tlc_rules__missing_arg(out, host, op, "an option flag or weight_decay/momentum");
 	int64_t nt = 0;
 	int rc = add_list(out, host, k, self, &nt);
 	if (rc < 0)

@@ -84,6 +84,7 @@
 #define EX TLC_EVIDENCE_FORMULA_EXACT
 #define ES TLC_EVIDENCE_ESTIMATED
 
+static const int64_t KRANGE = -1; /* random_: 2 with a range, else 0 */
 static const int64_t K0 = 0, K1 = 1, K2 = 2, K3 = 3, K4 = 4, K5 = 5, K6 = 6, K9 = 9,
                      K11 = 11;
 static const int64_t K_RELU = TLC_RULES_K_RELU; /* shared with fused matmul/attention rules */
@@ -241,6 +242,8 @@ static int scalar_not_one(int *out, const tlc_op *op, const tlc_host *host, size
 {
 	double v = 1.0;
 	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	if (tlc_rules__unrecorded(a))
+		return TLC_RULE_MISSING_ARGS;
 	if (a && (a->kind == TLC_VALUE_TENSOR || a->kind == TLC_VALUE_STRING)) {
 		*out = 1; /* a tensor scale, or "inf"/"-inf"/"nan": a multiply per element */
 		return 0;
@@ -263,8 +266,9 @@ static int pw_alpha(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	(void)payload;
 	int scaled = 0;
-	if (scalar_not_one(&scaled, op, host, 2, "alpha") < 0)
-		return tlc_rules__bad(out, host, "bad alpha");
+	int rc = scalar_not_one(&scaled, op, host, 2, "alpha");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "alpha", "bad alpha");
 	return pw_count(out, op, host, 1 + scaled);
 }
 
@@ -273,8 +277,9 @@ static int pw_addc(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 {
 	(void)payload;
 	int scaled = 0;
-	if (scalar_not_one(&scaled, op, host, 3, "value") < 0)
-		return tlc_rules__bad(out, host, "bad value");
+	int rc = scalar_not_one(&scaled, op, host, 3, "value");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "value", "bad value");
 	return pw_count(out, op, host, 2 + scaled);
 }
 
@@ -282,9 +287,13 @@ static int pw_addc(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int pw_clamp(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	int64_t k = (tlc_rules__arg(op, host, 1, "min") != NULL) +
-	            (tlc_rules__arg(op, host, 2, "max") != NULL);
-	return pw_count(out, op, host, k);
+	int lo = 0, hi = 0;
+	int rc = tlc_rules__given(&lo, op, host, 1, "min");
+	if (rc == 0)
+		rc = tlc_rules__given(&hi, op, host, 2, "max");
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "min/max", "bad min/max");
+	return pw_count(out, op, host, lo + hi);
 }
 
 /* pow: exponent 2 (x*x), 0.5 (sqrt) and -1 (1/x) are one exact op; any other
@@ -305,9 +314,10 @@ static int pw_pow(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 /* Whether arg (i, name) names the tanh approximation of gelu. */
 static int gelu_tanh(int *out, const tlc_op *op, const tlc_host *host, size_t i)
 {
-	const char *s = tlc_rules__string_arg_or(op, host, i, "approximate", "none");
-	if (!s)
-		return TLC_RULE_BAD_ARGS;
+	const char *s = NULL;
+	int rc = tlc_rules__string_arg(&s, op, host, i, "approximate", "none");
+	if (rc < 0)
+		return rc;
 	if (strcmp(s, "none") != 0 && strcmp(s, "tanh") != 0)
 		return TLC_RULE_BAD_ARGS;
 	*out = strcmp(s, "tanh") == 0;
@@ -318,8 +328,10 @@ static int pw_gelu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 {
 	(void)payload;
 	int approx = 0;
-	if (gelu_tanh(&approx, op, host, 1) < 0)
-		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	int rc = gelu_tanh(&approx, op, host, 1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
+		                           "approximate must be 'none' or 'tanh'");
 	return pw_count(out, op, host, approx ? TLC_RULES_K_GELU_TANH : TLC_RULES_K_GELU);
 }
 
@@ -328,8 +340,10 @@ static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	(void)payload;
 	int approx = 0;
-	if (gelu_tanh(&approx, op, host, 2) < 0)
-		return tlc_rules__bad(out, host, "approximate must be 'none' or 'tanh'");
+	int rc = gelu_tanh(&approx, op, host, 2);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
+		                           "approximate must be 'none' or 'tanh'");
 	return pw_count(out, op, host, approx ? 18 : 11);
 }
 
@@ -367,8 +381,9 @@ static int pw_dropout(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	(void)payload;
 	int train = 1;
-	if (dropout_train(&train, op, host) < 0)
-		return tlc_rules__bad(out, host, "bad train flag");
+	int rc = dropout_train(&train, op, host);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "train flag", "bad train flag");
 	if (train)
 		return pw_count(out, op, host, 2);
 	host->cost_set_evidence(out, EX);
@@ -419,6 +434,93 @@ static int pw_bernoulli(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	return tlc_rules__need(out, host, rc, "self tensor");
 }
 
+/* Random draws (docs/rule-constants.md): drawing a number is integer/bit
+ * work in the generator, not floating-point arithmetic on data, so a draw
+ * counts 0, as in dropout/bernoulli (which count only their compare). What
+ * is done to a draw counts: normal_/uniform_ scale and shift it (2 per
+ * element), random_ with a range takes a modulo and adds the start (2 per
+ * element). All estimated (the kernels differ: Box-Muller, Philox).
+ * In-place forms overwrite self without reading it. */
+static int pw_rng_inplace(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                          void *payload)
+{
+	int64_t k = *(const int64_t *)payload;
+	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_tensor *t = tlc_rules__tensor(self);
+	if (!t)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	if (k < 0) {
+		/* random_(self, [from,] to, generator): a range when from/to are
+		 * given: op logs by value, traces by the argument count (random_ 2,
+		 * random_.to 3, random_.from 4) */
+		k = 0;
+		if (tlc_rules__observed(op))
+			k = op->nargs >= 3 ? 2 : 0;
+		else
+			for (size_t i = 1; i < op->nargs && i < 3; i++)
+				if (op->args[i].kind == TLC_VALUE_INT)
+					k = 2;
+		if (!tlc_rules__observed(op) && (host->op_kwarg(op, "to") || host->op_kwarg(op, "from")))
+			k = 2;
+	}
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, t);
+	if (rc < 0)
+		return tlc_rules__bad(out, host, "bad self shape");
+	if (k == 0)
+		host->cost_explain(out, "random draws: 0 FLOPs by convention (the tensor is written once)");
+	rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, self);
+	return tlc_rules__need(out, host, rc, "self tensor");
+}
+
+/* randn/rand(size, ...): draws only, 0 FLOPs; writes prod(size) elements of
+ * the dtype (a trace's positional ScalarType code, an op log's dtype=, or
+ * the recorded output); the default dtype is not assumed (bytes unknown). */
+static int pw_rng_new(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	host->cost_explain(out, "random draws: 0 FLOPs by convention (the result is written once)");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	int64_t shape[TLC_RULES_MAX_DIMS];
+	size_t n = 0;
+	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, 0, "size"));
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "size", "bad size");
+	tlc_dtype dt = TLC_DTYPE_NONE;
+	const tlc_value *d = tlc_rules__observed(op) ?
+		tlc_rules__arg(op, host, op->nargs >= 6 ? 2 : 1, NULL) : host->op_kwarg(op, "dtype");
+	if (d && d->kind == TLC_VALUE_INT)
+		dt = tlc_rules__dtype_code(d->u.integer);
+	else if (d && d->kind == TLC_VALUE_STRING)
+		dt = tlc_rules__dtype_parse(d->u.string);
+	return tlc_rules__write_shape(out, host, shape, n, dt);
+}
+
+/* randn_like/rand_like(self, dtype, ...): draws only; writes a self-shaped
+ * tensor in dtype (None: self's), without reading self's values. */
+static int pw_rng_like(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 0, "self");
+	if (!t)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	host->cost_explain(out, "random draws: 0 FLOPs by convention (the result is written once)");
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		                       "outputs");
+	tlc_dtype dt = t->dtype;
+	const tlc_value *d = tlc_rules__observed(op) ? tlc_rules__arg(op, host, 1, NULL)
+	                                             : host->op_kwarg(op, "dtype");
+	if (d && d->kind == TLC_VALUE_INT)
+		dt = tlc_rules__dtype_code(d->u.integer);
+	else if (d && d->kind == TLC_VALUE_STRING)
+		dt = tlc_rules__dtype_parse(d->u.string);
+	else if (d && d->kind != TLC_VALUE_NONE)
+		dt = TLC_DTYPE_NONE; /* passed, not recorded */
+	return tlc_rules__write_shape(out, host, t->shape, t->ndim, dt);
+}
+
 /* k per element of self (arg 0), for ops whose operands do not broadcast
  * numpy-style (prelu's weight aligns with dim 1). The result, when not
  * recorded, is self-shaped in self's dtype. */
@@ -458,7 +560,10 @@ static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	int64_t dim = -1, shape[TLC_RULES_MAX_DIMS];
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
-	if (tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1) < 0 || x->ndim == 0 ||
+	int rc = tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1);
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
+	if (x->ndim == 0 ||
 	    x->ndim > TLC_RULES_MAX_DIMS || tlc_rules__dim(x, dim) < 0 ||
 	    tlc_rules__dim(x, dim) % 2 != 0)
 		return tlc_rules__bad(out, host, "glu needs an even-sized dim");
@@ -466,7 +571,7 @@ static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	shape[dim < 0 ? dim + (int64_t)x->ndim : dim] /= 2;
 	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 5, x->ndim, shape) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	rc = tlc_rules__read_inputs(out, op, host);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		rc = tlc_rules__write_outputs(out, op, host, NULL);
 	else if (rc == 0)
@@ -709,6 +814,18 @@ static const tlc_rules_entry more[] = {
 	C("aten::arccos", K1, ES, "numel(out); a transcendental counts 1"),
 	C("aten::arctan", K1, ES, "numel(out); a transcendental counts 1"),
 	C("aten::special_expit", K4, ES, "4 * numel(out) (alias of sigmoid)"),
+	{ "aten::normal_", TLC_RULE_COST, ES, pw_rng_inplace, &K2,
+	  "2 * numel(self): draw * std + mean (the draw counts 0)" },
+	{ "aten::uniform_", TLC_RULE_COST, ES, pw_rng_inplace, &K2,
+	  "2 * numel(self): draw * (to - from) + from (the draw counts 0)" },
+	{ "aten::random_", TLC_RULE_COST, ES, pw_rng_inplace, &KRANGE,
+	  "0 (draws); with from/to: 2 * numel(self) (modulo, add)" },
+	{ "aten::randn", TLC_RULE_COST, ES, pw_rng_new, NULL, "0: draws; writes prod(size)" },
+	{ "aten::rand", TLC_RULE_COST, ES, pw_rng_new, NULL, "0: draws; writes prod(size)" },
+	{ "aten::randn_like", TLC_RULE_COST, ES, pw_rng_like, NULL, "0: draws; writes a self-shaped tensor" },
+	{ "aten::rand_like", TLC_RULE_COST, ES, pw_rng_like, NULL, "0: draws; writes a self-shaped tensor" },
+	C("torch::distributed::reducer::mul_out", K1, EX,
+	  "DDP: grad * (1/world size) into the bucket: numel(grad) multiplies"),
 	S("aten::tril", K0, EX, "0: a copy under an index mask (index compares not counted)"),
 	S("aten::tril_", K0, EX, "0: an index mask (index compares not counted)"),
 	S("aten::triu", K0, EX, "0: a copy under an index mask (index compares not counted)"),

@@ -113,6 +113,9 @@ static int geom_list(int64_t *out, size_t nd, const tlc_op *op, const tlc_host *
                      size_t pos, const char *name, const int64_t *dflt, int64_t fill)
 {
 	const tlc_value *v = tlc_rules__arg(op, host, pos, name);
+	int given = 0;
+	if (!v && tlc_rules__given(&given, op, host, pos, name) < 0)
+		return TLC_RULE_MISSING_ARGS; /* a trace that lists fewer arguments */
 	if (!v || (v->kind == TLC_VALUE_LIST && v->u.list.n == 0)) {
 		if (!dflt && fill < 0)
 			return TLC_RULE_MISSING_ARGS;
@@ -250,7 +253,7 @@ static int pool_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 			rc = out_size(&g.out[i], g.in[i], g.ker[i], g.str[i], g.pad[i], g.dil[i], g.ceil);
 	}
 	if (rc < 0)
-		return tlc_rules__need(out, host, rc, "pooling parameters");
+		return tlc_rules__arg_fail(out, host, op, rc, "pooling parameters", "bad pooling parameters");
 	if (s->kind == POOL_MAX || s->kind == POOL_ADAPT_MAX)
 		rc = add_counts(out, host, &batch, &g, adaptive, 1, -1, 0);
 	else
@@ -286,7 +289,7 @@ static int pool_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 			if (g.out[i] > POOL_MAX_OUT)
 				rc = TLC_RULE_BAD_ARGS;
 		if (rc < 0)
-			return tlc_rules__need(out, host, rc, "pooling parameters");
+			return tlc_rules__arg_fail(out, host, op, rc, "pooling parameters", "bad pooling parameters");
 		if (add_counts(out, host, &batch, &g, s->kind == POOL_ADAPT_AVG_BWD, 1, 0, 0) < 0)
 			return tlc_rules__bad(out, host, "bad shape");
 	}

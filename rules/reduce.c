@@ -100,17 +100,27 @@ static int64_t result_elem_bytes(const tlc_op *op, const tlc_host *host, const t
 	static const char *const pairs[] = { "aten::aminmax", "aten::var_mean", "aten::std_mean" };
 	const tlc_value *dt = host->op_kwarg(op, "dtype");
 	tlc_dtype d = x->dtype;
-	if (dt && dt->kind == TLC_VALUE_STRING)
+	/* a trace lists dtype positionally: the last argument of the sums and
+	 * mean, as a c10::ScalarType code */
+	if (tlc_rules__observed(op) && op->nargs >= 2 &&
+	    (name_in(op->name, sums, 6) || !strcmp(op->name, "aten::mean")))
+		dt = &op->args[op->nargs - 1];
+	int explicit_dt = 1;
+	if (dt && dt->kind == TLC_VALUE_INT && tlc_rules__observed(op))
+		d = tlc_rules__dtype_code(dt->u.integer);
+	else if (dt && dt->kind == TLC_VALUE_STRING)
 		d = tlc_rules__dtype_parse(dt->u.string);
 	else if (dt && dt->kind != TLC_VALUE_NONE)
 		return 0;
+	else
+		explicit_dt = 0;
 	int64_t es = tlc_dtype_size(d);
 	if (name_in(op->name, idx, 3))
 		return 8;
 	if (!strcmp(op->name, "aten::any") || !strcmp(op->name, "aten::all"))
 		return d == TLC_DTYPE_UINT8 ? 1 : tlc_dtype_size(TLC_DTYPE_BOOL);
 	int64_t v = 0;
-	if (es && (is_floating(d) || name_in(op->name, keep, 7) || (dt && dt->kind == TLC_VALUE_STRING)))
+	if (es && (is_floating(d) || name_in(op->name, keep, 7) || explicit_dt))
 		v = es;
 	else if (es && name_in(op->name, sums, 6))
 		v = 8; /* integer and bool sums accumulate in int64 */
@@ -144,8 +154,12 @@ static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 
 /* The dim argument at pos, unless that slot holds something that is not a
  * dim (a bool flag or dtype string of a full-reduction overload). */
+static int full_arity(const tlc_op *op);
+
 static const tlc_value *dim_arg(const tlc_op *op, const tlc_host *host, size_t pos)
 {
+	if (full_arity(op))
+		return NULL; /* slot pos is a dtype code or a flag, not a dim */
 	const tlc_value *d = tlc_rules__arg(op, host, pos, "dim");
 	if (d && d->kind != TLC_VALUE_INT && d->kind != TLC_VALUE_LIST)
 		return NULL;
@@ -168,12 +182,39 @@ static int dim_required(const tlc_op *op)
 	return 0;
 }
 
+/* A trace names no overload, but its argument count does: the full-reduction
+ * overloads sum/mean/prod(self, dtype), var/std(self, unbiased) and
+ * norm(self, p[, dtype]) have no dim argument at all. */
+static int full_arity(const tlc_op *op)
+{
+	static const struct { const char *name; size_t max_nargs; } full[] = {
+		{ "aten::sum", 2 }, { "aten::mean", 2 }, { "aten::prod", 2 },
+		{ "aten::var", 2 }, { "aten::std", 2 }, { "aten::var_mean", 2 },
+		{ "aten::std_mean", 2 }, { "aten::norm", 3 },
+	};
+	if (!tlc_rules__observed(op))
+		return 0;
+	for (size_t i = 0; i < sizeof full / sizeof full[0]; i++)
+		if (strcmp(op->name, full[i].name) == 0)
+			return op->nargs <= full[i].max_nargs;
+	return 0;
+}
+
 /* kept *= the number of results: from the dim argument at pos; when a
  * required dim was not recorded, from the recorded output, or trivially for
  * a 0-d/1-d input; MISSING_ARGS otherwise (never the full reduction). */
 static int kept_for_op(tlc_rules_term *kept, const tlc_op *op, const tlc_host *host,
                        const tlc_tensor *x, size_t pos)
 {
+	if (!full_arity(op) && tlc_rules__unrecorded(tlc_rules__arg(op, host, pos, "dim"))) {
+		/* a trace passed a dim without its value: the output pins it */
+		const tlc_tensor *r = tlc_rules__tensor_out(op, 0);
+		if (r) {
+			tlc_rules__term_mul_numel(kept, r);
+			return 0;
+		}
+		return x->ndim <= 1 ? 0 : TLC_RULE_MISSING_ARGS;
+	}
 	const tlc_value *d = dim_arg(op, host, pos);
 	int recorded = pos < op->nargs || host->op_kwarg(op, "dim") != NULL;
 	if (d || recorded || !dim_required(op))
@@ -198,7 +239,7 @@ static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int6
 	tlc_rules__term_init(&kept);
 	int rc = kept_for_op(&kept, op, host, x, dim_pos);
 	if (rc == TLC_RULE_MISSING_ARGS)
-		return tlc_rules__missing(out, host, "dim not recorded");
+		return tlc_rules__missing_arg(out, host, op, "dim");
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad dim for a %zu-d input", x->ndim);
 	if (has_zero_dim(x)) {
@@ -258,6 +299,8 @@ static int norm_kind(int *kind, const tlc_value *p)
 		*kind = 2;
 		return 0;
 	}
+	if (p->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
 	if (p->kind == TLC_VALUE_INT)
 		v = (double)p->u.integer;
 	else if (p->kind == TLC_VALUE_FLOAT)
@@ -277,14 +320,49 @@ static int red_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	(void)payload;
 	int kind = 2;
-	if (norm_kind(&kind, tlc_rules__arg(op, host, 1, strstr(op->name, "linalg") ? "ord" : "p")) < 0)
-		return tlc_rules__bad(out, host, "unsupported norm order");
+	int rc = norm_kind(&kind, tlc_rules__arg(op, host, 1, strstr(op->name, "linalg") ? "ord" : "p"));
+	if (rc < 0)
+		return tlc_rules__arg_fail(out, host, op, rc, "the norm order", "unsupported norm order");
 	if (kind == 2) /* square, add (n_in - n_out), sqrt (n_out) */
 		return red_count(out, op, host, 2, 0, 2);
 	if (kind == 1) /* abs/compare, add or max */
 		return red_count(out, op, host, 2, -1, 2);
 	host->cost_set_evidence(out, ES); /* abs, pow, add, root: pow counts 1 */
 	return red_count(out, op, host, 3, 0, 2);
+}
+
+/* linalg_norm(self, ord=None, dim=None, keepdim, *, dtype) and .ord_str:
+ * a vector norm (1-d input, one dim, or ord None: the 2-norm of every
+ * element) or the Frobenius matrix norm count as the vector norms above;
+ * the matrix norms 2, -2 and 'nuc' need a singular value decomposition and
+ * 1, -1, inf, -inf a sum then a max: not modelled, reported unknown. */
+static int red_linalg_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                           void *payload)
+{
+	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	if (!x)
+		return tlc_rules__missing(out, host, "missing self tensor");
+	const tlc_value *ord = tlc_rules__arg(op, host, 1, "ord");
+	const tlc_value *dim = tlc_rules__arg(op, host, 2, "dim");
+	int given = 0;
+	int rc = tlc_rules__given(&given, op, host, 1, "ord");
+	if (rc == 0 && tlc_rules__unrecorded(dim))
+		rc = TLC_RULE_MISSING_ARGS;
+	if (rc < 0)
+		return tlc_rules__missing_arg(out, host, op, "ord or dim");
+	int64_t dims[TLC_RULES_MAX_DIMS];
+	size_t nd = 0;
+	if (dim && tlc_rules__int_list(dims, TLC_RULES_MAX_DIMS, &nd, dim) < 0)
+		return tlc_rules__bad(out, host, "bad dim");
+	int fro = ord && ord->kind == TLC_VALUE_STRING && strcmp(ord->u.string, "fro") == 0;
+	int matrix = ord && !fro && (dim ? nd == 2 : x->ndim == 2);
+	if (matrix)
+		return tlc_rules__missing(out, host, "matrix norm with ord other than 'fro' (SVD, "
+		                          "or a sum then a max) is not modelled");
+	if (ord && !fro && !dim && x->ndim > 2)
+		return tlc_rules__bad(out, host, "ord given without dim needs a 1-d or 2-d input");
+	(void)payload;
+	return red_norm(out, op, host, NULL);
 }
 
 /* cumsum(self, dim): a scan of size(dim) elements costs size(dim) - 1 adds. */
@@ -299,7 +377,7 @@ static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (rc == TLC_RULE_MISSING_ARGS && x->ndim <= 1)
 		rc = 0; /* a 0-d/1-d input has one dim to scan (traces may not record it) */
 	if (rc < 0)
-		return tlc_rules__need(out, host, rc, "dim");
+		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
 	if (x->ndim == 0 || has_zero_dim(x)) {
 		host->cost_explain(out, "scan over at most one element: no adds");
 		tlc_rules_term all;
@@ -354,6 +432,8 @@ static const tlc_rules_entry rules[] = {
 	R("aten::std", k_std, ES, "4 n_in + n_out (two-pass, sqrt per result)"),
 	R("aten::std_mean", k_std, ES, "4 n_in + n_out (two-pass, sqrt per result)"),
 	F("aten::norm", red_norm, EX, "p=2: 2 n_in; p=1/inf/0: 2 n_in - n_out; else 3 n_in (est.)"),
+	F("aten::linalg_norm", red_linalg_norm, EX,
+	  "vector or Frobenius norm: as linalg_vector_norm; matrix 2/nuc/1/inf norms unknown"),
 	F("aten::linalg_vector_norm", red_norm, EX,
 	  "ord=2: 2 n_in; ord=1/inf/0: 2 n_in - n_out; else 3 n_in (est.)"),
 	F("aten::cumsum", red_scan, EX, "n_in - n_in/size(dim) adds"),

@@ -1,45 +1,122 @@
 /* Structural ops: rows that own no compute of their own (profiler ranges,
- * autograd and module boundary markers). Their class is not_applicable and
- * their children, if any, are evaluated. A row that launches kernels itself
- * still owns those launches in the device-time join (the join never looks at
- * classes when it attributes). */
+ * autograd and module boundary markers, compiler and scripting wrappers).
+ * Their class is not_applicable and their children, if any, are evaluated.
+ * A row that launches kernels itself still owns those launches in the
+ * device-time join (the join never looks at classes when it attributes).
+ * Also here: rows whose cost is exactly their children's (decomposed) and
+ * metadata queries that touch no data (zero_by_rule). */
 #include <stddef.h>
 #include "rules.h"
+#include "util.h"
 
 #define RANGE "profiler/bookkeeping range: owns no compute"
+#define S TLC_RULE_STRUCTURAL
+#define D TLC_RULE_DECOMPOSED
+#define Z TLC_RULE_ZERO
 
 static const struct {
-	const char *name, *note;
+	const char *name;
+	tlc_rule_kind kind;
+	const char *note;
 } structural[] = {
-	{ "profiler::_record_function_enter", RANGE },
-	{ "profiler::_record_function_enter_new", RANGE },
-	{ "profiler::_record_function_exit", RANGE },
-	{ "profiler::_call_end_callbacks_on_jit_fut", RANGE },
-	{ "aten::record_stream", RANGE },
-	{ "aten::_record_function_enter", RANGE },
-	{ "aten::_record_function_exit", RANGE },
+	{ "profiler::_record_function_enter", S, RANGE },
+	{ "profiler::_record_function_enter_new", S, RANGE },
+	{ "profiler::_record_function_exit", S, RANGE },
+	{ "profiler::_call_end_callbacks_on_jit_fut", S, RANGE },
+	{ "aten::record_stream", S, RANGE },
+	{ "aten::_record_function_enter", S, RANGE },
+	{ "aten::_record_function_exit", S, RANGE },
 	/* Kineto wrapper rows, as the trace reader names them (docs/kineto.md) */
-	{ "autograd::engine::evaluate_function",
+	{ "autograd::engine::evaluate_function", S,
 	  "autograd engine wrapper around one backward node (the node is the overload): "
 	  "owns no compute; the ops inside it are evaluated" },
-	{ "autograd::node",
+	{ "autograd::node", S,
 	  "autograd backward node row (FooBackward0; the node name is the overload): a "
 	  "boundary around the backward ops it calls, which are evaluated" },
-	{ "torch::autograd::AccumulateGrad",
+	{ "torch::autograd::AccumulateGrad", S,
 	  "autograd leaf gradient accumulation boundary: the add/copy it performs is an "
 	  "aten child row, evaluated there" },
-	{ "torch::autograd::CppNode",
+	{ "torch::autograd::CppNode", S,
 	  "C++ custom autograd Function node (the Function type is the overload): a "
 	  "boundary; its backward's ops are children, evaluated there" },
-	{ "kineto::record_param_comms",
+	{ "kineto::record_param_comms", S,
 	  "communication annotation (record_param_comms): owns no compute; the c10d "
 	  "child carries the collective" },
+	/* torch.compile: Dynamo, AOTAutograd and Inductor runtime ranges. The
+	 * compiled graph's work is its children: aten rows (extern kernels such
+	 * as mm) and kineto::triton rows (generated kernels, unknown); kernels
+	 * launched with no row of their own are reported by the device join. */
+	{ "kineto::TorchDynamo_Cache_Lookup", S,
+	  "torch.compile guard check (Python, host only): owns no compute" },
+	{ "kineto::Torch-Compiled_Region", S,
+	  "torch.compile frame boundary (frame/compile id is the overload): owns no compute; "
+	  "the compiled graph's ops inside it are evaluated" },
+	{ "kineto::##_Call_CompiledFxGraph", S,
+	  "Inductor compiled-graph call range (graph hash is the overload): owns no compute; "
+	  "the kernels' rows inside it are evaluated" },
+	{ "kineto::CompiledFunction", S,
+	  "AOTAutograd autograd.Function around a compiled graph: a boundary; the graph's "
+	  "ops are its children (kernels it launches itself are the device join's)" },
+	{ "kineto::AOTDispatcher_Runtime_Wrapper_Prologue", S,
+	  "AOTAutograd runtime wrapper bookkeeping (host only): owns no compute" },
+	{ "kineto::Pregraph_bytecode", S,
+	  "Dynamo range around the Python bytecode before a compiled graph: owns no "
+	  "compute; eager ops inside it are evaluated" },
+	/* TorchScript graph executor */
+	{ "kineto::<forward_op>", S,
+	  "TorchScript differentiable-graph forward range: a boundary; the aten ops it "
+	  "runs are children, evaluated there" },
+	{ "kineto::<backward_op>", S,
+	  "TorchScript differentiable-graph backward range: a boundary; the aten ops it "
+	  "runs are children, evaluated there" },
+	{ "torch::jit::(anonymous_namespace)::DifferentiableGraphBackward", S,
+	  "TorchScript autograd node of a differentiable graph: a boundary; its "
+	  "backward's ops are children, evaluated there" },
+	{ "kineto::_grad_sum_to_size", D,
+	  "TorchScript autodiff sum-to-shape: its aten::sum child is the work (none when "
+	  "the shapes already match)" },
+	/* activation checkpointing (torch.utils.checkpoint, non-reentrant) */
+	{ "kineto::_NoopSaveInputs", S,
+	  "checkpoint autograd.Function that only saves the inputs for recomputation: its "
+	  "forward allocates an empty tensor (a child row): owns no compute" },
+	/* DDP reducer (torch/csrc/distributed/c10d/reducer.cpp) */
+	{ "torch.distributed.ddp.reducer::copy_bucket_to_grad", D,
+	  "DDP: param.grad.copy_(bucket view) after the allreduce: exactly its aten::copy_ "
+	  "child" },
+	/* metadata queries: no data touched */
+	{ "aten::result_type", Z, "type promotion query: returns a dtype, no data read" },
+	{ "aten::_has_compatible_shallow_copy_type", Z,
+	  "tensor-impl type query: returns a bool, no data read" },
+};
+
+/* Real work that no rule can count from a record: unknown, with the way to
+ * count it said in the ledger's detail. */
+static int honest_unknown(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)op;
+	return tlc_rules__missing(out, host, "%s", (const char *)payload);
+}
+
+static const tlc_rules_entry unknowns[] = {
+	{ "kineto::triton", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
+	  "Inductor-generated Triton kernel: its arithmetic is generated code, not an ATen "
+	  "op; count the model in eager mode with an op log (tools/capture_oplog.py), or "
+	  "register a rule for kineto::triton.<kernel name> from the kernel source",
+	  "Inductor-generated Triton kernel: unknown (the work is in generated code)" },
+	{ "torchvision::nms", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
+	  "non-maximum suppression: the IoU tests depend on the data (how many boxes each kept "
+	  "box suppresses), so no shape gives the count; a plugin rule can bound it "
+	  "(n*(n-1)/2 IoUs for n boxes) if a bound is what you want",
+	  "data-dependent: unknown" },
 };
 
 int tlc_rules__structural_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 {
+	int urc = tlc_rules__register_table(ctx, host, unknowns, TLC_RULES_COUNT(unknowns));
+	if (urc < 0)
+		return urc;
 	for (size_t i = 0; i < sizeof structural / sizeof structural[0]; i++) {
-		tlc_rule_def d = { sizeof d, structural[i].name, TLC_RULE_STRUCTURAL,
+		tlc_rule_def d = { sizeof d, structural[i].name, structural[i].kind,
 			           TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 			           structural[i].note, 0 };
 		int rc = host->register_rule(ctx, &d);

@@ -130,9 +130,12 @@ static const int64_t gs_loc[3] = { 10, 2, 52 };
 static int gs_mode(int64_t *taps, int64_t *loc, const tlc_op *op, const tlc_host *host)
 {
 	int64_t mode = 0, pad = 0;
-	if (tlc_rules__int_arg_or(&mode, op, host, 2, "interpolation_mode", 0) < 0 ||
-	    tlc_rules__int_arg_or(&pad, op, host, 3, "padding_mode", 0) < 0 || mode < 0 ||
-	    mode > 2 || pad < 0 || pad > 2)
+	int rc = tlc_rules__int_arg_or(&mode, op, host, 2, "interpolation_mode", 0);
+	if (rc == 0)
+		rc = tlc_rules__int_arg_or(&pad, op, host, 3, "padding_mode", 0);
+	if (rc < 0)
+		return rc;
+	if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
 		return TLC_RULE_BAD_ARGS;
 	*taps = gs_taps[mode];
 	*loc = 4 + (pad != 0 ? 4 : 0) + gs_loc[mode];
@@ -162,9 +165,12 @@ static int gs_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	tlc_rules__term_init(&t);
 	if (!x || !grid)
 		return tlc_rules__missing(out, host, "missing input or grid tensor");
-	if (gs_mode(&taps, &loc, op, host) < 0 || gs_shapes(&t, &c, x, grid) < 0)
+	int rc = gs_mode(&taps, &loc, op, host);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__missing_arg(out, host, op, "interpolation/padding mode");
+	if (rc < 0 || gs_shapes(&t, &c, x, grid) < 0)
 		return tlc_rules__bad(out, host, "bad mode or shapes (input 4-d, grid [N,H,W,2])");
-	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, loc, &t);
+	rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, loc, &t);
 	tlc_rules__term_mul(&t, c);
 	if (rc == 0 && taps)
 		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 2 * taps - 1, &t);
@@ -195,13 +201,20 @@ static int gs_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	tlc_rules__term_init(&t);
 	if (!x || !grid || !tlc_rules__tensor_arg(op, host, 0, "grad_output"))
 		return tlc_rules__missing(out, host, "missing grad_output, input or grid tensor");
-	if (tlc_rules__arg(op, host, 6, "output_mask") &&
-	    tlc_rules__bool_list_arg(mask, 2, &nm, op, host, 6, "output_mask") < 0)
-		return tlc_rules__bad(out, host, "bad output_mask");
+	if (tlc_rules__arg(op, host, 6, "output_mask") || tlc_rules__observed(op)) {
+		int mrc = tlc_rules__bool_list_arg(mask, 2, &nm, op, host, 6, "output_mask");
+		if (mrc < 0)
+			return tlc_rules__arg_fail(out, host, op, mrc, "output_mask", "bad output_mask");
+	}
 	/* the mode sits one position later than in the forward op */
 	int64_t mode = 0, pad = 0;
-	if (tlc_rules__int_arg_or(&mode, op, host, 3, "interpolation_mode", 0) < 0 ||
-	    tlc_rules__int_arg_or(&pad, op, host, 4, "padding_mode", 0) < 0 || mode < 0 ||
+	int mrc = tlc_rules__int_arg_or(&mode, op, host, 3, "interpolation_mode", 0);
+	if (mrc == 0)
+		mrc = tlc_rules__int_arg_or(&pad, op, host, 4, "padding_mode", 0);
+	if (mrc < 0)
+		return tlc_rules__arg_fail(out, host, op, mrc, "interpolation/padding mode",
+		                           "bad mode or shapes (input 4-d, grid [N,H,W,2])");
+	if (mode < 0 ||
 	    mode > 2 || pad < 0 || pad > 2 || gs_shapes(&t, &c, x, grid) < 0)
 		return tlc_rules__bad(out, host, "bad mode or shapes (input 4-d, grid [N,H,W,2])");
 	taps = gs_taps[mode];

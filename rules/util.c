@@ -47,6 +47,39 @@ const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i
 	return NULL;
 }
 
+/* An argument the caller could have omitted (op logs) takes its schema
+ * default; in an op whose arguments a profiler observed nothing was omitted,
+ * so an absent one was not recorded. */
+static int absent_or_default(const tlc_op *op)
+{
+	return op && (op->flags & TLC_OP_ARGS_OBSERVED) ? TLC_RULE_MISSING_ARGS : 0;
+}
+
+/* The default applies to an absent argument (i past the positional ones and
+ * no kwarg) only when the caller may have omitted it; a None that was
+ * recorded is the value None, whose meaning the default spells. */
+static int given_or_default(const tlc_op *op, const tlc_host *host, size_t i,
+                            const char *name)
+{
+	if (op && i < op->nargs && op->args)
+		return 0; /* recorded as None */
+	if (i == (size_t)-1)
+		return 0; /* keyword-only and not in the op's positional schema */
+	if (name && host && host->op_kwarg(op, name))
+		return 0;
+	return absent_or_default(op);
+}
+
+int tlc_rules__given(int *out, const tlc_op *op, const tlc_host *host, size_t i,
+                     const char *name)
+{
+	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	*out = v != NULL;
+	if (v && v->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
+	return v ? 0 : given_or_default(op, host, i, name);
+}
+
 const tlc_value *tlc_rules__out(const tlc_op *op, size_t i)
 {
 	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
@@ -70,8 +103,20 @@ const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i)
 	return tlc_rules__tensor(tlc_rules__out(op, i));
 }
 
+int tlc_rules__observed(const tlc_op *op)
+{
+	return op && (op->flags & TLC_OP_ARGS_OBSERVED) != 0;
+}
+
+int tlc_rules__unrecorded(const tlc_value *v)
+{
+	return v && v->kind == TLC_VALUE_UNRECORDED;
+}
+
 static int value_int(int64_t *out, const tlc_value *v)
 {
+	if (v->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
 	if (v->kind == TLC_VALUE_INT) {
 		*out = v->u.integer;
 		return 0;
@@ -99,7 +144,7 @@ int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,
 	const tlc_value *v = tlc_rules__arg(op, host, i, name);
 	if (!v) {
 		*out = dflt;
-		return 0;
+		return given_or_default(op, host, i, name);
 	}
 	return value_int(out, v);
 }
@@ -110,8 +155,10 @@ int tlc_rules__bool_arg_or(int *out, const tlc_op *op, const tlc_host *host, siz
 	const tlc_value *v = tlc_rules__arg(op, host, i, name);
 	if (!v) {
 		*out = dflt;
-		return 0;
+		return given_or_default(op, host, i, name);
 	}
+	if (v->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
 	if (v->kind == TLC_VALUE_BOOL) {
 		*out = v->u.boolean != 0;
 		return 0;
@@ -129,9 +176,10 @@ int tlc_rules__real_arg_or(double *out, const tlc_op *op, const tlc_host *host,
 	const tlc_value *v = tlc_rules__arg(op, host, i, name);
 	if (!v) {
 		*out = dflt;
-		return 0;
+		return given_or_default(op, host, i, name);
 	}
 	switch (v->kind) {
+	case TLC_VALUE_UNRECORDED: return TLC_RULE_MISSING_ARGS;
 	case TLC_VALUE_INT: *out = (double)v->u.integer; return 0;
 	case TLC_VALUE_FLOAT: *out = v->u.real; return 0;
 	case TLC_VALUE_BOOL: *out = v->u.boolean ? 1.0 : 0.0; return 0;
@@ -150,16 +198,34 @@ int tlc_rules__real_arg_or(double *out, const tlc_op *op, const tlc_host *host,
 const char *tlc_rules__string_arg_or(const tlc_op *op, const tlc_host *host, size_t i,
                                      const char *name, const char *dflt)
 {
+	const char *s = NULL;
+	return tlc_rules__string_arg(&s, op, host, i, name, dflt) == 0 ? s : NULL;
+}
+
+int tlc_rules__string_arg(const char **out, const tlc_op *op, const tlc_host *host,
+                          size_t i, const char *name, const char *dflt)
+{
 	const tlc_value *v = tlc_rules__arg(op, host, i, name);
-	if (!v)
-		return dflt;
-	return v->kind == TLC_VALUE_STRING ? v->u.string : NULL;
+	*out = NULL;
+	/* no trace records a string: an observed None may be one */
+	if (tlc_rules__observed(op) && (!v || v->kind == TLC_VALUE_UNRECORDED))
+		return TLC_RULE_MISSING_ARGS;
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	if (v->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
+	if (v->kind != TLC_VALUE_STRING)
+		return TLC_RULE_BAD_ARGS;
+	*out = v->u.string;
+	return 0;
 }
 
 int tlc_rules__int_list(int64_t *out, size_t cap, size_t *n, const tlc_value *v)
 {
 	*n = 0;
-	if (!v)
+	if (!v || v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
 	if (v->kind == TLC_VALUE_INT) {
 		if (cap < 1)
@@ -191,7 +257,7 @@ int tlc_rules__int_list_arg(int64_t *out, size_t want, const tlc_op *op,
 	if (!v) {
 		for (size_t k = 0; k < want; k++)
 			out[k] = dflt;
-		return 0;
+		return given_or_default(op, host, i, name);
 	}
 	int rc = tlc_rules__int_list(tmp, TLC_RULES_MAX_DIMS, &n, v);
 	if (rc < 0)
@@ -208,7 +274,7 @@ int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
 {
 	const tlc_value *v = tlc_rules__arg(op, host, i, name);
 	*n = 0;
-	if (!v)
+	if (!v || v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
 	if (v->kind != TLC_VALUE_LIST || v->u.list.n > cap)
 		return TLC_RULE_BAD_ARGS;
@@ -412,6 +478,29 @@ int tlc_rules__write_shape(tlc_cost *out, const tlc_host *host, const int64_t *s
 	return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, &v);
 }
 
+int tlc_rules__arg_fail(tlc_cost *out, const tlc_host *host, const tlc_op *op, int rc,
+                        const char *what, const char *bad_msg)
+{
+	if (rc >= 0)
+		return rc;
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return tlc_rules__missing_arg(out, host, op, what);
+	return tlc_rules__bad(out, host, "%s", bad_msg);
+}
+
+int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field)
+{
+	/* the host marks bytes unknown for a tensor whose element size is unknown */
+	static const int64_t one[1] = { 1 };
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_TENSOR;
+	v.u.tensor.ndim = 1;
+	v.u.tensor.shape = one;
+	v.u.tensor.dtype = TLC_DTYPE_NONE;
+	return host->cost_add_bytes(out, field, &v);
+}
+
 int tlc_rules__io_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         const tlc_value *fallback)
 {
@@ -423,9 +512,18 @@ int tlc_rules__io_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 
 /* ---- explanations ---------------------------------------------------- */
 
+int tlc_rules__missing_arg(tlc_cost *out, const tlc_host *host, const tlc_op *op,
+                           const char *what)
+{
+	if (tlc_rules__observed(op))
+		return tlc_rules__missing(out, host, "%s not recorded by the trace (a schema "
+		                          "default is never assumed)", what);
+	return tlc_rules__missing(out, host, "missing %s", what);
+}
+
 static void explain_v(tlc_cost *out, const tlc_host *host, const char *fmt, va_list ap)
 {
-	char buf[160];
+	char buf[320];
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	host->cost_explain(out, buf);
 }
@@ -458,6 +556,23 @@ int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *wha
 }
 
 /* ---- element types ---------------------------------------------------- */
+
+tlc_dtype tlc_rules__dtype_code(int64_t code)
+{
+	/* c10/core/ScalarType.h, AT_FORALL_SCALAR_TYPES_WITH_COMPLEX_AND_QINTS order */
+	static const tlc_dtype codes[] = {
+		TLC_DTYPE_UINT8, TLC_DTYPE_INT8, TLC_DTYPE_INT16, TLC_DTYPE_INT32,
+		TLC_DTYPE_INT64, TLC_DTYPE_FLOAT16, TLC_DTYPE_FLOAT32, TLC_DTYPE_FLOAT64,
+		TLC_DTYPE_OTHER /* ComplexHalf */, TLC_DTYPE_COMPLEX64, TLC_DTYPE_COMPLEX128,
+		TLC_DTYPE_BOOL, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER /* qint8..qint32 */,
+		TLC_DTYPE_BFLOAT16, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER,
+		TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, TLC_DTYPE_OTHER, /* quint4x2 .. bits16 */
+		TLC_DTYPE_FLOAT8_E5M2, TLC_DTYPE_FLOAT8_E4M3FN,
+	};
+	if (code < 0 || (uint64_t)code >= sizeof codes / sizeof codes[0])
+		return TLC_DTYPE_OTHER;
+	return codes[code];
+}
 
 tlc_dtype tlc_rules__dtype_parse(const char *name)
 {

@@ -8,7 +8,9 @@
  *    be NULL). A value that is JSON null counts as absent.
  *  - Getters that can fail return 0 on success, TLC_RULE_MISSING_ARGS when
  *    the value is absent, TLC_RULE_BAD_ARGS when it has the wrong kind.
- *    The *_or getters return the default when the value is absent.
+ *    The *_or getters return the default when the value is absent because
+ *    the caller omitted it (op logs), or is a recorded None; never when the
+ *    input did not record it (see "recorded vs defaulted" at the end).
  *  - Nothing here allocates; every pointer returned is borrowed from the op
  *    and valid only during the rule call.
  */
@@ -188,5 +190,44 @@ tlc_dtype tlc_rules__dtype_parse(const char *name);
 #define TLC_RULES_K_LAYER_NORM_AFFINE 2 /* + weight multiply and bias add */
 
 /* ---- helpers added by other rule authors go below (additive only) ---- */
+
+/* ---- recorded vs defaulted arguments (issue 10) ------------------------
+ * An op log may omit an argument: the schema default applies. A trace
+ * (TLC_OP_ARGS_OBSERVED) lists every argument, but writes a scalar or list
+ * value only in 'Concrete Inputs' and a string never: such a value is
+ * TLC_VALUE_UNRECORDED, and an argument missing from the list was not
+ * recorded either. Every getter above returns MISSING_ARGS for both, never
+ * the default; a recorded None still means None. */
+
+/** Nonzero when the op's arguments were observed by a profiler (traces). */
+int tlc_rules__observed(const tlc_op *op);
+/** Nonzero when v is an argument whose value the input did not record. */
+int tlc_rules__unrecorded(const tlc_value *v);
+/** *out = 1 when arg(i, name) was given (not None), 0 when None or omitted.
+ *  MISSING_ARGS when the input did not record whether it was (unrecorded
+ *  value, or absent from an observed op). For optional arguments whose
+ *  presence changes the count (clamp's min/max, ...). */
+int tlc_rules__given(int *out, const tlc_op *op, const tlc_host *host, size_t i,
+                     const char *name);
+/** String of arg(i, name) into *out: dflt when omitted (op logs), MISSING_ARGS
+ *  when not recorded (a trace records no string: None there may be one),
+ *  BAD_ARGS when not a string. */
+int tlc_rules__string_arg(const char **out, const tlc_op *op, const tlc_host *host,
+                          size_t i, const char *name, const char *dflt);
+/** Explains "<what> not recorded by the trace" (observed ops) or "missing
+ *  <what>" and returns MISSING_ARGS. */
+int tlc_rules__missing_arg(tlc_cost *out, const tlc_host *host, const tlc_op *op,
+                           const char *what);
+/** A getter's failure explained: MISSING_ARGS as missing_arg(what), any
+ *  other negative rc as bad(bad_msg). Returns rc (0 passes through). */
+int tlc_rules__arg_fail(tlc_cost *out, const tlc_host *host, const tlc_op *op, int rc,
+                        const char *what, const char *bad_msg);
+/** dtype of a c10::ScalarType code (how a trace's Concrete Inputs write a
+ *  dtype argument: 6 float32, 15 bfloat16, 4 int64, ...); OTHER for a code
+ *  of unknown size or out of range. */
+tlc_dtype tlc_rules__dtype_code(int64_t code);
+/** Marks the cost's bytes unknown (a tensor the formula writes has a shape
+ *  the input did not record); FLOPs stay exact. */
+int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field);
 
 #endif

@@ -88,3 +88,10 @@ tests_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_test_abi_LDFLAGS = -pthread
 tests_test_abi_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += tests/header_example.sh
+
+# Issue 10 item 1: no guessed schema default on real traces (independent
+# checker of conv/matmul FLOPs from the raw JSON; skips without the traces).
+TESTS += tests/rule_args_real.sh
+EXTRA_DIST += tests/rule_args_real.sh tests/rule_args_check.py
+TESTS += tests/trace_args_cli.sh
+EXTRA_DIST += tests/trace_args_cli.sh tests/fixtures/trace_args

@@ -74,6 +74,7 @@ static void put_value(char *b, size_t cap, const tlc_value *v)
 {
 	switch (v->kind) {
 	case TLC_VALUE_NONE: put(b, cap, "N"); break;
+	case TLC_VALUE_UNRECORDED: put(b, cap, "U"); break;
 	case TLC_VALUE_BOOL: put(b, cap, "b%d", v->u.boolean); break;
 	case TLC_VALUE_INT: put(b, cap, "i%lld", (long long)v->u.integer); break;
 	case TLC_VALUE_FLOAT: put(b, cap, "f%g", v->u.real); break;

@@ -11,6 +11,13 @@
  * not_applicable (a decomposed op with no children). Lines starting with '#'
  * and blank lines are comments.
  *
+ * A fragment that starts with `"Input ` or `"Concrete Inputs"` is the `args`
+ * object of a Kineto cpu_op event instead (`"Input Dims":[...],"Input
+ * type":[...]`, optionally `"Concrete Inputs":[...]`): the row is read as a
+ * one-event profiler trace, so it tests what a rule does with arguments a
+ * trace did not record (the op name's overload, if any, is dropped: Kineto
+ * records none).
+ *
  * The tables come from TLC_RULE_TABLES (set by rules/local.mk from
  * RULE_TABLES), relative to $top_srcdir; command-line arguments replace the
  * list. Every tests/rules/{*}.tsv must be listed, so no table is skipped. */
@@ -93,6 +100,30 @@ static int row_fail(const row_ctx *r, const char *fmt, ...)
 	return 1;
 }
 
+static int row_is_trace(const row_ctx *r)
+{
+	const char *f = r->col[COL_FRAG];
+	return strncmp(f, "\"Input ", 7) == 0 || strncmp(f, "\"Concrete Inputs\"", 17) == 0;
+}
+
+/* Wraps a Kineto args fragment into a one-event trace. */
+static char *row_trace(const row_ctx *r)
+{
+	const char *name = r->col[COL_OP];
+	const char *ns = strstr(name, "::");
+	const char *dot = ns ? strchr(ns + 2, '.') : NULL;
+	size_t nlen = dot ? (size_t)(dot - name) : strlen(name);
+	const char *frag = r->col[COL_FRAG];
+	size_t cap = strlen(name) + strlen(frag) + 200;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	snprintf(buf, cap,
+	         "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%.*s\","
+	         "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{%s}}]}",
+	         (int)nlen, name, frag);
+	return buf;
+}
+
 /* Wraps the fragment into a two-line op log. */
 static char *row_log(const row_ctx *r)
 {
@@ -163,13 +194,16 @@ static int check_row(row_ctx *r)
 	if (expect_class(r, &want))
 		return 1;
 	size_t len_ = 0;
-	char *log = row_log(r);
+	int trace = row_is_trace(r);
+	char *log = trace ? row_trace(r) : row_log(r);
 	len_ = strlen(log);
 	tlc_eval *ev = NULL;
 	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
 	assert_int_equal(tlc_eval_new(&ev, r->eng, &o), 0);
 	int fails = 0;
-	if (tlc_oplog_read_mem(ev, log, len_, r->file) < 0 || tlc_eval_finish(ev) < 0) {
+	int rc = trace ? tlc_trace_read_mem(ev, log, len_, r->file)
+	               : tlc_oplog_read_mem(ev, log, len_, r->file);
+	if (rc < 0 || tlc_eval_finish(ev) < 0) {
 		fails = row_fail(r, "record rejected: %s: %s", tlc_error_last()->code,
 		                 tlc_error_last()->message);
 	} else if (tlc_eval_op_count(ev) != 1) {
@@ -517,6 +551,103 @@ static void test_util_terms_and_names(void **state)
 	assert_int_equal(tlc_rules__dtype_parse(NULL), TLC_DTYPE_NONE);
 }
 
+/* Recorded vs defaulted: the same absent argument is the schema default in
+ * an op log and missing in an observed (trace) op; an unrecorded value is
+ * missing in both; a recorded None takes the default's meaning. ScalarType
+ * codes are c10/core/ScalarType.h's. */
+static void test_util_observed_args(void **state)
+{
+	(void)state;
+	tlc_value args[3];
+	memset(args, 0, sizeof args);
+	args[0].kind = TLC_VALUE_INT;
+	args[0].u.integer = 7;
+	args[1].kind = TLC_VALUE_UNRECORDED;
+	args[2].kind = TLC_VALUE_NONE;
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.size = sizeof op;
+	op.name = "aten::x";
+	op.nargs = 3;
+	op.args = args;
+	int64_t v = 0;
+	int b = 0, given = 0;
+	const char *s = NULL;
+	for (int observed = 0; observed < 2; observed++) {
+		op.flags = observed ? TLC_OP_ARGS_OBSERVED : 0;
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 0, NULL, 1), 0);
+		assert_int_equal(v, 7);
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__bool_arg_or(&b, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 1, NULL), TLC_RULE_MISSING_ARGS);
+		/* recorded None: the default's meaning */
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 2, NULL, 5), 0);
+		assert_int_equal(v, 5);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 2, NULL), 0);
+		assert_int_equal(given, 0);
+		/* absent (past the recorded arguments): default only in an op log */
+		int want = observed ? TLC_RULE_MISSING_ARGS : 0;
+		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 3, NULL, 1), want);
+		assert_int_equal(tlc_rules__given(&given, &op, NULL, 3, NULL), want);
+		/* a None string: the default in an op log, not recorded in a trace */
+		assert_int_equal(tlc_rules__string_arg(&s, &op, NULL, 2, NULL, "none"), want);
+		if (!observed)
+			assert_string_equal(s, "none");
+	}
+	assert_int_equal(tlc_rules__dtype_code(6), TLC_DTYPE_FLOAT32);
+	assert_int_equal(tlc_rules__dtype_code(15), TLC_DTYPE_BFLOAT16);
+	assert_int_equal(tlc_rules__dtype_code(4), TLC_DTYPE_INT64);
+	assert_int_equal(tlc_rules__dtype_code(11), TLC_DTYPE_BOOL);
+	assert_int_equal(tlc_rules__dtype_code(23), TLC_DTYPE_FLOAT8_E5M2);
+	assert_int_equal(tlc_rules__dtype_code(24), TLC_DTYPE_FLOAT8_E4M3FN);
+	assert_int_equal(tlc_rules__dtype_code(8), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_rules__dtype_code(25), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_rules__dtype_code(-1), TLC_DTYPE_OTHER);
+}
+
+/* A known count whose trace lacked an argument says what pinned it. */
+static const char *trace_note(tlc_engine *eng, const char *json, tlc_class *cls)
+{
+	static char note[512];
+	tlc_eval *ev = NULL;
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&ev, eng, &o), 0);
+	assert_int_equal(tlc_trace_read_mem(ev, json, strlen(json), "note"), 0);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	assert_int_equal(tlc_eval_op_count(ev), 1);
+	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	*cls = row->cls;
+	const char *n = row->cost ? tlc_cost_note(row->cost) : NULL;
+	snprintf(note, sizeof note, "%s", n ? n : "");
+	tlc_eval_free(ev);
+	return note;
+}
+
+static void test_trace_evidence_notes(void **state)
+{
+	(void)state;
+	tlc_engine *eng = NULL;
+	tlc_class cls;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	const char *n = trace_note(eng,
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":1,"
+		"\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"Input Dims\":[[1,3,8,8],[4,3,3,3],[],[],"
+		"[],[],[],[],[]],\"Input type\":[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\","
+		"\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"],\"Concrete Inputs\":[\"\",\"\","
+		"\"\",\"[1, 1]\",\"[0, 0]\",\"[1, 1]\",\"False\",\"\",\"\"]}}]", &cls);
+	assert_int_equal(cls, TLC_CLASS_KNOWN);
+	assert_non_null(strstr(n, "groups = Cin/weight[1]"));
+	n = trace_note(eng,
+		"[{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::cudnn_convolution_backward_input\","
+		"\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"Input Dims\":[[],[2,4,6,6],"
+		"[4,3,3,3],[],[],[],[],[],[],[]],\"Input type\":[\"GenericList\",\"float\",\"float\","
+		"\"GenericList\",\"GenericList\",\"GenericList\",\"Int\",\"Bool\",\"Bool\",\"Bool\"]}}]",
+		&cls);
+	assert_int_equal(cls, TLC_CLASS_KNOWN);
+	assert_non_null(strstr(n, "MACs from grad_output and weight"));
+	tlc_engine_free(eng);
+}
+
 int main(int argc, char **argv)
 {
 	g_argc = argc;
@@ -528,6 +659,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_harness_detects_mismatch),
 		cmocka_unit_test(test_every_table_listed),
 		cmocka_unit_test(test_every_rule_has_a_row),
+		cmocka_unit_test(test_trace_evidence_notes),
+		cmocka_unit_test(test_util_observed_args),
 		cmocka_unit_test(test_rule_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

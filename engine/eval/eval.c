@@ -458,7 +458,9 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "
 		               "op's arguments in schema order with shapes and dtypes (capture with "
-		               "tools/capture_oplog.py, or torch.profiler record_shapes=True), or "
+		               "tools/capture_oplog.py, or torch.profiler record_shapes=True; a "
+		               "trace holds scalar and list arguments only in 'Concrete Inputs', "
+		               "written by torch >= 2.0), or "
 		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
 		               full, reason);
 	const char *s = tlc_sb__str(&ev->sb);

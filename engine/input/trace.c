@@ -667,7 +667,9 @@ static akey args_key_of(const unsigned char *s, size_t n)
 	switch (n) {
 	case 5: return KEY("bytes") ? AK_BYTES : AK_OTHER;
 	case 6: return KEY("device") ? AK_DEVICE : KEY("stream") ? AK_STREAM : AK_OTHER;
-	case 10: return KEY("Input Dims") ? AK_DIMS : KEY("Input type") ? AK_TYPES : AK_OTHER;
+	case 10: /* "Input dims": the spelling of some 2021 (torch 1.8) traces */
+		return KEY("Input Dims") || KEY("Input dims") ? AK_DIMS :
+		       KEY("Input type") ? AK_TYPES : AK_OTHER;
 	case 11: return KEY("External id") ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
 	case 13: return KEY("Input Strides") ? AK_STRIDES : AK_OTHER;
 	case 15: return KEY("Concrete Inputs") ? AK_CONCRETE : AK_OTHER;

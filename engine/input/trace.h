@@ -80,9 +80,10 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);
 void tlc_trace__ops_free(tlc_trace_ops *t);
 
 /** Converts captured Input Dims / Input type / Input Strides / Concrete
- *  Inputs into positional argument values in t->varena. Any of the nodes may
- *  be NULL. Returns 0, TLC_ENOMEM, or TLC_EINPUT with *why set to a static
- *  description of what is malformed. */
+ *  Inputs into positional argument values in t->varena, one per schema
+ *  argument (a value not recorded is TLC_VALUE_UNRECORDED; engine/input/
+ *  trace_args.c). Any of the nodes may be NULL. Returns 0, TLC_ENOMEM, or
+ *  TLC_EINPUT with *why set to a static description of what is malformed. */
 int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
                           const tlc_tnode *dims, const tlc_tnode *types,
                           const tlc_tnode *strides, const tlc_tnode *concrete,

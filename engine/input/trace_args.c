@@ -1,10 +1,357 @@
-/* Compact encoding of an op's argument values, so the trace reader keeps a
- * few bytes per dimension rather than a tlc_value (56 bytes) per argument
- * while it waits for the whole trace. Layout: varint count, then per value
- * a kind byte and its payload (varints, zigzag for signed numbers; interned
- * dtype names as a pointer). */
+/* An op's argument values from a Kineto event's Input Dims / Input type /
+ * Input Strides / Concrete Inputs (every trace generation since 2021), and
+ * their compact encoding, so the trace reader keeps a few bytes per
+ * dimension rather than a tlc_value (56 bytes) per argument while it waits
+ * for the whole trace. Encoding: varint count, then per value a kind byte
+ * and its payload (varints, zigzag for signed numbers; interned dtype names
+ * as a pointer). */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "trace.h"
+
+/* ---------------------------------------------------------------- */
+/* arguments                                                         */
+/* ---------------------------------------------------------------- */
+
+/* C++ scalar type names the profiler writes for tensors. */
+static tlc_dtype dtype_of_cpp(const char *s)
+{
+	static const struct { const char *n; tlc_dtype d; } map[] = {
+		{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
+		{ "c10::Half", TLC_DTYPE_FLOAT16 }, { "c10::BFloat16", TLC_DTYPE_BFLOAT16 },
+		{ "c10::Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
+		{ "c10::Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
+		{ "c10::complex<float>", TLC_DTYPE_COMPLEX64 },
+		{ "c10::complex<double>", TLC_DTYPE_COMPLEX128 },
+		{ "long int", TLC_DTYPE_INT64 }, { "long", TLC_DTYPE_INT64 },
+		{ "int64_t", TLC_DTYPE_INT64 }, { "int", TLC_DTYPE_INT32 },
+		{ "short int", TLC_DTYPE_INT16 }, { "short", TLC_DTYPE_INT16 },
+		{ "signed char", TLC_DTYPE_INT8 }, { "unsigned char", TLC_DTYPE_UINT8 },
+		{ "bool", TLC_DTYPE_BOOL },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(map[i].n, s) == 0)
+			return map[i].d;
+	return TLC_DTYPE_OTHER;
+}
+
+/* A tensor's Input type is its C++ element type, always lower case
+ * ("float", "c10::BFloat16", "long int"); every marker of a non-tensor value
+ * is capitalised ("Scalar", "ScalarList", "TensorList", "GenericList", and in
+ * 2021 traces "Int", "Double", "Bool") or empty. */
+static int is_tensor_type(const char *ty)
+{
+	return ty[0] >= 'a' && ty[0] <= 'z';
+}
+
+/* The 2021 format names the IValue tag of every number and list ("Int",
+ * "Double", "Bool", "GenericList", ...): there an empty type is never a
+ * number or a list, only None, an undefined tensor, a string or a device. */
+static int is_tag_kind(const char *ty)
+{
+	static const char *const tags[] = { "Int", "Double", "Bool", "GenericList",
+		"IntList", "DoubleList", "BoolList", "SymInt", "ComplexDouble" };
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		if (strcmp(ty, tags[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const tlc_tnode *child(const tlc_tnode *arr, size_t i)
+{
+	if (!arr || arr->kind != TLC_TNODE_ARRAY || i >= arr->n)
+		return NULL;
+	const tlc_tnode *c = arr->first;
+	while (i-- && c)
+		c = c->next;
+	return c;
+}
+
+/* Fills an int64 vector from an array of integer numbers; -1 if not one. */
+static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnode *arr,
+                      int nonneg)
+{
+	*n = arr->n;
+	*out = NULL;
+	if (arr->n > TLC_TRACE_MAX_DIMS)
+		return -1;
+	if (arr->n == 0)
+		return 0;
+	int64_t *v = tlc_arena__alloc(t->varena, arr->n * sizeof *v);
+	if (!v)
+		return TLC_ENOMEM;
+	size_t k = 0;
+	for (const tlc_tnode *c = arr->first; c; c = c->next, k++) {
+		if (c->kind != TLC_TNODE_NUMBER)
+			return -1;
+		if (c->ival_ok)
+			v[k] = c->ival;
+		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
+			return -1;
+		if (nonneg && v[k] < 0)
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
+                       const tlc_tnode *strides, const char *ty)
+{
+	int64_t *shape, *stride = NULL;
+	size_t nd, ns = 0;
+	int rc = int_vector(&shape, &nd, t, dims, 1);
+	if (rc)
+		return rc;
+	if (strides && strides->kind == TLC_TNODE_ARRAY && strides->n == nd && nd > 0) {
+		rc = int_vector(&stride, &ns, t, strides, 0);
+		if (rc == TLC_ENOMEM)
+			return rc;
+		if (rc)
+			stride = NULL;
+	}
+	memset(v, 0, sizeof *v);
+	v->kind = TLC_VALUE_TENSOR;
+	v->u.tensor.ndim = nd;
+	v->u.tensor.shape = shape;
+	v->u.tensor.stride = stride;
+	v->u.tensor.dtype = TLC_DTYPE_NONE;
+	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
+		v->u.tensor.dtype = t->last_type_dtype;
+	} else if (ty) {
+		v->u.tensor.dtype = dtype_of_cpp(ty);
+		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
+	}
+	v->u.tensor.dtype_name = NULL;
+	if (ty && ty[0]) {
+		/* most tensors of a trace share a few dtypes: reuse the last one */
+		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
+			v->u.tensor.dtype_name = t->last_dtype;
+		else if (t->intern)
+			v->u.tensor.dtype_name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
+		if (t->intern && v->u.tensor.dtype_name) {
+			t->last_type = v->u.tensor.dtype_name; /* stable: interned */
+			t->last_type_dtype = v->u.tensor.dtype;
+		}
+		else
+			v->u.tensor.dtype_name = tlc_arena__strdup(t->varena, ty);
+		if (!v->u.tensor.dtype_name)
+			return TLC_ENOMEM;
+	}
+	return 0;
+}
+
+/* A TensorList: Input Dims holds one shape per tensor (dtypes unrecorded). */
+static int make_tensor_list(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
+                            const tlc_tnode *strides)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = TLC_VALUE_LIST;
+	if (dims->n > TLC_TRACE_MAX_ARGS)
+		return -1;
+	tlc_value *items = dims->n ? tlc_arena__alloc(t->varena, dims->n * sizeof *items) : NULL;
+	if (dims->n && !items)
+		return TLC_ENOMEM;
+	size_t k = 0;
+	for (const tlc_tnode *c = dims->first; c; c = c->next, k++) {
+		if (c->kind != TLC_TNODE_ARRAY)
+			return -1;
+		int rc = make_tensor(&items[k], t, c, child(strides, k), NULL);
+		if (rc)
+			return rc;
+	}
+	v->u.list.n = dims->n;
+	v->u.list.items = items;
+	return 0;
+}
+
+static int is_float_text(const char *s)
+{
+	return strpbrk(s, ".eE") != NULL || strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 ||
+	       strcmp(s, "nan") == 0;
+}
+
+/* One scalar of Concrete Inputs text: int, float, bool or string. */
+static void parse_scalar(tlc_value *v, tlc_trace_ops *t, const char *s, size_t n)
+{
+	memset(v, 0, sizeof *v);
+	int64_t i;
+	char *end;
+	char buf[64];
+	if (tlc_trace__parse_i64(&i, s, n) == 0) {
+		v->kind = TLC_VALUE_INT;
+		v->u.integer = i;
+		return;
+	}
+	if ((n == 4 && memcmp(s, "True", 4) == 0) || (n == 5 && memcmp(s, "False", 5) == 0)) {
+		v->kind = TLC_VALUE_BOOL;
+		v->u.boolean = n == 4;
+		return;
+	}
+	if (n < sizeof buf) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		double d = strtod(buf, &end);
+		if (n > 0 && *end == '\0' && is_float_text(buf)) {
+			v->kind = TLC_VALUE_FLOAT;
+			v->u.real = d;
+			return;
+		}
+	}
+	v->kind = TLC_VALUE_STRING;
+	v->u.string = tlc_arena__strndup(t->varena, s, n);
+}
+
+/* Concrete Inputs text: "[1, 1]" is a list, anything else one scalar. */
+static int parse_concrete(tlc_value *v, tlc_trace_ops *t, const char *s, size_t n)
+{
+	if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+		size_t cnt = 0;
+		const char *p = s + 1, *e = s + n - 1;
+		int empty = 1;
+		for (const char *q = p; q < e; q++) {
+			if (*q == ',')
+				cnt++;
+			else if (*q != ' ')
+				empty = 0;
+		}
+		cnt = empty ? 0 : cnt + 1;
+		if (cnt > TLC_TRACE_MAX_ARGS)
+			return -1;
+		tlc_value *items = cnt ? tlc_arena__alloc(t->varena, cnt * sizeof *items) : NULL;
+		if (cnt && !items)
+			return TLC_ENOMEM;
+		for (size_t k = 0; k < cnt; k++) {
+			while (p < e && *p == ' ')
+				p++;
+			const char *q = p;
+			while (q < e && *q != ',')
+				q++;
+			const char *r = q;
+			while (r > p && r[-1] == ' ')
+				r--;
+			parse_scalar(&items[k], t, p, (size_t)(r - p));
+			p = q + 1;
+		}
+		memset(v, 0, sizeof *v);
+		v->kind = TLC_VALUE_LIST;
+		v->u.list.n = cnt;
+		v->u.list.items = items;
+		return 0;
+	}
+	parse_scalar(v, t, s, n);
+	return 0;
+}
+
+static void set_kind(tlc_value *v, tlc_value_kind k)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = k;
+}
+
+/* How the op's record spells values it did not record (see set_scalar). */
+typedef struct arg_style {
+	int concrete; /* Concrete Inputs recorded */
+	int tagged;   /* 2021: numbers and lists carry their IValue tag */
+} arg_style;
+
+/* A non-tensor argument. With Concrete Inputs every number and list of
+ * numbers is written, so an empty entry of empty type is None (or a value no
+ * trace records: a string, a device; TLC_OP_ARGS_OBSERVED keeps rules from
+ * reading a default into it). Without them a number or list is only named
+ * (2021 "Int"/"GenericList", 2022 "Scalar", or an empty type in 2022): the
+ * argument was passed but its value is UNRECORDED. */
+static int set_scalar(tlc_value *v, tlc_trace_ops *t, const char *ty, const tlc_tnode *conc,
+                      arg_style st)
+{
+	if (conc && conc->kind == TLC_TNODE_STRING && conc->len > 0)
+		return parse_concrete(v, t, conc->text, conc->len);
+	if (!ty[0] && (st.concrete || st.tagged))
+		set_kind(v, TLC_VALUE_NONE);
+	else
+		set_kind(v, TLC_VALUE_UNRECORDED);
+	return 0;
+}
+
+/* 0 when the argument was built, -1 (with *why) when it is malformed. */
+static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
+                     const tlc_tnode *tyn, const tlc_tnode *strides, const tlc_tnode *conc,
+                     arg_style st, const char **why)
+{
+	int rc;
+	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
+	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
+	                dims->first->kind == TLC_TNODE_ARRAY;
+	if (strcmp(ty, "TensorList") == 0 || dims_list) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a TensorList is not an array";
+			return -1;
+		}
+		rc = make_tensor_list(v, t, dims, strides);
+	} else if (is_tensor_type(ty)) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a tensor is not an array";
+			return -1;
+		}
+		rc = make_tensor(v, t, dims, strides, ty);
+	} else if (!tyn && dims && dims->kind == TLC_TNODE_ARRAY && dims->n > 0) {
+		rc = make_tensor(v, t, dims, strides, NULL); /* no Input type: a shape, dtype unknown */
+	} else {
+		rc = set_scalar(v, t, ty, conc, st);
+	}
+	if (rc == TLC_ENOMEM)
+		return rc;
+	if (rc) {
+		*why = "'Input Dims' holds a negative, non-integer or oversized entry";
+		return -1;
+	}
+	return 0;
+}
+
+/* Every schema argument is built, in order: a value the trace did not record
+ * is TLC_VALUE_UNRECORDED, so the arguments after it keep their positions
+ * (the shapes of cudnn_convolution_backward_input follow an unrecorded
+ * int[] in 2021 traces). */
+int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
+                          const tlc_tnode *dims, const tlc_tnode *types,
+                          const tlc_tnode *strides, const tlc_tnode *concrete,
+                          const char **why)
+{
+	*out = NULL;
+	*nout = 0;
+	size_t n = 0;
+	if (dims && dims->n > n) n = dims->n;
+	if (types && types->n > n) n = types->n;
+	if (!dims && !types)
+		return 0; /* shapes not recorded: rules report missing_args */
+	if (n > TLC_TRACE_MAX_ARGS) {
+		*why = "more than 4096 entries in 'Input Dims'";
+		return TLC_EINPUT;
+	}
+	arg_style st = { concrete != NULL, 0 };
+	for (size_t k = 0; !st.tagged && k < n; k++) {
+		const tlc_tnode *ty = child(types, k);
+		st.tagged = ty && ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
+	}
+	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
+	if (n && !v)
+		return TLC_ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		int rc = build_one(&v[k], t, child(dims, k), child(types, k), child(strides, k),
+		                   child(concrete, k), st, why);
+		if (rc == TLC_ENOMEM)
+			return rc;
+		if (rc < 0)
+			return TLC_EINPUT;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+/* ---------------------------------------------------------------- */
+/* compact encoding                                                  */
+/* ---------------------------------------------------------------- */
 
 #define MAX_NEST 8
 
@@ -201,6 +548,7 @@ static int get_value(rd *r, tlc_value *v, int depth)
 	}
 	case TLC_VALUE_TENSOR: return get_tensor(r, &v->u.tensor);
 	case TLC_VALUE_LIST: return get_list(r, v, depth);
+	case TLC_VALUE_UNRECORDED: return 0;
 	default: return -1;
 	}
 }

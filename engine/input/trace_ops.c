@@ -1,6 +1,6 @@
-/* Kineto cpu_op events -> op records: arguments from Input Dims / Input type
- * / Input Strides / Concrete Inputs, per-thread nesting by time containment,
- * phase classification, then tlc_eval_push_op parent-before-child. */
+/* Kineto cpu_op events -> op records: per-thread nesting by time
+ * containment, phase classification, then tlc_eval_push_op
+ * parent-before-child (arguments are built by engine/input/trace_args.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,303 +23,6 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_alloc__free(t->a, t->ops);
 	tlc_alloc__free(t->a, t->opt);
 	memset(t, 0, sizeof *t);
-}
-
-/* ---------------------------------------------------------------- */
-/* arguments                                                         */
-/* ---------------------------------------------------------------- */
-
-/* C++ scalar type names the profiler writes for tensors. */
-static tlc_dtype dtype_of_cpp(const char *s)
-{
-	static const struct { const char *n; tlc_dtype d; } map[] = {
-		{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
-		{ "c10::Half", TLC_DTYPE_FLOAT16 }, { "c10::BFloat16", TLC_DTYPE_BFLOAT16 },
-		{ "c10::Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
-		{ "c10::Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
-		{ "c10::complex<float>", TLC_DTYPE_COMPLEX64 },
-		{ "c10::complex<double>", TLC_DTYPE_COMPLEX128 },
-		{ "long int", TLC_DTYPE_INT64 }, { "long", TLC_DTYPE_INT64 },
-		{ "int64_t", TLC_DTYPE_INT64 }, { "int", TLC_DTYPE_INT32 },
-		{ "short int", TLC_DTYPE_INT16 }, { "short", TLC_DTYPE_INT16 },
-		{ "signed char", TLC_DTYPE_INT8 }, { "unsigned char", TLC_DTYPE_UINT8 },
-		{ "bool", TLC_DTYPE_BOOL },
-	};
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (strcmp(map[i].n, s) == 0)
-			return map[i].d;
-	return TLC_DTYPE_OTHER;
-}
-
-/* Type markers of arguments that are not a single tensor. */
-static int is_marker(const char *ty)
-{
-	if (ty[0] >= 'a' && ty[0] <= 'z')
-		return 0; /* C++ element types are lower case; markers are not */
-	return !ty[0] || strcmp(ty, "Scalar") == 0 || strcmp(ty, "ScalarList") == 0 ||
-	       strcmp(ty, "GenericList") == 0 || strcmp(ty, "TensorList") == 0 ||
-	       strcmp(ty, "None") == 0 || strcmp(ty, "Device") == 0 ||
-	       strcmp(ty, "String") == 0 || strcmp(ty, "Layout") == 0;
-}
-
-static const tlc_tnode *child(const tlc_tnode *arr, size_t i)
-{
-	if (!arr || arr->kind != TLC_TNODE_ARRAY || i >= arr->n)
-		return NULL;
-	const tlc_tnode *c = arr->first;
-	while (i-- && c)
-		c = c->next;
-	return c;
-}
-
-/* Fills an int64 vector from an array of integer numbers; -1 if not one. */
-static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnode *arr,
-                      int nonneg)
-{
-	*n = arr->n;
-	*out = NULL;
-	if (arr->n > TLC_TRACE_MAX_DIMS)
-		return -1;
-	if (arr->n == 0)
-		return 0;
-	int64_t *v = tlc_arena__alloc(t->varena, arr->n * sizeof *v);
-	if (!v)
-		return TLC_ENOMEM;
-	size_t k = 0;
-	for (const tlc_tnode *c = arr->first; c; c = c->next, k++) {
-		if (c->kind != TLC_TNODE_NUMBER)
-			return -1;
-		if (c->ival_ok)
-			v[k] = c->ival;
-		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
-			return -1;
-		if (nonneg && v[k] < 0)
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
-                       const tlc_tnode *strides, const char *ty)
-{
-	int64_t *shape, *stride = NULL;
-	size_t nd, ns = 0;
-	int rc = int_vector(&shape, &nd, t, dims, 1);
-	if (rc)
-		return rc;
-	if (strides && strides->kind == TLC_TNODE_ARRAY && strides->n == nd && nd > 0) {
-		rc = int_vector(&stride, &ns, t, strides, 0);
-		if (rc == TLC_ENOMEM)
-			return rc;
-		if (rc)
-			stride = NULL;
-	}
-	memset(v, 0, sizeof *v);
-	v->kind = TLC_VALUE_TENSOR;
-	v->u.tensor.ndim = nd;
-	v->u.tensor.shape = shape;
-	v->u.tensor.stride = stride;
-	v->u.tensor.dtype = TLC_DTYPE_NONE;
-	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
-		v->u.tensor.dtype = t->last_type_dtype;
-	} else if (ty) {
-		v->u.tensor.dtype = dtype_of_cpp(ty);
-		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
-	}
-	v->u.tensor.dtype_name = NULL;
-	if (ty && ty[0]) {
-		/* most tensors of a trace share a few dtypes: reuse the last one */
-		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
-			v->u.tensor.dtype_name = t->last_dtype;
-		else if (t->intern)
-			v->u.tensor.dtype_name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
-		if (t->intern && v->u.tensor.dtype_name) {
-			t->last_type = v->u.tensor.dtype_name; /* stable: interned */
-			t->last_type_dtype = v->u.tensor.dtype;
-		}
-		else
-			v->u.tensor.dtype_name = tlc_arena__strdup(t->varena, ty);
-		if (!v->u.tensor.dtype_name)
-			return TLC_ENOMEM;
-	}
-	return 0;
-}
-
-/* A TensorList: Input Dims holds one shape per tensor (dtypes unrecorded). */
-static int make_tensor_list(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
-                            const tlc_tnode *strides)
-{
-	memset(v, 0, sizeof *v);
-	v->kind = TLC_VALUE_LIST;
-	if (dims->n > TLC_TRACE_MAX_ARGS)
-		return -1;
-	tlc_value *items = dims->n ? tlc_arena__alloc(t->varena, dims->n * sizeof *items) : NULL;
-	if (dims->n && !items)
-		return TLC_ENOMEM;
-	size_t k = 0;
-	for (const tlc_tnode *c = dims->first; c; c = c->next, k++) {
-		if (c->kind != TLC_TNODE_ARRAY)
-			return -1;
-		int rc = make_tensor(&items[k], t, c, child(strides, k), NULL);
-		if (rc)
-			return rc;
-	}
-	v->u.list.n = dims->n;
-	v->u.list.items = items;
-	return 0;
-}
-
-static int is_float_text(const char *s)
-{
-	return strpbrk(s, ".eE") != NULL || strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 ||
-	       strcmp(s, "nan") == 0;
-}
-
-/* One scalar of Concrete Inputs text: int, float, bool or string. */
-static void parse_scalar(tlc_value *v, tlc_trace_ops *t, const char *s, size_t n)
-{
-	memset(v, 0, sizeof *v);
-	int64_t i;
-	char *end;
-	char buf[64];
-	if (tlc_trace__parse_i64(&i, s, n) == 0) {
-		v->kind = TLC_VALUE_INT;
-		v->u.integer = i;
-		return;
-	}
-	if ((n == 4 && memcmp(s, "True", 4) == 0) || (n == 5 && memcmp(s, "False", 5) == 0)) {
-		v->kind = TLC_VALUE_BOOL;
-		v->u.boolean = n == 4;
-		return;
-	}
-	if (n < sizeof buf) {
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-		double d = strtod(buf, &end);
-		if (n > 0 && *end == '\0' && is_float_text(buf)) {
-			v->kind = TLC_VALUE_FLOAT;
-			v->u.real = d;
-			return;
-		}
-	}
-	v->kind = TLC_VALUE_STRING;
-	v->u.string = tlc_arena__strndup(t->varena, s, n);
-}
-
-/* Concrete Inputs text: "[1, 1]" is a list, anything else one scalar. */
-static int parse_concrete(tlc_value *v, tlc_trace_ops *t, const char *s, size_t n)
-{
-	if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
-		size_t cnt = 0;
-		const char *p = s + 1, *e = s + n - 1;
-		int empty = 1;
-		for (const char *q = p; q < e; q++) {
-			if (*q == ',')
-				cnt++;
-			else if (*q != ' ')
-				empty = 0;
-		}
-		cnt = empty ? 0 : cnt + 1;
-		if (cnt > TLC_TRACE_MAX_ARGS)
-			return -1;
-		tlc_value *items = cnt ? tlc_arena__alloc(t->varena, cnt * sizeof *items) : NULL;
-		if (cnt && !items)
-			return TLC_ENOMEM;
-		for (size_t k = 0; k < cnt; k++) {
-			while (p < e && *p == ' ')
-				p++;
-			const char *q = p;
-			while (q < e && *q != ',')
-				q++;
-			const char *r = q;
-			while (r > p && r[-1] == ' ')
-				r--;
-			parse_scalar(&items[k], t, p, (size_t)(r - p));
-			p = q + 1;
-		}
-		memset(v, 0, sizeof *v);
-		v->kind = TLC_VALUE_LIST;
-		v->u.list.n = cnt;
-		v->u.list.items = items;
-		return 0;
-	}
-	parse_scalar(v, t, s, n);
-	return 0;
-}
-
-/* 1 when the argument was built, 0 when its value was not recorded. */
-static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
-                     const char *ty, const tlc_tnode *strides, const tlc_tnode *conc,
-                     int have_concrete, const char **why)
-{
-	int rc;
-	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
-	                dims->first->kind == TLC_TNODE_ARRAY;
-	if (strcmp(ty, "TensorList") == 0 || dims_list) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
-			*why = "'Input Dims' entry of a TensorList is not an array";
-			return -1;
-		}
-		rc = make_tensor_list(v, t, dims, strides);
-	} else if (!is_marker(ty)) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
-			*why = "'Input Dims' entry of a tensor is not an array";
-			return -1;
-		}
-		rc = make_tensor(v, t, dims, strides, ty);
-	} else if (conc && conc->kind == TLC_TNODE_STRING && conc->len > 0) {
-		rc = parse_concrete(v, t, conc->text, conc->len);
-	} else if (have_concrete && !ty[0]) {
-		memset(v, 0, sizeof *v); /* recorded as nothing: None */
-		return 1;
-	} else {
-		return 0;
-	}
-	if (rc == TLC_ENOMEM)
-		return rc;
-	if (rc) {
-		*why = "'Input Dims' holds a negative, non-integer or oversized entry";
-		return -1;
-	}
-	return 1;
-}
-
-int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
-                          const tlc_tnode *dims, const tlc_tnode *types,
-                          const tlc_tnode *strides, const tlc_tnode *concrete,
-                          const char **why)
-{
-	*out = NULL;
-	*nout = 0;
-	size_t n = 0;
-	if (dims && dims->n > n) n = dims->n;
-	if (types && types->n > n) n = types->n;
-	if (!dims && !types)
-		return 0; /* shapes not recorded: rules report missing_args */
-	if (n > TLC_TRACE_MAX_ARGS) {
-		*why = "more than 4096 entries in 'Input Dims'";
-		return TLC_EINPUT;
-	}
-	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
-	if (n && !v)
-		return TLC_ENOMEM;
-	size_t k = 0;
-	for (; k < n; k++) {
-		const tlc_tnode *ty = child(types, k);
-		const char *tys = ty && ty->kind == TLC_TNODE_STRING ? ty->text : "";
-		int rc = build_one(&v[k], t, child(dims, k), tys, child(strides, k),
-		                   child(concrete, k), concrete != NULL, why);
-		if (rc == TLC_ENOMEM)
-			return rc;
-		if (rc < 0)
-			return TLC_EINPUT;
-		if (rc == 0)
-			break; /* an unrecorded value: later args are not guessed */
-	}
-	*out = v;
-	*nout = k;
-	return 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -478,8 +181,8 @@ static int is_node_name(const char *s)
  *   named *Backward<digits>)               -> autograd::node . <name>
  *   any other name without a namespace     -> kineto::<name>
  * Strings built here live in t->scratch (the eval copies them). */
-static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
-                          const tlc_trace_op *parent)
+static int canonical_name_raw(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
+                              const tlc_trace_op *parent)
 {
 	const char *s = o->name;
 	size_t n = strlen(s);
@@ -509,11 +212,45 @@ static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
 		op->overload = s;
 		return 0;
 	}
+	/* rows whose name carries an id (a frame, a graph hash, a generated
+	 * kernel): one name per kind, the id as the overload */
+	static const struct { const char *prefix, *name; int whole; } id_rows[] = {
+		{ "Torch-Compiled Region: ", "kineto::Torch-Compiled_Region", 0 },
+		{ "## Call CompiledFxGraph ", "kineto::##_Call_CompiledFxGraph", 0 },
+		{ "triton_", "kineto::triton", 1 }, /* the kernel's whole name */
+	};
+	for (size_t i = 0; i < sizeof id_rows / sizeof id_rows[0]; i++) {
+		size_t pl = strlen(id_rows[i].prefix);
+		if (n > pl && strncmp(s, id_rows[i].prefix, pl) == 0) {
+			op->name = id_rows[i].name;
+			op->overload = id_rows[i].whole ? s : s + pl;
+			return 0;
+		}
+	}
 	char *k = tlc_arena__alloc(&t->scratch, n + sizeof "kineto::");
 	if (!k)
 		return TLC_ENOMEM;
 	memcpy(k, "kineto::", 8);
 	memcpy(k + 8, s, n + 1);
+	op->name = k;
+	return 0;
+}
+
+/* A rule name holds no space (the registry refuses one), so a space in the
+ * canonical name becomes '_': "TorchDynamo Cache Lookup" is
+ * kineto::TorchDynamo_Cache_Lookup, registrable like any other row. */
+static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
+                          const tlc_trace_op *parent)
+{
+	int rc = canonical_name_raw(op, t, o, parent);
+	if (rc < 0 || !strchr(op->name, ' '))
+		return rc;
+	char *k = tlc_arena__strdup(&t->scratch, op->name);
+	if (!k)
+		return TLC_ENOMEM;
+	for (char *p = k; *p; p++)
+		if (*p == ' ')
+			*p = '_';
 	op->name = k;
 	return 0;
 }
@@ -529,7 +266,8 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 		return tlc_error__oom(); /* the bytes are ours: only allocation can fail */
 	op.args = args;
 	op.size = sizeof op;
-	op.flags = TLC_OP_HAS_START_NS | TLC_OP_HAS_END_NS | TLC_OP_HAS_THREAD | TLC_OP_HAS_HOST_NS;
+	op.flags = TLC_OP_HAS_START_NS | TLC_OP_HAS_END_NS | TLC_OP_HAS_THREAD | TLC_OP_HAS_HOST_NS |
+	           TLC_OP_ARGS_OBSERVED; /* a profiler lists every argument: none omitted */
 	if (po) {
 		op.flags |= TLC_OP_HAS_PARENT;
 		op.parent = parent;

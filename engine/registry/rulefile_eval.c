@@ -169,7 +169,7 @@ static int explain(const rf_ctx *c, int rc, const char *fmt, ...)
 static const char *kind_name(tlc_value_kind k)
 {
 	static const char *const names[] = { "None", "a bool", "an int", "a float", "a string",
-		                             "a tensor", "a list" };
+		                             "a tensor", "a list", "not recorded" };
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "a value";
 }
 
@@ -191,6 +191,9 @@ static int operand_or_none(const tlc_value **out, const rf_ctx *c, const tlc_rf_
 {
 	const tlc_op *op = c->op;
 	const tlc_value *v = lookup(c, o);
+	if (v && v->kind == TLC_VALUE_UNRECORDED)
+		return explain(c, TLC_RULE_MISSING_ARGS, "%s was passed but its value was not "
+		               "recorded (a trace without Concrete Inputs)", o->text);
 	if (!v || (v->kind == TLC_VALUE_NONE && !allow_none)) {
 		if (o->kind == TLC_RF_ARG)
 			return explain(c, TLC_RULE_MISSING_ARGS, "%s is %s (%zu positional arguments "
@@ -447,6 +450,9 @@ static int call(num *out, rf_ctx *c, const tlc_rf_node *n)
 	case TLC_RF_FN_CEILDIV: return divide(out, c, n, D_CEIL);
 	case TLC_RF_FN_HAS: {
 		const tlc_value *v = lookup(c, &n->opd);
+		if (v && v->kind == TLC_VALUE_UNRECORDED)
+			return explain(c, TLC_RULE_MISSING_ARGS, "has(%s): whether it was given is "
+			               "not recorded (a trace without Concrete Inputs)", n->opd.text);
 		num_small(out, v && v->kind != TLC_VALUE_NONE);
 		return 0;
 	}

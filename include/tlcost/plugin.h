@@ -81,7 +81,11 @@ typedef enum tlc_value_kind {
 	TLC_VALUE_FLOAT,
 	TLC_VALUE_STRING,
 	TLC_VALUE_TENSOR,
-	TLC_VALUE_LIST
+	TLC_VALUE_LIST,
+	/* The call passed this argument but the input did not record its value
+	 * (a trace without Concrete Inputs; a string, which no trace records).
+	 * Never a default: a rule that needs it reports MISSING_ARGS. */
+	TLC_VALUE_UNRECORDED
 } tlc_value_kind;
 
 /** A tensor as observed: shape always, strides/dtype/device when recorded. */
@@ -134,6 +138,12 @@ typedef enum tlc_phase {
 #define TLC_OP_HAS_PARENT      (1u << 4)
 #define TLC_OP_HAS_OUTPUTS     (1u << 5)
 #define TLC_OP_HAS_END_NS      (1u << 6) /* traces: host end time known */
+/* The arguments are every schema argument as a profiler observed them
+ * (traces): nothing was omitted by the caller, so an argument past nargs, or
+ * a None where the input cannot tell None from an unrecorded string, is not
+ * recorded, never a schema default. Op logs leave it clear: an omitted
+ * argument there means the schema default. */
+#define TLC_OP_ARGS_OBSERVED   (1u << 7)
 
 /** One operator call (an op log v1 record). Strings are NUL-terminated;
  *  everything is owned by whoever built the record and only borrowed by the
