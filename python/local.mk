@@ -12,15 +12,16 @@ tlcostpydir = $(pythondir)/tlcost
 tlcostpy_PYTHON = $(TLCOST_PY_SOURCES)
 pyexec_LTLIBRARIES = _tlcost.la
 _tlcost_la_SOURCES = python/ext/ext.h python/ext/module.c python/ext/eval.c \
-	python/ext/convert.c python/ext/pyrule.c
+	python/ext/convert.c python/ext/pyrule.c python/ext/nvtx.c
 # Python.h defines the feature macros itself (first include): no -D_* here;
 # -isystem keeps its own warnings out of -Werror
 _tlcost_la_CPPFLAGS = $(TLC_I_PUBLIC) $(PYTHON_CPPFLAGS)
 _tlcost_la_CFLAGS = -std=c11 $(WARN_CFLAGS)
 _tlcost_la_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^PyInit__tlcost$$'
-_tlcost_la_LIBADD = libtlcost.la
+_tlcost_la_LIBADD = libtlcost-nvtx.la libtlcost.la
 else
-EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c
+EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c \
+	python/ext/nvtx.c
 endif
 
 # Tests (tests/python/*.py) run through tests/python/run.sh with the build
@@ -28,7 +29,7 @@ endif
 # was not built, under valgrind and in sanitizer builds.
 TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
 	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
-	tests/python/test_docs.py
+	tests/python/test_docs.py tests/python/test_nvtx.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)

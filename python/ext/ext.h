@@ -62,6 +62,7 @@ typedef struct tlpy_engine {
 
 extern PyTypeObject tlpy_engine_type;
 extern PyTypeObject tlpy_eval_type;
+extern PyTypeObject tlpy_nvtx_type; /* python/ext/nvtx.c */
 
 /** Registers a Python callable as a cost rule (python/ext/pyrule.c). */
 PyObject *tlpy_engine_register_py_rule(tlpy_engine *self, PyObject *args, PyObject *kw);

@@ -264,15 +264,18 @@ PyMODINIT_FUNC PyInit__tlcost(void);
 
 PyMODINIT_FUNC PyInit__tlcost(void)
 {
-	if (PyType_Ready(&tlpy_engine_type) < 0 || PyType_Ready(&tlpy_eval_type) < 0)
+	if (PyType_Ready(&tlpy_engine_type) < 0 || PyType_Ready(&tlpy_eval_type) < 0 ||
+	    PyType_Ready(&tlpy_nvtx_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&tlpy_module);
 	if (!m)
 		return NULL;
 	Py_INCREF(&tlpy_engine_type);
 	Py_INCREF(&tlpy_eval_type);
+	Py_INCREF(&tlpy_nvtx_type);
 	if (PyModule_AddObject(m, "Engine", (PyObject *)&tlpy_engine_type) < 0 ||
 	    PyModule_AddObject(m, "Eval", (PyObject *)&tlpy_eval_type) < 0 ||
+	    PyModule_AddObject(m, "Nvtx", (PyObject *)&tlpy_nvtx_type) < 0 ||
 	    PyModule_AddStringConstant(m, "version", TLC_VERSION_STRING) < 0) {
 		Py_DECREF(m);
 		return NULL;

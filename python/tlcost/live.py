@@ -162,9 +162,10 @@ class LiveRecorder(TorchDispatchMode):
     """Pushes every dispatched op into a _tlcost.Eval as it returns."""
 
     def __init__(self, ev, tracker: Optional[ModuleTracker] = None,
-                 timing: bool = True):
+                 timing: bool = True, nvtx=None):
         super().__init__()
         self.ev = ev
+        self.nvtx = nvtx
         self.tracker = tracker
         self.timing = timing
         self.phase = "other"
@@ -173,12 +174,23 @@ class LiveRecorder(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        start = time.perf_counter_ns()
-        result = func(*args, **kwargs)
-        end = time.perf_counter_ns()
         b = self._binders.get(func)
         if b is None:
             b = self._binders[func] = _Binder(func)
+        nv = self.nvtx
+        if nv is not None:
+            # tlcost::<op>#<call_id>: the call id is the op's log id
+            nv.op_enter(b.name, self.count)
+            try:
+                start = time.perf_counter_ns()
+                result = func(*args, **kwargs)
+                end = time.perf_counter_ns()
+            finally:
+                nv.op_exit(self.count)
+        else:
+            start = time.perf_counter_ns()
+            result = func(*args, **kwargs)
+            end = time.perf_counter_ns()
         pos, kw = b.bind(args, kwargs)
         outs = list(result) if isinstance(result, (tuple, list)) else [result]
         phase = self.phase
@@ -314,7 +326,7 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
             optimizer: str = "sgd", timing: bool = True, record: bool = True,
             keep_ops: bool = True, model_name: Optional[str] = None,
             tokens: Optional[int] = None, meta: Optional[Dict[str, Any]] = None,
-            device: Optional[str] = None) -> Report:
+            device: Optional[str] = None, emit_nvtx: bool = False) -> Report:
     """Capture one step of ``model`` on ``inputs`` through libtlcost.
 
     mode: "fwd_grad" (train(), autograd on, one forward), "fwd_nograd_eval"
@@ -324,8 +336,17 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
     Report.save; keep_ops=True keeps one C row per op for tree/profile/
     roofline/join. ``tokens`` goes to the header (absent when None: never
     guessed). Nothing is downloaded.
+    emit_nvtx=True wraps every op in an NVTX range named
+    ``tlcost::<op>#<call_id>`` (the call id is the op's id in the log) for
+    Nsight Systems (docs/nvtx.md); where no NVTX tool takes ranges (not run
+    under nsys, no NVTX_INJECTION64_PATH) it raises tlcost.UnavailableError
+    with code emit_nvtx_unavailable before anything runs.
     """
     _check_mode(mode)
+    nvtx = None
+    if emit_nvtx:
+        nvtx = _tlcost.Nvtx()
+        nvtx.start()
     inputs = _as_inputs(inputs)
     if mode != "train" and (loss_fn is not None or target is not None):
         raise usage("capture_option_inapplicable",
@@ -344,7 +365,7 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
                 tokens=head.get("tokens", -1),
                 meta_json=_json(head["meta"]) if meta else None)
     tracker = ModuleTracker(model)
-    rec = LiveRecorder(ev, tracker, timing=timing)
+    rec = LiveRecorder(ev, tracker, timing=timing, nvtx=nvtx)
     try:
         run_step(model, inputs, mode, rec, target, loss_fn, optimizer)
     finally:
