@@ -22,10 +22,12 @@ struct optype {
 	tlc_optype_row pub;
 };
 
-#define TYPE_CACHE_SIZE 256
-typedef struct type_cache_entry {
-	struct optype *type;
-} type_cache_entry;
+/* The op-type table: open addressing on the hash of the name and overload
+ * bytes; a slot holds the hash and 1 + the type's index (0: empty). */
+typedef struct type_slot {
+	uint64_t h;
+	size_t idx1;
+} type_slot;
 
 typedef struct ledger_group {
 	const char *name, *overload;
@@ -82,7 +84,8 @@ struct tlc_eval {
 
 	optype *types;
 	size_t ntypes, tcap;
-	tlc_idmap type_index;    /* hash(name,overload) -> chain of indices (see find_type) */
+	type_slot *type_slots;   /* (name, overload) -> type (see type_of) */
+	size_t ntype_slots;      /* a power of two, or 0 */
 	const optype **types_sorted;
 
 	ledger_group *groups;
@@ -100,7 +103,6 @@ struct tlc_eval {
 	const char *src_name;  /* input of the records being pushed (interned) */
 	uint64_t src_line;
 
-	type_cache_entry type_cache[TYPE_CACHE_SIZE];
 	tlc_cost scratch;
 	char notebuf[256];
 	tlc_sb sb;
@@ -132,7 +134,6 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
 	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
-	tlc_idmap__init(&ev->type_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
@@ -189,7 +190,7 @@ void tlc_eval_free(tlc_eval *ev)
 	for (size_t i = 0; i < ev->nuncov; i++)
 		tlc_count__clear(&ev->uncov[i].nested);
 	tlc_alloc__free(ev->a, ev->uncov);
-	tlc_idmap__free(&ev->type_index);
+	tlc_alloc__free(ev->a, ev->type_slots);
 	tlc_idmap__free(&ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
@@ -264,77 +265,73 @@ static void set_bit(id_bits *b, int64_t id, size_t which)
 
 /* ---- op types and ledger groups ---- */
 
-static uint64_t pair_hash(const char *a, const char *b)
+static uint64_t type_hash(const char *name, size_t nlen, const char *ovl, size_t olen)
 {
-	return (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)b;
+	return tlc_hash__bytes(name, nlen) * 31 + tlc_hash__bytes(ovl, olen);
 }
 
-/* Interned pointers make (name, overload) identity a pointer compare. The
- * index maps the pair hash to 1 + the first type index; collisions probe
- * hash+1, hash+2, ... */
-static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
+/* Doubles the table (at half load), re-placing every type by its hash. */
+static int grow_type_slots(tlc_eval *ev)
 {
-	int64_t h = (int64_t)(pair_hash(name, overload) & INT64_MAX);
-	for (;; h = (h + 1) & INT64_MAX) {
-		int created;
-		int64_t *slot = tlc_idmap__put(&ev->type_index, h, &created);
-		if (!slot)
-			return NULL;
-		if (!created) {
-			optype *t = &ev->types[*slot];
-			if (t->name == name && t->overload == overload)
-				return t;
+	size_t n = ev->ntype_slots ? ev->ntype_slots * 2 : 256;
+	type_slot *s = tlc_alloc__calloc(ev->a, n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < ev->ntype_slots; i++) {
+		const type_slot *o = &ev->type_slots[i];
+		if (!o->idx1)
 			continue;
-		}
-		optype *before = ev->types;
-		if (tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap, ev->ntypes + 1,
-		                    sizeof *ev->types) < 0) {
-			tlc_idmap__del(&ev->type_index, h);
-			return NULL;
-		}
-		if (ev->types != before) /* cached pointers moved */
-			memset(ev->type_cache, 0, sizeof ev->type_cache);
-		optype *t = &ev->types[ev->ntypes];
-		memset(t, 0, sizeof *t);
-		t->name = name;
-		t->overload = overload;
-		t->rule = tlc_registry__find(ev->eng->reg, name, overload);
-		t->group = -1;
-		tlc_count__init(&t->flops);
-		*slot = (int64_t)ev->ntypes++;
-		return t;
+		size_t j = o->h & (n - 1);
+		while (s[j].idx1)
+			j = (j + 1) & (n - 1);
+		s[j] = *o;
 	}
+	tlc_alloc__free(ev->a, ev->type_slots);
+	ev->type_slots = s;
+	ev->ntype_slots = n;
+	return 0;
 }
 
-/* The op type of a record: a direct-mapped cache keyed by the hash of the
- * raw name and overload saves interning both on every op. */
+/* A new type in slot *slot (empty) for the raw name and overload. */
+static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *raw_name,
+                        size_t nlen, const char *raw_ovl, size_t olen)
+{
+	const char *name = tlc_intern__get(ev->intern, raw_name, nlen);
+	const char *ovl = tlc_intern__get(ev->intern, raw_ovl, olen);
+	if (!name || !ovl || tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap,
+	                                     ev->ntypes + 1, sizeof *ev->types) < 0)
+		return NULL;
+	optype *t = &ev->types[ev->ntypes];
+	memset(t, 0, sizeof *t);
+	t->name = name;
+	t->overload = ovl;
+	t->rule = tlc_registry__find(ev->eng->reg, name, ovl);
+	t->group = -1;
+	tlc_count__init(&t->flops);
+	slot->h = h;
+	slot->idx1 = ++ev->ntypes;
+	return t;
+}
+
+/* The op type of a record, in one lookup: the hash of the name and
+ * overload bytes, then a probe that compares strings only on an equal
+ * hash. A new (name, overload) is interned once, when its type is made. */
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
-	const char *ovl_raw = op->overload ? op->overload : "";
-	/* callers often pass the same string pointers again (literals, interned
-	 * names): try the slot of the pointers first; strcmp still decides */
-	uintptr_t ph = ((uintptr_t)op->name >> 3) ^ ((uintptr_t)ovl_raw >> 5) * 31;
-	type_cache_entry *c = &ev->type_cache[ph & (TYPE_CACHE_SIZE - 1)];
-	if (c->type && strcmp(c->type->name, op->name) == 0 &&
-	    strcmp(c->type->overload, ovl_raw) == 0)
-		return c->type;
-	size_t nlen = strlen(op->name), olen = strlen(ovl_raw);
-	uint64_t h = tlc_hash__bytes(op->name, nlen) * 31 + tlc_hash__bytes(ovl_raw, olen);
-	type_cache_entry *hc = &ev->type_cache[h & (TYPE_CACHE_SIZE - 1)];
-	optype *t = NULL;
-	if (hc->type && strcmp(hc->type->name, op->name) == 0 &&
-	    strcmp(hc->type->overload, ovl_raw) == 0) {
-		t = hc->type;
-	} else {
-		const char *name = tlc_intern__get(ev->intern, op->name, nlen);
-		const char *ovl = tlc_intern__get(ev->intern, ovl_raw, olen);
-		t = name && ovl ? find_type(ev, name, ovl) : NULL;
-		if (t)
-			hc->type = t;
+	const char *ovl = op->overload ? op->overload : "";
+	size_t nlen = strlen(op->name), olen = strlen(ovl);
+	uint64_t h = type_hash(op->name, nlen, ovl, olen);
+	if (ev->ntypes + 1 > ev->ntype_slots / 2 && grow_type_slots(ev) < 0)
+		return NULL;
+	size_t mask = ev->ntype_slots - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		type_slot *s = &ev->type_slots[j];
+		if (!s->idx1)
+			return new_type(ev, s, h, op->name, nlen, ovl, olen);
+		optype *t = &ev->types[s->idx1 - 1];
+		if (s->h == h && strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+			return t;
 	}
-	if (t)
-		c->type = t;
-	return t;
 }
 
 static ledger_group *find_group(tlc_eval *ev, optype *t)
@@ -464,9 +461,8 @@ static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *rea
 		e->reason = reason;
 		const char *note = ev->scratch.note;
 		e->detail = note ? intern(ev, note) : NULL;
-		e->remedy = remedy_for(ev, t->name, t->overload, reason);
-		if (!e->remedy)
-			return oom();
+		/* e->remedy (some 700 bytes) is written when the entry is first
+		 * read (tlc_eval_ledger_at): most groups are never shown */
 	}
 	e->count++;
 	if (e->nexample_ids < LEDGER_EXAMPLES)
@@ -1147,11 +1143,19 @@ int tlc_eval_is_lower_bound(const tlc_eval *ev)
 
 size_t tlc_eval_ledger_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ngroups : 0; }
 
+/* The remedy of a ledger entry is made on its first read, and kept (the
+ * eval is the cache's owner, so the const is cast away here only). */
 const tlc_ledger_entry *tlc_eval_ledger_at(const tlc_eval *ev, size_t i)
 {
 	if (!ev || !ev->finished || i >= ev->ngroups)
 		return NULL;
-	return &ev->groups_sorted[i]->pub;
+	ledger_group *g = (ledger_group *)ev->groups_sorted[i];
+	if (!g->pub.remedy)
+		g->pub.remedy = remedy_for((tlc_eval *)ev, g->name, g->overload, g->pub.reason);
+	if (!g->pub.remedy) /* out of memory: a shorter remedy, never an empty one */
+		g->pub.remedy = "register a rule for this op in a plugin (docs/plugin-guide.md) or "
+		                "write a rule file (docs/rule-files.md)";
+	return &g->pub;
 }
 
 size_t tlc_eval_optype_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ntypes : 0; }
