@@ -781,7 +781,10 @@ static inline int value_ok(const tlc_value *v)
 	return (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST) || check_value(v, 0) == 0;
 }
 
-static int check_op(const tlc_op *op)
+/* The record's fields; its argument values too unless values_checked
+ * (a reader that has already refused what check_value refuses, at the
+ * input position: the op log reader). */
+static int check_op(const tlc_op *op, int values_checked)
 {
 	const char *bad = NULL;
 	if (op->size < offsetof(tlc_op, correlation) + sizeof op->correlation)
@@ -795,13 +798,14 @@ static int check_op(const tlc_op *op)
 	else if ((op->nargs && !op->args) || (op->nkwargs && !op->kwargs) ||
 	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
 		bad = "args (count given without values)";
-	for (size_t i = 0; !bad && i < op->nargs; i++)
+	for (size_t i = 0; !bad && !values_checked && i < op->nargs; i++)
 		if (!value_ok(&op->args[i]))
 			bad = "args (negative shape entry or nesting deeper than 64)";
-	for (size_t i = 0; !bad && i < op->nkwargs; i++)
+	for (size_t i = 0; !bad && !values_checked && i < op->nkwargs; i++)
 		if (!op->kwargs[i].name || !value_ok(&op->kwargs[i].value))
 			bad = "kwargs (unnamed, negative shape entry or too deep)";
-	for (size_t i = 0; !bad && (op->flags & TLC_OP_HAS_OUTPUTS) && i < op->noutputs; i++)
+	for (size_t i = 0; !bad && !values_checked && (op->flags & TLC_OP_HAS_OUTPUTS) &&
+	                   i < op->noutputs; i++)
 		if (!value_ok(&op->outputs[i]))
 			bad = "outputs (negative shape entry or nesting deeper than 64)";
 	if (bad)
@@ -811,7 +815,19 @@ static int check_op(const tlc_op *op)
 	return 0;
 }
 
+static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked);
+
 int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op)
+{
+	return push_op(ev, op, 0);
+}
+
+int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op)
+{
+	return push_op(ev, op, 1);
+}
+
+static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 {
 	if (!ev || !op)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and an op",
@@ -820,7 +836,7 @@ int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op)
 		return tlc_error__set(TLC_ESTATE, "eval_finished",
 		                      "create a new tlc_eval for more input",
 		                      "tlc_eval_push_op after tlc_eval_finish");
-	int rc = check_op(op);
+	int rc = check_op(op, values_checked);
 	if (rc < 0)
 		return rc;
 	id_bits *b = bits_of(ev, op->id, 1);

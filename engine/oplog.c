@@ -960,7 +960,7 @@ static int finish_op(reader *r)
 		r->err_set = 1;
 		return 0;
 	}
-	if (tlc_eval_push_op(r->ev, &op) < 0) {
+	if (tlc_eval__push_op_checked(r->ev, &op) < 0) { /* values checked as read */
 		r->err_set = 1;
 		return 0;
 	}
