@@ -1480,10 +1480,11 @@ static uint64_t closing_column(const unsigned char *p, size_t n)
 	return n;
 }
 
-/* 0 when the line was read, 1 when yajl must read it, or an error. */
-static int fast_line(reader *r, const unsigned char *p, size_t n)
+/* 0 when the line p[0..n) was read, 1 when yajl must read it, or an
+ * error; avail bytes from p are in the chunk (the line and what follows). */
+static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 {
-	int st = tlc_json_fast__object(r->fast, p, n, &fast_events, r);
+	int st = tlc_json_fast__object(r->fast, p, n, avail, &fast_events, r);
 	if (st == TLC_JSON_FAST_OK)
 		return 0;
 	if (st == TLC_JSON_FAST_CANCELED && r->err_set && r->depth == 0)
@@ -1506,7 +1507,8 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 			                          "line %llu is longer than %llu bytes",
 			                          (unsigned long long)r->line,
 			                          (unsigned long long)r->max_line);
-		int rc = r->fast && nl && r->line_len == 0 && r->seen_header ? fast_line(r, p, take) : 1;
+		int fast = r->fast && nl && r->line_len == 0 && r->seen_header;
+		int rc = fast ? fast_line(r, p, take, n) : 1;
 		if (rc > 0)
 			rc = feed(r, p, take);
 		if (rc < 0)

@@ -134,16 +134,28 @@ extern "C" void tlc_json_fast__free(tlc_json_fast *j)
 	delete j;
 }
 
+static_assert(TLC_JSON_FAST_PADDING == simdjson::SIMDJSON_PADDING, "json_fast.h padding");
+
 extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
-                                     const tlc_json_events *cb, void *ctx)
+                                     size_t readable, const tlc_json_events *cb, void *ctx)
 {
-	if (!j || len > TLC_JSON_FAST_MAX_TEXT || !reserve(j, len))
+	if (!j || len > TLC_JSON_FAST_MAX_TEXT)
 		return TLC_JSON_FAST_DECLINED;
-	try {
+	// simdjson reads up to SIMDJSON_PADDING bytes past the text, whatever
+	// they hold ("it does not matter what those bytes are initialized to,
+	// as long as they are allocated"): a text followed by that many of the
+	// caller's bytes is parsed where it lies
+	const char *at = reinterpret_cast<const char *>(text);
+	if (readable < len || readable - len < simdjson::SIMDJSON_PADDING) {
+		if (!reserve(j, len))
+			return TLC_JSON_FAST_DECLINED;
 		std::memcpy(j->buf, text, len);
+		at = j->buf;
+	}
+	try {
 		dom::element root;
 		dom::object o;
-		if (j->parser.parse(j->buf, len, false).get(root) || root.get_object().get(o))
+		if (j->parser.parse(at, len, false).get(root) || root.get_object().get(o))
 			return TLC_JSON_FAST_DECLINED;
 		walk w = { cb, ctx };
 		return walk_object(w, o);

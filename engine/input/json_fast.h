@@ -59,6 +59,9 @@ enum {
  *  simdjson's buffers stay small whatever the input). */
 #define TLC_JSON_FAST_MAX_TEXT ((size_t)1 << 20)
 
+/** Readable bytes simdjson needs after a text (SIMDJSON_PADDING). */
+#define TLC_JSON_FAST_PADDING 64
+
 typedef struct tlc_json_fast tlc_json_fast;
 
 #ifdef TLC_HAVE_SIMDJSON
@@ -74,18 +77,20 @@ void tlc_json_fast__free(tlc_json_fast *j);
  *  whitespace around it, then delivers its events to cb with ctx. The text
  *  is validated whole first: on DECLINED no event was delivered; on
  *  CANCELED the callback that returned 0 was the last one called. The text
- *  is not modified and need not be padded. */
+ *  is not modified. readable (>= len) is how many bytes from text may be
+ *  read: with TLC_JSON_FAST_PADDING bytes beyond the text (whatever they
+ *  hold: a reader's next line) it is parsed where it lies, else copied. */
 int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
-                          const tlc_json_events *cb, void *ctx);
+                          size_t readable, const tlc_json_events *cb, void *ctx);
 
 #else
 
 static inline tlc_json_fast *tlc_json_fast__new(void) { return NULL; }
 static inline void tlc_json_fast__free(tlc_json_fast *j) { (void)j; }
 static inline int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
-                                        const tlc_json_events *cb, void *ctx)
+                                        size_t readable, const tlc_json_events *cb, void *ctx)
 {
-	(void)j, (void)text, (void)len, (void)cb, (void)ctx;
+	(void)j, (void)text, (void)len, (void)readable, (void)cb, (void)ctx;
 	return TLC_JSON_FAST_DECLINED;
 }
 
