@@ -86,6 +86,7 @@ struct tlc_eval {
 	size_t ntypes, tcap;
 	type_slot *type_slots;   /* (name, overload) -> type (see type_of) */
 	size_t ntype_slots;      /* a power of two, or 0 */
+	size_t recent[256];      /* 1 + type index, by the op's name pointer (see type_of) */
 	const optype **types_sorted;
 
 	ledger_group *groups;
@@ -313,23 +314,42 @@ static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *r
 	return t;
 }
 
+static optype *find_type(tlc_eval *ev, const char *name, const char *ovl);
+
 /* The op type of a record, in one lookup: the hash of the name and
  * overload bytes, then a probe that compares strings only on an equal
- * hash. A new (name, overload) is interned once, when its type is made. */
+ * hash. A new (name, overload) is interned once, when its type is made.
+ * Callers of the C API pass the same string pointers again and again: the
+ * type last found for a name pointer is tried first (strcmp decides), which
+ * saves hashing the bytes. */
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
 	const char *ovl = op->overload ? op->overload : "";
-	size_t nlen = strlen(op->name), olen = strlen(ovl);
-	uint64_t h = type_hash(op->name, nlen, ovl, olen);
+	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
+	if (*recent) {
+		optype *t = &ev->types[*recent - 1];
+		if (strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+			return t;
+	}
+	optype *t = find_type(ev, op->name, ovl);
+	if (t)
+		*recent = (size_t)(t - ev->types) + 1;
+	return t;
+}
+
+static optype *find_type(tlc_eval *ev, const char *name, const char *ovl)
+{
+	size_t nlen = strlen(name), olen = strlen(ovl);
+	uint64_t h = type_hash(name, nlen, ovl, olen);
 	if (ev->ntypes + 1 > ev->ntype_slots / 2 && grow_type_slots(ev) < 0)
 		return NULL;
 	size_t mask = ev->ntype_slots - 1;
 	for (size_t j = h & mask;; j = (j + 1) & mask) {
 		type_slot *s = &ev->type_slots[j];
 		if (!s->idx1)
-			return new_type(ev, s, h, op->name, nlen, ovl, olen);
+			return new_type(ev, s, h, name, nlen, ovl, olen);
 		optype *t = &ev->types[s->idx1 - 1];
-		if (s->h == h && strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+		if (s->h == h && strcmp(t->name, name) == 0 && strcmp(t->overload, ovl) == 0)
 			return t;
 	}
 }

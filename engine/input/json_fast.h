@@ -3,7 +3,7 @@
  * (the one C++ translation unit, with a C interface) includes simdjson.
  *
  * The fast path is an accelerator, never a second dialect. A reader hands it
- * one complete JSON text (an op log line, a trace event object); simdjson's
+ * one complete JSON text (today: an op log record line); simdjson's
  * DOM parser validates the whole text first, then the fast path delivers
  * the same events, in the same order, as yajl delivers to that reader's
  * callbacks (strings and keys unescaped), except that numbers come
@@ -15,7 +15,7 @@
  * stop the walk (CANCELED) with the error it found: a reader that wants
  * yajl's position for that error keeps the events of a text free of side
  * effects until the text's last event, and reads the text again with yajl.
-
+ *
  * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
  * the inline stubs below decline everything and yajl reads it all. The
  * environment variable TLCOST_JSON_FAST=0 turns the fast path off at run
