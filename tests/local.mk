@@ -95,3 +95,8 @@ TESTS += tests/rule_args_real.sh
 EXTRA_DIST += tests/rule_args_real.sh tests/rule_args_check.py
 TESTS += tests/trace_args_cli.sh
 EXTRA_DIST += tests/trace_args_cli.sh tests/fixtures/trace_args
+
+# The SIMD JSON fast path changes no output (fast on and off compared on
+# every input; TLCOST_BEFORE=old-tlcost compares two builds).
+TESTS += tests/json_fast_same.sh
+EXTRA_DIST += tests/json_fast_same.sh

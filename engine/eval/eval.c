@@ -25,10 +25,12 @@ struct optype {
 	tlc_optype_row pub;
 };
 
-#define TYPE_CACHE_SIZE 256
-typedef struct type_cache_entry {
-	struct optype *type;
-} type_cache_entry;
+/* The op-type table: open addressing on the hash of the name and overload
+ * bytes; a slot holds the hash and 1 + the type's index (0: empty). */
+typedef struct type_slot {
+	uint64_t h;
+	size_t idx1;
+} type_slot;
 
 typedef struct ledger_group {
 	const char *name, *overload;
@@ -85,7 +87,9 @@ struct tlc_eval {
 
 	optype *types;
 	size_t ntypes, tcap;
-	tlc_idmap type_index;    /* hash(name,overload) -> chain of indices (see find_type) */
+	type_slot *type_slots;   /* (name, overload) -> type (see type_of) */
+	size_t ntype_slots;      /* a power of two, or 0 */
+	size_t recent[256];      /* 1 + type index, by the op's name pointer (see type_of) */
 	const optype **types_sorted;
 
 	ledger_group *groups;
@@ -103,7 +107,6 @@ struct tlc_eval {
 	const char *src_name;  /* input of the records being pushed (interned) */
 	uint64_t src_line;
 
-	type_cache_entry type_cache[TYPE_CACHE_SIZE];
 	tlc_cost scratch;
 	char notebuf[256];
 	tlc_sb sb;
@@ -135,7 +138,6 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
 	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
-	tlc_idmap__init(&ev->type_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
@@ -193,7 +195,7 @@ void tlc_eval_free(tlc_eval *ev)
 	for (size_t i = 0; i < ev->nuncov; i++)
 		tlc_count__clear(&ev->uncov[i].nested);
 	tlc_alloc__free(ev->a, ev->uncov);
-	tlc_idmap__free(&ev->type_index);
+	tlc_alloc__free(ev->a, ev->type_slots);
 	tlc_idmap__free(&ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
@@ -277,77 +279,92 @@ static void set_bit(id_bits *b, int64_t id, size_t which)
 
 /* ---- op types and ledger groups ---- */
 
-static uint64_t pair_hash(const char *a, const char *b)
+static uint64_t type_hash(const char *name, size_t nlen, const char *ovl, size_t olen)
 {
-	return (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)b;
+	return tlc_hash__bytes(name, nlen) * 31 + tlc_hash__bytes(ovl, olen);
 }
 
-/* Interned pointers make (name, overload) identity a pointer compare. The
- * index maps the pair hash to 1 + the first type index; collisions probe
- * hash+1, hash+2, ... */
-static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
+/* Doubles the table (at half load), re-placing every type by its hash. */
+static int grow_type_slots(tlc_eval *ev)
 {
-	int64_t h = (int64_t)(pair_hash(name, overload) & INT64_MAX);
-	for (;; h = (h + 1) & INT64_MAX) {
-		int created;
-		int64_t *slot = tlc_idmap__put(&ev->type_index, h, &created);
-		if (!slot)
-			return NULL;
-		if (!created) {
-			optype *t = &ev->types[*slot];
-			if (t->name == name && t->overload == overload)
-				return t;
+	size_t n = ev->ntype_slots ? ev->ntype_slots * 2 : 256;
+	type_slot *s = tlc_alloc__calloc(ev->a, n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < ev->ntype_slots; i++) {
+		const type_slot *o = &ev->type_slots[i];
+		if (!o->idx1)
 			continue;
-		}
-		optype *before = ev->types;
-		if (tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap, ev->ntypes + 1,
-		                    sizeof *ev->types) < 0) {
-			tlc_idmap__del(&ev->type_index, h);
-			return NULL;
-		}
-		if (ev->types != before) /* cached pointers moved */
-			memset(ev->type_cache, 0, sizeof ev->type_cache);
-		optype *t = &ev->types[ev->ntypes];
-		memset(t, 0, sizeof *t);
-		t->name = name;
-		t->overload = overload;
-		t->rule = tlc_registry__find(ev->eng->reg, name, overload);
-		t->group = -1;
-		tlc_count__init(&t->flops);
-		*slot = (int64_t)ev->ntypes++;
-		return t;
+		size_t j = o->h & (n - 1);
+		while (s[j].idx1)
+			j = (j + 1) & (n - 1);
+		s[j] = *o;
 	}
+	tlc_alloc__free(ev->a, ev->type_slots);
+	ev->type_slots = s;
+	ev->ntype_slots = n;
+	return 0;
 }
 
-/* The op type of a record: a direct-mapped cache keyed by the hash of the
- * raw name and overload saves interning both on every op. */
+/* A new type in slot *slot (empty) for the raw name and overload. */
+static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *raw_name,
+                        size_t nlen, const char *raw_ovl, size_t olen)
+{
+	const char *name = tlc_intern__get(ev->intern, raw_name, nlen);
+	const char *ovl = tlc_intern__get(ev->intern, raw_ovl, olen);
+	if (!name || !ovl || tlc_alloc__grow(ev->a, (void **)&ev->types, &ev->tcap,
+	                                     ev->ntypes + 1, sizeof *ev->types) < 0)
+		return NULL;
+	optype *t = &ev->types[ev->ntypes];
+	memset(t, 0, sizeof *t);
+	t->name = name;
+	t->overload = ovl;
+	t->rule = tlc_registry__find(ev->eng->reg, name, ovl);
+	t->group = -1;
+	tlc_count__init(&t->flops);
+	slot->h = h;
+	slot->idx1 = ++ev->ntypes;
+	return t;
+}
+
+static optype *find_type(tlc_eval *ev, const char *name, const char *ovl);
+
+/* The op type of a record, in one lookup: the hash of the name and
+ * overload bytes, then a probe that compares strings only on an equal
+ * hash. A new (name, overload) is interned once, when its type is made.
+ * Callers of the C API pass the same string pointers again and again: the
+ * type last found for a name pointer is tried first (strcmp decides), which
+ * saves hashing the bytes. */
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
-	const char *ovl_raw = op->overload ? op->overload : "";
-	/* callers often pass the same string pointers again (literals, interned
-	 * names): try the slot of the pointers first; strcmp still decides */
-	uintptr_t ph = ((uintptr_t)op->name >> 3) ^ ((uintptr_t)ovl_raw >> 5) * 31;
-	type_cache_entry *c = &ev->type_cache[ph & (TYPE_CACHE_SIZE - 1)];
-	if (c->type && strcmp(c->type->name, op->name) == 0 &&
-	    strcmp(c->type->overload, ovl_raw) == 0)
-		return c->type;
-	size_t nlen = strlen(op->name), olen = strlen(ovl_raw);
-	uint64_t h = tlc_hash__bytes(op->name, nlen) * 31 + tlc_hash__bytes(ovl_raw, olen);
-	type_cache_entry *hc = &ev->type_cache[h & (TYPE_CACHE_SIZE - 1)];
-	optype *t = NULL;
-	if (hc->type && strcmp(hc->type->name, op->name) == 0 &&
-	    strcmp(hc->type->overload, ovl_raw) == 0) {
-		t = hc->type;
-	} else {
-		const char *name = tlc_intern__get(ev->intern, op->name, nlen);
-		const char *ovl = tlc_intern__get(ev->intern, ovl_raw, olen);
-		t = name && ovl ? find_type(ev, name, ovl) : NULL;
-		if (t)
-			hc->type = t;
+	const char *ovl = op->overload ? op->overload : "";
+	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
+	if (*recent) {
+		optype *t = &ev->types[*recent - 1];
+		if (strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+			return t;
 	}
+	optype *t = find_type(ev, op->name, ovl);
 	if (t)
-		c->type = t;
+		*recent = (size_t)(t - ev->types) + 1;
 	return t;
+}
+
+static optype *find_type(tlc_eval *ev, const char *name, const char *ovl)
+{
+	size_t nlen = strlen(name), olen = strlen(ovl);
+	uint64_t h = type_hash(name, nlen, ovl, olen);
+	if (ev->ntypes + 1 > ev->ntype_slots / 2 && grow_type_slots(ev) < 0)
+		return NULL;
+	size_t mask = ev->ntype_slots - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		type_slot *s = &ev->type_slots[j];
+		if (!s->idx1)
+			return new_type(ev, s, h, name, nlen, ovl, olen);
+		optype *t = &ev->types[s->idx1 - 1];
+		if (s->h == h && strcmp(t->name, name) == 0 && strcmp(t->overload, ovl) == 0)
+			return t;
+	}
 }
 
 static ledger_group *find_group(tlc_eval *ev, optype *t)
@@ -479,9 +496,8 @@ static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *rea
 		e->reason = reason;
 		const char *note = ev->scratch.note;
 		e->detail = note ? intern(ev, note) : NULL;
-		e->remedy = remedy_for(ev, t->name, t->overload, reason);
-		if (!e->remedy)
-			return oom();
+		/* e->remedy (some 700 bytes) is written when the entry is first
+		 * read (tlc_eval_ledger_at): most groups are never shown */
 	}
 	e->count++;
 	if (e->nexample_ids < LEDGER_EXAMPLES)
@@ -800,7 +816,10 @@ static inline int value_ok(const tlc_value *v)
 	return (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST) || check_value(v, 0) == 0;
 }
 
-static int check_op(const tlc_op *op)
+/* The record's fields; its argument values too unless values_checked
+ * (a reader that has already refused what check_value refuses, at the
+ * input position: the op log reader). */
+static int check_op(const tlc_op *op, int values_checked)
 {
 	const char *bad = NULL;
 	if (op->size < offsetof(tlc_op, correlation) + sizeof op->correlation)
@@ -814,13 +833,14 @@ static int check_op(const tlc_op *op)
 	else if ((op->nargs && !op->args) || (op->nkwargs && !op->kwargs) ||
 	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
 		bad = "args (count given without values)";
-	for (size_t i = 0; !bad && i < op->nargs; i++)
+	for (size_t i = 0; !bad && !values_checked && i < op->nargs; i++)
 		if (!value_ok(&op->args[i]))
 			bad = "args (negative shape entry or nesting deeper than 64)";
-	for (size_t i = 0; !bad && i < op->nkwargs; i++)
+	for (size_t i = 0; !bad && !values_checked && i < op->nkwargs; i++)
 		if (!op->kwargs[i].name || !value_ok(&op->kwargs[i].value))
 			bad = "kwargs (unnamed, negative shape entry or too deep)";
-	for (size_t i = 0; !bad && (op->flags & TLC_OP_HAS_OUTPUTS) && i < op->noutputs; i++)
+	for (size_t i = 0; !bad && !values_checked && (op->flags & TLC_OP_HAS_OUTPUTS) &&
+	                   i < op->noutputs; i++)
 		if (!value_ok(&op->outputs[i]))
 			bad = "outputs (negative shape entry or nesting deeper than 64)";
 	if (bad)
@@ -830,7 +850,19 @@ static int check_op(const tlc_op *op)
 	return 0;
 }
 
+static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked);
+
 int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op)
+{
+	return push_op(ev, op, 0);
+}
+
+int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op)
+{
+	return push_op(ev, op, 1);
+}
+
+static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 {
 	if (!ev || !op)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and an op",
@@ -839,7 +871,7 @@ int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op)
 		return tlc_error__set(TLC_ESTATE, "eval_finished",
 		                      "create a new tlc_eval for more input",
 		                      "tlc_eval_push_op after tlc_eval_finish");
-	int rc = check_op(op);
+	int rc = check_op(op, values_checked);
 	if (rc < 0)
 		return rc;
 	id_bits *b = bits_of(ev, op->id, 1);
@@ -1171,11 +1203,19 @@ int tlc_eval_is_lower_bound(const tlc_eval *ev)
 
 size_t tlc_eval_ledger_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ngroups : 0; }
 
+/* The remedy of a ledger entry is made on its first read, and kept (the
+ * eval is the cache's owner, so the const is cast away here only). */
 const tlc_ledger_entry *tlc_eval_ledger_at(const tlc_eval *ev, size_t i)
 {
 	if (!ev || !ev->finished || i >= ev->ngroups)
 		return NULL;
-	return &ev->groups_sorted[i]->pub;
+	ledger_group *g = (ledger_group *)ev->groups_sorted[i];
+	if (!g->pub.remedy)
+		g->pub.remedy = remedy_for((tlc_eval *)ev, g->name, g->overload, g->pub.reason);
+	if (!g->pub.remedy) /* out of memory: a shorter remedy, never an empty one */
+		g->pub.remedy = "register a rule for this op in a plugin (docs/plugin-guide.md) or "
+		                "write a rule file (docs/rule-files.md)";
+	return &g->pub;
 }
 
 size_t tlc_eval_optype_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ntypes : 0; }

@@ -23,6 +23,12 @@ int tlc_eval__finished(const tlc_eval *ev);
  *  must outlive the eval's reading (it is interned). */
 int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line);
 
+/** tlc_eval_push_op for a reader that has itself refused, with a
+ *  position, every argument value tlc_eval_push_op would refuse (negative
+ *  shape entries, nesting deeper than 64, counts without values, unnamed
+ *  kwargs): the values are not walked again. The op log reader uses it. */
+int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 

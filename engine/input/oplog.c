@@ -24,6 +24,7 @@
 #include "eval.h"
 #include "instream.h"
 #include "oplog.h"
+#include "json_fast.h"
 
 /* The event handlers are inlined into each yajl callback, where the event
  * type is a constant: each callback then has its own small dispatch on the
@@ -243,6 +244,8 @@ typedef struct reader {
 	const char *err_code;
 	uint64_t err_col; /* explicit column, 0 = from the bytes consumed */
 	char msg[480];
+
+	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 } reader;
 
 static const char *remedy_for(const char *code)
@@ -957,7 +960,7 @@ static int finish_op(reader *r)
 		r->err_set = 1;
 		return 0;
 	}
-	if (tlc_eval_push_op(r->ev, &op) < 0) {
+	if (tlc_eval__push_op_checked(r->ev, &op) < 0) { /* values checked as read */
 		r->err_set = 1;
 		return 0;
 	}
@@ -1431,6 +1434,67 @@ static int end_line(reader *r)
 	return 0;
 }
 
+/* ---- the SIMD fast path (engine/input/json_fast.h) ----
+ *
+ * A record line (not the header, whose meta keeps number text) that lies
+ * whole in one chunk is first parsed by simdjson, which drives the same
+ * callbacks as yajl. A record has no effect outside the reader until its
+ * last '}' (finish_record), so a line the fast path declines, or whose
+ * callbacks raised an error before that point, is simply read again by
+ * yajl: errors and their positions are yajl's. */
+
+/* Numbers arrive converted: the events cb_number makes from their text. */
+static int fast_integer(void *ctx, int64_t v)
+{
+	reader *r = ctx;
+	if (v >= 0 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS)
+		return push_int(r, v);
+	jev e = { .t = J_INT, .i = v };
+	return on_value(r, &e);
+}
+
+static int fast_big_integer(void *ctx)
+{
+	jev e = { .t = J_BIGINT };
+	return on_value(ctx, &e);
+}
+
+static int fast_real(void *ctx, double d)
+{
+	jev e = { .t = J_FLOAT, .d = d };
+	return on_value(ctx, &e);
+}
+
+static const tlc_json_events fast_events = {
+	cb_null, cb_bool, fast_integer, fast_big_integer, fast_real, cb_string, cb_start_map,
+	cb_key, cb_end_map, cb_start_array, cb_end_array
+};
+
+/* The column yajl reports for an error raised at the record's closing
+ * brace: that of the line's last byte other than whitespace. */
+static uint64_t closing_column(const unsigned char *p, size_t n)
+{
+	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/* 0 when the line p[0..n) was read, 1 when yajl must read it, or an
+ * error; avail bytes from p are in the chunk (the line and what follows). */
+static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
+{
+	int st = tlc_json_fast__object(r->fast, p, n, avail, &fast_events, r);
+	if (st == TLC_JSON_FAST_OK)
+		return 0;
+	if (st == TLC_JSON_FAST_CANCELED && r->err_set && r->depth == 0)
+		return raise_pending(r, closing_column(p, n)); /* raised by finish_record */
+	r->depth = 0;
+	r->line_objects = 0;
+	r->err = r->err_set = 0;
+	r->err_col = 0;
+	return 1;
+}
+
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 {
 	while (n) {
@@ -1442,7 +1506,10 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 			                          "line %llu is longer than %llu bytes",
 			                          (unsigned long long)r->line,
 			                          (unsigned long long)r->max_line);
-		int rc = feed(r, p, take);
+		int fast = r->fast && nl && r->line_len == 0 && r->seen_header;
+		int rc = fast ? fast_line(r, p, take, n) : 1;
+		if (rc > 0)
+			rc = feed(r, p, take);
 		if (rc < 0)
 			return rc;
 		r->line_len += take;
@@ -1539,7 +1606,9 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 			yajl_free(r->y);
 	} else {
 		yajl_config(r->y, yajl_allow_multiple_values, 1);
+		r->fast = tlc_json_fast__new();
 		rc = run(r, in);
+		tlc_json_fast__free(r->fast);
 		yajl_free(r->y);
 	}
 	tlc_arena__free(&r->arena);

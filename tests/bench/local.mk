@@ -1,6 +1,8 @@
 # tests/bench: `make bench` (not part of `make check`). Builds a synthetic op
-# log generator, an engine-only throughput program and a timing wrapper, then
-# prints the measured numbers next to their targets (tests/bench/run.sh).
+# log generator, a trace generator, an engine-only throughput program and a
+# timing wrapper, then prints every measured figure side by side next to its
+# target, in one run (tests/bench/run.sh). `make bench-oplog` and
+# `make bench-trace` run one part each.
 EXTRA_PROGRAMS += tests/bench/gen_oplog tests/bench/bench_engine tests/bench/timeit \
 	tests/bench/yajl_floor
 tests_bench_gen_oplog_SOURCES = tests/bench/gen_oplog.c
@@ -18,23 +20,25 @@ BENCH_DEPS = tlcost$(EXEEXT) tests/bench/gen_oplog$(EXEEXT) \
 	tests/bench/bench_engine$(EXEEXT) tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT)
 
 .PHONY: bench bench-oplog bench-clean
-# `make bench`: the op log benchmark, then the trace benchmark (am/trace.am),
-# then the Python capture library's (python/local.mk)
-bench: bench-oplog
-	@$(MAKE) $(AM_MAKEFLAGS) bench-trace
-	@$(MAKE) $(AM_MAKEFLAGS) bench-python
-bench-oplog: $(BENCH_DEPS)
-	@TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
+BENCH_ENV = TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
+	GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
-	FLOOR='$(abs_top_builddir)/tests/bench/yajl_floor' \
-	BENCH_DIR='$(abs_top_builddir)/tests/bench' \
-	$(SHELL) $(top_srcdir)/tests/bench/run.sh
+	LTEXEC='$(abs_top_builddir)/libtool --mode=execute' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench'
+
+# `make bench`: op log, trace, engine, Python binding and instruction counts
+bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
+	@$(BENCH_ENV) $(SHELL) $(top_srcdir)/tests/bench/run.sh
+	@$(MAKE) $(AM_MAKEFLAGS) bench-python
+bench-oplog: $(BENCH_DEPS)
+	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
 # the generated logs are large (about 340 MB per million ops)
 bench-clean:
 	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
-	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp
+	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp tests/bench/callgrind.*.out \
+	      tests/bench/*.runs tests/bench/bench-rows.out
 
 # `make bench-trace` (not part of `make check`): a synthetic trace of
 # BENCH_EVENTS (default 5 million) events, read by `tlcost flops`, timed

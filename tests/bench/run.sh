@@ -1,75 +1,153 @@
 #!/bin/sh
-# `make bench`: op log reading speed and memory against their targets.
-#   tlcost flops on an N-op log    <= 1.5x the time of `json_verify -s` on it
-#   peak RSS of tlcost flops       <  64 MiB (memory must not grow with N)
-#   engine alone (no parsing)      >  10M ops/s
-# Environment (set by tests/bench/local.mk): TLCOST GEN ENGINE TIMEIT FLOOR
-# JSON_VERIFY BENCH_DIR; optional BENCH_OPS (default 1000000), BENCH_RUNS (3).
+# `make bench`: every speed and memory figure side by side, in one run.
+#   op log, 1M ops     tlcost flops  vs  json_verify -s (yajl, parse only) on the same file
+#   trace, 5M events   tlcost join   vs  json_verify -s on the same file
+#   engine alone       tests/bench/bench_engine through the C API (ops/s)
+#   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
+#   instructions       valgrind --tool=callgrind on tlcost flops and on
+#                      json_verify -s over a smaller op log (a figure that does
+#                      not move with the load of a shared machine)
+# tlcost and json_verify runs alternate, so both see the same machine; each
+# figure is the median of BENCH_RUNS runs, CPU time (user + system), not wall
+# time, which mostly measures the other processes on a shared machine.
+# Environment (set by tests/bench/local.mk): TLCOST GEN GEN_TRACE ENGINE
+# TIMEIT JSON_VERIFY LTEXEC BENCH_DIR; optional BENCH_OPS (1000000),
+# BENCH_EVENTS (5000000), BENCH_RUNS (3), BENCH_CALLGRIND_OPS (100000),
+# BENCH_PARTS (any of: oplog trace engine python callgrind; default all),
+# BENCH_PYTHON (a Python script taking N that prints "ops seconds ops_per_s").
+# `make bench-clean` removes the generated inputs.
 set -eu
 N=${BENCH_OPS:-1000000}
+NE=${BENCH_EVENTS:-5000000}
+NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
+PARTS=${BENCH_PARTS:-oplog trace engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
-file=$dir/oplog-$N.jsonl
 res=$dir/timeit.out
+rows=$dir/bench-rows.out
+: > "$rows"
 
-if [ ! -s "$file" ]; then
-	echo "bench: writing $file ($N ops)"
-	"$GEN" "$N" > "$file.tmp"
-	mv "$file.tmp" "$file"
-fi
+want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# best CMD...: of RUNS runs, the one with the least CPU time (user+system),
-# as "wall cpu rss_kib". CPU time, not wall time, is compared: on a shared
-# machine the wall time mostly measures the other processes.
-best() {
-	b=""
-	i=0
-	while [ "$i" -lt "$RUNS" ]; do
-		"$TIMEIT" -r "$res" "$@"
-		read -r w c m st < "$res"
-		if [ "$st" != 0 ]; then
-			echo "bench: '$*' failed (exit $st)" >&2
-			exit 1
-		fi
-		b=$(echo "$w $c $m $b" | awk 'NF == 3 || $2 < $5 { print $1, $2, $3; next } { print $4, $5, $6 }')
-		i=$((i + 1))
-	done
-	echo "$b"
+have_jv() { [ -n "${JSON_VERIFY:-}" ] && command -v "$JSON_VERIFY" > /dev/null 2>&1; }
+
+# make FILE GENERATOR N: writes the input once (kept until make bench-clean)
+make_input() {
+	if [ ! -s "$1" ]; then
+		echo "bench: writing $1 ($3 records)"
+		"$2" "$3" > "$1.tmp"
+		mv "$1.tmp" "$1"
+	fi
 }
 
-mb=$(wc -c < "$file" | awk '{ printf "%.0f", $1 / 1048576 }')
-echo "bench: $N ops, $mb MiB op log ($file), best of $RUNS runs by CPU time"
-t=$(best "$TLCOST" flops "$file")
-if [ -n "${JSON_VERIFY:-}" ]; then
-	j=$(best -i "$file" "$JSON_VERIFY" -s)
-else
-	j=""
-fi
-f=$(best "$FLOOR" "$file")
-e=$("$ENGINE" "$N")
+# once TAG CMD...: one timed run, appended to $dir/TAG.runs as "wall cpu rss_kib"
+once() {
+	tag=$1
+	shift
+	"$TIMEIT" -r "$res" "$@"
+	read -r w c m st < "$res"
+	if [ "$st" != 0 ]; then
+		echo "bench: '$*' failed (exit $st)" >&2
+		exit 1
+	fi
+	echo "$w $c $m" >> "$dir/$tag.runs"
+}
 
-echo "$t|$j|$e|$f" | awk -F'|' '
+# median TAG: "wall cpu rss_kib", each the median of its column
+median() {
+	for col in 1 2 3; do
+		sort -n -k"$col","$col" "$dir/$1.runs" |
+			awk -v c="$col" '{ v[NR] = $c } END { printf "%s ", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	done
+	echo
+}
+
+# pair TAG_T TAG_J FILE CMD...: RUNS alternating runs of CMD and of json_verify -s < FILE
+pair() {
+	tt=$1 tj=$2 f=$3
+	shift 3
+	rm -f "$dir/$tt.runs" "$dir/$tj.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once "$tt" "$@"
+		have_jv && once "$tj" -i "$f" "$JSON_VERIFY" -s
+		i=$((i + 1))
+	done
+	have_jv || echo "0 0 0" > "$dir/$tj.runs"
+	echo "$(median "$tt") $(median "$tj") $(wc -c < "$f")"
+}
+
+echo "bench: medians of $RUNS alternating runs, CPU seconds (user+system); $(nproc) CPUs"
+if want oplog; then
+	log=$dir/oplog-$N.jsonl
+	make_input "$log" "$GEN" "$N"
+	echo "oplog $N ops $(pair t_log j_log "$log" "$TLCOST" flops "$log")" >> "$rows"
+fi
+if want trace; then
+	tr=$dir/trace-$NE.json
+	make_input "$tr" "$GEN_TRACE" "$NE"
+	echo "trace $NE events $(pair t_tr j_tr "$tr" "$TLCOST" join "$tr")" >> "$rows"
+fi
+[ -s "$rows" ] && awk '
 function mib(k) { return k / 1024 }
-function verdict(ok) { return ok ? "ok" : "MISSED" }
+BEGIN {
+	printf "%-34s %9s %9s %7s %10s %9s   %s\n", "input", "tlcost", "json_verify", "ratio", "peak RSS", "RSS/file", "targets"
+}
 {
-	split($1, t, " "); split($3, e, " ")
-	printf "%-28s %8s %8s %11s   %s\n", "", "wall s", "cpu s", "peak RSS", "target"
-	if ($2 != "") {
-		split($2, j, " ")
-		printf "%-28s %8.3f %8.3f %7.1f MiB   (parse-only baseline)\n", "json_verify -s < log", j[1], j[2], mib(j[3])
-	}
-	split($4, f, " ")
-	printf "%-28s %8.3f %8.3f %7.1f MiB   (yajl, callbacks doing nothing)\n", "yajl floor", f[1], f[2], mib(f[3])
-	printf "%-28s %8.3f %8.3f %7.1f MiB\n", "tlcost flops log", t[1], t[2], mib(t[3])
-	if ($2 != "") {
-		r = t[2] / j[2]
-		printf "%-28s %7.2fx %37s %s\n", "  cpu time / parse-only", r, "<= 1.50x", verdict(r <= 1.5)
-		printf "%-28s %7.2fx\n", "  (wall time / parse-only)", t[1] / j[1]
-		printf "%-28s %7.2fx   (the part of the budget yajl callbacks take by themselves)\n", "  yajl floor / parse-only", f[2] / j[2]
-	} else {
-		printf "%-28s %s\n", "  time / parse-only", "not measured: json_verify not found (install yajl-tools)"
-	}
-	printf "%-28s %26.1f MiB   < 64 MiB  %s\n", "  peak RSS", mib(t[3]), verdict(mib(t[3]) < 64)
-	printf "%-28s %8.1fM ops/s %28s %s\n", "engine alone (no parsing)", e[3] / 1e6, "> 10M ops/s", verdict(e[3] > 10e6)
-	printf "%-28s %8.1fM ops/s (cpu time)\n", "tlcost flops end to end", e[1] / t[2] / 1e6
-}'
+	# $1 kind, $2 n, $3 unit; tlcost $4 wall $5 cpu $6 rss_kib;
+	# json_verify $7 wall $8 cpu $9 rss_kib; $10 file bytes
+	what = ($1 == "oplog") ? sprintf("%s-op log, %.0f MB (flops)", $2, $10 / 1e6) \
+	                       : sprintf("%s-event trace, %.0f MB (join)", $2, $10 / 1e6)
+	r = ($8 > 0) ? $5 / $8 : 0
+	lim_r = $1 == "oplog" ? 0.5 : 0.6
+	lim_m = $1 == "oplog" ? 16 : 150
+	ok = (r > 0 && r <= lim_r) && mib($6) <= lim_m
+	jv = ($8 > 0) ? sprintf("%.2fs", $8) : "n/a"
+	rs = ($8 > 0) ? sprintf("%.2fx", r) : "n/a"
+	rw = ($7 > 0) ? sprintf("%.2fx", $4 / $7) : "n/a"
+	printf "%-34s %8.2fs %10s %6s %6.1f MiB %9.3f   <= %.1fx, <= %d MiB: %s\n", what, $5,
+	       jv, rs, mib($6), $6 * 1024 / $10, lim_r, lim_m, (ok ? "ok" : "MISSED")
+	printf "%-34s %8.2fs %9.2fs %6s   (wall time)\n", "", $4, $7, rw
+	if ($1 == "oplog")
+		printf "%-34s %8.2fM ops/s end to end (CPU time)\n", "", $2 / $5 / 1e6
+}' "$rows"
+have_jv || echo "bench: json_verify not found (Debian package yajl-tools): ratios not measured"
+
+if want engine; then
+	rm -f "$dir/engine.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		"$ENGINE" "$N" | awk '{ print $3 }' >> "$dir/engine.runs"
+		i=$((i + 1))
+	done
+	sort -n "$dir/engine.runs" | awk '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)];
+		printf "%-34s %8.2fM ops/s                               >= 15M ops/s: %s\n",
+		       "engine alone, C API", m / 1e6, ((m >= 15e6) ? "ok" : "MISSED") }'
+fi
+if want python; then
+	if [ -n "${BENCH_PYTHON:-}" ] && [ -f "$BENCH_PYTHON" ]; then
+		python3 "$BENCH_PYTHON" "$N" | awk '{ printf "%-34s %8.2fM ops/s\n", "engine through Python", $3 / 1e6 }'
+	else
+		printf "%-34s %s\n" "engine through Python" "not measured: no Python binding script (BENCH_PYTHON) in this build"
+	fi
+fi
+if want callgrind; then
+	if command -v valgrind > /dev/null 2>&1; then
+		small=$dir/oplog-$NC.jsonl
+		make_input "$small" "$GEN" "$NC"
+		# (LTEXEC runs valgrind on the program behind libtool's wrapper script)
+		t_ir=$($LTEXEC valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.tlcost.out" \
+			"$TLCOST" flops "$small" 2>&1 > /dev/null | awk '/Collected :/ { print $NF }')
+		j_ir=
+		have_jv && j_ir=$(valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.jv.out" "$JSON_VERIFY" -s < "$small" 2>&1 > /dev/null |
+			awk '/Collected :/ { print $NF }')
+		echo "$NC $t_ir ${j_ir:-0}" | awk '{
+			printf "%-34s %8.0fM instr  %8.0f per op", sprintf("callgrind, %d-op log", $1), $2 / 1e6, $2 / $1
+			if ($3 > 0) printf "   json_verify -s: %.0fM instr, ratio %.2fx", $3 / 1e6, $2 / $3
+			printf "\n" }'
+		echo "  (profiles: $dir/callgrind.tlcost.out; callgrind_annotate shows where the instructions go)"
+	else
+		echo "callgrind: not measured: valgrind not found"
+	fi
+fi
+rm -f "$rows" "$dir"/*.runs

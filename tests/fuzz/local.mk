@@ -18,14 +18,23 @@ FUZZ_SEED = 1
 FUZZ_SAN = address,undefined
 FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	$(TLC_I_ALL) $(YAJL_CFLAGS) $(ZLIB_CFLAGS)
+	$(TLC_I_ALL) $(YAJL_CFLAGS) $(ZLIB_CFLAGS) $(SIMDJSON_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
+# The SIMD JSON fast path (engine/input/json_fast.cpp), where built: the
+# op log and trace targets fuzz it, and fuzz_oplog compares it with yajl.
+# (The targets link as C: UBSan's C++-only checks need a C++ runtime.)
+FUZZ_CXX = clang++
+FUZZ_CXXFLAGS = -g -O1 -fno-sanitize-recover=all -fno-sanitize=vptr,function -std=c++17 \
+	$(TLC_I_ALL) $(SIMDJSON_CFLAGS)
+if HAVE_SIMDJSON
+FUZZ_LIBS += $(SIMDJSON_LIBS) -lstdc++
+endif
 # The library sources are compiled once into tests/fuzz/obj/ (instrumented)
 # and linked into every target.
 FUZZ_LIBSRC = $(filter %.c,$(TLC_CORE_SRCS))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
-FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h \
-	$(top_srcdir)/rules/*.h)
+FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(patsubst %.cpp,%.o,$(filter %.cpp,$(TLC_CORE_SRCS))))
+FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h $(top_srcdir)/rules/*.h)
 FUZZ_NAMES = oplog trace rules desc devices
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 
@@ -39,6 +48,10 @@ fuzz: $(FUZZ_TARGETS)
 tests/fuzz/obj/%.o: $(top_srcdir)/%.c $(FUZZ_HDRS)
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CC)$(FUZZ_CC) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: $(top_srcdir)/%.cpp $(FUZZ_HDRS)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CXX)$(FUZZ_CXX) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(FUZZ_CXXFLAGS) -c -o $@ $<
 
 tests/fuzz/fuzz_%: $(top_srcdir)/tests/fuzz/fuzz_%.c $(top_srcdir)/tests/fuzz/fuzz_common.h $(FUZZ_LIBOBJ)
 	@$(MKDIR_P) tests/fuzz

@@ -1,0 +1,103 @@
+/* The SIMD JSON parser's boundary (semi-private): everything tlcost asks of
+ * simdjson goes through this header, and only engine/input/json_fast.cpp
+ * (the one C++ translation unit, with a C interface) includes simdjson.
+ *
+ * The fast path is an accelerator, never a second dialect. A reader hands it
+ * one complete JSON text (today: an op log record line); simdjson's
+ * DOM parser validates the whole text first, then the fast path delivers
+ * the same events, in the same order, as yajl delivers to that reader's
+ * callbacks (strings and keys unescaped), except that numbers come
+ * converted where yajl hands over their text: integers exactly, other
+ * numbers correctly rounded (as strtod rounds). When the text is malformed
+ * or anything about it is unusual, it declines before any event, and the
+ * reader parses that text with yajl, so every error, its code and its
+ * line/column are yajl's, exactly as without simdjson. A callback may still
+ * stop the walk (CANCELED) with the error it found: a reader that wants
+ * yajl's position for that error keeps the events of a text free of side
+ * effects until the text's last event, and reads the text again with yajl.
+ *
+ * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
+ * the inline stubs below decline everything and yajl reads it all. The
+ * environment variable TLCOST_JSON_FAST=0 turns the fast path off at run
+ * time (to compare both paths; docs/oplog-v1.md). simdjson's own buffers
+ * (a few bytes per byte of the longest text, which is at most
+ * TLC_JSON_FAST_MAX_TEXT) come from operator new, not the eval's allocator. */
+#ifndef TLC_INPUT_JSON_FAST_H
+#define TLC_INPUT_JSON_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The events of one text: the shapes of yajl's callbacks. Each returns
+ *  nonzero to go on, 0 to stop the walk (TLC_JSON_FAST_CANCELED). */
+typedef struct tlc_json_events {
+	int (*null)(void *ctx);
+	int (*boolean)(void *ctx, int b);
+	int (*integer)(void *ctx, int64_t v); /* an integer in the int64 range */
+	int (*big_integer)(void *ctx);        /* an integer above INT64_MAX */
+	int (*real)(void *ctx, double d);     /* any other number */
+	int (*string)(void *ctx, const unsigned char *s, size_t len);
+	int (*start_map)(void *ctx);
+	int (*map_key)(void *ctx, const unsigned char *s, size_t len);
+	int (*end_map)(void *ctx);
+	int (*start_array)(void *ctx);
+	int (*end_array)(void *ctx);
+} tlc_json_events;
+
+/** Results of tlc_json_fast__object. */
+enum {
+	TLC_JSON_FAST_OK = 0,       /* every event delivered, the text is one valid object */
+	TLC_JSON_FAST_DECLINED = 1, /* not read: parse the text with yajl */
+	TLC_JSON_FAST_CANCELED = 2  /* a callback returned 0 */
+};
+
+/** Longest text the fast path takes (a longer one is declined, so
+ *  simdjson's buffers stay small whatever the input). */
+#define TLC_JSON_FAST_MAX_TEXT ((size_t)1 << 20)
+
+/** Readable bytes simdjson needs after a text (SIMDJSON_PADDING). */
+#define TLC_JSON_FAST_PADDING 64
+
+typedef struct tlc_json_fast tlc_json_fast;
+
+#ifdef TLC_HAVE_SIMDJSON
+
+/** A parser, or NULL when the fast path is off (TLCOST_JSON_FAST=0), the
+ *  CPU is not supported or memory is short: the caller then uses yajl. */
+tlc_json_fast *tlc_json_fast__new(void);
+
+/** Frees j (NULL is accepted). */
+void tlc_json_fast__free(tlc_json_fast *j);
+
+/** Parses text[0..len), which must be exactly one JSON object with optional
+ *  whitespace around it, then delivers its events to cb with ctx. The text
+ *  is validated whole first: on DECLINED no event was delivered; on
+ *  CANCELED the callback that returned 0 was the last one called. The text
+ *  is not modified. readable (>= len) is how many bytes from text may be
+ *  read: with TLC_JSON_FAST_PADDING bytes beyond the text (whatever they
+ *  hold: a reader's next line) it is parsed where it lies, else copied. */
+int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
+                          size_t readable, const tlc_json_events *cb, void *ctx);
+
+#else
+
+static inline tlc_json_fast *tlc_json_fast__new(void) { return NULL; }
+static inline void tlc_json_fast__free(tlc_json_fast *j) { (void)j; }
+static inline int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                        size_t readable, const tlc_json_events *cb, void *ctx)
+{
+	(void)j, (void)text, (void)len, (void)readable, (void)cb, (void)ctx;
+	return TLC_JSON_FAST_DECLINED;
+}
+
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
