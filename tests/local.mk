@@ -77,3 +77,9 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+
+# Real traces (issue 10): independent checker of phases, device work, verdicts, joins
+TESTS += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh tests/trace_generations.sh
+XFAIL_TESTS = tests/real_traces_args.sh
+EXTRA_DIST += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh tests/trace_generations.sh \
+	tests/real_traces_check.py

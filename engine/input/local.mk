@@ -6,3 +6,4 @@ libtl_input_la_SOURCES += \
 	engine/input/oplog.c engine/input/oplog.h \
 	engine/input/trace.c engine/input/trace.h \
 	engine/input/trace_ops.c engine/input/trace_args.c
+libtl_input_la_SOURCES += engine/input/trace_device.c

@@ -24,7 +24,8 @@ typedef enum akey {
 
 typedef enum ecat {
 	EC_UNKNOWN = 0, EC_CPU_OP, EC_KERNEL, EC_MEMCPY, EC_MEMSET, EC_RUNTIME,
-	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL
+	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL,
+	EC_ACCEL_DEVICE /* device events of an accelerator whose records are not read */
 } ecat;
 
 /* Presence bits of the current event. */
@@ -80,6 +81,7 @@ typedef struct reader {
 	tlc_arena scratch;     /* per-event strings and captured nodes */
 	event cur;
 	uint64_t nevents;
+	uint64_t n_cat, n_x_nocat; /* events with a category; complete events without */
 	tlc_trace_ops ops;
 	skip_count skips[16];
 	size_t nskips, last_skip;
@@ -118,6 +120,11 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_truncated") == 0)
 		return "the file ends early: re-export the trace (torch.profiler "
 		       "export_chrome_trace) and check the copy is complete";
+	if (strcmp(code, "trace_not_kineto") == 0)
+		return "this export has no event categories, so ops, kernels and runtime calls "
+		       "cannot be told apart: profile with torch.profiler.profile(activities=[CPU, "
+		       "CUDA], record_shapes=True) and export_chrome_trace, or capture an op log "
+		       "(tools/capture_oplog.py)";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -287,6 +294,7 @@ static ecat cat_of(const char *s, size_t n)
 		C("user_annotation", EC_USER_ANNOTATION),
 		C("python_function", EC_STRUCTURAL), C("gpu_user_annotation", EC_STRUCTURAL),
 		C("ac2g", EC_STRUCTURAL), C("Trace", EC_STRUCTURAL), C("overhead", EC_STRUCTURAL),
+		C("mtia_ccp_events", EC_ACCEL_DEVICE),
 #undef C
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -419,28 +427,65 @@ static int keep_op(reader *r)
 	}
 	if (strncmp(o->name, "autograd::engine::evaluate_function:", 36) == 0)
 		o->flags |= TLC_TOP_AUTOGRAD_FN;
+	else if (tlc_trace__is_node_name(o->name))
+		o->flags |= TLC_TOP_AUTOGRAD_NODE;
+	else if (strcmp(o->name, "torch::autograd::AccumulateGrad") == 0)
+		o->flags |= TLC_TOP_ACCUMULATE;
 	t->nops++;
+	return 1;
+}
+
+/* Record-function annotations that the 2021 profiler wrote as Operator
+ * rows and later versions write as user_annotation: they mark steps and
+ * phases and own no compute, so they are annotations in every generation
+ * (docs/kineto.md, "Trace generations"). */
+static int is_annotation_row(const char *name)
+{
+	static const char *const prefixes[] = {
+		"ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#", "enumerate(DataLoader)#",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int annotation(reader *r)
+{
+	event *e = &r->cur;
+	count_skip(r, "user_annotation");
+	if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
+		return keep_span(r);
 	return 1;
 }
 
 static int finish_event(reader *r)
 {
 	event *e = &r->cur;
+	if (e->have & EV_CAT)
+		r->n_cat++;
+	else if (e->ph == 'X')
+		r->n_x_nocat++;
 	if (e->ph != 'X') {
 		count_skip(r, e->cat != EC_UNKNOWN || e->cat_name[0] ? e->cat_name : "untyped");
 		return 1;
 	}
 	switch (e->cat) {
-	case EC_CPU_OP: return keep_op(r);
+	case EC_CPU_OP:
+		if ((e->have & EV_NAME) && is_annotation_row(e->name))
+			return annotation(r);
+		return keep_op(r);
 	case EC_KERNEL: return emit_device(r, TLC_DEVICE_KERNEL);
 	case EC_MEMCPY: return emit_device(r, TLC_DEVICE_MEMCPY);
 	case EC_MEMSET: return emit_device(r, TLC_DEVICE_MEMSET);
 	case EC_RUNTIME: return emit_device(r, TLC_DEVICE_RUNTIME);
 	case EC_DRIVER: return emit_device(r, TLC_DEVICE_DRIVER);
 	case EC_USER_ANNOTATION:
-		count_skip(r, "user_annotation");
-		if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
-			return keep_span(r);
+		return annotation(r);
+	case EC_ACCEL_DEVICE:
+		count_skip(r, e->cat_name);
+		if (!r->ops.unread_device++)
+			snprintf(r->ops.unread_kind, sizeof r->ops.unread_kind, "%s", e->cat_name);
 		return 1;
 	default:
 		count_skip(r, e->cat_name[0] ? e->cat_name : "untyped");
@@ -668,7 +713,8 @@ static akey args_key_of(const unsigned char *s, size_t n)
 	case 5: return KEY("bytes") ? AK_BYTES : AK_OTHER;
 	case 6: return KEY("device") ? AK_DEVICE : KEY("stream") ? AK_STREAM : AK_OTHER;
 	case 10: return KEY("Input Dims") ? AK_DIMS : KEY("Input type") ? AK_TYPES : AK_OTHER;
-	case 11: return KEY("External id") ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
+	case 11: return KEY("External id") || KEY("external id") /* 2021 runtime/kernel rows */
+	                ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
 	case 13: return KEY("Input Strides") ? AK_STRIDES : AK_OTHER;
 	case 15: return KEY("Concrete Inputs") ? AK_CONCRETE : AK_OTHER;
 	default: return AK_OTHER;
@@ -886,6 +932,14 @@ static int finish_parse(reader *r)
 		     "no 'traceEvents' array: not a Chrome-trace file");
 		return raise_at(r, (const unsigned char *)"", 0);
 	}
+	if (r->n_cat == 0 && r->n_x_nocat > 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "%llu complete events and none has a 'cat' (category): the "
+		         "legacy torch.autograd.profiler export, not a Kineto trace",
+		         (unsigned long long)r->n_x_nocat);
+		fail(r, TLC_EINPUT, "trace_not_kineto", msg);
+		return raise_at(r, (const unsigned char *)"", 0);
+	}
 	return 0;
 }
 
@@ -905,6 +959,8 @@ static int reader_commit(reader *r)
 	if (rc < 0)
 		return rc;
 	rc = tlc_trace__push_ops(&r->ops, r->ev);
+	if (rc == 0)
+		rc = tlc_trace__account_device(&r->ops, r->ev);
 	if (rc < 0)
 		tlc_error__locate(r->file, 0, 0);
 	return rc;

@@ -411,7 +411,7 @@ static int contains(const tlc_trace_op *p, const tlc_trace_op *c)
 static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_t from,
                               size_t to)
 {
-	size_t top = 0, wrappers = 0;
+	size_t top = 0, wrappers = 0, nodes = 0;
 	int64_t top_end = INT64_MIN;
 	for (size_t i = from; i < to; i++) {
 		const tlc_trace_op *o = &t->ops[idx[i]];
@@ -420,7 +420,13 @@ static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_
 		top++;
 		top_end = o->end_ns;
 		wrappers += (o->flags & TLC_TOP_AUTOGRAD_FN) != 0;
+		nodes += (o->flags & (TLC_TOP_AUTOGRAD_NODE | TLC_TOP_ACCUMULATE)) != 0;
 	}
+	/* The 2021 profiler wrote no evaluate_function wrappers: its autograd
+	 * thread's top-level rows are the nodes themselves ("CudnnConvolution
+	 * Backward", AccumulateGrad). */
+	if (wrappers == 0)
+		wrappers = nodes;
 	return wrappers > 0 && wrappers * 2 >= top;
 }
 
@@ -460,13 +466,16 @@ static int in_optimizer(nest_state *s, const tlc_trace_op *o)
 #define CPP_NODE "torch::autograd::CppNode<"
 
 /* autograd's Node naming: no namespace, "Backward" then digits
- * ("AddmmBackward0", "SqueezeBackward1"). */
-static int is_node_name(const char *s)
+ * ("AddmmBackward0", "SqueezeBackward1"), or no digits in the 2021 profiler
+ * ("CudnnConvolutionBackward", "AddmmBackward"). */
+int tlc_trace__is_node_name(const char *s)
 {
+	if (strstr(s, "::"))
+		return 0;
 	size_t n = strlen(s), d = n;
 	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
 		d--;
-	return d < n && d >= 8 && memcmp(s + d - 8, "Backward", 8) == 0;
+	return d > 8 && memcmp(s + d - 8, "Backward", 8) == 0;
 }
 
 /* Sets op->name and op->overload so that a rule registered for the wrapper
@@ -504,7 +513,7 @@ static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
 	}
 	if (n == 0 || strstr(s, "::"))
 		return 0;
-	if ((parent && (parent->flags & TLC_TOP_AUTOGRAD_FN)) || is_node_name(s)) {
+	if ((parent && (parent->flags & TLC_TOP_AUTOGRAD_FN)) || (o->flags & TLC_TOP_AUTOGRAD_NODE)) {
 		op->name = "autograd::node";
 		op->overload = s;
 		return 0;
@@ -561,7 +570,8 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 			s->depth--;
 		int has_parent = s->depth > 0;
 		uint32_t p = has_parent ? s->stack[s->depth - 1] : 0;
-		bwd[k] = s->autograd_thread || (o->flags & TLC_TOP_AUTOGRAD_FN) || (has_parent && bwd[p]);
+		bwd[k] = s->autograd_thread || (o->flags & (TLC_TOP_AUTOGRAD_FN | TLC_TOP_AUTOGRAD_NODE)) ||
+		         (has_parent && bwd[p]);
 		tlc_phase ph = in_optimizer(s, o) ? TLC_PHASE_OPTIMIZER
 		             : bwd[k] ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
 		int rc = push_one(t, ev, o, ids[k], has_parent ? &t->ops[p] : NULL,

@@ -1,0 +1,66 @@
+#!/bin/sh
+# Trace generations and device work on small synthetic traces
+# (tests/fixtures/trace), expectations derived by hand from the files:
+#  kineto_2021.json (2021 format: Operator/Runtime/Kernel categories, lower-case
+#   "external id" on runtime and kernel rows, no evaluate_function wrappers):
+#   ProfilerStep#1 and Optimizer.step#SGD.step are annotations, not op rows, so
+#   5 op rows: forward aten::mm [4,8]x[8,16] = 512 MACs = 1,024 FLOPs; on the
+#   autograd thread "101" (top-level rows MmBackward and AccumulateGrad, both
+#   autograd nodes) aten::mm [4,16]x[16,8] = 512 MACs = 1,024 backward FLOPs;
+#   aten::mul_ of 16x8 inside Optimizer.step# = 128 optimizer FLOPs. Both
+#   kernels are launched inside op rows; the memset is not compute: COMPLETE.
+#   The join reads "external id": correlation path, 2 of 2 kernels attributed.
+#  graph_replay.json: 6 kernels; gemm (9 us) inside aten::mm; replayed_a/b/c
+#   (10 + 20 + 30.5 = 60.5 us) from one cudaGraphLaunch; stray (7 us) launched
+#   by a cudaLaunchKernel outside any op; orphan (4 us) has no correlation. So
+#   1,024 FLOPs are a LOWER BOUND with 0 unknown ops and three causes.
+#  device_only.json: two kernels, no op record: never COMPLETE.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+T="${TLCOST_RUN:-} $top_builddir/tlcost"
+F="$top_srcdir/tests/fixtures/trace"
+out=${TMPDIR:-/tmp}/tlc-gen.$$
+fails=0
+trap 'rm -f "$out"' EXIT
+check() { # description, fixed string expected in $out
+	grep -F -q -- "$2" "$out" || { echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1)); }
+}
+
+$T flops "$F/kineto_2021.json" > "$out"
+check "2021 forward" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,024"
+check "2021 backward" "backward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,024"
+check "2021 optimizer" "optimizer compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 128"
+check "2021 rows" "coverage: 5 op rows = 3 known + 0 zero_by_rule + 2 not_applicable + 0 unknown"
+check "2021 device work" "device work: 2 kernels = 2 launched inside op rows + 0 without an op row; 1 memcpy/memset records"
+check "2021 complete" "coverage is COMPLETE, not a lower bound"
+check "2021 node row" "autograd::node.MmBackward"
+$T join "$F/kineto_2021.json" > "$out"
+check "2021 join path" "device-time join: joined (path: correlation)"
+check "2021 join kernels" "kernels: 2 of 2 attributed, 0 ambiguous, 0 unattributed"
+check "2021 backward share" "backward  attributed 0.006 ms of 0.006 ms = 100.0%  PASS"
+
+$T flops "$F/graph_replay.json" > "$out"
+check "replay headline" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): >= 1,024"
+check "replay work" "device work: 6 kernels = 1 launched inside op rows + 5 without an op row; 1 memcpy/memset records"
+check "replay bound" "totals are a LOWER BOUND: 0 unknown-cost ops, but work that no op row accounts for:"
+check "replay graph" "3 kernels from graph replay (cudaGraphLaunch/hipGraphLaunch) have no op rows (60.500 us of device time) [graph_replay]"
+check "replay outside" "1 kernels launched by runtime calls outside any op have no op rows (7.000 us of device time) [launch_outside_op]"
+check "replay no host" "1 kernels have no runtime call in the trace"
+$T ledger "$F/graph_replay.json" > "$out"
+check "ledger names the cause" "[graph_replay]"
+$T flops --format json "$F/graph_replay.json" > "$out"
+check "json lower bound" '"lower_bound": true'
+check "json graph gap" '"cause": "graph_replay"'
+check "json graph ns" '"device_ns": 60500'
+
+$T flops "$F/device_only.json" > "$out"
+check "device only" "no op records: nothing was counted [no_op_records]"
+check "device only bound" "totals are a LOWER BOUND"
+
+# the independent checker agrees on all three (phases, rows, device work, join)
+if command -v python3 > /dev/null; then
+	python3 "$top_srcdir/tests/real_traces_check.py" "$top_builddir/tlcost" \
+		"$F/kineto_2021.json" "$F/graph_replay.json" "$F/device_only.json" || fails=$((fails + 1))
+fi
+[ "$fails" -eq 0 ]
