@@ -181,6 +181,11 @@ class Trace:
         w = {"kernels": 0, "kernels_in_ops": 0, "without_op": 0, "without_op_ns": 0,
              "not_compute": 0}
         gaps = collections.defaultdict(lambda: [0, 0])
+        # a CUPTI range-profiler trace: one counter range per profiled kernel,
+        # no kernel activity record and no device time
+        kernel_cats = KERNEL_CATS
+        if not any(e.get("cat") in KERNEL_CATS for e in self.x):
+            kernel_cats = ("cuda_profiler_range",)
         for k in self.x:
             cat = k.get("cat")
             if cat in COPY_CATS:
@@ -189,7 +194,7 @@ class Trace:
             if cat in ACCEL_DEVICE_CATS:
                 gaps["device_events_unread"][0] += 1
                 continue
-            if cat not in KERNEL_CATS:
+            if cat not in kernel_cats:
                 continue
             w["kernels"] += 1
             h = hosts.get(args(k).get("correlation"))
@@ -199,16 +204,17 @@ class Trace:
             if cause is None:
                 w["kernels_in_ops"] += 1
                 continue
+            d = ns(k["dur"]) if kernel_cats is KERNEL_CATS else 0
             gaps[cause][0] += 1
-            gaps[cause][1] += ns(k["dur"])
+            gaps[cause][1] += d
             w["without_op"] += 1
-            w["without_op_ns"] += ns(k["dur"])
+            w["without_op_ns"] += d
         if not self.ops:
             gaps["no_op_records"] = [0, 0]
         return w, {c: tuple(v) for c, v in gaps.items()}
 
     # ---- the join's evidence and attribution (docs/join.md) ----
-    def join(self):
+    def join(self, force_correlation=False):
         launches = [e for e in self.x if e.get("cat") in KERNEL_CATS + COPY_CATS]
         hosts = {}
         for e in self.x:
@@ -220,8 +226,13 @@ class Trace:
         with_ext = [h for h in calls if ext_of(h) is not None]
         matched = sum(1 for h in with_ext if ext_of(h) in op_ext)
         self_corr = sum(1 for h in with_ext if ext_of(h) == args(h)["correlation"])
-        path = ("correlation" if with_ext and 2 * matched >= len(with_ext) else
-                "containment" if self.ops else "none")  # trace ops always carry intervals
+        path = ("correlation" if force_correlation or (with_ext and 2 * matched >= len(with_ext))
+                else "containment" if self.ops else "none")  # trace ops always carry intervals
+        by_ext = {}
+        for o in self.ops:
+            if op_ext[ext_of(o)] == 1:
+                by_ext[ext_of(o)] = o
+        outside = checked = 0
         why = collections.Counter()
         attributed = 0
         for k in launches:
@@ -238,19 +249,31 @@ class Trace:
                 if ext_of(hosts[c]) in op_ext:
                     attributed += 1
                 else:
-                    why["no_op"] += 1
+                    why["graph" if "GraphLaunch" in hosts[c]["name"] else "no_op"] += 1
             else:
                 h = hosts[c]
                 s = ns(h["ts"])
                 if any(o["_s"] <= s <= o["_e"] for o in self.threads.get(tid_of(h["tid"]), [])):
                     attributed += 1
                 else:
-                    why["no_op"] += 1
+                    why["graph" if "GraphLaunch" in h["name"] else "no_op"] += 1
+        # launches (kernels, memcpys, memsets) attributed by correlation whose op
+        # does not hold the launching call on its thread
+        for k in launches:
+            h = hosts.get(args(k).get("correlation"))
+            if path != "correlation" or h is None or ext_of(h) not in by_ext:
+                continue
+            o = by_ext[ext_of(h)]
+            checked += 1
+            s = ns(h["ts"])
+            outside += not (o["_t"] == tid_of(h["tid"]) and o["_s"] <= s <= o["_e"])
         return {"path": path, "launch_calls": len(calls),
                 "launch_calls_with_external": len(with_ext),
                 "launch_calls_external_matched": matched,
                 "launch_calls_external_self": self_corr,
-                "kernels_attributed_or_ambiguous": attributed}, why
+                "kernels_attributed_or_ambiguous": attributed,
+                "correlation_checked": checked,
+                "correlation_outside_host_interval": outside}, why
 
     # ---- arguments a known op needs (ARGS) ----
     def args_recorded(self):
@@ -325,10 +348,18 @@ def check(exe, path, check_args):
         fail(name, "tlcost join", "exit 0", (rc, err[:300]))
         return
     jn = json.loads(out)
-    if w["kernels"] or w["not_compute"]:
+    ranges = sum(1 for e in tr.x if e.get("cat") == "cuda_profiler_range")
+    if ranges and not any(e.get("cat") in KERNEL_CATS for e in tr.x):
+        # the range profiler ran: device time is unavailable, with its word
+        if jn.get("state") != "unavailable" or "%d cuda_profiler_range records" % ranges \
+                not in (jn.get("profiler") or {}).get("message", ""):
+            fail(name, "range-profiler join", "unavailable, naming the ranges",
+                 (jn.get("state"), jn.get("profiler")))
+    elif w["kernels"] or w["not_compute"]:
         ev, why = tr.join()
         for k in ("path", "launch_calls", "launch_calls_with_external",
-                  "launch_calls_external_matched", "launch_calls_external_self"):
+                  "launch_calls_external_matched", "launch_calls_external_self",
+                  "correlation_checked", "correlation_outside_host_interval"):
             if jn.get(k) != ev[k]:
                 fail(name, "join " + k, ev[k], jn.get(k))
         got_att = jn["kernels_attributed"] + jn["kernels_ambiguous"]
@@ -339,12 +370,26 @@ def check(exe, path, check_args):
             fail(name, "join kernels", w["kernels"], jn["kernels"])
         got_why = collections.Counter()
         keys = {"no runtime call": "no_runtime", "no correlation": "no_correlation",
-                "leads to no op": "no_op", "no join path": "no_path"}
+                "leads to no op": "no_op", "no join path": "no_path",
+                "replayed from a CUDA/HIP graph": "graph"}
         for l in jn["launches"]:
             if l["kind"] == "kernel" and l["status"] == "unattributed":
                 got_why[next((v for k, v in keys.items() if k in (l.get("why") or "")), "?")] += 1
         if got_why != why:
             fail(name, "join unattributed kernels by cause", dict(why), dict(got_why))
+    # --force-correlation where the ids are unusable: the warning's count
+    if jn.get("path") == "containment":
+        ev, _ = tr.join(force_correlation=True)
+        rc, out, err = tlcost(exe, "join", "--force-correlation", "--format", "json", path)
+        fj = json.loads(out) if rc == 0 else {}
+        for k in ("path", "correlation_checked", "correlation_outside_host_interval"):
+            if fj.get(k) != ev[k]:
+                fail(name, "forced join " + k, ev[k], fj.get(k))
+        rc, out, err = tlcost(exe, "join", "--force-correlation", path)
+        if ev["correlation_outside_host_interval"] and "WARNING: %d of %d launches attributed by " \
+                "correlation name an op whose host interval does not hold" % (
+                    ev["correlation_outside_host_interval"], ev["correlation_checked"]) not in out:
+            fail(name, "forced join warns in text", True, False)
     if check_args:
         rec = tr.args_recorded()
         types = {t["name"]: t for t in fl["op_types"]}

@@ -15,6 +15,18 @@
 #   by a cudaLaunchKernel outside any op; orphan (4 us) has no correlation. So
 #   1,024 FLOPs are a LOWER BOUND with 0 unknown ops and three causes.
 #  device_only.json: two kernels, no op record: never COMPLETE.
+#  range_profiler.json: two cudaLaunchKernel calls inside aten::mm / aten::relu
+#   and two cuda_profiler_range records (correlations 11, 12), no kernel
+#   record: the join is unavailable quoting the range profiler, never "EMPTY:
+#   the device profiler ran and recorded no launch"; both ranges are launched
+#   inside op rows, so mm + relu (1,024 + 64 FLOPs) are COMPLETE.
+#  coincide.json: each runtime call's External id is its own correlation and
+#   names the OTHER op (call 2 inside aten::mm names aten::relu's id 2, call 1
+#   inside relu names mm's id 1): the correlation path attributes both
+#   launches to an op whose interval does not hold the call, so the join warns
+#   "2 of 2"; containment attributes them to the right ops.
+#  small.json (tests/join_cli.sh): leftover_kernel (5 us) has no runtime call:
+#   the text names the cause.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -58,9 +70,31 @@ $T flops "$F/device_only.json" > "$out"
 check "device only" "no op records: nothing was counted [no_op_records]"
 check "device only bound" "totals are a LOWER BOUND"
 
+$T join "$F/range_profiler.json" > "$out"
+check "range join" "device-time join: unavailable (path: none)"
+check "range word" "device profiler (CUPTI range profiler) says: unavailable: per-kernel activity records were not collected: the trace holds 2 cuda_profiler_range records"
+if grep -q "recorded no launch" "$out"; then echo "FAIL: range profiler read as an empty device profile"; fails=$((fails + 1)); fi
+$T flops "$F/range_profiler.json" > "$out"
+check "range work" "device work: 2 kernels = 2 launched inside op rows + 0 without an op row"
+check "range complete" "coverage is COMPLETE"
+
+$T join --force-correlation "$F/coincide.json" > "$out"
+check "coincide warning" "WARNING: 2 of 2 launches attributed by correlation name an op whose host interval does not hold the launching runtime call on its thread"
+$T join --force-containment "$F/coincide.json" > "$out"
+if grep -q "WARNING" "$out"; then echo "FAIL: containment warns"; fails=$((fails + 1)); fi
+$T join --format json --force-correlation "$F/coincide.json" > "$out"
+check "coincide json" '"correlation_outside_host_interval": 2'
+
+$T join "$F/small.json" > "$out"
+check "why in text" "unattributed launches by cause:"
+check "why before window" "1 x no runtime call with this correlation (launched before the profiling window, or its record was dropped)  0.005 ms"
+$T join "$F/graph_replay.json" > "$out"
+check "why graph" "3 x replayed from a CUDA/HIP graph (cudaGraphLaunch/hipGraphLaunch)"
+
 # the independent checker agrees on all three (phases, rows, device work, join)
 if command -v python3 > /dev/null; then
 	python3 "$top_srcdir/tests/real_traces_check.py" "$top_builddir/tlcost" \
-		"$F/kineto_2021.json" "$F/graph_replay.json" "$F/device_only.json" || fails=$((fails + 1))
+		"$F/kineto_2021.json" "$F/graph_replay.json" "$F/device_only.json" \
+		"$F/range_profiler.json" "$F/coincide.json" || fails=$((fails + 1))
 fi
 [ "$fails" -eq 0 ]

@@ -25,7 +25,8 @@ typedef enum akey {
 typedef enum ecat {
 	EC_UNKNOWN = 0, EC_CPU_OP, EC_KERNEL, EC_MEMCPY, EC_MEMSET, EC_RUNTIME,
 	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL,
-	EC_ACCEL_DEVICE /* device events of an accelerator whose records are not read */
+	EC_ACCEL_DEVICE, /* device events of an accelerator whose records are not read */
+	EC_RANGE         /* CUPTI range-profiler counter ranges: no kernel activity */
 } ecat;
 
 /* Presence bits of the current event. */
@@ -294,7 +295,7 @@ static ecat cat_of(const char *s, size_t n)
 		C("user_annotation", EC_USER_ANNOTATION),
 		C("python_function", EC_STRUCTURAL), C("gpu_user_annotation", EC_STRUCTURAL),
 		C("ac2g", EC_STRUCTURAL), C("Trace", EC_STRUCTURAL), C("overhead", EC_STRUCTURAL),
-		C("mtia_ccp_events", EC_ACCEL_DEVICE),
+		C("mtia_ccp_events", EC_ACCEL_DEVICE), C("cuda_profiler_range", EC_RANGE),
 #undef C
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -390,6 +391,19 @@ static int keep_span(reader *r)
 	return 1;
 }
 
+/* A range-profiler record stands for one profiled kernel launch (its
+ * correlation names the launching call) but carries counters, not the
+ * kernel's execution time: kept for the device-work accounting only. */
+static int keep_range(reader *r)
+{
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->ranges, &t->rangecap, t->nranges + 1,
+	                    sizeof *t->ranges) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	t->ranges[t->nranges++] = (r->cur.have & EV_CORR) ? r->cur.corr : -1;
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -482,6 +496,9 @@ static int finish_event(reader *r)
 	case EC_DRIVER: return emit_device(r, TLC_DEVICE_DRIVER);
 	case EC_USER_ANNOTATION:
 		return annotation(r);
+	case EC_RANGE:
+		count_skip(r, "cuda_profiler_range");
+		return keep_range(r);
 	case EC_ACCEL_DEVICE:
 		count_skip(r, e->cat_name);
 		if (!r->ops.unread_device++)
@@ -943,6 +960,26 @@ static int finish_parse(reader *r)
 	return 0;
 }
 
+/* A trace of the CUPTI range profiler holds counter ranges and no kernel
+ * activity record: the device profiler ran, but in a mode that records no
+ * device time, which is not "it ran and recorded no launch" (the join says
+ * so, quoting this statement). */
+static int range_profiler_status(reader *r)
+{
+	if (!r->ops.nranges)
+		return 0;
+	for (size_t i = 0; i < tlc_eval__device_count(r->ev); i++)
+		if (tlc_eval__device_at(r->ev, i)->kind == TLC_DEVICE_KERNEL)
+			return 0; /* kernel activity was recorded too: it is joined */
+	char msg[300];
+	snprintf(msg, sizeof msg, "per-kernel activity records were not collected: the trace holds "
+	         "%zu cuda_profiler_range records (performance-counter ranges; the range profiler "
+	         "replays each kernel to read its counters, so they carry no execution time)",
+	         r->ops.nranges);
+	tlc_profiler_status st = { sizeof st, TLC_PROFILER_UNAVAILABLE, "CUPTI range profiler", msg };
+	return tlc_eval_set_profiler_status(r->ev, &st);
+}
+
 /* After the parse: skip counts, header facts, then the ops. */
 static int reader_commit(reader *r)
 {
@@ -959,6 +996,8 @@ static int reader_commit(reader *r)
 	if (rc < 0)
 		return rc;
 	rc = tlc_trace__push_ops(&r->ops, r->ev);
+	if (rc == 0)
+		rc = range_profiler_status(r);
 	if (rc == 0)
 		rc = tlc_trace__account_device(&r->ops, r->ev);
 	if (rc < 0)

@@ -78,6 +78,8 @@ typedef struct tlc_trace_ops {
 	tlc_trace_span *opt;     /* Optimizer.step# intervals */
 	size_t nopt, optcap;
 	uint64_t unread_device;  /* device events of an accelerator not read (MTIA) */
+	int64_t *ranges;         /* correlation of each cuda_profiler_range record, or -1 */
+	size_t nranges, rangecap;
 	char unread_kind[32];    /* their category */
 } tlc_trace_ops;
 

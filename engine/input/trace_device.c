@@ -110,9 +110,33 @@ static void add_ns(int64_t *acc, int64_t v)
 	*acc = v > INT64_MAX - *acc ? INT64_MAX : *acc + v;
 }
 
-static void classify(tally *y, const tlc_eval *ev, const ival *iv, size_t niv,
-                     const corr_ix *hc, size_t nhc)
+/* The cause of one launch with correlation corr, or -1 when an op row
+ * accounts for it. */
+static int cause_of(const tlc_eval *ev, const ival *iv, size_t niv, const corr_ix *hc,
+                    size_t nhc, int has_corr, int64_t corr)
 {
+	const tlc_device_record *h = has_corr ? host_of(ev, hc, nhc, corr) : NULL;
+	return !h ? GAP_NO_HOST
+	     : is_graph_launch(h->name) ? GAP_GRAPH
+	     : inside_op(iv, niv, h->thread, h->start_ns, h->end_ns) ? -1 : GAP_OUTSIDE;
+}
+
+static void count_launch(tally *y, int gap, int64_t ns)
+{
+	if (gap < 0) {
+		y->w.kernels_in_ops++;
+		return;
+	}
+	y->n[gap]++;
+	add_ns(&y->ns[gap], ns);
+	y->w.without_op++;
+	add_ns(&y->w.without_op_ns, ns);
+}
+
+static void classify(tally *y, const tlc_eval *ev, const ival *iv, size_t niv,
+                     const corr_ix *hc, size_t nhc, const tlc_trace_ops *t)
+{
+
 	for (size_t i = 0; i < tlc_eval__device_count(ev); i++) {
 		const tlc_device_record *r = tlc_eval__device_at(ev, i);
 		if (r->kind == TLC_DEVICE_MEMCPY || r->kind == TLC_DEVICE_MEMSET) {
@@ -122,20 +146,16 @@ static void classify(tally *y, const tlc_eval *ev, const ival *iv, size_t niv,
 		if (r->kind != TLC_DEVICE_KERNEL)
 			continue;
 		y->w.kernels++;
-		const tlc_device_record *h = (r->flags & TLC_DEV_HAS_CORRELATION)
-		                             ? host_of(ev, hc, nhc, r->correlation) : NULL;
-		int gap = !h ? GAP_NO_HOST
-		        : is_graph_launch(h->name) ? GAP_GRAPH
-		        : inside_op(iv, niv, h->thread, h->start_ns, h->end_ns) ? -1 : GAP_OUTSIDE;
-		if (gap < 0) {
-			y->w.kernels_in_ops++;
-			continue;
-		}
-		y->n[gap]++;
-		add_ns(&y->ns[gap], dur_of(r));
-		y->w.without_op++;
-		add_ns(&y->w.without_op_ns, dur_of(r));
+		count_launch(y, cause_of(ev, iv, niv, hc, nhc, (r->flags & TLC_DEV_HAS_CORRELATION) != 0,
+		                         r->correlation), dur_of(r));
 	}
+	/* range-profiler records stand for the profiled kernels (one each, no
+	 * device time) when the trace holds no kernel activity record */
+	for (size_t i = 0; y->w.kernels == 0 && i < t->nranges; i++) {
+		count_launch(y, cause_of(ev, iv, niv, hc, nhc, t->ranges[i] >= 0, t->ranges[i]), 0);
+	}
+	if (y->w.kernels == 0)
+		y->w.kernels = y->w.kernels_in_ops + y->w.without_op;
 }
 
 static int report(tlc_eval *ev, const tally *y, const tlc_trace_ops *t)
@@ -182,7 +202,7 @@ static int report(tlc_eval *ev, const tally *y, const tlc_trace_ops *t)
 int tlc_trace__account_device(const tlc_trace_ops *t, tlc_eval *ev)
 {
 	size_t ndev = tlc_eval__device_count(ev);
-	if (ndev == 0 && !t->unread_device)
+	if (ndev == 0 && !t->unread_device && !t->nranges)
 		return 0;
 	const tlc_allocator *a = t->a;
 	ival *iv = tlc_alloc__malloc(a, (t->nops ? t->nops : 1) * sizeof *iv);
@@ -200,7 +220,7 @@ int tlc_trace__account_device(const tlc_trace_ops *t, tlc_eval *ev)
 		tally y;
 		memset(&y, 0, sizeof y);
 		y.w.size = sizeof y.w;
-		classify(&y, ev, iv, niv, hc, nhc);
+		classify(&y, ev, iv, niv, hc, nhc, t);
 		rc = report(ev, &y, t);
 	}
 	tlc_alloc__free(a, iv);

@@ -22,6 +22,7 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_arena__free(&t->scratch);
 	tlc_alloc__free(t->a, t->ops);
 	tlc_alloc__free(t->a, t->opt);
+	tlc_alloc__free(t->a, t->ranges);
 	memset(t, 0, sizeof *t);
 }
 

@@ -1002,6 +1002,14 @@ size_t tlc_eval_device_gap_count(const tlc_eval *ev);
 const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
 int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
 
+/* ---- join: launches whose correlation owner lies outside their call (issue 10) ---- */
+/** On the correlation path: how many attributed launches name an op whose
+ *  host interval does not hold the launching runtime call on its thread
+ *  (External ids that coincide with op ids by accident; `--force-correlation`
+ *  warns with this count). *checked (may be NULL) gets how many attributed
+ *  launches had host intervals on both sides. 0 on other paths. */
+uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
+
 #ifdef __cplusplus
 }
 #endif
