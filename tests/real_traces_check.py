@@ -390,6 +390,26 @@ def check(exe, path, check_args):
                 "correlation name an op whose host interval does not hold" % (
                     ev["correlation_outside_host_interval"], ev["correlation_checked"]) not in out:
             fail(name, "forced join warns in text", True, False)
+    # module trees: ops inside nn.Module frames put those modules in the tree
+    frames = [(tid_of(e["tid"]), ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"][11:])
+              for e in tr.x if e.get("cat") == "python_function"
+              and str(e.get("name", "")).startswith("nn.Module: ")]
+    fwd_in = set()
+    if frames and "forward" in derived:
+        by_t = collections.defaultdict(list)
+        for f in frames:
+            by_t[f[0]].append(f)
+        for o in tr.ops:
+            for t, s, e, nm in by_t.get(o["_t"], []):
+                if s <= o["_s"] and o["_e"] <= e:
+                    fwd_in.add(nm)
+    if fwd_in:
+        rc, out, err = tlcost(exe, "tree", "--format", "json", path)
+        rows = json.loads(out)["rows"] if rc == 0 else []
+        parts = {p for r in rows for p in r.get("path", "").split(".") if p}
+        if not parts or not parts <= {f[3] for f in frames}:
+            fail(name, "module tree from nn.Module frames (%d frames hold ops)" % len(fwd_in),
+                 "modules named by the frames", sorted(parts)[:5])
     if check_args:
         rec = tr.args_recorded()
         types = {t["name"]: t for t in fl["op_types"]}

@@ -25,6 +25,10 @@
 #   inside relu names mm's id 1): the correlation path attributes both
 #   launches to an op whose interval does not hold the call, so the join warns
 #   "2 of 2"; containment attributes them to the right ops.
+#  modules.json: nn.Module frames Net_0 > {Linear_0 > mm [4,8]x[8,16] = 1,024;
+#   ReLU_0 > relu 4x16 = 64; Linear_1 (its "name" before "cat") > mm
+#   [4,16]x[16,2] = 256}, and aten::mul 4x16 = 64 outside every frame: the tree
+#   has (root) self 64, Net_0 subtree 1,344, and one node per frame.
 #  small.json (tests/join_cli.sh): leftover_kernel (5 us) has no runtime call:
 #   the text names the cause.
 set -u
@@ -91,10 +95,17 @@ check "why before window" "1 x no runtime call with this correlation (launched b
 $T join "$F/graph_replay.json" > "$out"
 check "why graph" "3 x replayed from a CUDA/HIP graph (cudaGraphLaunch/hipGraphLaunch)"
 
+$T tree "$F/modules.json" > "$out"
+check "tree root" "         1,408 100.0             64   4.5   0  (root)"
+check "tree Net_0" "         1,344  95.5              0   0.0   0    Net_0"
+check "tree Linear_0" "         1,024  72.7          1,024  72.7   0      Linear_0#1 [Linear]"
+check "tree ReLU_0" "ReLU_0#2 [ReLU]"
+check "tree Linear_1" "           256  18.2            256  18.2   0      Linear_1#3 [Linear]"
+
 # the independent checker agrees on all three (phases, rows, device work, join)
 if command -v python3 > /dev/null; then
 	python3 "$top_srcdir/tests/real_traces_check.py" "$top_builddir/tlcost" \
 		"$F/kineto_2021.json" "$F/graph_replay.json" "$F/device_only.json" \
-		"$F/range_profiler.json" "$F/coincide.json" || fails=$((fails + 1))
+		"$F/range_profiler.json" "$F/coincide.json" "$F/modules.json" || fails=$((fails + 1))
 fi
 [ "$fails" -eq 0 ]

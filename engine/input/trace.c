@@ -41,6 +41,7 @@ typedef enum ecat {
 #define EV_STREAM (1u << 8)
 #define EV_NAME   (1u << 9)
 #define EV_CAT    (1u << 10)
+#define EV_MODULE (1u << 11) /* a python_function frame named "nn.Module: ..." */
 
 typedef struct event {
 	unsigned have;
@@ -404,6 +405,25 @@ static int keep_range(reader *r)
 	return 1;
 }
 
+/* An nn.Module frame: kept when it is timed like an op (a frame without
+ * ts/dur/tid is only counted, as every python_function is). */
+static int keep_module(reader *r)
+{
+	event *e = &r->cur;
+	unsigned need = EV_TS | EV_DUR | EV_TID | EV_NAME;
+	if ((e->have & need) != need || e->dur < 0 || e->ts > INT64_MAX - e->dur)
+		return 1;
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->mods, &t->modcap, t->nmods + 1, sizeof *t->mods) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	const char *nm = e->name + 11;
+	const char *in = tlc_intern__get(tlc_eval__intern(r->ev), nm, strlen(nm));
+	if (!in)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	t->mods[t->nmods++] = (tlc_trace_module){ e->ts, e->ts + e->dur, e->tid, in, NULL };
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -506,7 +526,7 @@ static int finish_event(reader *r)
 		return 1;
 	default:
 		count_skip(r, e->cat_name[0] ? e->cat_name : "untyped");
-		return 1;
+		return (e->have & EV_MODULE) ? keep_module(r) : 1;
 	}
 }
 
@@ -639,12 +659,20 @@ static int ev_string(reader *r, const char *s, size_t n)
 		e->have |= EV_CAT;
 		memcpy(e->cat_name, s, n < 31 ? n : 31);
 		e->cat_name[n < 31 ? n : 31] = '\0';
+		if ((e->have & EV_NAME) && strncmp(e->name, "nn.Module: ", 11) == 0 && e->name[11] &&
+		    strcmp(e->cat_name, "python_function") == 0)
+			e->have |= EV_MODULE; /* the name came first */
 		return 1;
 	case EK_NAME:
 		/* Python frames and flows need no name: skip the copy when the
 		 * category came first (as Kineto writes it) */
-		if ((e->have & EV_CAT) && e->cat == EC_STRUCTURAL)
-			return 1;
+		if ((e->have & EV_CAT) && e->cat == EC_STRUCTURAL) {
+			/* except module frames: they give the cost tree its modules */
+			if (!(n > 11 && memcmp(s, "nn.Module: ", 11) == 0 && n < 4096 &&
+			      strcmp(e->cat_name, "python_function") == 0))
+				return 1;
+			e->have |= EV_MODULE;
+		}
 		e->name = tlc_arena__strndup(&r->scratch, s, n);
 		if (!e->name)
 			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
@@ -744,7 +772,7 @@ static akey args_key_of(const unsigned char *s, size_t n)
  * first: the rest of it is only counted, so its keys are not looked at. */
 static int skipping(const reader *r)
 {
-	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL;
+	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL && !(r->cur.have & EV_MODULE);
 }
 
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
@@ -755,7 +783,10 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	if (r->cap_cur)
 		return 1;
 	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
-		r->ev_key = skipping(r) ? EK_OTHER : ev_key_of(s, n);
+		r->ev_key = !skipping(r) ? ev_key_of(s, n)
+		          : (n == 4 && memcmp(s, "name", 4) == 0 &&
+		             strcmp(r->cur.cat_name, "python_function") == 0) ? EK_NAME /* nn.Module? */
+		          : EK_OTHER;
 	else if (r->args_depth >= 0 && r->depth == r->args_depth)
 		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
 	else if (r->depth == 1 && r->root_map)

@@ -64,6 +64,15 @@ typedef struct tlc_trace_span {
 	int64_t tid;
 } tlc_trace_span;
 
+/* An `nn.Module: <Type>_<k>` python_function frame (with_stack /
+ * with_modules): the module calls that own the ops inside it. */
+typedef struct tlc_trace_module {
+	int64_t start_ns, end_ns;
+	int64_t tid;
+	const char *name;    /* "<Type>_<k>", interned in the eval */
+	const char *path;    /* dotted path of enclosing modules, built at push */
+} tlc_trace_module;
+
 typedef struct tlc_trace_ops {
 	const tlc_allocator *a;
 	tlc_arena arena;         /* encoded args of every op */
@@ -79,6 +88,8 @@ typedef struct tlc_trace_ops {
 	size_t nopt, optcap;
 	uint64_t unread_device;  /* device events of an accelerator not read (MTIA) */
 	int64_t *ranges;         /* correlation of each cuda_profiler_range record, or -1 */
+	tlc_trace_module *mods;  /* nn.Module frames, in file order */
+	size_t nmods, modcap;
 	size_t nranges, rangecap;
 	char unread_kind[32];    /* their category */
 } tlc_trace_ops;
