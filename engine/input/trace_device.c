@@ -100,9 +100,14 @@ typedef struct tally {
 	tlc_device_work w;
 } tally;
 
+/* Duration, 0 for a reversed interval, saturated (hostile times may differ
+ * by more than INT64_MAX). */
 static int64_t dur_of(const tlc_device_record *r)
 {
-	return r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	if (r->end_ns <= r->start_ns)
+		return 0;
+	uint64_t d = (uint64_t)r->end_ns - (uint64_t)r->start_ns;
+	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
 }
 
 static void add_ns(int64_t *acc, int64_t v)

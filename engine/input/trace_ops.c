@@ -569,6 +569,12 @@ static int module_paths(tlc_trace_ops *t, size_t *stack)
 		             !mod_contains(&t->mods[stack[d - 1]], m->start_ns, m->end_ns)))
 			d--;
 		sb.len = 0;
+		if (d >= TLC_TRACE_MAX_DEPTH) {
+			/* hostile nesting: deeper frames share their ancestor's path, so
+			 * path text stays linear in the input */
+			m->path = t->mods[stack[d - 1]].path;
+			continue;
+		}
 		if (d) {
 			tlc_sb__append(&sb, t->mods[stack[d - 1]].path, strlen(t->mods[stack[d - 1]].path));
 			tlc_sb__putc(&sb, '.');
