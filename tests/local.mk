@@ -100,3 +100,9 @@ EXTRA_DIST += tests/trace_args_cli.sh tests/fixtures/trace_args
 # every input; TLCOST_BEFORE=old-tlcost compares two builds).
 TESTS += tests/json_fast_same.sh
 EXTRA_DIST += tests/json_fast_same.sh
+
+# Real traces (issue 10): independent checker of phases, device work, verdicts, joins
+TESTS += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh tests/trace_generations.sh
+XFAIL_TESTS =
+EXTRA_DIST += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh tests/trace_generations.sh \
+	tests/real_traces_check.py

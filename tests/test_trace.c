@@ -415,6 +415,52 @@ static void device_records(void **state)
 	assert_false(dr->flags & TLC_DEV_HAS_EXTERNAL_ID);
 }
 
+/* Device work (issue 10), by hand: kernel k1 (2 us) launched by a call inside
+ * aten::a [0,10] on tid 1; k2 (3 us) by a cudaGraphLaunch; k3 (4 us) by a call
+ * on tid 1 outside aten::a; k4 (5 us) names no runtime call; a memcpy is not
+ * compute. Module frames: aten::a inside "nn.Module: Net_0" > "Linear_2". */
+static void device_work_and_modules(void **state)
+{
+	fx *f = *state;
+	read_ok(f, "{\"traceEvents\":["
+	           "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: Net_0\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":50},"
+	           "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: Linear_2\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20},"
+	           "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10,\"args\":{\"External id\":1}},"
+	           "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1,\"args\":{\"correlation\":1}},"
+	           "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaGraphLaunch\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":1,\"args\":{\"correlation\":2}},"
+	           "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":1,\"args\":{\"correlation\":3}},"
+	           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k1\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":2,\"args\":{\"correlation\":1}},"
+	           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,\"tid\":7,\"ts\":110,\"dur\":3,\"args\":{\"correlation\":2}},"
+	           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k3\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":4,\"args\":{\"correlation\":3}},"
+	           "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k4\",\"pid\":0,\"tid\":7,\"ts\":130,\"dur\":5,\"args\":{\"correlation\":9}},"
+	           "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"m\",\"pid\":0,\"tid\":7,\"ts\":140,\"dur\":1,\"args\":{\"correlation\":8}}]}");
+	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
+	assert_int_equal(tlc_eval_device_work(&w, f->ev), 0);
+	assert_int_equal(w.kernels, 4);
+	assert_int_equal(w.kernels_in_ops, 1);
+	assert_int_equal(w.without_op, 3);
+	assert_int_equal(w.without_op_ns, 12000);
+	assert_int_equal(w.not_compute, 1);
+	assert_int_equal(tlc_eval_device_gap_count(f->ev), 3);
+	const char *cause[3] = { "graph_replay", "launch_outside_op", "no_host_side" };
+	int64_t ns[3] = { 3000, 4000, 5000 };
+	for (size_t i = 0; i < 3; i++) {
+		const tlc_device_gap *g = tlc_eval_device_gap_at(f->ev, i);
+		assert_string_equal(g->cause, cause[i]);
+		assert_int_equal(g->records, 1);
+		assert_int_equal(g->device_ns, ns[i]);
+		assert_non_null(g->remedy);
+	}
+	assert_null(tlc_eval_device_gap_at(f->ev, 3));
+	assert_true(tlc_eval_is_lower_bound(f->ev));
+	tlc_device_work small = { 4, 0, 0, 0, 0, 0 };
+	assert_int_equal(tlc_eval_device_work(&small, f->ev), TLC_EINVAL);
+	const tlc_op_row *a = row_named(f, "aten::a");
+	assert_string_equal(a->module, "Net_0.Linear_2");
+	assert_string_equal(a->module_type, "Linear");
+	assert_true(a->module_call >= 0);
+}
+
 /* Ops whose External ids repeat get positional ids; parents still nest. */
 static void duplicate_external_ids(void **state)
 {
@@ -607,6 +653,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wrapper_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(device_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(duplicate_external_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(device_work_and_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile, setup, teardown),
 		cmocka_unit_test_setup_teardown(gzip_truncated, setup, teardown),

@@ -14,6 +14,7 @@
 _Static_assert(TLC_CLASS_COUNT <= TLC_CLASS_SLOTS, "TLC_CLASS_SLOTS too small for TLC_CLASS_COUNT");
 
 #define LEDGER_EXAMPLES 3
+#define TLC_EVAL_MAX_GAPS 8 /* one per cause (tlc_device_gap.cause) */
 
 typedef struct optype optype;
 struct optype {
@@ -104,6 +105,9 @@ struct tlc_eval {
 	tlc_device_record *dev;
 	size_t ndev, dcap;
 	tlc_profiler_status profiler;
+	tlc_device_gap gaps[TLC_EVAL_MAX_GAPS]; /* device work without op rows */
+	size_t ngaps;
+	tlc_device_work work;
 	const char *src_name;  /* input of the records being pushed (interned) */
 	uint64_t src_line;
 
@@ -1064,6 +1068,11 @@ int tlc_eval_finish(tlc_eval *ev)
 	if (ev->finished)
 		return 0;
 	int rc = report_unresolved(ev);
+	if (rc == 0 && ev->cov.rows == 0)
+		rc = tlc_eval__add_device_gap(ev, "no_op_records", 0, 0,
+		                              "no op records: nothing was counted",
+		                              "record ops: torch.profiler.profile(record_shapes=True) "
+		                              "for a trace, tools/capture_oplog.py for an op log");
 	if (rc == 0)
 		fold_nested(ev);
 	if (rc == 0)
@@ -1196,9 +1205,29 @@ int tlc_eval_bytes_incomplete(const tlc_eval *ev, tlc_phase p)
 	return ev && (unsigned)p < TLC_PHASE_COUNT && ev->bytes_unknown[p];
 }
 
+/* Contract section 3: unknown-cost ops, or device work that no op row
+ * accounts for (docs/cost-contract.md, "Device work"). */
 int tlc_eval_is_lower_bound(const tlc_eval *ev)
 {
-	return ev && ev->cov.by_class[TLC_CLASS_UNKNOWN] > 0;
+	return ev && (ev->cov.by_class[TLC_CLASS_UNKNOWN] > 0 || ev->ngaps > 0);
+}
+
+size_t tlc_eval_device_gap_count(const tlc_eval *ev) { return ev ? ev->ngaps : 0; }
+
+const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->ngaps ? &ev->gaps[i] : NULL;
+}
+
+int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev)
+{
+	if (!out || !ev || out->size < sizeof *out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a tlc_device_work with .size = sizeof(tlc_device_work)",
+		                      "tlc_eval_device_work: bad argument");
+	*out = ev->work;
+	out->size = sizeof *out;
+	return 0;
 }
 
 size_t tlc_eval_ledger_count(const tlc_eval *ev) { return ev && ev->finished ? ev->ngroups : 0; }
@@ -1252,6 +1281,29 @@ const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i)
 }
 
 int tlc_eval__finished(const tlc_eval *ev) { return ev->finished; }
+
+int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
+                             int64_t device_ns, const char *message, const char *remedy)
+{
+	for (size_t i = 0; i < ev->ngaps; i++)
+		if (strcmp(ev->gaps[i].cause, cause) == 0)
+			return 0; /* one line per cause: the first reader's wins */
+	if (ev->ngaps == TLC_EVAL_MAX_GAPS)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "report at most one gap per cause",
+		                      "too many device-work causes");
+	tlc_device_gap g = { intern(ev, cause), records, device_ns, intern(ev, message),
+	                     intern(ev, remedy) };
+	if (!g.cause || !g.message || !g.remedy)
+		return oom();
+	ev->gaps[ev->ngaps++] = g;
+	return 0;
+}
+
+void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w)
+{
+	ev->work = *w;
+	ev->work.size = sizeof ev->work;
+}
 
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 {

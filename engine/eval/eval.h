@@ -32,4 +32,12 @@ int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op);
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 
+/** Records one cause of device work that no op row accounts for (the
+ *  reader that saw the device records calls it; one line per cause, message
+ *  and remedy copied). Makes the totals a lower bound. */
+int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
+                             int64_t device_ns, const char *message, const char *remedy);
+/** The reader's accounting of the device records (tlc_eval_device_work). */
+void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w);
+
 #endif

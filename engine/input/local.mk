@@ -6,6 +6,7 @@ libtl_input_la_SOURCES += \
 	engine/input/oplog.c engine/input/oplog.h \
 	engine/input/trace.c engine/input/trace.h \
 	engine/input/trace_ops.c engine/input/trace_args.c
+libtl_input_la_SOURCES += engine/input/trace_device.c
 
 # The SIMD JSON fast path (engine/input/json_fast.h, the parser's boundary):
 # one C++ translation unit with a C interface, built where configure found

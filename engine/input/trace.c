@@ -24,7 +24,9 @@ typedef enum akey {
 
 typedef enum ecat {
 	EC_UNKNOWN = 0, EC_CPU_OP, EC_KERNEL, EC_MEMCPY, EC_MEMSET, EC_RUNTIME,
-	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL
+	EC_DRIVER, EC_USER_ANNOTATION, EC_STRUCTURAL,
+	EC_ACCEL_DEVICE, /* device events of an accelerator whose records are not read */
+	EC_RANGE         /* CUPTI range-profiler counter ranges: no kernel activity */
 } ecat;
 
 /* Presence bits of the current event. */
@@ -39,6 +41,7 @@ typedef enum ecat {
 #define EV_STREAM (1u << 8)
 #define EV_NAME   (1u << 9)
 #define EV_CAT    (1u << 10)
+#define EV_MODULE (1u << 11) /* a python_function frame named "nn.Module: ..." */
 
 typedef struct event {
 	unsigned have;
@@ -80,6 +83,7 @@ typedef struct reader {
 	tlc_arena scratch;     /* per-event strings and captured nodes */
 	event cur;
 	uint64_t nevents;
+	uint64_t n_cat, n_x_nocat; /* events with a category; complete events without */
 	tlc_trace_ops ops;
 	skip_count skips[16];
 	size_t nskips, last_skip;
@@ -118,6 +122,11 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_truncated") == 0)
 		return "the file ends early: re-export the trace (torch.profiler "
 		       "export_chrome_trace) and check the copy is complete";
+	if (strcmp(code, "trace_not_kineto") == 0)
+		return "this export has no event categories, so ops, kernels and runtime calls "
+		       "cannot be told apart: profile with torch.profiler.profile(activities=[CPU, "
+		       "CUDA], record_shapes=True) and export_chrome_trace, or capture an op log "
+		       "(tools/capture_oplog.py)";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -287,6 +296,7 @@ static ecat cat_of(const char *s, size_t n)
 		C("user_annotation", EC_USER_ANNOTATION),
 		C("python_function", EC_STRUCTURAL), C("gpu_user_annotation", EC_STRUCTURAL),
 		C("ac2g", EC_STRUCTURAL), C("Trace", EC_STRUCTURAL), C("overhead", EC_STRUCTURAL),
+		C("mtia_ccp_events", EC_ACCEL_DEVICE), C("cuda_profiler_range", EC_RANGE),
 #undef C
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -382,6 +392,38 @@ static int keep_span(reader *r)
 	return 1;
 }
 
+/* A range-profiler record stands for one profiled kernel launch (its
+ * correlation names the launching call) but carries counters, not the
+ * kernel's execution time: kept for the device-work accounting only. */
+static int keep_range(reader *r)
+{
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->ranges, &t->rangecap, t->nranges + 1,
+	                    sizeof *t->ranges) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	t->ranges[t->nranges++] = (r->cur.have & EV_CORR) ? r->cur.corr : -1;
+	return 1;
+}
+
+/* An nn.Module frame: kept when it is timed like an op (a frame without
+ * ts/dur/tid is only counted, as every python_function is). */
+static int keep_module(reader *r)
+{
+	event *e = &r->cur;
+	unsigned need = EV_TS | EV_DUR | EV_TID | EV_NAME;
+	if ((e->have & need) != need || e->dur < 0 || e->ts > INT64_MAX - e->dur)
+		return 1;
+	tlc_trace_ops *t = &r->ops;
+	if (tlc_alloc__grow(r->a, (void **)&t->mods, &t->modcap, t->nmods + 1, sizeof *t->mods) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	const char *nm = e->name + 11;
+	const char *in = tlc_intern__get(tlc_eval__intern(r->ev), nm, strlen(nm));
+	if (!in)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	t->mods[t->nmods++] = (tlc_trace_module){ e->ts, e->ts + e->dur, e->tid, in, NULL };
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -419,32 +461,72 @@ static int keep_op(reader *r)
 	}
 	if (strncmp(o->name, "autograd::engine::evaluate_function:", 36) == 0)
 		o->flags |= TLC_TOP_AUTOGRAD_FN;
+	else if (tlc_trace__is_node_name(o->name))
+		o->flags |= TLC_TOP_AUTOGRAD_NODE;
+	else if (strcmp(o->name, "torch::autograd::AccumulateGrad") == 0)
+		o->flags |= TLC_TOP_ACCUMULATE;
 	t->nops++;
+	return 1;
+}
+
+/* Record-function annotations that the 2021 profiler wrote as Operator
+ * rows and later versions write as user_annotation: they mark steps and
+ * phases and own no compute, so they are annotations in every generation
+ * (docs/kineto.md, "Trace generations"). */
+static int is_annotation_row(const char *name)
+{
+	static const char *const prefixes[] = {
+		"ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#", "enumerate(DataLoader)#",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int annotation(reader *r)
+{
+	event *e = &r->cur;
+	count_skip(r, "user_annotation");
+	if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
+		return keep_span(r);
 	return 1;
 }
 
 static int finish_event(reader *r)
 {
 	event *e = &r->cur;
+	if (e->have & EV_CAT)
+		r->n_cat++;
+	else if (e->ph == 'X')
+		r->n_x_nocat++;
 	if (e->ph != 'X') {
 		count_skip(r, e->cat != EC_UNKNOWN || e->cat_name[0] ? e->cat_name : "untyped");
 		return 1;
 	}
 	switch (e->cat) {
-	case EC_CPU_OP: return keep_op(r);
+	case EC_CPU_OP:
+		if ((e->have & EV_NAME) && is_annotation_row(e->name))
+			return annotation(r);
+		return keep_op(r);
 	case EC_KERNEL: return emit_device(r, TLC_DEVICE_KERNEL);
 	case EC_MEMCPY: return emit_device(r, TLC_DEVICE_MEMCPY);
 	case EC_MEMSET: return emit_device(r, TLC_DEVICE_MEMSET);
 	case EC_RUNTIME: return emit_device(r, TLC_DEVICE_RUNTIME);
 	case EC_DRIVER: return emit_device(r, TLC_DEVICE_DRIVER);
 	case EC_USER_ANNOTATION:
-		count_skip(r, "user_annotation");
-		if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
-			return keep_span(r);
+		return annotation(r);
+	case EC_RANGE:
+		count_skip(r, "cuda_profiler_range");
+		return keep_range(r);
+	case EC_ACCEL_DEVICE:
+		count_skip(r, e->cat_name);
+		if (!r->ops.unread_device++)
+			snprintf(r->ops.unread_kind, sizeof r->ops.unread_kind, "%s", e->cat_name);
 		return 1;
 	default:
 		count_skip(r, e->cat_name[0] ? e->cat_name : "untyped");
-		return 1;
+		return (e->have & EV_MODULE) ? keep_module(r) : 1;
 	}
 }
 
@@ -577,12 +659,20 @@ static int ev_string(reader *r, const char *s, size_t n)
 		e->have |= EV_CAT;
 		memcpy(e->cat_name, s, n < 31 ? n : 31);
 		e->cat_name[n < 31 ? n : 31] = '\0';
+		if ((e->have & EV_NAME) && strncmp(e->name, "nn.Module: ", 11) == 0 && e->name[11] &&
+		    strcmp(e->cat_name, "python_function") == 0)
+			e->have |= EV_MODULE; /* the name came first */
 		return 1;
 	case EK_NAME:
 		/* Python frames and flows need no name: skip the copy when the
 		 * category came first (as Kineto writes it) */
-		if ((e->have & EV_CAT) && e->cat == EC_STRUCTURAL)
-			return 1;
+		if ((e->have & EV_CAT) && e->cat == EC_STRUCTURAL) {
+			/* except module frames: they give the cost tree its modules */
+			if (!(n > 11 && memcmp(s, "nn.Module: ", 11) == 0 && n < 4096 &&
+			      strcmp(e->cat_name, "python_function") == 0))
+				return 1;
+			e->have |= EV_MODULE;
+		}
 		e->name = tlc_arena__strndup(&r->scratch, s, n);
 		if (!e->name)
 			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
@@ -670,7 +760,8 @@ static akey args_key_of(const unsigned char *s, size_t n)
 	case 10: /* "Input dims": the spelling of some 2021 (torch 1.8) traces */
 		return KEY("Input Dims") || KEY("Input dims") ? AK_DIMS :
 		       KEY("Input type") ? AK_TYPES : AK_OTHER;
-	case 11: return KEY("External id") ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
+	case 11: return KEY("External id") || KEY("external id") /* 2021 runtime/kernel rows */
+	                ? AK_EXT : KEY("correlation") ? AK_CORR : AK_OTHER;
 	case 13: return KEY("Input Strides") ? AK_STRIDES : AK_OTHER;
 	case 15: return KEY("Concrete Inputs") ? AK_CONCRETE : AK_OTHER;
 	default: return AK_OTHER;
@@ -683,7 +774,7 @@ static akey args_key_of(const unsigned char *s, size_t n)
  * first: the rest of it is only counted, so its keys are not looked at. */
 static int skipping(const reader *r)
 {
-	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL;
+	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL && !(r->cur.have & EV_MODULE);
 }
 
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
@@ -694,7 +785,10 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	if (r->cap_cur)
 		return 1;
 	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
-		r->ev_key = skipping(r) ? EK_OTHER : ev_key_of(s, n);
+		r->ev_key = !skipping(r) ? ev_key_of(s, n)
+		          : (n == 4 && memcmp(s, "name", 4) == 0 &&
+		             strcmp(r->cur.cat_name, "python_function") == 0) ? EK_NAME /* nn.Module? */
+		          : EK_OTHER;
 	else if (r->args_depth >= 0 && r->depth == r->args_depth)
 		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
 	else if (r->depth == 1 && r->root_map)
@@ -888,7 +982,35 @@ static int finish_parse(reader *r)
 		     "no 'traceEvents' array: not a Chrome-trace file");
 		return raise_at(r, (const unsigned char *)"", 0);
 	}
+	if (r->n_cat == 0 && r->n_x_nocat > 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "%llu complete events and none has a 'cat' (category): the "
+		         "legacy torch.autograd.profiler export, not a Kineto trace",
+		         (unsigned long long)r->n_x_nocat);
+		fail(r, TLC_EINPUT, "trace_not_kineto", msg);
+		return raise_at(r, (const unsigned char *)"", 0);
+	}
 	return 0;
+}
+
+/* A trace of the CUPTI range profiler holds counter ranges and no kernel
+ * activity record: the device profiler ran, but in a mode that records no
+ * device time, which is not "it ran and recorded no launch" (the join says
+ * so, quoting this statement). */
+static int range_profiler_status(reader *r)
+{
+	if (!r->ops.nranges)
+		return 0;
+	for (size_t i = 0; i < tlc_eval__device_count(r->ev); i++)
+		if (tlc_eval__device_at(r->ev, i)->kind == TLC_DEVICE_KERNEL)
+			return 0; /* kernel activity was recorded too: it is joined */
+	char msg[300];
+	snprintf(msg, sizeof msg, "per-kernel activity records were not collected: the trace holds "
+	         "%zu cuda_profiler_range records (performance-counter ranges; the range profiler "
+	         "replays each kernel to read its counters, so they carry no execution time)",
+	         r->ops.nranges);
+	tlc_profiler_status st = { sizeof st, TLC_PROFILER_UNAVAILABLE, "CUPTI range profiler", msg };
+	return tlc_eval_set_profiler_status(r->ev, &st);
 }
 
 /* After the parse: skip counts, header facts, then the ops. */
@@ -906,6 +1028,10 @@ static int reader_commit(reader *r)
 	if (rc < 0)
 		return rc;
 	rc = tlc_trace__push_ops(&r->ops, r->ev);
+	if (rc == 0)
+		rc = range_profiler_status(r);
+	if (rc == 0)
+		rc = tlc_trace__account_device(&r->ops, r->ev);
 	if (rc < 0)
 		tlc_error__locate(r->file, 0, 0);
 	return rc;

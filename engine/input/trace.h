@@ -43,6 +43,9 @@ typedef struct tlc_tnode {
 #define TLC_TOP_HAS_EXT      (1u << 0)
 #define TLC_TOP_AUTOGRAD_FN  (1u << 1) /* autograd::engine::evaluate_function: */
 #define TLC_TOP_OPT_STEP     (1u << 2) /* Optimizer.step# annotation */
+#define TLC_TOP_AUTOGRAD_NODE (1u << 3) /* an autograd node row: "*Backward[digits]"
+                                          without a namespace (2021: no wrapper) */
+#define TLC_TOP_ACCUMULATE   (1u << 4) /* torch::autograd::AccumulateGrad */
 
 /* One cpu_op event, compact: the JSON is gone, args are built values. */
 typedef struct tlc_trace_op {
@@ -61,6 +64,15 @@ typedef struct tlc_trace_span {
 	int64_t tid;
 } tlc_trace_span;
 
+/* An `nn.Module: <Type>_<k>` python_function frame (with_stack /
+ * with_modules): the module calls that own the ops inside it. */
+typedef struct tlc_trace_module {
+	int64_t start_ns, end_ns;
+	int64_t tid;
+	const char *name;    /* "<Type>_<k>", interned in the eval */
+	const char *path;    /* dotted path of enclosing modules, built at push */
+} tlc_trace_module;
+
 typedef struct tlc_trace_ops {
 	const tlc_allocator *a;
 	tlc_arena arena;         /* encoded args of every op */
@@ -74,6 +86,12 @@ typedef struct tlc_trace_ops {
 	size_t nops, cap;
 	tlc_trace_span *opt;     /* Optimizer.step# intervals */
 	size_t nopt, optcap;
+	uint64_t unread_device;  /* device events of an accelerator not read (MTIA) */
+	int64_t *ranges;         /* correlation of each cuda_profiler_range record, or -1 */
+	tlc_trace_module *mods;  /* nn.Module frames, in file order */
+	size_t nmods, modcap;
+	size_t nranges, rangecap;
+	char unread_kind[32];    /* their category */
 } tlc_trace_ops;
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);
@@ -101,6 +119,15 @@ int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
 /** Sorts the ops, nests them per thread, classifies phases and pushes them
  *  to ev parent-before-child. */
 int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev);
+
+/** autograd's Node naming: no namespace, "Backward", then digits or none
+ *  ("AddmmBackward0"; 2021: "CudnnConvolutionBackward"). */
+int tlc_trace__is_node_name(const char *name);
+
+/** Accounts for the trace's device records (engine/input/trace_device.c):
+ *  kernels without an op row become device gaps of ev (graph replay, launch
+ *  outside any op, no host side, unread accelerator events). */
+int tlc_trace__account_device(const tlc_trace_ops *t, tlc_eval *ev);
 
 /** Reads a Chrome-trace JSON stream (already opened, possibly peeked) into
  *  ev; tlc_trace_read and tlc_trace_read_mem wrap it. Does not finish ev. */

@@ -22,6 +22,8 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_arena__free(&t->scratch);
 	tlc_alloc__free(t->a, t->ops);
 	tlc_alloc__free(t->a, t->opt);
+	tlc_alloc__free(t->a, t->ranges);
+	tlc_alloc__free(t->a, t->mods);
 	memset(t, 0, sizeof *t);
 }
 
@@ -94,6 +96,10 @@ static int ids_unique(const tlc_trace_ops *t, int64_t *scratch)
 typedef struct nest_state {
 	uint32_t *stack;
 	size_t depth;
+	const tlc_trace_module *mods; /* sorted by (tid, start, longer first) */
+	size_t nmods, mp;
+	size_t *mstack;               /* open module frames of the thread */
+	size_t mdepth;
 	int autograd_thread;
 	const tlc_trace_span *spans;
 	size_t nspans, sp;
@@ -114,7 +120,7 @@ static int contains(const tlc_trace_op *p, const tlc_trace_op *c)
 static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_t from,
                               size_t to)
 {
-	size_t top = 0, wrappers = 0;
+	size_t top = 0, wrappers = 0, nodes = 0;
 	int64_t top_end = INT64_MIN;
 	for (size_t i = from; i < to; i++) {
 		const tlc_trace_op *o = &t->ops[idx[i]];
@@ -123,7 +129,13 @@ static int thread_is_autograd(const tlc_trace_ops *t, const uint32_t *idx, size_
 		top++;
 		top_end = o->end_ns;
 		wrappers += (o->flags & TLC_TOP_AUTOGRAD_FN) != 0;
+		nodes += (o->flags & (TLC_TOP_AUTOGRAD_NODE | TLC_TOP_ACCUMULATE)) != 0;
 	}
+	/* The 2021 profiler wrote no evaluate_function wrappers: its autograd
+	 * thread's top-level rows are the nodes themselves ("CudnnConvolution
+	 * Backward", AccumulateGrad). */
+	if (wrappers == 0)
+		wrappers = nodes;
 	return wrappers > 0 && wrappers * 2 >= top;
 }
 
@@ -163,13 +175,16 @@ static int in_optimizer(nest_state *s, const tlc_trace_op *o)
 #define CPP_NODE "torch::autograd::CppNode<"
 
 /* autograd's Node naming: no namespace, "Backward" then digits
- * ("AddmmBackward0", "SqueezeBackward1"). */
-static int is_node_name(const char *s)
+ * ("AddmmBackward0", "SqueezeBackward1"), or no digits in the 2021 profiler
+ * ("CudnnConvolutionBackward", "AddmmBackward"). */
+int tlc_trace__is_node_name(const char *s)
 {
+	if (strstr(s, "::"))
+		return 0;
 	size_t n = strlen(s), d = n;
 	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
 		d--;
-	return d < n && d >= 8 && memcmp(s + d - 8, "Backward", 8) == 0;
+	return d > 8 && memcmp(s + d - 8, "Backward", 8) == 0;
 }
 
 /* Sets op->name and op->overload so that a rule registered for the wrapper
@@ -207,7 +222,7 @@ static int canonical_name_raw(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *
 	}
 	if (n == 0 || strstr(s, "::"))
 		return 0;
-	if ((parent && (parent->flags & TLC_TOP_AUTOGRAD_FN)) || is_node_name(s)) {
+	if ((parent && (parent->flags & TLC_TOP_AUTOGRAD_FN)) || (o->flags & TLC_TOP_AUTOGRAD_NODE)) {
 		op->name = "autograd::node";
 		op->overload = s;
 		return 0;
@@ -255,8 +270,94 @@ static int canonical_name(tlc_op *op, tlc_trace_ops *t, const tlc_trace_op *o,
 	return 0;
 }
 
+/* ---------------------------------------------------------------- */
+/* modules (nn.Module python_function frames)                        */
+/* ---------------------------------------------------------------- */
+
+static int cmp_mod(const void *pa, const void *pb)
+{
+	const tlc_trace_module *a = pa, *b = pb;
+	int c = cmp_i64(a->tid, b->tid);
+	if (!c) c = cmp_i64(a->start_ns, b->start_ns);
+	if (!c) c = cmp_i64(b->end_ns - b->start_ns, a->end_ns - a->start_ns);
+	if (!c) c = (a->name > b->name) - (a->name < b->name);
+	return c;
+}
+
+static int mod_contains(const tlc_trace_module *m, int64_t s, int64_t e)
+{
+	return m->start_ns <= s && e <= m->end_ns;
+}
+
+/* Sorts the frames and gives each its dotted path from the frames that
+ * enclose it on its thread ("Owlv2Model_0.Owlv2VisionTransformer_0"). */
+static int module_paths(tlc_trace_ops *t, size_t *stack)
+{
+	if (!t->nmods)
+		return 0;
+	qsort(t->mods, t->nmods, sizeof *t->mods, cmp_mod);
+	size_t d = 0;
+	tlc_sb sb;
+	tlc_sb__init(&sb, t->a);
+	int rc = 0;
+	for (size_t i = 0; i < t->nmods && rc == 0; i++) {
+		tlc_trace_module *m = &t->mods[i];
+		while (d && (t->mods[stack[d - 1]].tid != m->tid ||
+		             !mod_contains(&t->mods[stack[d - 1]], m->start_ns, m->end_ns)))
+			d--;
+		sb.len = 0;
+		if (d >= TLC_TRACE_MAX_DEPTH) {
+			/* hostile nesting: deeper frames share their ancestor's path, so
+			 * path text stays linear in the input */
+			m->path = t->mods[stack[d - 1]].path;
+			continue;
+		}
+		if (d) {
+			tlc_sb__append(&sb, t->mods[stack[d - 1]].path, strlen(t->mods[stack[d - 1]].path));
+			tlc_sb__putc(&sb, '.');
+		}
+		tlc_sb__append(&sb, m->name, strlen(m->name));
+		m->path = sb.failed ? NULL : tlc_intern__get(t->intern, sb.ptr, sb.len);
+		if (!m->path)
+			rc = tlc_error__oom();
+		stack[d++] = i;
+	}
+	tlc_sb__free(&sb);
+	return rc;
+}
+
+/* The innermost module frame holding op o (ops arrive per thread in start
+ * order), or NULL. */
+static const tlc_trace_module *module_of(nest_state *s, const tlc_trace_op *o)
+{
+	while (s->mp < s->nmods && s->mods[s->mp].tid < o->tid)
+		s->mp++;
+	while (s->mp < s->nmods && s->mods[s->mp].tid == o->tid &&
+	       s->mods[s->mp].start_ns <= o->start_ns) {
+		while (s->mdepth && !mod_contains(&s->mods[s->mstack[s->mdepth - 1]],
+		                                  s->mods[s->mp].start_ns, s->mods[s->mp].end_ns))
+			s->mdepth--;
+		s->mstack[s->mdepth++] = s->mp++;
+	}
+	while (s->mdepth && !mod_contains(&s->mods[s->mstack[s->mdepth - 1]], o->start_ns, o->end_ns))
+		s->mdepth--;
+	return s->mdepth ? &s->mods[s->mstack[s->mdepth - 1]] : NULL;
+}
+
+/* "Conv2d_3" -> "Conv2d" (the profiler numbers instances of a class). */
+static const char *module_type(tlc_trace_ops *t, const char *name)
+{
+	size_t n = strlen(name), d = n;
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d < n && d > 1 && name[d - 1] == '_')
+		n = d - 1;
+	return tlc_intern__get(t->intern, name, n);
+}
+
 static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64_t id,
-                    const tlc_trace_op *po, int64_t parent, tlc_phase phase)
+                    const tlc_trace_op *po, int64_t parent, tlc_phase phase,
+                    const tlc_trace_module *mod)
 {
 	tlc_op op;
 	memset(&op, 0, sizeof op);
@@ -281,6 +382,17 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 	op.end_ns = o->end_ns;
 	op.thread = o->tid;
 	op.correlation = (o->flags & TLC_TOP_HAS_EXT) ? o->ext : -1;
+	if (mod) {
+		/* the frame's position among the sorted frames tells its calls apart */
+		op.module = mod->path;
+		op.module_type = module_type(t, mod->name);
+		if (!op.module_type)
+			return tlc_error__oom();
+		op.module_call = (int64_t)(mod - t->mods);
+		op.flags |= TLC_OP_HAS_MODULE_CALL;
+	} else if (t->nmods) {
+		op.module = ""; /* the trace records modules: this op is at the root */
+	}
 	return tlc_eval_push_op(ev, &op);
 }
 
@@ -292,6 +404,15 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 	s->span_valid = 0;
 	s->sp = spans_of(s->spans, s->nspans, t->ops[idx[from]].tid);
 	s->autograd_thread = thread_is_autograd(t, idx, from, to);
+	s->mdepth = 0;
+	s->mp = 0; /* the thread's first frame: threads come in (pid, tid) order */
+	for (size_t lo = 0, hi = s->nmods; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->mods[mid].tid < t->ops[idx[from]].tid)
+			lo = s->mp = mid + 1;
+		else
+			hi = mid;
+	}
 	for (size_t i = from; i < to; i++) {
 		uint32_t k = idx[i];
 		const tlc_trace_op *o = &t->ops[k];
@@ -299,11 +420,12 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 			s->depth--;
 		int has_parent = s->depth > 0;
 		uint32_t p = has_parent ? s->stack[s->depth - 1] : 0;
-		bwd[k] = s->autograd_thread || (o->flags & TLC_TOP_AUTOGRAD_FN) || (has_parent && bwd[p]);
+		bwd[k] = s->autograd_thread || (o->flags & (TLC_TOP_AUTOGRAD_FN | TLC_TOP_AUTOGRAD_NODE)) ||
+		         (has_parent && bwd[p]);
 		tlc_phase ph = in_optimizer(s, o) ? TLC_PHASE_OPTIMIZER
 		             : bwd[k] ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
 		int rc = push_one(t, ev, o, ids[k], has_parent ? &t->ops[p] : NULL,
-		                  has_parent ? ids[p] : 0, ph);
+		                  has_parent ? ids[p] : 0, ph, s->nmods ? module_of(s, o) : NULL);
 		if (rc < 0)
 			return rc;
 		s->stack[s->depth++] = k;
@@ -312,13 +434,16 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 }
 
 static int push_sorted(tlc_trace_ops *t, tlc_eval *ev, uint32_t *idx, int64_t *ids,
-                       uint32_t *stack, uint8_t *bwd)
+                       uint32_t *stack, uint8_t *bwd, size_t *mstack)
 {
 	nest_state s;
 	memset(&s, 0, sizeof s);
 	s.stack = stack;
 	s.spans = t->opt;
 	s.nspans = t->nopt;
+	s.mods = t->mods;
+	s.nmods = t->nmods;
+	s.mstack = mstack;
 	size_t from = 0;
 	while (from < t->nops) {
 		const tlc_trace_op *f = &t->ops[idx[from]];
@@ -346,7 +471,10 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 	uint32_t *tmp = tlc_alloc__malloc(a, n * sizeof *tmp);
 	int64_t *ids = tlc_alloc__malloc(a, n * sizeof *ids);
 	uint8_t *bwd = tlc_alloc__calloc(a, n, 1);
-	int rc = (idx && tmp && ids && bwd) ? 0 : tlc_error__oom();
+	size_t *mstack = tlc_alloc__malloc(a, (t->nmods ? t->nmods : 1) * sizeof *mstack);
+	int rc = (idx && tmp && ids && bwd && mstack) ? 0 : tlc_error__oom();
+	if (rc == 0)
+		rc = module_paths(t, mstack);
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
 			idx[i] = (uint32_t)i;
@@ -356,11 +484,12 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;
-		rc = push_sorted(t, ev, idx, ids, tmp, bwd);
+		rc = push_sorted(t, ev, idx, ids, tmp, bwd, mstack);
 	}
 	tlc_alloc__free(a, idx);
 	tlc_alloc__free(a, tmp);
 	tlc_alloc__free(a, ids);
 	tlc_alloc__free(a, bwd);
+	tlc_alloc__free(a, mstack);
 	return rc;
 }

@@ -467,6 +467,30 @@ static void set_unattributed(tlc_join_launch *l, const char *why)
 	l->why = why;
 }
 
+/* On the correlation path, the op an External id names should hold the
+ * launching call on its thread; when it does not, the ids coincide by
+ * accident (some Kineto builds write each call's own correlation there) and
+ * a forced correlation join attributes launches to unrelated ops. Counted
+ * only where both sides carry host intervals. */
+static void check_host_interval(jctx *c, const tlc_join_launch *l)
+{
+	const tlc_op_row *row = tlc_eval_op_at(c->ev, (size_t)l->op_row);
+	const tlc_device_record *h = l->runtime;
+	int64_t s, e;
+	if (!row || !h || !(h->flags & TLC_DEV_HAS_THREAD) || !row_interval(row, &s, &e))
+		return;
+	c->j->corr_checked++;
+	if (row->thread != h->thread || h->start_ns < s || h->start_ns > e)
+		c->j->corr_outside++;
+}
+
+uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked)
+{
+	if (checked)
+		*checked = j ? j->corr_checked : 0;
+	return j ? j->corr_outside : 0;
+}
+
 static int resolve_launch(jctx *c, tlc_join_launch *l)
 {
 	const tlc_device_record *r = l->rec;
@@ -487,13 +511,16 @@ static int resolve_launch(jctx *c, tlc_join_launch *l)
 	if (gather(c, lo, hi) < 0)
 		return TLC_ENOMEM;
 	if (c->nbuf == 0) {
-		l->why = TLC_JOIN_WHY_NO_OP;
+		l->why = l->runtime->name && strstr(l->runtime->name, "GraphLaunch")
+		         ? TLC_JOIN_WHY_GRAPH : TLC_JOIN_WHY_NO_OP;
 		return 0;
 	}
 	l->why = NULL;
 	if (c->nbuf == 1) {
 		l->status = TLC_ATTR_ATTRIBUTED;
 		l->op_row = (int64_t)c->buf[0];
+		if (c->j->sum.path == TLC_JOIN_PATH_CORRELATION)
+			check_host_interval(c, l);
 		return 0;
 	}
 	l->status = TLC_ATTR_AMBIGUOUS;

@@ -24,6 +24,10 @@ struct tlc_join {
 	int64_t *counted;        /* per row: counted row index or -1 */
 	int64_t *rolled_kernel;  /* per row: kernel ns rolled into it */
 	int64_t *rolled_device;
+	/* correlation path: attributed launches whose op's host interval (on the
+	 * launching call's thread) does not hold the call: External ids that
+	 * coincide with op ids by accident (tlc_join_correlation_outside) */
+	uint64_t corr_checked, corr_outside;
 };
 
 /** Name of the cause an unattributed launch carries. */
@@ -31,5 +35,6 @@ struct tlc_join {
 #define TLC_JOIN_WHY_NO_CORRELATION "the record carries no correlation id"
 #define TLC_JOIN_WHY_NO_OP "its runtime call leads to no op"
 #define TLC_JOIN_WHY_NO_PATH "no join path is usable for this input"
+#define TLC_JOIN_WHY_GRAPH "replayed from a CUDA/HIP graph (cudaGraphLaunch/hipGraphLaunch): the graph's ops were captured before the profiling window and are not in the trace"
 
 #endif

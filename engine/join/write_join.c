@@ -61,7 +61,8 @@ static void text_summary(FILE *out, const tlc_join_summary *s)
 	if (s->state == TLC_JOIN_UNAVAILABLE) {
 		fprintf(out, "  device time is unavailable: %s\n",
 		        s->profiler_state == TLC_PROFILER_UNAVAILABLE
-		        ? "the device profiler could not record (one fact-free disclosure, no launch counted)"
+		        ? "the device profiler recorded no kernel activity to time (its statement above: "
+		          "one disclosure, no launch counted)"
 		        : "no device profiler records in this input");
 		return;
 	}
@@ -147,12 +148,60 @@ static void text_remainder(FILE *out, const tlc_join *j)
 	}
 }
 
+/* Why launches stayed unattributed, in words (the JSON has the same per
+ * launch): one line per cause, with the launch count and their time. The
+ * causes are the join's static strings, so a few pointers tell them apart. */
+static void text_why(FILE *out, const tlc_join *j)
+{
+	enum { MAXW = 8 };
+	const char *why[MAXW];
+	uint64_t n[MAXW];
+	int64_t ns[MAXW];
+	size_t k = 0;
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_join_launch *l = &j->launches[i];
+		if (l->status != TLC_ATTR_UNATTRIBUTED || !l->why)
+			continue;
+		size_t w = 0;
+		while (w < k && why[w] != l->why)
+			w++;
+		if (w == k) {
+			if (k == MAXW)
+				continue;
+			why[k] = l->why, n[k] = 0, ns[k] = 0, k++;
+		}
+		n[w]++;
+		int64_t d = dur(l->rec);
+		ns[w] = d > INT64_MAX - ns[w] ? INT64_MAX : ns[w] + d;
+	}
+	if (k)
+		fprintf(out, "unattributed launches by cause:\n");
+	for (size_t w = 0; w < k; w++) {
+		char a[32];
+		fmt_ms(a, sizeof a, ns[w]);
+		fprintf(out, "  %" PRIu64 " x %s  %s\n", n[w], why[w], a);
+	}
+}
+
+/* A correlation join whose owners do not hold their launching calls. */
+static void text_outside(FILE *out, const tlc_join *j)
+{
+	if (j->sum.path != TLC_JOIN_PATH_CORRELATION || !j->corr_outside)
+		return;
+	fprintf(out, "WARNING: %" PRIu64 " of %" PRIu64 " launches attributed by correlation name an op "
+	        "whose host interval does not hold the launching runtime call on its thread: the "
+	        "External ids coincide with op ids by accident; compare with --force-containment\n",
+	        j->corr_outside, j->corr_checked);
+}
+
 static int write_text(FILE *out, const tlc_join *j)
 {
 	char g[16];
 	text_summary(out, &j->sum);
 	if (j->sum.state == TLC_JOIN_UNAVAILABLE)
 		return ferror(out) ? TLC_EIO : 0;
+	text_outside(out, j);
+	text_why(out, j);
 	fprintf(out, "devices:\n");
 	text_devices(out, j);
 	fmt_share(g, sizeof g, j->sum.gate_permille);
@@ -385,6 +434,8 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "report", "join");
 	json_summary(g, &j->sum);
+	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
+	tlc_jsonw__kuint(g, "correlation_outside_host_interval", j->corr_outside);
 	json_gate(g, j);
 	json_devices(g, j);
 	json_remainder(g, j);

@@ -257,13 +257,35 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 	return best;
 }
 
+/* "  544 x graph_replay, 3 x launch_outside_op; see `tlcost ledger`": the
+ * causes of device work without op rows, short enough for 80 columns. */
+static void gap_causes(FILE *out, const tlc_eval *ev)
+{
+	fputs("    ", out);
+	for (size_t i = 0; i < tlc_eval_device_gap_count(ev); i++) {
+		const tlc_device_gap *g = tlc_eval_device_gap_at(ev, i);
+		if (g->records)
+			fprintf(out, "%s%llu x %s", i ? ", " : "", (unsigned long long)g->records, g->cause);
+		else
+			fprintf(out, "%s%s", i ? ", " : "", g->cause);
+	}
+	fputc('\n', out);
+}
+
 void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 {
 	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
 	uint64_t unk = cov.by_class[TLC_CLASS_UNKNOWN];
-	if (unk == 0) {
+	size_t ngaps = tlc_eval_device_gap_count(ev);
+	if (unk == 0 && ngaps == 0) {
 		fputs("coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n", out);
+		return;
+	}
+	if (unk == 0) { /* device work without op rows (docs/cost-contract.md) */
+		fputs("totals are a LOWER BOUND: 0 unknown-cost ops, but device work has no op\n"
+		      "  rows (remedy: see `tlcost ledger`):\n", out);
+		gap_causes(out, ev);
 		return;
 	}
 	char line[512];
@@ -282,6 +304,10 @@ void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 		snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s "
 		         "(listed below);", (unsigned long long)unk, unk == 1 ? "" : "s");
 	fprintf(out, "%s%sremedy: see `tlcost ledger`\n", line, narrow ? "\n  " : " ");
+	if (ngaps) {
+		fputs("  and device work has no op rows (see `tlcost ledger`):\n", out);
+		gap_causes(out, ev);
+	}
 }
 
 void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)

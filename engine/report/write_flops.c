@@ -106,6 +106,27 @@ static void write_coverage_text(FILE *out, const tlc_eval *ev)
 	if (c.device_records)
 		fprintf(out, "device records: %llu (see `tlcost join` for device time)\n",
 		        (unsigned long long)c.device_records);
+	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
+	tlc_eval_device_work(&w, ev);
+	if (w.kernels || w.not_compute)
+		fprintf(out, "device work: %llu kernels = %llu launched inside op rows + %llu without "
+		             "an op row; %llu memcpy/memset records (data movement, not compute)\n",
+		        (unsigned long long)w.kernels, (unsigned long long)w.kernels_in_ops,
+		        (unsigned long long)w.without_op, (unsigned long long)w.not_compute);
+}
+
+/* One line per cause of device work without op rows (contract: "Device
+ * work"), each with its device time and remedy. */
+static void write_gaps_text(FILE *out, const tlc_eval *ev)
+{
+	for (size_t i = 0; i < tlc_eval_device_gap_count(ev); i++) {
+		const tlc_device_gap *g = tlc_eval_device_gap_at(ev, i);
+		fprintf(out, "  %s", g->message);
+		if (g->device_ns)
+			fprintf(out, " (%lld.%03lld us of device time)", (long long)(g->device_ns / 1000),
+			        (long long)(g->device_ns % 1000));
+		fprintf(out, " [%s]\n    remedy: %s\n", g->cause, g->remedy);
+	}
 }
 
 /* The LOWER BOUND / COMPLETE line of contract section 3. */
@@ -116,13 +137,22 @@ static void write_bound_line(FILE *out, const tlc_eval *ev)
 		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
 		return;
 	}
-	fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops (", n);
-	for (size_t i = 0; i < n && i < 3; i++) {
-		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
-		fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, *e->overload ? "." : "",
-		        e->overload, (unsigned long long)e->count);
+	size_t ngaps = tlc_eval_device_gap_count(ev);
+	if (n) {
+		fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops (", n);
+		for (size_t i = 0; i < n && i < 3; i++) {
+			const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+			fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, *e->overload ? "." : "",
+			        e->overload, (unsigned long long)e->count);
+		}
+		fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
+		if (ngaps)
+			fprintf(out, "and work that no op row accounts for:\n");
+	} else {
+		fprintf(out, "totals are a LOWER BOUND: 0 unknown-cost ops, but work that no op row "
+		             "accounts for:\n");
 	}
-	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
+	write_gaps_text(out, ev);
 }
 
 /* "1234567" -> "1,234,567" into buf (the plain text when it does not fit) */
@@ -252,6 +282,34 @@ static void json_coverage(yajl_gen g, const tlc_eval *ev)
 	yajl_gen_map_close(g);
 }
 
+/* The device-work accounting and its gaps (contract: "Device work"). */
+static void json_device_work(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
+	tlc_eval_device_work(&w, ev);
+	tlc_jsonw__key(g, "device_work");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "kernels", w.kernels);
+	tlc_jsonw__kuint(g, "kernels_in_ops", w.kernels_in_ops);
+	tlc_jsonw__kuint(g, "without_op", w.without_op);
+	tlc_jsonw__kint(g, "without_op_ns", w.without_op_ns);
+	tlc_jsonw__kuint(g, "not_compute", w.not_compute);
+	tlc_jsonw__key(g, "gaps");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_eval_device_gap_count(ev); i++) {
+		const tlc_device_gap *d = tlc_eval_device_gap_at(ev, i);
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "cause", d->cause);
+		tlc_jsonw__kuint(g, "records", d->records);
+		tlc_jsonw__kint(g, "device_ns", d->device_ns);
+		tlc_jsonw__kstr(g, "message", d->message);
+		tlc_jsonw__kstr(g, "remedy", d->remedy);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
 static void json_ledger_entry(yajl_gen g, const tlc_ledger_entry *e)
 {
 	yajl_gen_map_open(g);
@@ -314,6 +372,7 @@ static int write_flops_json(FILE *out, const tlc_eval *ev)
 	json_phases(g, ev);
 	json_coverage(g, ev);
 	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
+	json_device_work(g, ev);
 	json_ledger(g, ev);
 	json_types(g, ev);
 	yajl_gen_map_close(g);
@@ -378,6 +437,7 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 		yajl_gen_map_open(g);
 		tlc_jsonw__kstr(g, "schema", "tlcost.ledger/1");
 		tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
+		json_device_work(g, ev);
 		json_ledger(g, ev);
 		yajl_gen_map_close(g);
 		return tlc_jsonw__end(g, out);

@@ -100,6 +100,45 @@ extern "C" {
 /* New declarations not yet sorted into a module header go here, in one
  * block per module starting with a comment line. */
 
+/* ---- eval: device work that no op row accounts for (issue 10) ---- */
+/** Device work of the input that no op row accounts for: kernels replayed
+ *  from a CUDA/HIP graph, launched by a runtime call outside every op's host
+ *  interval, with no host-side record at all, device events of a kind the
+ *  reader does not read, or an input without op records. Each cause makes
+ *  the totals a lower bound (tlc_eval_is_lower_bound) and is listed with a
+ *  message and a remedy (docs/cost-contract.md, "Device work"). */
+typedef struct tlc_device_gap {
+	const char *cause;   /* graph_replay, launch_outside_op, no_host_side,
+	                        device_events_unread, no_op_records */
+	uint64_t records;    /* device records of this cause (0 for no_op_records) */
+	int64_t device_ns;   /* their summed device time */
+	const char *message; /* "544 kernels from graph replay have no op rows" */
+	const char *remedy;
+} tlc_device_gap;
+
+/** How the input's device records were accounted for (all zero for an input
+ *  without device records or for a reader that does not account). */
+typedef struct tlc_device_work {
+	size_t size;              /* sizeof(tlc_device_work) */
+	uint64_t kernels;         /* kernel records */
+	uint64_t kernels_in_ops;  /* launched inside an op row's host interval */
+	uint64_t not_compute;     /* memcpy/memset records: data movement, no FLOPs */
+	uint64_t without_op;      /* kernels of some gap cause */
+	int64_t without_op_ns;    /* their summed device time */
+} tlc_device_work;
+
+size_t tlc_eval_device_gap_count(const tlc_eval *ev);
+const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
+int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
+
+/* ---- join: launches whose correlation owner lies outside their call (issue 10) ---- */
+/** On the correlation path: how many attributed launches name an op whose
+ *  host interval does not hold the launching runtime call on its thread
+ *  (External ids that coincide with op ids by accident; `--force-correlation`
+ *  warns with this count). *checked (may be NULL) gets how many attributed
+ *  launches had host intervals on both sides. 0 on other paths. */
+uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
+
 #ifdef __cplusplus
 }
 #endif
