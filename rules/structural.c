@@ -31,9 +31,6 @@ static const struct {
 	{ "torch::autograd::CppNode",
 	  "C++ custom autograd Function node (the Function type is the overload): a "
 	  "boundary; its backward's ops are children, evaluated there" },
-	{ "kineto::record_param_comms",
-	  "communication annotation (record_param_comms): owns no compute; the c10d "
-	  "child carries the collective" },
 };
 
 int tlc_rules__structural_init(tlc_plugin_ctx *ctx, const tlc_host *host)

@@ -77,3 +77,13 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+
+# Collectives: communication cost (rules/collective.c, docs/collectives.md).
+check_PROGRAMS += tests/test_collective
+TESTS += tests/test_collective
+tests_test_collective_SOURCES = tests/test_collective.c
+tests_test_collective_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_collective_LDADD = libtlcore.la $(CMOCKA_LIBS)
+TESTS += tests/comms_cli.sh
+EXTRA_DIST += tests/comms_cli.sh tests/comms/raw_comms.py \
+	docs/collectives.md

@@ -23,6 +23,9 @@ int tlc_eval__finished(const tlc_eval *ev);
  *  must outlive the eval's reading (it is interned). */
 int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line);
 
+/** Communication totals (engine/eval/comm.h). */
+struct tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 

@@ -5,4 +5,5 @@ libtl_input_la_SOURCES += \
 	engine/input/input.c \
 	engine/input/oplog.c engine/input/oplog.h \
 	engine/input/trace.c engine/input/trace.h \
-	engine/input/trace_ops.c engine/input/trace_args.c
+	engine/input/trace_ops.c engine/input/trace_args.c \
+	engine/input/trace_comms.c engine/input/trace_comms.h
