@@ -87,3 +87,12 @@ tests_test_collective_LDADD = libtlcore.la $(CMOCKA_LIBS)
 TESTS += tests/comms_cli.sh
 EXTRA_DIST += tests/comms_cli.sh tests/comms/raw_comms.py \
 	docs/collectives.md
+
+# Merging flops partials (engine/report/merge.c, tlcost merge).
+check_PROGRAMS += tests/test_merge
+TESTS += tests/test_merge
+tests_test_merge_SOURCES = tests/test_merge.c
+tests_test_merge_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_merge_LDADD = libtlcore.la $(CMOCKA_LIBS)
+TESTS += tests/merge_cli.sh
+EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py

@@ -1010,6 +1010,38 @@ int tlc_cost_comm(const tlc_cost *c, tlc_comm_kind *kind, int64_t *group_size,
 int tlc_eval_set_dist(tlc_eval *ev, const tlc_dist_info *d);
 const tlc_dist_info *tlc_eval_dist(const tlc_eval *ev);
 
+
+/* ---- merge: exact merge of flops partials (docs/collectives.md) ---- */
+
+/** A merge of flops partials: the JSON documents of `tlcost flops
+ *  --format json` (or of an earlier merge), one per input (a file, a rank).
+ *  Totals, coverage counts, ledger entries, op types and communication are
+ *  summed exactly; each input keeps its identity (name, rank). Merging is
+ *  associative and order-independent. Memory: the distinct op names plus
+ *  one identity row per input. Not thread-safe; one merge per thread. */
+typedef struct tlc_merge tlc_merge;
+
+int tlc_merge_new(tlc_merge **out);
+void tlc_merge_free(tlc_merge *m);
+/** Adds one partial from memory (json need not be NUL-terminated; name is
+ *  its identity when it has no rank, and names it in errors). A refused
+ *  document leaves the merge unchanged. Errors: merge_input_invalid (not
+ *  JSON, not a flops partial), merge_schema_mismatch (another schema
+ *  version), merge_incompatible (another count basis or FLOP convention),
+ *  merge_duplicate_rank, merge_duplicate_input; after out_of_memory the
+ *  merge holds an unspecified part of the document: free it. */
+int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name);
+/** tlc_merge_add_mem on a file's contents. Errors: as above, io_error. */
+int tlc_merge_add_file(tlc_merge *m, const char *path);
+/** Number of inputs (identities) merged so far. */
+size_t tlc_merge_count(const tlc_merge *m);
+/** Writes the merged partial (JSON: the flops schema plus `partials`, and
+ *  per ledger entry `example_sources`) or a text summary. Errors:
+ *  merge_empty, format_unsupported, io_error. */
+int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt);
+/** The merged JSON in a malloc'd buffer (free with tlc_free). */
+int tlc_merge_write_mem(char **out, size_t *len, const tlc_merge *m);
+
 #ifdef __cplusplus
 }
 #endif
