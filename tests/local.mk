@@ -96,3 +96,5 @@ tests_test_merge_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_merge_LDADD = libtlcore.la $(CMOCKA_LIBS)
 TESTS += tests/merge_cli.sh
 EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py
+TESTS += tests/ranks_cli.sh
+EXTRA_DIST += tests/ranks_cli.sh tests/comms/make_ranks.py

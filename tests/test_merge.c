@@ -158,11 +158,50 @@ static void test_refusals(void **state)
 	free(a), free(v2), free(fma1), free(neg), free(badbus), free(r0);
 }
 
+/* tlc_ranks on op logs (no device records, no rank): the rows keep the exact
+ * FLOPs; an empty set is refused. */
+static void test_ranks_api(void **state)
+{
+	(void)state;
+	tlc_ranks *r = NULL;
+	assert_true(tlc_ranks_new(&r, &(tlc_ranks_options){ 1, 0 }) < 0);
+	assert_string_equal(tlc_error_last()->code, "invalid_argument");
+	assert_int_equal(tlc_ranks_new(&r, NULL), 0);
+	assert_true(tlc_ranks_write(stdout, r, TLC_FORMAT_TEXT) < 0);
+	assert_string_equal(tlc_error_last()->code, "ranks_empty");
+	tlc_engine *eng = NULL;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	for (int i = 0; i < 2; i++) {
+		tlc_eval *ev = NULL;
+		tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+		assert_int_equal(tlc_eval_new(&ev, eng, &o), 0);
+		assert_int_equal(tlc_oplog_read_mem(ev, log_a, sizeof log_a - 1, "a"), 0);
+		assert_int_equal(tlc_eval_finish(ev), 0);
+		assert_int_equal(tlc_ranks_add(r, ev, NULL, i ? "a2" : "a1"), 0);
+		tlc_eval_free(ev);
+	}
+	assert_int_equal(tlc_ranks_count(r), 2);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_int_equal(tlc_ranks_write(f, r, TLC_FORMAT_JSON), 0);
+	fclose(f);
+	/* forward FLOPs of log A: 1,024 per rank row; 40 B all-reduced in backward */
+	assert_non_null(strstr(buf, "\"flops\": 1024"));
+	assert_non_null(strstr(buf, "\"comm_message_bytes\": 40"));
+	assert_non_null(strstr(buf, "\"comm_bus_bytes\": \"160/3\""));
+	assert_non_null(strstr(buf, "\"matched_collectives\": 0"));
+	free(buf);
+	tlc_ranks_free(r);
+	tlc_engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_and_order),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_ranks_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

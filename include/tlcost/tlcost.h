@@ -1042,6 +1042,29 @@ int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt);
 /** The merged JSON in a malloc'd buffer (free with tlc_free). */
 int tlc_merge_write_mem(char **out, size_t *len, const tlc_merge *m);
 
+
+/* ---- ranks: one report over many ranks (docs/collectives.md) ---- */
+
+/** Per-rank rows of a distributed job: exact FLOPs and communication bytes
+ *  per phase, device kernel / idle / communication time and overlap, and
+ *  the stragglers. The caller evaluates one rank at a time (memory bounded
+ *  by the largest trace), adds it, and frees it. */
+typedef struct tlc_ranks tlc_ranks;
+typedef struct tlc_ranks_options {
+	uint32_t size;               /* sizeof(tlc_ranks_options) */
+	uint32_t threshold_permille; /* straggler: compute time > median x (1 + t/1000); 0 = 100 */
+} tlc_ranks_options;
+
+int tlc_ranks_new(tlc_ranks **out, const tlc_ranks_options *opts);
+void tlc_ranks_free(tlc_ranks *r);
+/** Adds one rank from a finished eval (keep_ops) and its join (NULL: no
+ *  device times). Copies what it keeps. Errors: ranks_duplicate_rank. */
+int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const char *name);
+size_t tlc_ranks_count(const tlc_ranks *r);
+/** Writes the table, merged totals and stragglers (text, json, csv).
+ *  Errors: ranks_empty, io_error. */
+int tlc_ranks_write(FILE *out, const tlc_ranks *r, tlc_format fmt);
+
 #ifdef __cplusplus
 }
 #endif
