@@ -10,7 +10,8 @@
 static void help(FILE *out)
 {
 	fprintf(out,
-	        "usage: tlcost ranks [--format text|json|csv] [--threshold PCT] TRACE...|DIR\n\n"
+	        "usage: tlcost ranks [--format text|json|csv] [--threshold PCT] [--link ID]\n"
+	        "                    TRACE...|DIR\n\n"
 	        "Reads each rank's trace (one at a time: memory is bounded by the largest) and\n"
 	        "prints, per rank and phase, the FLOPs and communication bytes (analytic,\n"
 	        "exact), the device kernel time, communication time and communication/\n"
@@ -20,6 +21,10 @@ static void help(FILE *out)
 	        "median by more than PCT percent (default 10), with the collective the others\n"
 	        "waited longest for, from the collectives' start skew after aligning the ranks'\n"
 	        "clocks on the collectives' end times (when the ends do not agree, it says so).\n"
+	        "Where a rank's device-time join passed its gate, the achieved algorithm and bus\n"
+	        "bandwidth of each collective kind (nccl-tests' definitions) against a link\n"
+	        "ceiling: --link ID (nvlink2..5, infinity-fabric-mi300x, pcie4-x16, pcie5-x16,\n"
+	        "ib-hdr, ib-ndr, roce-400g), else the link of the rank's device preset.\n"
 	        "A DIR argument stands for the *.json and *.json.gz files in it, in name order.\n");
 }
 
@@ -82,6 +87,7 @@ static int list_inputs(char ***out, size_t *n, cli_ctx *ctx, const char *const *
 int tool_ranks(cli_ctx *ctx)
 {
 	tlc_ranks_options o = { sizeof o, 100 };
+	const tlc_link_preset *link = NULL;
 	const char **args = calloc((size_t)ctx->argc + 1, sizeof *args);
 	size_t nargs = 0;
 	if (!args)
@@ -101,6 +107,11 @@ int tool_ranks(cli_ctx *ctx)
 				return cli_usage_error(ctx, "--threshold takes a percentage in (0, 1000]");
 			}
 			o.threshold_permille = (uint32_t)(pct * 10 + 0.5);
+		} else if ((v = cli_opt_value(ctx->argc, ctx->argv, &i, "--link"))) {
+			if (tlc_link_find(&link, v) < 0) {
+				free(args);
+				return cli_fail(ctx);
+			}
 		} else if (ctx->argv[i][0] == '-' && ctx->argv[i][1]) {
 			free(args);
 			return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
@@ -117,7 +128,7 @@ int tool_ranks(cli_ctx *ctx)
 	int rc = list_inputs(&files, &nfiles, ctx, args, nargs);
 	free(args);
 	tlc_ranks *r = NULL;
-	if (rc == 0 && tlc_ranks_new(&r, &o) < 0)
+	if (rc == 0 && (tlc_ranks_new(&r, &o) < 0 || tlc_ranks_set_link(r, link) < 0))
 		rc = cli_fail(ctx);
 	for (size_t i = 0; rc == 0 && i < nfiles; i++) {
 		tlc_eval *ev;

@@ -12,6 +12,11 @@
 #     costed, and the message and bus bytes per kind equal an independent sum
 #     over the raw record_param_comms / nccl:* args (tests/comms/raw_comms.py,
 #     which does not use tlcost); no collective is left in the ledger.
+#  3. Achieved bandwidth (`tlcost ranks`), only under a passed join gate:
+#     hta_sampled_rank0_of128 passes it; its achieved algbw/busbw per kind equal
+#     an independent computation from the raw kernels, runtime calls and ops
+#     (tests/comms/achieved_bw.py); tl_mi300_resnet_actckpt_ddp fails the gate
+#     and the figures are refused.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -42,6 +47,9 @@ assert c["broadcast"] == {"calls": 1, "message_bytes": 6, "bus_bytes": "6"}, c
 assert d["distributed"] == {"rank": 3, "world_size": 4, "backend": "nccl"}, d["distributed"]
 assert d["lower_bound"] is False and d["coverage"]["unknown"] == 0, d["coverage"]
 PY
+
+"$T" ranks --link nope "$F/ddp_small.json" >/dev/null 2>"$tmp/link.err" && fail "unknown link accepted"
+grep -q link_unknown "$tmp/link.err" || fail "link_unknown: $(cat "$tmp/link.err")"
 
 shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces"
 if [ ! -d "$shared" ]; then

@@ -98,3 +98,4 @@ TESTS += tests/merge_cli.sh
 EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py
 TESTS += tests/ranks_cli.sh
 EXTRA_DIST += tests/ranks_cli.sh tests/comms/make_ranks.py
+EXTRA_DIST += tests/comms/achieved_bw.py

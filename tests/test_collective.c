@@ -193,12 +193,39 @@ static void test_totals(void **state)
 	tlc_engine_free(eng);
 }
 
+/* Link ceilings are per direction: the vendors' bidirectional NVLink and
+ * Infinity Fabric totals halved (H100 datasheet 900 GB/s -> 450; MI300X
+ * 7 x 128 GB/s = 896 -> 448), PCIe 5.0 x16 32 GT/s x 16 x 128/130 / 8 = 63.0 GB/s,
+ * NDR 400 Gb/s / 8 = 50 GB/s. */
+static void test_links(void **state)
+{
+	(void)state;
+	const tlc_link_preset *l = NULL;
+	assert_int_equal(tlc_link_find(&l, "nvlink4"), 0);
+	assert_true(l->bytes_per_s == 450e9 && l->source && *l->source);
+	assert_ptr_equal(tlc_link_for_device("h100-sxm"), l);
+	assert_int_equal(tlc_link_find(&l, "infinity-fabric-mi300x"), 0);
+	assert_true(l->bytes_per_s == 448e9);
+	assert_ptr_equal(tlc_link_for_device("mi300x"), l);
+	assert_int_equal(tlc_link_find(&l, "pcie5-x16"), 0);
+	assert_true(l->bytes_per_s > 63.0e9 - 0.1e9 && l->bytes_per_s < 63.0e9 + 0.1e9);
+	assert_true(32e9 * 16 * 128 / 130 / 8 > 62.9e9);
+	assert_int_equal(tlc_link_find(&l, "ib-ndr"), 0);
+	assert_true(l->bytes_per_s == 400e9 / 8);
+	assert_null(tlc_link_for_device("no-such-device"));
+	assert_true(tlc_link_find(&l, "nvlink9") < 0);
+	assert_string_equal(tlc_error_last()->code, "link_unknown");
+	for (size_t i = 0; i < tlc_link_count(); i++)
+		assert_true(tlc_link_at(i)->date && tlc_link_at(i)->name && tlc_link_at(i)->bytes_per_s > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_bus_factors),
 		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,10 +40,19 @@ typedef struct rank_row {
 	int64_t ph_kernel[TLC_PHASE_COUNT], ph_comm[TLC_PHASE_COUNT], ph_overlap[TLC_PHASE_COUNT];
 	span *colls;                      /* communication kernels, start order */
 	size_t ncolls;
+	/* achieved bandwidth: only when the join passed its gate */
+	int gate_passed;
+	uint64_t bw_calls[TLC_COMM_COUNT], bw_timed[TLC_COMM_COUNT];
+	int64_t bw_ns[TLC_COMM_COUNT];
+	mpz_t bw_msg[TLC_COMM_COUNT];      /* of the timed calls */
+	mpq_t bw_bus[TLC_COMM_COUNT];
+	const tlc_link_preset *link;      /* the rank's device's link, or NULL */
 } rank_row;
 
 struct tlc_ranks {
 	tlc_ranks_options opts;
+	tlc_devices *devs;
+	const tlc_link_preset *link;      /* --link, or NULL */
 	rank_row *rows;
 	size_t nrows, cap;
 };
@@ -59,6 +68,10 @@ int tlc_ranks_new(tlc_ranks **out, const tlc_ranks_options *opts)
 		return tlc_error__oom();
 	r->opts.size = sizeof r->opts;
 	r->opts.threshold_permille = opts && opts->threshold_permille ? opts->threshold_permille : 100;
+	if (tlc_devices_new(&r->devs) < 0) {
+		free(r);
+		return tlc_error__oom();
+	}
 	*out = r;
 	return 0;
 }
@@ -71,6 +84,10 @@ static void free_row(rank_row *w)
 		mpz_clear(w->msg[p]);
 		mpq_clear(w->bus[p]);
 	}
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		mpz_clear(w->bw_msg[k]);
+		mpq_clear(w->bw_bus[k]);
+	}
 	free(w->colls);
 }
 
@@ -81,7 +98,17 @@ void tlc_ranks_free(tlc_ranks *r)
 	for (size_t i = 0; i < r->nrows; i++)
 		free_row(&r->rows[i]);
 	free(r->rows);
+	tlc_devices_free(r->devs);
 	free(r);
+}
+
+int tlc_ranks_set_link(tlc_ranks *r, const tlc_link_preset *link)
+{
+	if (!r)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass the ranks",
+		                      "tlc_ranks_set_link: NULL argument");
+	r->link = link;
+	return 0;
 }
 
 /* ---- one rank ------------------------------------------------------- */
@@ -263,6 +290,55 @@ static int exact_totals(rank_row *w, const tlc_eval *ev)
 	return 0;
 }
 
+/* Per kind, the collectives' message and bus bytes and their rolled-up
+ * kernel time, when the join passed its gate (contract section 7: no
+ * achieved figure without it). */
+static int achieved(rank_row *w, const tlc_eval *ev, const tlc_join *j)
+{
+	w->gate_passed = j && tlc_join_summary_get(j)->gate_passed;
+	if (!w->gate_passed)
+		return 0;
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
+		const tlc_op_row *row = tlc_eval_op_at(ev, i);
+		tlc_comm_kind k;
+		char *m = NULL, *b = NULL;
+		if (row->cls != TLC_CLASS_KNOWN)
+			continue;
+		int rc = tlc_cost_comm(row->cost, &k, NULL, &m, &b);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
+		int64_t t = tlc_join_counted_kernel_ns(j, i);
+		w->bw_calls[k]++;
+		if (t > 0) {
+			mpz_t z;
+			mpq_t q;
+			mpz_init_set_str(z, m, 10);
+			mpq_init(q);
+			mpq_set_str(q, b, 10);
+			mpz_add(w->bw_msg[k], w->bw_msg[k], z);
+			mpq_add(w->bw_bus[k], w->bw_bus[k], q);
+			mpz_clear(z);
+			mpq_clear(q);
+			w->bw_timed[k]++;
+			w->bw_ns[k] += t;
+		}
+		tlc_free(m);
+		tlc_free(b);
+	}
+	return 0;
+}
+
+static const tlc_link_preset *device_link(const tlc_ranks *r, const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	const tlc_device_preset *d = NULL;
+	if (!in || !in->device || tlc_devices_find(&d, r->devs, in->device) < 0)
+		return NULL;
+	return tlc_link_for_device(d->id);
+}
+
 int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const char *name)
 {
 	if (!r || !ev || !name)
@@ -290,6 +366,11 @@ int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const cha
 		mpz_init(w->msg[p]);
 		mpq_init(w->bus[p]);
 	}
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		mpz_init(w->bw_msg[k]);
+		mpq_init(w->bw_bus[k]);
+	}
+	w->link = device_link(r, ev);
 	w->name = strdup(name);
 	w->rank = rank;
 	w->world_size = d ? d->world_size : -1;
@@ -299,6 +380,8 @@ int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const cha
 		rc = exact_totals(w, ev);
 	if (rc == 0)
 		rc = device_times(w, ev, j);
+	if (rc == 0)
+		rc = achieved(w, ev, j);
 	if (rc < 0) {
 		free_row(w);
 		return rc;
@@ -610,6 +693,41 @@ static void text_stragglers(FILE *out, const tlc_ranks *r, const analysis *a)
 	}
 }
 
+static double q_double(const mpq_t q) { return mpq_get_d(q); }
+
+static void text_achieved(FILE *out, const tlc_ranks *r, const analysis *a)
+{
+	fprintf(out, "\nachieved collective bandwidth (device time of each collective from the "
+	             "device-time join; only where the join passed its gate):\n");
+	for (size_t i = 0; i < a->n; i++) {
+		const rank_row *w = a->sorted[i];
+		if (!w->gate_passed) {
+			fprintf(out, "  rank %lld: refused: the device-time join did not pass the gate "
+			             "(see `tlcost join %s`)\n", (long long)w->rank, w->name);
+			continue;
+		}
+		const tlc_link_preset *link = r->link ? r->link : w->link;
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			if (!w->bw_calls[k])
+				continue;
+			fprintf(out, "  rank %lld %-14s x%-4llu (%llu with kernel time): device %.3f ms",
+			        (long long)w->rank, kind_label(k), (unsigned long long)w->bw_calls[k],
+			        (unsigned long long)w->bw_timed[k], ms(w->bw_ns[k]));
+			if (!w->bw_ns[k]) {
+				fprintf(out, ", no kernel time attributed: no bandwidth\n");
+				continue;
+			}
+			double sec = (double)w->bw_ns[k] / 1e9;
+			double alg = mpz_get_d(w->bw_msg[k]) / sec, bus = q_double(w->bw_bus[k]) / sec;
+			fprintf(out, ", achieved algbw %.2f GB/s, achieved busbw %.2f GB/s", alg / 1e9, bus / 1e9);
+			if (link)
+				fprintf(out, " = %.1f%% of %s (%.1f GB/s)", 100.0 * bus / link->bytes_per_s,
+				        link->id, link->bytes_per_s / 1e9);
+			fprintf(out, "\n");
+		}
+	}
+}
+
 static void write_text(FILE *out, const tlc_ranks *r, const analysis *a)
 {
 	fprintf(out, "tlcost ranks: %zu ranks (FLOPs and communication bytes analytic; times "
@@ -618,6 +736,7 @@ static void write_text(FILE *out, const tlc_ranks *r, const analysis *a)
 	text_times(out, a);
 	text_totals(out, r, a);
 	text_stragglers(out, r, a);
+	text_achieved(out, r, a);
 }
 
 static void jz(yajl_gen g, const char *k, const mpz_t z)
@@ -638,7 +757,40 @@ static void jq(yajl_gen g, const char *k, const mpq_t q)
 	freefn(s, strlen(s) + 1);
 }
 
-static void json_row(yajl_gen g, const rank_row *w, const analysis *a, size_t i)
+static void json_achieved(yajl_gen g, const rank_row *w, const tlc_link_preset *link)
+{
+	tlc_jsonw__key(g, "achieved_bandwidth");
+	if (!w->gate_passed) {
+		yajl_gen_null(g); /* refused: the join did not pass the gate */
+		return;
+	}
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "link", link ? link->id : NULL);
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		if (!w->bw_calls[k])
+			continue;
+		tlc_jsonw__key(g, kind_label(k));
+		yajl_gen_map_open(g);
+		tlc_jsonw__kuint(g, "calls", w->bw_calls[k]);
+		tlc_jsonw__kuint(g, "timed_calls", w->bw_timed[k]);
+		tlc_jsonw__kint(g, "device_ns", w->bw_ns[k]);
+		jz(g, "message_bytes", w->bw_msg[k]);
+		jq(g, "bus_bytes", w->bw_bus[k]);
+		if (w->bw_ns[k]) {
+			double sec = (double)w->bw_ns[k] / 1e9;
+			double bus = mpq_get_d(w->bw_bus[k]) / sec;
+			tlc_jsonw__kdouble(g, "achieved_algbw_bytes_per_s", mpz_get_d(w->bw_msg[k]) / sec);
+			tlc_jsonw__kdouble(g, "achieved_busbw_bytes_per_s", bus);
+			if (link)
+				tlc_jsonw__kdouble(g, "share_of_link", bus / link->bytes_per_s);
+		}
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void json_row(yajl_gen g, const rank_row *w, const analysis *a, size_t i,
+                     const tlc_link_preset *link)
 {
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "trace", w->name);
@@ -675,6 +827,7 @@ static void json_row(yajl_gen g, const rank_row *w, const analysis *a, size_t i)
 	tlc_jsonw__kint(g, "overlap_ns", w->overlap_ns);
 	tlc_jsonw__kuint(g, "comm_kernels", w->ncolls);
 	tlc_jsonw__kbool(g, "straggler", a->straggler[i]);
+	json_achieved(g, w, link);
 	if (a->aligned) {
 		tlc_jsonw__kint(g, "clock_offset_ns", a->offset[i]);
 		tlc_jsonw__kuint(g, "arrived_last", a->last_count[i]);
@@ -702,7 +855,7 @@ static int write_json(FILE *out, const tlc_ranks *r, const analysis *a)
 	tlc_jsonw__key(g, "ranks");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < a->n; i++)
-		json_row(g, a->sorted[i], a, i);
+		json_row(g, a->sorted[i], a, i, r->link ? r->link : a->sorted[i]->link);
 	yajl_gen_array_close(g);
 	tlc_jsonw__key(g, "stragglers");
 	yajl_gen_map_open(g);

@@ -1065,6 +1065,29 @@ size_t tlc_ranks_count(const tlc_ranks *r);
  *  Errors: ranks_empty, io_error. */
 int tlc_ranks_write(FILE *out, const tlc_ranks *r, tlc_format fmt);
 
+
+/* ---- comms: link ceilings for achieved collective bandwidth ---- */
+
+/** A link ceiling: bytes/s per GPU and per direction, the figure nccl-tests'
+ *  bus bandwidth is compared with (docs/collectives.md). */
+typedef struct tlc_link_preset {
+	const char *id;       /* "nvlink4" */
+	const char *name;
+	double bytes_per_s;
+	const char *source;   /* vendor or standard figure */
+	const char *date;
+} tlc_link_preset;
+
+size_t tlc_link_count(void);
+const tlc_link_preset *tlc_link_at(size_t i);
+/** By id. Errors: link_unknown. */
+int tlc_link_find(const tlc_link_preset **out, const char *id);
+/** The intra-node link of a device preset id ("h100-sxm" -> nvlink4), or NULL. */
+const tlc_link_preset *tlc_link_for_device(const char *device_id);
+/** Link ceiling for tlc_ranks_write's achieved-bandwidth table (NULL: from
+ *  each rank's device when a preset matches it; else no ceiling). */
+int tlc_ranks_set_link(tlc_ranks *r, const tlc_link_preset *link);
+
 #ifdef __cplusplus
 }
 #endif
