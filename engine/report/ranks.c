@@ -256,7 +256,9 @@ static int device_times(rank_row *w, const tlc_eval *ev, const tlc_join *j)
 	for (size_t i = 0; i < n; i++)
 		if (v[i].comm)
 			v[nc++] = v[i];
-	w->colls = v;
+	/* keep only the communication kernels: the row must not hold every launch */
+	span *c = realloc(v, (nc ? nc : 1) * sizeof *c);
+	w->colls = c ? c : v;
 	w->ncolls = nc;
 	return w->overlap_ns < 0 ? tlc_error__oom() : 0;
 }
