@@ -143,7 +143,7 @@ uint64_t tlc_eval_comm_calls(const tlc_eval *ev, tlc_phase p, tlc_comm_kind k)
 static int bad_arg(const char *what)
 {
 	return tlc_error__set(TLC_EINVAL, "invalid_argument",
-	                      "pass a finished eval, a phase and a collective kind", what);
+	                      "pass a finished eval, a phase and a collective kind", "%s", what);
 }
 
 int tlc_eval_comm_bytes(char **msg, char **bus, const tlc_eval *ev, tlc_phase p,
