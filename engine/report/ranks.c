@@ -47,7 +47,15 @@ typedef struct rank_row {
 	mpz_t bw_msg[TLC_COMM_COUNT];      /* of the timed calls */
 	mpq_t bw_bus[TLC_COMM_COUNT];
 	const tlc_link_preset *link;      /* the rank's device's link, or NULL */
+	struct coll_bw *bw_list;          /* each collective op, in row order */
+	size_t nbw, bwcap;
 } rank_row;
+
+typedef struct coll_bw {
+	int kind, phase;
+	int64_t ns;                       /* rolled-up kernel time, 0 none */
+	char *msg, *bus;                  /* exact, malloc'd */
+} coll_bw;
 
 struct tlc_ranks {
 	tlc_ranks_options opts;
@@ -89,6 +97,11 @@ static void free_row(rank_row *w)
 		mpq_clear(w->bw_bus[k]);
 	}
 	free(w->colls);
+	for (size_t i = 0; i < w->nbw; i++) {
+		tlc_free(w->bw_list[i].msg);
+		tlc_free(w->bw_list[i].bus);
+	}
+	free(w->bw_list);
 }
 
 void tlc_ranks_free(tlc_ranks *r)
@@ -312,6 +325,17 @@ static int achieved(rank_row *w, const tlc_eval *ev, const tlc_join *j)
 		if (rc == 0)
 			continue;
 		int64_t t = tlc_join_counted_kernel_ns(j, i);
+		if (w->nbw == w->bwcap) {
+			size_t c = w->bwcap ? w->bwcap * 2 : 16;
+			coll_bw *q = realloc(w->bw_list, c * sizeof *q);
+			if (!q) {
+				tlc_free(m);
+				tlc_free(b);
+				return tlc_error__oom();
+			}
+			w->bw_list = q;
+			w->bwcap = c;
+		}
 		w->bw_calls[k]++;
 		if (t > 0) {
 			mpz_t z;
@@ -326,8 +350,7 @@ static int achieved(rank_row *w, const tlc_eval *ev, const tlc_join *j)
 			w->bw_timed[k]++;
 			w->bw_ns[k] += t;
 		}
-		tlc_free(m);
-		tlc_free(b);
+		w->bw_list[w->nbw++] = (coll_bw){ (int)k, (int)row->phase, t > 0 ? t : 0, m, b };
 	}
 	return 0;
 }
@@ -788,6 +811,28 @@ static void json_achieved(yajl_gen g, const rank_row *w, const tlc_link_preset *
 		}
 		yajl_gen_map_close(g);
 	}
+	tlc_jsonw__key(g, "collectives");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < w->nbw; i++) {
+		const coll_bw *c = &w->bw_list[i];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "kind", kind_label(c->kind));
+		tlc_jsonw__kstr(g, "phase", phase_name(c->phase));
+		tlc_jsonw__knum(g, "message_bytes", c->msg);
+		tlc_jsonw__kstr(g, "bus_bytes", c->bus);
+		tlc_jsonw__kint(g, "device_ns", c->ns);
+		if (c->ns) {
+			mpq_t q;
+			mpq_init(q);
+			mpq_set_str(q, c->bus, 10);
+			double sec = (double)c->ns / 1e9;
+			tlc_jsonw__kdouble(g, "achieved_algbw_bytes_per_s", strtod(c->msg, NULL) / sec);
+			tlc_jsonw__kdouble(g, "achieved_busbw_bytes_per_s", mpq_get_d(q) / sec);
+			mpq_clear(q);
+		}
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
 }
 
