@@ -48,6 +48,17 @@ assert d["distributed"] == {"rank": 3, "world_size": 4, "backend": "nccl"}, d["d
 assert d["lower_bound"] is False and d["coverage"]["unknown"] == 0, d["coverage"]
 PY
 
+# malformed record_param_comms fields are typed errors, never guesses
+for bad in '"In msg nelems":"12"' '"Group size":-3' '"Process Group Ranks":"[0, x]"'; do
+	printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":1,"dur":2,"args":{%s}}]}' "$bad" >"$tmp/bad.json"
+	"$T" flops "$tmp/bad.json" >/dev/null 2>"$tmp/bad.err" && fail "accepted $bad"
+	grep -q "trace_field_invalid" "$tmp/bad.err" || fail "$bad: $(cat "$tmp/bad.err")"
+done
+# a distributedInfo of an unexpected shape is read around, not trusted
+printf '{"distributedInfo":{"rank":"x","pg_config":[{"pg_name":5,"ranks":[[[]]]},7]},"traceEvents":[]}' >"$tmp/dist.json"
+"$T" flops --format json "$tmp/dist.json" >"$tmp/dist.out" || fail "odd distributedInfo refused"
+grep -q '"rank": null' "$tmp/dist.out" || fail "odd distributedInfo: rank not null"
+
 "$T" ranks --link nope "$F/ddp_small.json" >/dev/null 2>"$tmp/link.err" && fail "unknown link accepted"
 grep -q link_unknown "$tmp/link.err" || fail "link_unknown: $(cat "$tmp/link.err")"
 
