@@ -75,5 +75,7 @@ int tool_devices(cli_ctx *ctx);
 int tool_mfu(cli_ctx *ctx);
 int tool_report(cli_ctx *ctx);
 int tool_join(cli_ctx *ctx);
+int tool_merge(cli_ctx *ctx);
+int tool_ranks(cli_ctx *ctx);
 
 #endif

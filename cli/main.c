@@ -21,6 +21,8 @@ static const command commands[] = {
 	{ "join", tool_join, "attribute device time to ops (Kineto traces, kernel records)" },
 	{ "rules", tool_rules, "list every registered rule with its evidence and provider" },
 	{ "plugin", tool_plugin, "inspect a rule plugin (plugin check SO)" },
+	{ "merge", tool_merge, "merge flops partials (files, ranks) exactly" },
+	{ "ranks", tool_ranks, "one report over many ranks' traces: per rank, totals, stragglers" },
 };
 
 static void usage(FILE *out)

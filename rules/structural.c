@@ -39,9 +39,6 @@ static const struct {
 	{ "torch::autograd::CppNode", S,
 	  "C++ custom autograd Function node (the Function type is the overload): a "
 	  "boundary; its backward's ops are children, evaluated there" },
-	{ "kineto::record_param_comms", S,
-	  "communication annotation (record_param_comms): owns no compute; the c10d "
-	  "child carries the collective" },
 	/* torch.compile: Dynamo, AOTAutograd and Inductor runtime ranges. The
 	 * compiled graph's work is its children: aten rows (extern kernels such
 	 * as mm) and kineto::triton rows (generated kernels, unknown); kernels

@@ -106,3 +106,25 @@ TESTS += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh te
 XFAIL_TESTS =
 EXTRA_DIST += tests/real_traces.sh tests/real_traces_args.sh tests/legacy_trace.sh tests/trace_generations.sh \
 	tests/real_traces_check.py
+
+# Collectives: communication cost (rules/collective.c, docs/collectives.md).
+check_PROGRAMS += tests/test_collective
+TESTS += tests/test_collective
+tests_test_collective_SOURCES = tests/test_collective.c
+tests_test_collective_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_collective_LDADD = libtlcore.la $(CMOCKA_LIBS)
+TESTS += tests/comms_cli.sh
+EXTRA_DIST += tests/comms_cli.sh tests/comms/raw_comms.py \
+	docs/collectives.md
+
+# Merging flops partials (engine/report/merge.c, tlcost merge).
+check_PROGRAMS += tests/test_merge
+TESTS += tests/test_merge
+tests_test_merge_SOURCES = tests/test_merge.c
+tests_test_merge_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_merge_LDADD = libtlcore.la $(CMOCKA_LIBS)
+TESTS += tests/merge_cli.sh
+EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py
+TESTS += tests/ranks_cli.sh
+EXTRA_DIST += tests/ranks_cli.sh tests/comms/make_ranks.py
+EXTRA_DIST += tests/comms/achieved_bw.py

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "idmap.h"
 #include "opcopy.h"
+#include "comm.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
 _Static_assert(TLC_CLASS_COUNT <= TLC_CLASS_SLOTS, "TLC_CLASS_SLOTS too small for TLC_CLASS_COUNT");
@@ -112,6 +113,7 @@ struct tlc_eval {
 	uint64_t src_line;
 
 	tlc_cost scratch;
+	tlc_comm_acc *comm;      /* communication totals (engine/eval/comm.c) */
 	char notebuf[256];
 	tlc_sb sb;
 };
@@ -156,6 +158,8 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	ev->profiler.size = sizeof ev->profiler;
 	ev->info.format = "api";
 	int rc = tlc_intern__new(&ev->intern, ev->a);
+	if (rc == 0)
+		rc = tlc_comm__new(&ev->comm, ev->a);
 	if (rc < 0) {
 		tlc_eval_free(ev);
 		return rc;
@@ -194,6 +198,7 @@ void tlc_eval_free(tlc_eval *ev)
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			tlc_count__clear(&ev->tot[p][f]);
 	tlc_cost__clear(&ev->scratch);
+	tlc_comm__free(ev->comm, ev->a);
 	tlc_idmap__free(&ev->bits);
 	tlc_idmap__free(&ev->uncov_index);
 	for (size_t i = 0; i < ev->nuncov; i++)
@@ -573,6 +578,8 @@ static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 	ev->split_unknown[p] |= ev->scratch.split_unknown;
 	ev->bytes_unknown[p] |= ev->scratch.bytes_unknown;
 	tlc_cost__add_flops(&t->flops, &ev->scratch);
+	if (ev->scratch.has_comm)
+		tlc_comm__add(ev->comm, p, &ev->scratch);
 }
 
 static int64_t uncovered_index(const tlc_eval *ev, int64_t id)
@@ -1281,6 +1288,7 @@ const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i)
 }
 
 int tlc_eval__finished(const tlc_eval *ev) { return ev->finished; }
+tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev) { return ev->comm; }
 
 int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
                              int64_t device_ns, const char *message, const char *remedy)

@@ -28,6 +28,8 @@ int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line);
  *  shape entries, nesting deeper than 64, counts without values, unnamed
  *  kwargs): the values are not walked again. The op log reader uses it. */
 int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op);
+/** Communication totals (engine/eval/comm.h). */
+struct tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev);
 
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);

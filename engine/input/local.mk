@@ -5,7 +5,8 @@ libtl_input_la_SOURCES += \
 	engine/input/input.c \
 	engine/input/oplog.c engine/input/oplog.h \
 	engine/input/trace.c engine/input/trace.h \
-	engine/input/trace_ops.c engine/input/trace_args.c
+	engine/input/trace_ops.c engine/input/trace_args.c \
+	engine/input/trace_comms.c engine/input/trace_comms.h
 libtl_input_la_SOURCES += engine/input/trace_device.c
 
 # The SIMD JSON fast path (engine/input/json_fast.h, the parser's boundary):

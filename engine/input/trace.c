@@ -19,7 +19,7 @@ typedef enum ekey {
 
 typedef enum akey {
 	AK_OTHER = 0, AK_EXT, AK_CORR, AK_BYTES, AK_DEVICE, AK_STREAM,
-	AK_DIMS, AK_TYPES, AK_STRIDES, AK_CONCRETE
+	AK_DIMS, AK_TYPES, AK_STRIDES, AK_CONCRETE, AK_COMM
 } akey;
 
 typedef enum ecat {
@@ -424,6 +424,19 @@ static int keep_module(reader *r)
 	return 1;
 }
 
+/* An nccl:* annotation: where a collective's NCCL call ran (trace_comms.c). */
+static int keep_comm_annot(reader *r)
+{
+	event *e = &r->cur;
+	unsigned need = EV_TS | EV_DUR | EV_PID | EV_TID | EV_NAME;
+	if ((e->have & need) != need || e->dur < 0 || e->ts > INT64_MAX - e->dur)
+		return 1; /* counted as a skipped user_annotation, nothing to place */
+	if (tlc_trace_comms__keep_annot(&r->ops.comms, e->name, e->ts, e->ts + e->dur, e->pid,
+	                                e->tid, e->dims, e->types) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -465,6 +478,9 @@ static int keep_op(reader *r)
 		o->flags |= TLC_TOP_AUTOGRAD_NODE;
 	else if (strcmp(o->name, "torch::autograd::AccumulateGrad") == 0)
 		o->flags |= TLC_TOP_ACCUMULATE;
+	if (tlc_trace_comms__is_row(&t->comms, o->name) &&
+	    tlc_trace_comms__keep_row(&o->comm, &t->comms) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 	t->nops++;
 	return 1;
 }
@@ -490,6 +506,8 @@ static int annotation(reader *r)
 	count_skip(r, "user_annotation");
 	if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
 		return keep_span(r);
+	if ((e->have & EV_NAME) && strncmp(e->name, "nccl:", 5) == 0)
+		return keep_comm_annot(r);
 	return 1;
 }
 
@@ -535,6 +553,7 @@ static void begin_event(reader *r)
 	tlc_arena__reset(&r->scratch);
 	memset(&r->cur, 0, sizeof r->cur);
 	r->cap_nodes = 0;
+	tlc_trace_comms__begin(&r->ops.comms);
 }
 
 /* ---------------------------------------------------------------- */
@@ -704,6 +723,18 @@ static int on_scalar(reader *r, tlc_tnode_kind kind, int b, const char *s, size_
 		return fail_field(r, "string longer than 1 MiB");
 	if (r->cap_cur)
 		return cap_scalar(r, kind, b, s, n);
+	if (r->ops.comms.dist_depth > 0) {
+		tlc_trace_comms__dist_scalar(&r->ops.comms, kind == TLC_TNODE_STRING, s, n);
+		return 1;
+	}
+	if (r->args_depth >= 0 && r->depth == r->args_depth && r->args_key == AK_COMM) {
+		const char *why = NULL;
+		if (kind != TLC_TNODE_NUMBER && kind != TLC_TNODE_STRING)
+			return 1;
+		if (tlc_trace_comms__value(&r->ops.comms, kind == TLC_TNODE_STRING, s, n, &why) < 0)
+			return fail_field(r, why);
+		return 1;
+	}
 	if (r->ev_depth >= 0 && r->depth == r->ev_depth) {
 		if (kind == TLC_TNODE_NUMBER)
 			return ev_number(r, s, n);
@@ -784,15 +815,22 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 		return 0;
 	if (r->cap_cur)
 		return 1;
+	if (r->ops.comms.dist_depth > 0) {
+		tlc_trace_comms__dist_key(&r->ops.comms, s, n);
+		return 1;
+	}
 	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
 		r->ev_key = !skipping(r) ? ev_key_of(s, n)
 		          : (n == 4 && memcmp(s, "name", 4) == 0 &&
 		             strcmp(r->cur.cat_name, "python_function") == 0) ? EK_NAME /* nn.Module? */
 		          : EK_OTHER;
-	else if (r->args_depth >= 0 && r->depth == r->args_depth)
+	else if (r->args_depth >= 0 && r->depth == r->args_depth) {
 		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
-	else if (r->depth == 1 && r->root_map)
-		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2 : 0;
+		if (r->args_key == AK_OTHER && !skipping(r) && tlc_trace_comms__key(&r->ops.comms, s, n))
+			r->args_key = AK_COMM;
+	} else if (r->depth == 1 && r->root_map)
+		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2
+		            : key_is(s, n, "distributedInfo") ? 3 : 0;
 	else if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1)
 		r->devname_key = key_is(s, n, "name");
 	return 1;
@@ -813,6 +851,12 @@ static int cb_start_map(void *ctx)
 		return 0;
 	if (r->depth == 0)
 		r->root_map = 1;
+	if (r->ops.comms.dist_depth > 0 ||
+	    (r->depth == 1 && r->root_map && r->root_key == 3 && r->events_depth < 0)) {
+		tlc_trace_comms__dist_open(&r->ops.comms);
+		r->root_key = 0;
+		return open_container(r);
+	}
 	if (r->cap_cur) {
 		if (!r->cap_skip && !cap_scalar(r, TLC_TNODE_MAP, 0, NULL, 0))
 			return 0;
@@ -844,6 +888,10 @@ static int cb_start_array(void *ctx)
 	reader *r = ctx;
 	if (r->err)
 		return 0;
+	if (r->ops.comms.dist_depth > 0) {
+		tlc_trace_comms__dist_open(&r->ops.comms);
+		return open_container(r);
+	}
 	if (r->cap_cur) {
 		if (!r->cap_skip) {
 			tlc_tnode *x = new_node(r, TLC_TNODE_ARRAY, NULL, 0);
@@ -875,6 +923,10 @@ static int cb_end_map(void *ctx)
 	if (r->err)
 		return 0;
 	r->depth--;
+	if (r->ops.comms.dist_depth > 0) {
+		tlc_trace_comms__dist_close(&r->ops.comms);
+		return 1;
+	}
 	if (r->cap_cur) {
 		r->cap_skip--;
 		return 1;
@@ -897,6 +949,10 @@ static int cb_end_array(void *ctx)
 	if (r->err)
 		return 0;
 	r->depth--;
+	if (r->ops.comms.dist_depth > 0) {
+		tlc_trace_comms__dist_close(&r->ops.comms);
+		return 1;
+	}
 	if (r->cap_cur && !r->cap_skip) {
 		r->cap_cur = r->depth == r->cap_base ? NULL : r->cap_cur->up;
 	} else if (r->depth + 1 == r->events_depth) {
@@ -1025,6 +1081,9 @@ static int reader_commit(reader *r)
 	info.device = r->device[0] ? r->device : NULL;
 	info.params = info.tokens = -1;
 	int rc = tlc_eval_set_info(r->ev, &info);
+	if (rc < 0)
+		return rc;
+	rc = tlc_trace_comms__publish(&r->ops.comms, r->ev);
 	if (rc < 0)
 		return rc;
 	rc = tlc_trace__push_ops(&r->ops, r->ev);

@@ -9,6 +9,7 @@
 #include "tlcost/tlcost.h"
 #include "alloc.h"
 #include "instream.h"
+#include "trace_comms.h"
 
 /* Bounds on hostile input (each exceeded bound is a typed error). */
 #define TLC_TRACE_MAX_DEPTH 64       /* JSON nesting */
@@ -56,6 +57,7 @@ typedef struct tlc_trace_op {
 	const unsigned char *args; /* encoded arguments (tlc_trace__encode_args) */
 	uint32_t args_len;
 	unsigned flags;      /* (the op's index in the array is its file order) */
+	uint32_t comm;       /* collective facts: index + 1 into comms.rows, 0 none */
 } tlc_trace_op;
 
 /* An annotation interval used for phase classification only. */
@@ -92,6 +94,7 @@ typedef struct tlc_trace_ops {
 	size_t nmods, modcap;
 	size_t nranges, rangecap;
 	char unread_kind[32];    /* their category */
+	tlc_trace_comms comms;   /* collectives (engine/input/trace_comms.c) */
 } tlc_trace_ops;
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);

@@ -14,6 +14,7 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 	tlc_arena__init(&t->arena, a, 256 * 1024);
 	tlc_arena__init(&t->scratch, a, 16 * 1024);
 	t->varena = &t->scratch;
+	tlc_trace_comms__init(&t->comms, a);
 }
 
 void tlc_trace__ops_free(tlc_trace_ops *t)
@@ -24,6 +25,7 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_alloc__free(t->a, t->opt);
 	tlc_alloc__free(t->a, t->ranges);
 	tlc_alloc__free(t->a, t->mods);
+	tlc_trace_comms__free(&t->comms);
 	memset(t, 0, sizeof *t);
 }
 
@@ -374,7 +376,8 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 		op.parent = parent;
 	}
 	op.id = id;
-	if (canonical_name(&op, t, o, po) < 0)
+	if (canonical_name(&op, t, o, po) < 0 ||
+	    tlc_trace_comms__apply(&op, &t->scratch, &t->comms, o) < 0)
 		return tlc_error__oom();
 	op.phase = phase;
 	op.host_ns = o->end_ns - o->start_ns;
@@ -481,10 +484,12 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		sort_idx(idx, tmp, n, t->ops);
 		if (t->nopt)
 			qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
+		rc = tlc_trace_comms__fold(&t->comms, t->ops, t->nops);
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;
-		rc = push_sorted(t, ev, idx, ids, tmp, bwd, mstack);
+		if (rc == 0)
+			rc = push_sorted(t, ev, idx, ids, tmp, bwd, mstack);
 	}
 	tlc_alloc__free(a, idx);
 	tlc_alloc__free(a, tmp);

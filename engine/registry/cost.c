@@ -17,12 +17,18 @@ void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 	c->note = NULL;
 	c->notebuf = NULL;
 	c->notecap = 0;
+	c->has_comm = 0;
+	c->comm_kind = TLC_COMM_ALLREDUCE;
+	c->comm_group = 0;
+	c->comm_flags = 0;
+	tlc_count__init(&c->comm_msg);
 }
 
 void tlc_cost__clear(tlc_cost *c)
 {
 	for (int i = 0; i < TLC_FIELD_COUNT; i++)
 		tlc_count__clear(&c->f[i]);
+	tlc_count__clear(&c->comm_msg);
 }
 
 void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
@@ -35,6 +41,12 @@ void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
 	c->evidence = ev;
 	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
 	c->note = NULL;
+	if (c->has_comm) {
+		if (c->comm_msg.big)
+			tlc_count__clear(&c->comm_msg);
+		c->comm_msg.small = 0;
+		c->has_comm = 0;
+	}
 }
 
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
@@ -47,6 +59,11 @@ void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
 	dst->bad_factor = src->bad_factor;
 	dst->negative_terms = src->negative_terms;
 	dst->note = src->note;
+	dst->has_comm = src->has_comm;
+	dst->comm_kind = src->comm_kind;
+	dst->comm_group = src->comm_group;
+	dst->comm_flags = src->comm_flags;
+	tlc_count__set(&dst->comm_msg, &src->comm_msg);
 }
 
 void tlc_cost__add_flops(tlc_count *acc, const tlc_cost *c)
@@ -156,6 +173,22 @@ static const tlc_value *host_op_kwarg(const tlc_op *op, const char *name)
 	return NULL;
 }
 
+static int host_cost_add_comm(tlc_cost *out, const tlc_comm *c)
+{
+	if (!out || !c || c->size < sizeof(tlc_comm) || (unsigned)c->kind >= TLC_COMM_COUNT ||
+	    c->group_size < 1 || out->has_comm || (c->nfactors && !c->factors))
+		return TLC_RULE_BAD_ARGS;
+	for (size_t i = 0; i < c->nfactors; i++)
+		if (c->factors[i] < 0)
+			return TLC_RULE_BAD_ARGS;
+	tlc_count__add_product(&out->comm_msg, 1, c->nfactors, c->factors);
+	out->has_comm = 1;
+	out->comm_kind = c->kind;
+	out->comm_group = c->group_size;
+	out->comm_flags = c->flags;
+	return 0;
+}
+
 static const tlc_host host_table = {
 	TLC_PLUGIN_ABI_VERSION,
 	sizeof(tlc_host),
@@ -167,6 +200,7 @@ static const tlc_host host_table = {
 	host_explain,
 	host_split_unknown,
 	host_op_kwarg,
+	host_cost_add_comm,
 };
 
 const tlc_host *tlc_host__table(void) { return &host_table; }

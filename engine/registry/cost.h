@@ -14,6 +14,12 @@ struct tlc_cost {
 	int bad_factor;        /* a negative factor was given */
 	int negative_terms;    /* some term had a negative coefficient */
 	const char *note;      /* rule explanation, or NULL */
+	/* communication (host->cost_add_comm): message bytes in comm_msg */
+	int has_comm;
+	tlc_comm_kind comm_kind;
+	int64_t comm_group;
+	unsigned comm_flags;
+	tlc_count comm_msg;
 	char *notebuf;         /* scratch costs: where cost_explain writes */
 	size_t notecap;
 };

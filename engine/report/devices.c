@@ -310,3 +310,70 @@ int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *
 	                      "--peak-bw",
 	                      "no ceilings: the input names no device and none was given");
 }
+
+/* ---- link ceilings (docs/collectives.md, "Achieved bandwidth") ----------
+ * Per GPU and per direction: what nccl-tests' bus bandwidth is compared
+ * with (its doc/PERFORMANCE.md: "the speed of the hardware bottleneck:
+ * NVLink, PCI, QPI, or network"). Vendors quote NVLink and Infinity Fabric
+ * as bidirectional totals: halved here. */
+#define GB 1e9
+static const tlc_link_preset links[] = {
+	{ "nvlink2", "NVLink 2 (V100 SXM2, 6 links)", 150 * GB,
+	  "NVIDIA V100 Tensor Core GPU datasheet: NVLink 300 GB/s (bidirectional)", "2020-01" },
+	{ "nvlink3", "NVLink 3 (A100 SXM, 12 links)", 300 * GB,
+	  "NVIDIA A100 Tensor Core GPU datasheet: NVLink 600 GB/s (bidirectional)", "2021-06" },
+	{ "nvlink4", "NVLink 4 (H100/H200 SXM, 18 links)", 450 * GB,
+	  "NVIDIA H100 Tensor Core GPU datasheet: NVLink 900 GB/s (bidirectional)", "2023" },
+	{ "nvlink5", "NVLink 5 (B200, 18 links)", 900 * GB,
+	  "NVIDIA HGX B200 datasheet: NVLink 1.8 TB/s per GPU (bidirectional)", "2024" },
+	{ "infinity-fabric-mi300x", "AMD Infinity Fabric (MI300X, 7 links)", 448 * GB,
+	  "AMD Instinct MI300X data sheet: 7 links x 128 GB/s = 896 GB/s peak aggregate "
+	  "(bidirectional)", "2023-12" },
+	{ "pcie4-x16", "PCIe 4.0 x16", 31.5 * GB,
+	  "PCI-SIG PCI Express Base 4.0: 16 GT/s per lane, 128b/130b, 16 lanes, per direction",
+	  "2017" },
+	{ "pcie5-x16", "PCIe 5.0 x16", 63.0 * GB,
+	  "PCI-SIG PCI Express Base 5.0: 32 GT/s per lane, 128b/130b, 16 lanes, per direction",
+	  "2019" },
+	{ "ib-hdr", "InfiniBand HDR 200 Gb/s (one port)", 25 * GB,
+	  "NVIDIA ConnectX-6 / Quantum HDR: 200 Gb/s per port, per direction", "2019" },
+	{ "ib-ndr", "InfiniBand NDR 400 Gb/s (one port)", 50 * GB,
+	  "NVIDIA ConnectX-7 / Quantum-2 NDR: 400 Gb/s per port, per direction", "2022" },
+	{ "roce-400g", "RoCE v2 over 400 Gb Ethernet (one port)", 50 * GB,
+	  "IEEE 802.3bs 400GbE: 400 Gb/s per port, per direction", "2017" },
+};
+#undef GB
+
+/* The intra-node link of a GPU preset. */
+static const struct { const char *device, *link; } device_links[] = {
+	{ "v100-sxm2", "nvlink2" }, { "a100-sxm-40gb", "nvlink3" }, { "a100-sxm-80gb", "nvlink3" },
+	{ "h100-sxm", "nvlink4" }, { "h200-sxm", "nvlink4" }, { "b200", "nvlink5" },
+	{ "h100-pcie", "pcie5-x16" }, { "l4", "pcie4-x16" }, { "mi300x", "infinity-fabric-mi300x" },
+};
+
+size_t tlc_link_count(void) { return sizeof links / sizeof links[0]; }
+
+const tlc_link_preset *tlc_link_at(size_t i) { return i < tlc_link_count() ? &links[i] : NULL; }
+
+int tlc_link_find(const tlc_link_preset **out, const char *id)
+{
+	for (size_t i = 0; id && i < tlc_link_count(); i++)
+		if (strcmp(links[i].id, id) == 0) {
+			*out = &links[i];
+			return 0;
+		}
+	return tlc_error__set(TLC_ENOTFOUND, "link_unknown",
+	                      "use one of nvlink2, nvlink3, nvlink4, nvlink5, "
+	                      "infinity-fabric-mi300x, pcie4-x16, pcie5-x16, ib-hdr, ib-ndr, roce-400g",
+	                      "no link preset '%s'", id ? id : "");
+}
+
+const tlc_link_preset *tlc_link_for_device(const char *device_id)
+{
+	for (size_t i = 0; device_id && i < sizeof device_links / sizeof device_links[0]; i++)
+		if (strcmp(device_links[i].device, device_id) == 0) {
+			const tlc_link_preset *l = NULL;
+			return tlc_link_find(&l, device_links[i].link) == 0 ? l : NULL;
+		}
+	return NULL;
+}

@@ -6,6 +6,7 @@
 #include "count.h"
 #include "error.h"
 #include "jsonw.h"
+#include "write_comm.h"
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
 
@@ -211,6 +212,8 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 	if (!any)
 		fprintf(out, "no op records: nothing was counted\n");
 	write_ratio_text(out, ev);
+	if (tlc_rep__comm_text(out, ev) < 0)
+		return tlc_error__oom();
 	write_coverage_text(out, ev);
 	write_bound_line(out, ev);
 	write_types_text(out, ev, 12);
@@ -370,6 +373,10 @@ static int write_flops_json(FILE *out, const tlc_eval *ev)
 	tlc_jsonw__kstr(g, "count_basis", "actual-path analytic");
 	tlc_jsonw__kstr(g, "flop_convention", "fma=2");
 	json_phases(g, ev);
+	if (tlc_rep__comm_json(g, ev) < 0) {
+		tlc_jsonw__end(g, out);
+		return tlc_error__oom();
+	}
 	json_coverage(g, ev);
 	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
 	json_device_work(g, ev);

@@ -229,6 +229,41 @@ typedef struct tlc_rule_def {
 	unsigned flags;       /* TLC_RULE_OVERRIDE */
 } tlc_rule_def;
 
+/** Collective kinds of a communication cost (host entry cost_add_comm). The bus factor of each
+ *  is nccl-tests' (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; all-gather,
+ *  reduce-scatter, all-to-all, gather, scatter (n-1)/n; broadcast, reduce,
+ *  send, recv 1. New kinds are appended before TLC_COMM_COUNT. */
+typedef enum tlc_comm_kind {
+	TLC_COMM_ALLREDUCE = 0,
+	TLC_COMM_ALLGATHER,
+	TLC_COMM_REDUCE_SCATTER,
+	TLC_COMM_ALLTOALL,
+	TLC_COMM_BROADCAST,
+	TLC_COMM_REDUCE,
+	TLC_COMM_SEND,
+	TLC_COMM_RECV,
+	TLC_COMM_GATHER,
+	TLC_COMM_SCATTER,
+	TLC_COMM_COUNT
+} tlc_comm_kind;
+
+/* tlc_comm.flags: where the group size n came from */
+#define TLC_COMM_GROUP_RECORDED (1u << 0) /* recorded with the call (Group size) */
+#define TLC_COMM_GROUP_DERIVED  (1u << 1) /* derived from the buffers (out/in) */
+#define TLC_COMM_GROUP_WORLD    (1u << 2) /* the trace's world size: no group recorded */
+
+/** One collective's communication, given to host->cost_add_comm.
+ *  The message size S (nccl-tests' definition for the kind) is the exact
+ *  product of factors[0..n-1] (bytes). size = sizeof(tlc_comm). */
+typedef struct tlc_comm {
+	uint32_t size;
+	tlc_comm_kind kind;
+	int64_t group_size;     /* ranks in the collective's group, >= 1 */
+	size_t nfactors;
+	const int64_t *factors; /* each >= 0 */
+	unsigned flags;         /* TLC_COMM_GROUP_* */
+} tlc_comm;
+
 /** Host services, append-only. All pointers are non-NULL for
  *  entries within host->size. */
 struct tlc_host {
@@ -260,6 +295,14 @@ struct tlc_host {
 	void (*cost_set_split_unknown)(tlc_cost *out);
 	/* Look up a keyword argument by name; NULL when absent. */
 	const tlc_value *(*op_kwarg)(const tlc_op *op, const char *name);
+
+	/* ---- appended after the first release: a plugin calls these only when
+	 * host->size covers them (docs/plugin-guide.md section 2) ---- */
+	/* Sets the op's communication cost: message bytes S = product of
+	 * c->factors and bus bytes S x the kind's factor, both exact. One
+	 * collective per op. Returns 0, or TLC_RULE_BAD_ARGS for a negative
+	 * factor, a group size < 1, an unknown kind or a second collective. */
+	int (*cost_add_comm)(tlc_cost *out, const tlc_comm *c);
 };
 
 /** Plugin descriptor returned by tlc_plugin_describe(). */

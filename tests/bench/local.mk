@@ -39,6 +39,7 @@ bench-clean:
 	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
 	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp tests/bench/callgrind.*.out \
 	      tests/bench/*.runs tests/bench/bench-rows.out
+	rm -rf tests/bench/ranks
 
 # `make bench-trace` (not part of `make check`): a synthetic trace of
 # BENCH_EVENTS (default 5 million) events, read by `tlcost flops`, timed
@@ -54,3 +55,12 @@ bench-trace: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
 	BENCH_DIR='$(abs_top_builddir)/tests/bench' \
 	$(SHELL) $(top_srcdir)/tests/bench/trace_run.sh
+
+# `make bench-ranks` (not part of `make check`): merge of 1,024 rank partials,
+# `tlcost ranks` over 8 and 64 synthetic rank traces (time per rank, peak RSS).
+EXTRA_DIST += tests/bench/ranks_run.sh
+.PHONY: bench-ranks
+bench-ranks: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
+	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' BENCH_DIR='$(abs_top_builddir)/tests/bench' \
+	$(SHELL) $(top_srcdir)/tests/bench/ranks_run.sh

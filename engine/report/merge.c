@@ -1,0 +1,1282 @@
+/* Exact merge of flops partials (`tlcost merge`, docs/collectives.md
+ * "Merging partials"): the JSON of `tlcost flops` (or of an earlier merge)
+ * from many inputs becomes one document whose totals, coverage counts,
+ * ledger and op types are what a single evaluation of all the ops gives.
+ *
+ * Order independence: every input has an identity (rank, name); the merge
+ * works as if the inputs came in identity order (ranked inputs by rank,
+ * then unranked ones by name). The ledger's examples are the first ones in
+ * that order: each example keeps its (input, position) key and a merge keeps
+ * the 3 smallest keys, which composes (the 3 smallest of a union are among
+ * the 3 smallest of each side), so merging is associative and commutative.
+ * Memory grows with the distinct op names and with one identity row per
+ * input, not with the inputs' ops. */
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tlcost/tlcost.h"
+#include "error.h"
+#include "jsonw.h"
+#include "jtree.h"
+#include "alloc.h"
+
+#define NEX 3
+#define NCOV 7
+#define NTOT 6
+
+static const char *const cov_keys[NCOV] = {
+	"rows", "known", "zero_by_rule", "not_applicable", "unknown", "skipped_records",
+	"device_records",
+};
+static const char *const tot_keys[NTOT] = {
+	"flops", "macs", "other_flops", "flops_fma1", "bytes_read", "bytes_written",
+};
+static const char *const phase_keys[TLC_PHASE_COUNT] = {
+	"forward", "backward", "optimizer", "other",
+};
+static const char *const class_keys[4] = { "known", "zero_by_rule", "not_applicable", "unknown" };
+
+typedef struct src {
+	char *name, *backend, *format, *producer, *model, *device;
+	int64_t rank, world_size;
+} src;
+
+typedef struct key {
+	uint32_t src, pos;
+} key;
+
+typedef struct example {
+	key k;
+	long long id;
+} example;
+
+typedef struct shape {
+	key k;
+	char *text;
+} shape;
+
+typedef struct lgroup {
+	char *name, *overload, *reason, *detail, *remedy;
+	uint32_t first_src;
+	uint64_t count;
+	example ex[NEX];
+	size_t nex;
+	shape sh[NEX];
+	size_t nsh;
+	mpz_t nested;
+} lgroup;
+
+typedef struct otype {
+	char *name;
+	uint64_t count, by_class[4];
+	mpz_t flops;
+} otype;
+
+typedef struct phase_acc {
+	int present, fma1_null, bytes_incomplete;
+	mpz_t tot[NTOT];
+} phase_acc;
+
+typedef struct comm_acc {
+	uint64_t calls;
+	mpz_t msg;
+	mpq_t bus;
+} comm_acc;
+
+/* One cause of device work without op rows (the flops JSON's
+ * device_work.gaps): its message is "<records><rest>", rest being the
+ * cause's fixed text, so a merge rewrites the count and keeps the text. */
+typedef struct dgap {
+	char *cause, *rest, *remedy;
+	uint64_t records;
+	int64_t ns;
+} dgap;
+
+typedef struct dwork {
+	int present;
+	uint64_t kernels, in_ops, without_op, not_compute;
+	int64_t without_op_ns;
+	dgap *gaps;
+	size_t ngaps, gapcap;
+} dwork;
+
+struct tlc_merge {
+	char *schema, *count_basis, *flop_convention;
+	dwork dw;
+	size_t ninputs;
+	src *srcs;
+	size_t nsrcs, scap;
+	phase_acc ph[TLC_PHASE_COUNT];
+	uint64_t cov[NCOV];
+	int lower_bound;
+	lgroup *groups;
+	size_t ngroups, gcap;
+	otype *types;
+	size_t ntypes, tcap;
+	comm_acc comm[TLC_PHASE_COUNT][TLC_COMM_COUNT];
+	int any_comm;
+	uint64_t basis[3];
+};
+
+/* ---- lifetime ------------------------------------------------------ */
+
+int tlc_merge_new(tlc_merge **out)
+{
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an out pointer",
+		                      "tlc_merge_new: NULL argument");
+	tlc_merge *m = calloc(1, sizeof *m);
+	if (!m)
+		return tlc_error__oom();
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		for (int f = 0; f < NTOT; f++)
+			mpz_init(m->ph[p].tot[f]);
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			mpz_init(m->comm[p][k].msg);
+			mpq_init(m->comm[p][k].bus);
+		}
+	}
+	*out = m;
+	return 0;
+}
+
+static void free_src(src *s)
+{
+	free(s->name);
+	free(s->backend);
+	free(s->format);
+	free(s->producer);
+	free(s->model);
+	free(s->device);
+}
+
+void tlc_merge_free(tlc_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nsrcs; i++)
+		free_src(&m->srcs[i]);
+	for (size_t i = 0; i < m->ngroups; i++) {
+		lgroup *g = &m->groups[i];
+		free(g->name), free(g->overload), free(g->reason), free(g->detail), free(g->remedy);
+		for (size_t k = 0; k < g->nsh; k++)
+			free(g->sh[k].text);
+		mpz_clear(g->nested);
+	}
+	for (size_t i = 0; i < m->ntypes; i++) {
+		free(m->types[i].name);
+		mpz_clear(m->types[i].flops);
+	}
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		for (int f = 0; f < NTOT; f++)
+			mpz_clear(m->ph[p].tot[f]);
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			mpz_clear(m->comm[p][k].msg);
+			mpq_clear(m->comm[p][k].bus);
+		}
+	}
+	for (size_t i = 0; i < m->dw.ngaps; i++)
+		free(m->dw.gaps[i].cause), free(m->dw.gaps[i].rest), free(m->dw.gaps[i].remedy);
+	free(m->dw.gaps);
+	free(m->srcs), free(m->groups), free(m->types);
+	free(m->schema), free(m->count_basis), free(m->flop_convention);
+	free(m);
+}
+
+static char *dup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* ---- validation of one document ----------------------------------- */
+
+typedef struct doc_ctx {
+	const char *name;    /* the input's name, for errors */
+	const tlc_jnode *root, *phases, *coverage, *ledger, *types, *comm, *partials;
+	int lower_bound;
+} doc_ctx;
+
+static int invalid(const doc_ctx *d, const char *what)
+{
+	return tlc_error__set_pos(TLC_EINPUT, "merge_input_invalid", d->name, 0, 0,
+	                          "give the JSON of `tlcost flops --format json` or of "
+	                          "`tlcost merge --format json`, unedited",
+	                          "not a flops partial: %s", what);
+}
+
+static int is_uint(const tlc_jnode *n)
+{
+	if (!n || n->kind != TLC_J_NUMBER || !n->text[0])
+		return 0;
+	for (const char *p = n->text; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+static int is_str(const tlc_jnode *n) { return n && n->kind == TLC_J_STRING; }
+static int is_str_or_null(const tlc_jnode *n) { return n && (n->kind == TLC_J_STRING || n->kind == TLC_J_NULL); }
+
+static int check_phase(const doc_ctx *d, const tlc_jnode *ph)
+{
+	if (ph->kind != TLC_J_OBJECT)
+		return invalid(d, "a phase is not an object");
+	int known = 0;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		known |= strcmp(ph->key, phase_keys[p]) == 0;
+	if (!known)
+		return invalid(d, "unknown phase name");
+	for (int f = 0; f < NTOT; f++) {
+		const tlc_jnode *v = tlc_jtree__get(ph, tot_keys[f]);
+		if (!is_uint(v) && !(f == 3 && v && v->kind == TLC_J_NULL))
+			return invalid(d, "a phase total is not a non-negative integer");
+	}
+	const tlc_jnode *bc = tlc_jtree__get(ph, "bytes_complete");
+	return bc && bc->kind == TLC_J_BOOL ? 0 : invalid(d, "bytes_complete is not a boolean");
+}
+
+static int check_ledger_entry(const doc_ctx *d, const tlc_jnode *e)
+{
+	const tlc_jnode *ids = tlc_jtree__get(e, "example_ids");
+	const tlc_jnode *sh = tlc_jtree__get(e, "example_shapes");
+	const tlc_jnode *srcs = tlc_jtree__get(e, "example_sources");
+	if (e->kind != TLC_J_OBJECT || !is_str(tlc_jtree__get(e, "name")) ||
+	    !is_str(tlc_jtree__get(e, "overload")) || !is_uint(tlc_jtree__get(e, "count")) ||
+	    !is_uint(tlc_jtree__get(e, "nested_flops")) || !ids || ids->kind != TLC_J_ARRAY ||
+	    !sh || sh->kind != TLC_J_ARRAY || !is_str_or_null(tlc_jtree__get(e, "reason")) ||
+	    !is_str_or_null(tlc_jtree__get(e, "detail")) ||
+	    !is_str_or_null(tlc_jtree__get(e, "remedy")))
+		return invalid(d, "a ledger entry lacks name, overload, count, example_ids, "
+		                  "example_shapes or nested_flops");
+	for (const tlc_jnode *x = ids->first; x; x = x->next)
+		if (x->kind != TLC_J_NUMBER)
+			return invalid(d, "an example id is not a number");
+	for (const tlc_jnode *x = sh->first; x; x = x->next)
+		if (!is_str(x))
+			return invalid(d, "an example shape is not a string");
+	if (d->partials && (!srcs || srcs->kind != TLC_J_ARRAY || srcs->n != ids->n))
+		return invalid(d, "a merged ledger entry lacks example_sources for its example_ids");
+	const tlc_jnode *ss = tlc_jtree__get(e, "example_shape_sources");
+	if (d->partials && (!ss || ss->kind != TLC_J_ARRAY || ss->n != sh->n))
+		return invalid(d, "a merged ledger entry lacks example_shape_sources");
+	if (!d->partials && (srcs || ss))
+		return invalid(d, "example sources in a document without partials");
+	for (int pass = 0; pass < 2; pass++)
+		for (const tlc_jnode *x = pass ? (ss ? ss->first : NULL) : (srcs ? srcs->first : NULL);
+		     x; x = x->next)
+			if (!is_uint(x) || strtoull(x->text, NULL, 10) >= d->partials->n)
+				return invalid(d, "an example source is not an index into partials");
+	return 0;
+}
+
+static int check_type(const doc_ctx *d, const tlc_jnode *t)
+{
+	if (t->kind != TLC_J_OBJECT || !is_str(tlc_jtree__get(t, "name")) ||
+	    !is_uint(tlc_jtree__get(t, "count")) || !is_uint(tlc_jtree__get(t, "flops")))
+		return invalid(d, "an op type lacks name, count or flops");
+	for (int c = 0; c < 4; c++)
+		if (!is_uint(tlc_jtree__get(t, class_keys[c])))
+			return invalid(d, "an op type lacks its per-class counts");
+	return 0;
+}
+
+static int check_comm(const doc_ctx *d)
+{
+	if (!d->comm)
+		return 0;
+	const tlc_jnode *ph = tlc_jtree__get(d->comm, "phases");
+	const tlc_jnode *basis = tlc_jtree__get(d->comm, "group_size_basis");
+	if (!ph || ph->kind != TLC_J_OBJECT || !basis || basis->kind != TLC_J_OBJECT)
+		return invalid(d, "communication lacks phases or group_size_basis");
+	for (const tlc_jnode *p = ph->first; p; p = p->next) {
+		if (p->kind != TLC_J_OBJECT)
+			return invalid(d, "a communication phase is not an object");
+		for (const tlc_jnode *k = p->first; k; k = k->next) {
+			const tlc_jnode *bus = tlc_jtree__get(k, "bus_bytes");
+			mpq_t q;
+			mpq_init(q);
+			int ok = is_str(bus) && mpq_set_str(q, bus->text, 10) == 0 &&
+			         mpz_sgn(mpq_denref(q)) > 0 && mpq_sgn(q) >= 0;
+			mpq_clear(q);
+			if (!ok || tlc_comm_kind_from_name(NULL, k->key) < 0 ||
+			    !is_uint(tlc_jtree__get(k, "calls")) ||
+			    !is_uint(tlc_jtree__get(k, "message_bytes")))
+				return invalid(d, "a communication entry lacks a known kind, calls, "
+				                  "message_bytes or an exact bus_bytes");
+		}
+	}
+	return 0;
+}
+
+static int check_doc(doc_ctx *d)
+{
+	const tlc_jnode *r = d->root;
+	if (r->kind != TLC_J_OBJECT)
+		return invalid(d, "the document is not an object");
+	const tlc_jnode *schema = tlc_jtree__get(r, "schema");
+	const tlc_jnode *lb = tlc_jtree__get(r, "lower_bound");
+	d->phases = tlc_jtree__get(r, "phases");
+	d->coverage = tlc_jtree__get(r, "coverage");
+	d->ledger = tlc_jtree__get(r, "ledger");
+	d->types = tlc_jtree__get(r, "op_types");
+	d->comm = tlc_jtree__get(r, "communication");
+	d->partials = tlc_jtree__get(r, "partials");
+	if (!is_str(schema) || !lb || lb->kind != TLC_J_BOOL || !d->phases ||
+	    d->phases->kind != TLC_J_OBJECT || !d->coverage || d->coverage->kind != TLC_J_OBJECT ||
+	    !d->ledger || d->ledger->kind != TLC_J_ARRAY || !d->types ||
+	    d->types->kind != TLC_J_ARRAY)
+		return invalid(d, "schema, phases, coverage, lower_bound, ledger or op_types missing");
+	if (strncmp(schema->text, "tlcost.flops/", 13) != 0)
+		return invalid(d, "the schema is not tlcost.flops");
+	if (d->partials && (d->partials->kind != TLC_J_ARRAY || d->partials->n == 0))
+		return invalid(d, "partials is not a non-empty array");
+	d->lower_bound = lb->boolean;
+	for (int c = 0; c < NCOV; c++)
+		if (!is_uint(tlc_jtree__get(d->coverage, cov_keys[c])))
+			return invalid(d, "a coverage count is missing or not an integer");
+	int rc = 0;
+	for (const tlc_jnode *p = d->phases->first; p && rc == 0; p = p->next)
+		rc = check_phase(d, p);
+	for (const tlc_jnode *e = d->ledger->first; e && rc == 0; e = e->next)
+		rc = check_ledger_entry(d, e);
+	for (const tlc_jnode *t = d->types->first; t && rc == 0; t = t->next)
+		rc = check_type(d, t);
+	return rc ? rc : check_comm(d);
+}
+
+/* ---- identities ---------------------------------------------------- */
+
+static const char *jstr(const tlc_jnode *obj, const char *k)
+{
+	const tlc_jnode *n = tlc_jtree__get(obj, k);
+	return is_str(n) ? n->text : NULL;
+}
+
+static int64_t jint(const tlc_jnode *obj, const char *k)
+{
+	const tlc_jnode *n = tlc_jtree__get(obj, k);
+	return is_uint(n) ? strtoll(n->text, NULL, 10) : -1;
+}
+
+/* The identities a document brings: itself, or its partials. */
+static int doc_sources(src **out, size_t *n, const doc_ctx *d)
+{
+	size_t cnt = d->partials ? d->partials->n : 1;
+	src *v = calloc(cnt, sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	const tlc_jnode *p = d->partials ? d->partials->first : NULL;
+	for (size_t i = 0; i < cnt; i++, p = p ? p->next : NULL) {
+		const tlc_jnode *id = p ? p : tlc_jtree__get(d->root, "distributed");
+		const tlc_jnode *in = tlc_jtree__get(p ? p : d->root, "input");
+		if (p && (p->kind != TLC_J_OBJECT || !jstr(p, "name"))) {
+			free(v);
+			return invalid(d, "a partial lacks its name");
+		}
+		v[i].name = dup(p ? jstr(p, "name") : d->name);
+		v[i].rank = id ? jint(id, "rank") : -1;
+		v[i].world_size = id ? jint(id, "world_size") : -1;
+		v[i].backend = dup(id ? jstr(id, "backend") : NULL);
+		v[i].format = dup(jstr(in, "format"));
+		v[i].producer = dup(jstr(in, "producer"));
+		v[i].model = dup(jstr(in, "model"));
+		v[i].device = dup(jstr(in, "device"));
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+static int src_cmp(const src *a, const src *b)
+{
+	if ((a->rank < 0) != (b->rank < 0))
+		return a->rank < 0 ? 1 : -1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return strcmp(a->name ? a->name : "", b->name ? b->name : "");
+}
+
+static int refuse_duplicate(const src *have, size_t nhave, const src *s, const char *name)
+{
+	for (size_t i = 0; i < nhave; i++) {
+		const src *o = &have[i];
+		if (s->rank >= 0 && o->rank == s->rank)
+			return tlc_error__set_pos(TLC_EEXISTS, "merge_duplicate_rank", name, 0, 0,
+			                          "merge each rank's partial once (check the inputs' "
+			                          "distributedInfo rank)",
+			                          "rank %lld is already merged (from %s)",
+			                          (long long)s->rank, o->name ? o->name : "?");
+		if (s->rank < 0 && o->rank < 0 && strcmp(o->name, s->name) == 0)
+			return tlc_error__set_pos(TLC_EEXISTS, "merge_duplicate_input", name, 0, 0,
+			                          "merge each input once; give distinct file names",
+			                          "input '%s' is already merged", s->name);
+	}
+	return 0;
+}
+
+static int check_compat(const tlc_merge *m, const doc_ctx *d)
+{
+	const char *schema = jstr(d->root, "schema");
+	const char *cb = jstr(d->root, "count_basis"), *fc = jstr(d->root, "flop_convention");
+	if (m->schema && strcmp(m->schema, schema) != 0)
+		return tlc_error__set_pos(TLC_EVERSION, "merge_schema_mismatch", d->name, 0, 0,
+		                          "produce every partial with the same tlcost version",
+		                          "schema %s cannot merge with %s", schema, m->schema);
+	if (m->schema && ((cb && m->count_basis && strcmp(cb, m->count_basis)) ||
+	                  (fc && m->flop_convention && strcmp(fc, m->flop_convention))))
+		return tlc_error__set_pos(TLC_EINPUT, "merge_incompatible", d->name, 0, 0,
+		                          "merge partials counted the same way (count_basis, "
+		                          "flop_convention)",
+		                          "count basis or FLOP convention differs from the inputs "
+		                          "merged so far");
+	return 0;
+}
+
+/* ---- folding ------------------------------------------------------- */
+
+static void add_text(mpz_t acc, const char *text)
+{
+	mpz_t z;
+	mpz_init_set_str(z, text, 10); /* validated digits */
+	mpz_add(acc, acc, z);
+	mpz_clear(z);
+}
+
+static void fold_phases(tlc_merge *m, const doc_ctx *d)
+{
+	for (const tlc_jnode *ph = d->phases->first; ph; ph = ph->next) {
+		int p = 0;
+		while (strcmp(ph->key, phase_keys[p]) != 0)
+			p++;
+		phase_acc *a = &m->ph[p];
+		a->present = 1;
+		for (int f = 0; f < NTOT; f++) {
+			const tlc_jnode *v = tlc_jtree__get(ph, tot_keys[f]);
+			if (v->kind == TLC_J_NULL)
+				a->fma1_null = 1;
+			else
+				add_text(a->tot[f], v->text);
+		}
+		a->bytes_incomplete |= !tlc_jtree__get(ph, "bytes_complete")->boolean;
+	}
+}
+
+static void fold_coverage(tlc_merge *m, const doc_ctx *d)
+{
+	for (int c = 0; c < NCOV; c++)
+		m->cov[c] += strtoull(tlc_jtree__get(d->coverage, cov_keys[c])->text, NULL, 10);
+	m->lower_bound |= d->lower_bound;
+}
+
+static int key_cmp(const tlc_merge *m, key a, key b)
+{
+	int c = a.src == b.src ? 0 : src_cmp(&m->srcs[a.src], &m->srcs[b.src]);
+	return c ? c : (a.pos > b.pos) - (a.pos < b.pos);
+}
+
+/* Keeps the NEX smallest examples by key. */
+static void add_example(const tlc_merge *m, lgroup *g, example e)
+{
+	size_t i = g->nex;
+	if (i == NEX && key_cmp(m, e.k, g->ex[NEX - 1].k) >= 0)
+		return;
+	if (i == NEX)
+		i--;
+	while (i > 0 && key_cmp(m, e.k, g->ex[i - 1].k) < 0) {
+		g->ex[i] = g->ex[i - 1];
+		i--;
+	}
+	g->ex[i] = e;
+	if (g->nex < NEX)
+		g->nex++;
+}
+
+/* Keeps the NEX distinct shapes with the smallest keys. */
+static int add_shape(const tlc_merge *m, lgroup *g, key k, const char *text)
+{
+	for (size_t i = 0; i < g->nsh; i++)
+		if (strcmp(g->sh[i].text, text) == 0) {
+			if (key_cmp(m, k, g->sh[i].k) < 0) {
+				char *t = g->sh[i].text;
+				memmove(&g->sh[i], &g->sh[i + 1], (g->nsh - i - 1) * sizeof g->sh[0]);
+				g->nsh--;
+				free(t);
+				break;
+			}
+			return 0;
+		}
+	size_t i = g->nsh;
+	if (i == NEX && key_cmp(m, k, g->sh[NEX - 1].k) >= 0)
+		return 0;
+	char *t = strdup(text);
+	if (!t)
+		return -1;
+	if (i == NEX) {
+		free(g->sh[NEX - 1].text);
+		i--;
+	}
+	while (i > 0 && key_cmp(m, k, g->sh[i - 1].k) < 0) {
+		g->sh[i] = g->sh[i - 1];
+		i--;
+	}
+	g->sh[i] = (shape){ k, t };
+	if (g->nsh < NEX)
+		g->nsh++;
+	return 0;
+}
+
+static lgroup *find_group(tlc_merge *m, const char *name, const char *ovl)
+{
+	for (size_t i = 0; i < m->ngroups; i++)
+		if (strcmp(m->groups[i].name, name) == 0 && strcmp(m->groups[i].overload, ovl) == 0)
+			return &m->groups[i];
+	if (grow((void **)&m->groups, &m->gcap, m->ngroups + 1, sizeof *m->groups) < 0)
+		return NULL;
+	lgroup *g = &m->groups[m->ngroups];
+	memset(g, 0, sizeof *g);
+	g->name = strdup(name);
+	g->overload = strdup(ovl);
+	mpz_init(g->nested);
+	g->first_src = UINT32_MAX;
+	if (!g->name || !g->overload) {
+		free(g->name), free(g->overload);
+		mpz_clear(g->nested);
+		return NULL;
+	}
+	m->ngroups++;
+	return g;
+}
+
+/* src_of maps a document's source index to the merge's. */
+static int fold_entry(tlc_merge *m, const tlc_jnode *e, const uint32_t *src_of)
+{
+	lgroup *g = find_group(m, jstr(e, "name"), jstr(e, "overload"));
+	if (!g)
+		return tlc_error__oom();
+	g->count += strtoull(tlc_jtree__get(e, "count")->text, NULL, 10);
+	add_text(g->nested, tlc_jtree__get(e, "nested_flops")->text);
+	const tlc_jnode *srcs = tlc_jtree__get(e, "example_sources");
+	const tlc_jnode *s = srcs ? srcs->first : NULL;
+	/* positions: the list index (monotone within each source, which is all
+	 * a key needs: different sources are ordered by their identities) */
+	uint32_t pos = 0, minsrc = UINT32_MAX;
+	for (const tlc_jnode *x = tlc_jtree__get(e, "example_ids")->first; x;
+	     x = x->next, s = s ? s->next : NULL) {
+		uint32_t ds = s ? (uint32_t)strtoul(s->text, NULL, 10) : 0;
+		example ex = { { src_of[ds], pos++ }, strtoll(x->text, NULL, 10) };
+		add_example(m, g, ex);
+		if (minsrc == UINT32_MAX || src_cmp(&m->srcs[ex.k.src], &m->srcs[minsrc]) < 0)
+			minsrc = ex.k.src;
+	}
+	/* shapes: a merged document says where each came from */
+	const tlc_jnode *ss = tlc_jtree__get(e, "example_shape_sources");
+	const tlc_jnode *sx = ss && ss->kind == TLC_J_ARRAY ? ss->first : NULL;
+	uint32_t k = 0;
+	for (const tlc_jnode *x = tlc_jtree__get(e, "example_shapes")->first; x;
+	     x = x->next, sx = sx ? sx->next : NULL) {
+		uint32_t ds = sx ? (uint32_t)strtoul(sx->text, NULL, 10) : 0;
+		if (add_shape(m, g, (key){ src_of[ds], k++ }, x->text) < 0)
+			return tlc_error__oom();
+	}
+	if (minsrc == UINT32_MAX)
+		minsrc = src_of[0];
+	if (g->first_src == UINT32_MAX || src_cmp(&m->srcs[minsrc], &m->srcs[g->first_src]) < 0) {
+		char *r = dup(jstr(e, "reason")), *d = dup(jstr(e, "detail")), *rem = dup(jstr(e, "remedy"));
+		free(g->reason), free(g->detail), free(g->remedy);
+		g->reason = r, g->detail = d, g->remedy = rem;
+		g->first_src = minsrc;
+	}
+	return 0;
+}
+
+static otype *find_type(tlc_merge *m, const char *name)
+{
+	for (size_t i = 0; i < m->ntypes; i++)
+		if (strcmp(m->types[i].name, name) == 0)
+			return &m->types[i];
+	if (grow((void **)&m->types, &m->tcap, m->ntypes + 1, sizeof *m->types) < 0)
+		return NULL;
+	otype *t = &m->types[m->ntypes];
+	memset(t, 0, sizeof *t);
+	if (!(t->name = strdup(name)))
+		return NULL;
+	mpz_init(t->flops);
+	m->ntypes++;
+	return t;
+}
+
+static int fold_types(tlc_merge *m, const doc_ctx *d)
+{
+	for (const tlc_jnode *x = d->types->first; x; x = x->next) {
+		otype *t = find_type(m, jstr(x, "name"));
+		if (!t)
+			return tlc_error__oom();
+		t->count += strtoull(tlc_jtree__get(x, "count")->text, NULL, 10);
+		for (int c = 0; c < 4; c++)
+			t->by_class[c] += strtoull(tlc_jtree__get(x, class_keys[c])->text, NULL, 10);
+		add_text(t->flops, tlc_jtree__get(x, "flops")->text);
+	}
+	return 0;
+}
+
+static void fold_comm(tlc_merge *m, const doc_ctx *d)
+{
+	if (!d->comm)
+		return;
+	m->any_comm = 1;
+	for (const tlc_jnode *p = tlc_jtree__get(d->comm, "phases")->first; p; p = p->next) {
+		int ph = 0;
+		while (ph < TLC_PHASE_COUNT && strcmp(p->key, phase_keys[ph]) != 0)
+			ph++;
+		if (ph == TLC_PHASE_COUNT)
+			continue;
+		for (const tlc_jnode *k = p->first; k; k = k->next) {
+			tlc_comm_kind kind;
+			tlc_comm_kind_from_name(&kind, k->key);
+			comm_acc *a = &m->comm[ph][kind];
+			a->calls += strtoull(tlc_jtree__get(k, "calls")->text, NULL, 10);
+			add_text(a->msg, tlc_jtree__get(k, "message_bytes")->text);
+			mpq_t q;
+			mpq_init(q);
+			mpq_set_str(q, tlc_jtree__get(k, "bus_bytes")->text, 10);
+			mpq_canonicalize(q);
+			mpq_add(a->bus, a->bus, q);
+			mpq_clear(q);
+		}
+	}
+	const tlc_jnode *b = tlc_jtree__get(d->comm, "group_size_basis");
+	static const char *const bk[3] = { "recorded", "derived", "world_size" };
+	for (int i = 0; i < 3; i++) {
+		const tlc_jnode *v = tlc_jtree__get(b, bk[i]);
+		m->basis[i] += is_uint(v) ? strtoull(v->text, NULL, 10) : 0;
+	}
+}
+
+static int take_sources(tlc_merge *m, src *v, size_t n, uint32_t *src_of)
+{
+	if (grow((void **)&m->srcs, &m->scap, m->nsrcs + n, sizeof *m->srcs) < 0)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++) {
+		src_of[i] = (uint32_t)m->nsrcs;
+		m->srcs[m->nsrcs++] = v[i];
+	}
+	return 0;
+}
+
+static uint64_t juint(const tlc_jnode *obj, const char *k)
+{
+	const tlc_jnode *n = tlc_jtree__get(obj, k);
+	return n && n->kind == TLC_J_NUMBER ? strtoull(n->text, NULL, 10) : 0;
+}
+
+/* device_work: counts summed, gaps summed by cause. "no_op_records" is
+ * not summed: it is true of the merge only when the merged rows are zero
+ * (json_device_work decides). */
+static int fold_device_work(tlc_merge *m, const doc_ctx *d)
+{
+	const tlc_jnode *w = tlc_jtree__get(d->root, "device_work");
+	if (!w || w->kind != TLC_J_OBJECT)
+		return 0;
+	dwork *dw = &m->dw;
+	dw->present = 1;
+	dw->kernels += juint(w, "kernels");
+	dw->in_ops += juint(w, "kernels_in_ops");
+	dw->without_op += juint(w, "without_op");
+	dw->without_op_ns += jint(w, "without_op_ns");
+	dw->not_compute += juint(w, "not_compute");
+	const tlc_jnode *gaps = tlc_jtree__get(w, "gaps");
+	for (const tlc_jnode *e = gaps && gaps->kind == TLC_J_ARRAY ? gaps->first : NULL; e;
+	     e = e->next) {
+		const char *cause = jstr(e, "cause"), *msg = jstr(e, "message");
+		if (!cause || !msg || strcmp(cause, "no_op_records") == 0)
+			continue;
+		size_t i = 0;
+		while (i < dw->ngaps && strcmp(dw->gaps[i].cause, cause) != 0)
+			i++;
+		if (i == dw->ngaps) {
+			if (grow((void **)&dw->gaps, &dw->gapcap, dw->ngaps + 1, sizeof *dw->gaps) < 0)
+				return tlc_error__oom();
+			const char *rest = strchr(msg, ' ');
+			dgap *g = &dw->gaps[dw->ngaps];
+			memset(g, 0, sizeof *g);
+			g->cause = dup(cause);
+			g->rest = dup(rest ? rest : "");
+			g->remedy = dup(jstr(e, "remedy") ? jstr(e, "remedy") : "");
+			if (!g->cause || !g->rest || !g->remedy) {
+				free(g->cause), free(g->rest), free(g->remedy);
+				return tlc_error__oom();
+			}
+			dw->ngaps++;
+		}
+		dw->gaps[i].records += juint(e, "records");
+		dw->gaps[i].ns += jint(e, "device_ns");
+	}
+	return 0;
+}
+
+static int fold_doc(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
+{
+	uint32_t *src_of = malloc(n * sizeof *src_of);
+	if (!src_of)
+		return tlc_error__oom();
+	int rc = take_sources(m, v, n, src_of);
+	if (rc == 0 && !m->schema) {
+		m->schema = dup(jstr(d->root, "schema"));
+		m->count_basis = dup(jstr(d->root, "count_basis"));
+		m->flop_convention = dup(jstr(d->root, "flop_convention"));
+		if (!m->schema)
+			rc = tlc_error__oom();
+	}
+	if (rc == 0) {
+		fold_phases(m, d);
+		fold_coverage(m, d);
+		fold_comm(m, d);
+		rc = fold_device_work(m, d);
+		for (const tlc_jnode *e = d->ledger->first; e && rc == 0; e = e->next)
+			rc = fold_entry(m, e, src_of);
+		if (rc == 0)
+			rc = fold_types(m, d);
+	}
+	free(src_of);
+	return rc;
+}
+
+int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name)
+{
+	if (!m || (!json && len) || !name)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a merge, a buffer and a name",
+		                      "tlc_merge_add_mem: NULL argument");
+	tlc_jdoc doc;
+	int rc = tlc_jtree__parse(&doc, tlc_alloc__default(), json, len, name);
+	doc_ctx d = { name, doc.root, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+	if (rc == 0)
+		rc = check_doc(&d);
+	if (rc == 0)
+		rc = check_compat(m, &d);
+	src *v = NULL;
+	size_t n = 0;
+	if (rc == 0)
+		rc = doc_sources(&v, &n, &d);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = refuse_duplicate(m->srcs, m->nsrcs, &v[i], name);
+		if (rc == 0)
+			rc = refuse_duplicate(v, i, &v[i], name);
+	}
+	if (rc == 0) {
+		rc = fold_doc(m, &d, v, n);
+		m->ninputs++;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			free_src(&v[i]);
+	}
+	free(v);
+	tlc_jtree__free(&doc);
+	return rc;
+}
+
+size_t tlc_merge_count(const tlc_merge *m) { return m ? m->nsrcs : 0; }
+
+/* ---- output -------------------------------------------------------- */
+
+typedef struct order {
+	const tlc_merge *m;
+	uint32_t *rank_of;  /* merge source index -> position in identity order */
+	uint32_t *by_rank;  /* position -> merge source index */
+} order;
+
+typedef struct src_item {
+	const src *s;
+	uint32_t i;
+} src_item;
+
+static int by_src(const void *a, const void *b)
+{
+	return src_cmp(((const src_item *)a)->s, ((const src_item *)b)->s);
+}
+
+static int by_group(const void *a, const void *b)
+{
+	const lgroup *x = *(const lgroup *const *)a, *y = *(const lgroup *const *)b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->overload, y->overload);
+}
+
+static int by_type(const void *a, const void *b)
+{
+	const otype *x = *(const otype *const *)a, *y = *(const otype *const *)b;
+	int c = mpz_cmp(y->flops, x->flops);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int make_order(order *o, const tlc_merge *m)
+{
+	o->m = m;
+	o->rank_of = malloc((m->nsrcs + 1) * sizeof *o->rank_of);
+	o->by_rank = malloc((m->nsrcs + 1) * sizeof *o->by_rank);
+	if (!o->rank_of || !o->by_rank) {
+		free(o->rank_of), free(o->by_rank);
+		return tlc_error__oom();
+	}
+	src_item *v = malloc((m->nsrcs + 1) * sizeof *v);
+	if (!v) {
+		free(o->rank_of), free(o->by_rank);
+		return tlc_error__oom();
+	}
+	for (size_t i = 0; i < m->nsrcs; i++)
+		v[i] = (src_item){ &m->srcs[i], (uint32_t)i };
+	qsort(v, m->nsrcs, sizeof *v, by_src);
+	for (size_t i = 0; i < m->nsrcs; i++) {
+		o->by_rank[i] = v[i].i;
+		o->rank_of[v[i].i] = (uint32_t)i;
+	}
+	free(v);
+	return 0;
+}
+
+static void jnum_z(yajl_gen g, const char *k, const mpz_t z)
+{
+	char *s = mpz_get_str(NULL, 10, z);
+	tlc_jsonw__knum(g, k, s);
+	void (*freefn)(void *, size_t);
+	mp_get_memory_functions(NULL, NULL, &freefn);
+	freefn(s, strlen(s) + 1);
+}
+
+static void jstr_q(yajl_gen g, const char *k, const mpq_t q)
+{
+	char *s = mpq_get_str(NULL, 10, q);
+	tlc_jsonw__kstr(g, k, s);
+	void (*freefn)(void *, size_t);
+	mp_get_memory_functions(NULL, NULL, &freefn);
+	freefn(s, strlen(s) + 1);
+}
+
+/* A fact common to every input, or NULL. */
+static const char *common(const tlc_merge *m, size_t off)
+{
+	const char *v = NULL;
+	for (size_t i = 0; i < m->nsrcs; i++) {
+		const char *x = *(char *const *)((const char *)&m->srcs[i] + off);
+		if (!x || (v && strcmp(v, x) != 0))
+			return NULL;
+		v = x;
+	}
+	return v;
+}
+
+static void json_input(yajl_gen g, const tlc_merge *m)
+{
+	tlc_jsonw__key(g, "input");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "format", common(m, offsetof(src, format)));
+	tlc_jsonw__kstr(g, "producer", common(m, offsetof(src, producer)));
+	tlc_jsonw__kstr(g, "model", common(m, offsetof(src, model)));
+	tlc_jsonw__kstr(g, "device", common(m, offsetof(src, device)));
+	yajl_gen_map_close(g);
+}
+
+static void json_phases(yajl_gen g, const tlc_merge *m)
+{
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_map_open(g);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		const phase_acc *a = &m->ph[p];
+		if (!a->present)
+			continue;
+		tlc_jsonw__key(g, phase_keys[p]);
+		yajl_gen_map_open(g);
+		for (int f = 0; f < NTOT; f++) {
+			if (f == 3 && a->fma1_null)
+				tlc_jsonw__knum(g, tot_keys[f], NULL);
+			else
+				jnum_z(g, tot_keys[f], a->tot[f]);
+		}
+		tlc_jsonw__kbool(g, "bytes_complete", !a->bytes_incomplete);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+}
+
+static void json_comm(yajl_gen g, const tlc_merge *m)
+{
+	if (!m->any_comm)
+		return;
+	tlc_jsonw__key(g, "communication");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "basis", "analytic (nccl-tests message size and bus factor)");
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_map_open(g);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		int any = 0;
+		for (int k = 0; k < TLC_COMM_COUNT; k++)
+			any |= m->comm[p][k].calls != 0;
+		if (!any)
+			continue;
+		tlc_jsonw__key(g, phase_keys[p]);
+		yajl_gen_map_open(g);
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			const comm_acc *a = &m->comm[p][k];
+			if (!a->calls)
+				continue;
+			tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
+			yajl_gen_map_open(g);
+			tlc_jsonw__kuint(g, "calls", a->calls);
+			jnum_z(g, "message_bytes", a->msg);
+			jstr_q(g, "bus_bytes", a->bus);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+	tlc_jsonw__key(g, "group_size_basis");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "recorded", m->basis[0]);
+	tlc_jsonw__kuint(g, "derived", m->basis[1]);
+	tlc_jsonw__kuint(g, "world_size", m->basis[2]);
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+}
+
+/* The causes in the order a single evaluation lists them (trace_device.c),
+ * then any other in first-seen order. */
+static int gap_rank(const char *cause)
+{
+	static const char *const known[] = { "graph_replay", "launch_outside_op", "no_host_side",
+	                                     "device_events_unread" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(cause, known[i]) == 0)
+			return i;
+	return 4;
+}
+
+static void json_gap(yajl_gen g, const char *cause, uint64_t records, int64_t ns,
+                     const char *message, const char *remedy)
+{
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "cause", cause);
+	tlc_jsonw__kuint(g, "records", records);
+	tlc_jsonw__kint(g, "device_ns", ns);
+	tlc_jsonw__kstr(g, "message", message);
+	tlc_jsonw__kstr(g, "remedy", remedy);
+	yajl_gen_map_close(g);
+}
+
+static void json_device_work(yajl_gen g, const tlc_merge *m)
+{
+	const dwork *dw = &m->dw;
+	if (!dw->present)
+		return;
+	tlc_jsonw__key(g, "device_work");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "kernels", dw->kernels);
+	tlc_jsonw__kuint(g, "kernels_in_ops", dw->in_ops);
+	tlc_jsonw__kuint(g, "without_op", dw->without_op);
+	tlc_jsonw__kint(g, "without_op_ns", dw->without_op_ns);
+	tlc_jsonw__kuint(g, "not_compute", dw->not_compute);
+	tlc_jsonw__key(g, "gaps");
+	yajl_gen_array_open(g);
+	for (int r = 0; r <= 4; r++)
+		for (size_t i = 0; i < dw->ngaps; i++) {
+			const dgap *d = &dw->gaps[i];
+			if (gap_rank(d->cause) != r)
+				continue;
+			char msg[512];
+			snprintf(msg, sizeof msg, "%llu%s", (unsigned long long)d->records, d->rest);
+			json_gap(g, d->cause, d->records, d->ns, msg, d->remedy);
+		}
+	if (m->cov[0] == 0)  /* no op rows in any input: nothing was counted */
+		json_gap(g, "no_op_records", 0, 0, "no op records: nothing was counted",
+		         "record ops: torch.profiler.profile(record_shapes=True) for a trace, "
+		         "tools/capture_oplog.py for an op log");
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
+static void json_coverage(yajl_gen g, const tlc_merge *m)
+{
+	tlc_jsonw__key(g, "coverage");
+	yajl_gen_map_open(g);
+	for (int c = 0; c < NCOV; c++)
+		tlc_jsonw__kuint(g, cov_keys[c], m->cov[c]);
+	yajl_gen_map_close(g);
+}
+
+static void json_group(yajl_gen g, const lgroup *x, const order *o)
+{
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "name", x->name);
+	tlc_jsonw__kstr(g, "overload", x->overload);
+	tlc_jsonw__kuint(g, "count", x->count);
+	tlc_jsonw__key(g, "example_ids");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < x->nex; k++)
+		yajl_gen_integer(g, x->ex[k].id);
+	yajl_gen_array_close(g);
+	tlc_jsonw__key(g, "example_shapes");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < x->nsh; k++)
+		tlc_jsonw__str(g, x->sh[k].text);
+	yajl_gen_array_close(g);
+	jnum_z(g, "nested_flops", x->nested);
+	tlc_jsonw__kstr(g, "reason", x->reason);
+	tlc_jsonw__kstr(g, "detail", x->detail);
+	tlc_jsonw__kstr(g, "remedy", x->remedy);
+	tlc_jsonw__key(g, "example_sources");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < x->nex; k++)
+		yajl_gen_integer(g, o->rank_of[x->ex[k].k.src]);
+	yajl_gen_array_close(g);
+	tlc_jsonw__key(g, "example_shape_sources");
+	yajl_gen_array_open(g);
+	for (size_t k = 0; k < x->nsh; k++)
+		yajl_gen_integer(g, o->rank_of[x->sh[k].k.src]);
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
+static int json_ledger(yajl_gen g, const tlc_merge *m, const order *o)
+{
+	const lgroup **v = malloc((m->ngroups + 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	for (size_t i = 0; i < m->ngroups; i++)
+		v[i] = &m->groups[i];
+	qsort(v, m->ngroups, sizeof *v, by_group);
+	tlc_jsonw__key(g, "ledger");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < m->ngroups; i++)
+		json_group(g, v[i], o);
+	yajl_gen_array_close(g);
+	free(v);
+	return 0;
+}
+
+static int json_types(yajl_gen g, const tlc_merge *m)
+{
+	const otype **v = malloc((m->ntypes + 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	for (size_t i = 0; i < m->ntypes; i++)
+		v[i] = &m->types[i];
+	qsort(v, m->ntypes, sizeof *v, by_type);
+	tlc_jsonw__key(g, "op_types");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < m->ntypes; i++) {
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", v[i]->name);
+		tlc_jsonw__kuint(g, "count", v[i]->count);
+		for (int c = 0; c < 4; c++)
+			tlc_jsonw__kuint(g, class_keys[c], v[i]->by_class[c]);
+		jnum_z(g, "flops", v[i]->flops);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	free(v);
+	return 0;
+}
+
+static void json_partials(yajl_gen g, const tlc_merge *m, const order *o)
+{
+	tlc_jsonw__key(g, "partials");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < m->nsrcs; i++) {
+		const src *s = &m->srcs[o->by_rank[i]];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", s->name);
+		if (s->rank >= 0)
+			tlc_jsonw__kint(g, "rank", s->rank);
+		else
+			tlc_jsonw__kstr(g, "rank", NULL);
+		if (s->world_size >= 1)
+			tlc_jsonw__kint(g, "world_size", s->world_size);
+		else
+			tlc_jsonw__kstr(g, "world_size", NULL);
+		tlc_jsonw__kstr(g, "backend", s->backend);
+		tlc_jsonw__key(g, "input");
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "format", s->format);
+		tlc_jsonw__kstr(g, "producer", s->producer);
+		tlc_jsonw__kstr(g, "model", s->model);
+		tlc_jsonw__kstr(g, "device", s->device);
+		yajl_gen_map_close(g);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static int write_json(FILE *out, const tlc_merge *m)
+{
+	order o;
+	int rc = make_order(&o, m);
+	if (rc < 0)
+		return rc;
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g) {
+		free(o.rank_of), free(o.by_rank);
+		return tlc_error__oom();
+	}
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", m->schema);
+	json_input(g, m);
+	tlc_jsonw__kstr(g, "count_basis", m->count_basis);
+	tlc_jsonw__kstr(g, "flop_convention", m->flop_convention);
+	json_phases(g, m);
+	json_comm(g, m);
+	json_coverage(g, m);
+	tlc_jsonw__kbool(g, "lower_bound", m->lower_bound);
+	json_device_work(g, m);
+	rc = json_ledger(g, m, &o);
+	if (rc == 0)
+		rc = json_types(g, m);
+	if (rc == 0)
+		json_partials(g, m, &o);
+	yajl_gen_map_close(g);
+	int wrc = tlc_jsonw__end(g, out);
+	free(o.rank_of), free(o.by_rank);
+	return rc ? rc : wrc;
+}
+
+static void text_z(FILE *out, const char *label, const mpz_t z)
+{
+	char *s = mpz_get_str(NULL, 10, z);
+	fprintf(out, "%s%s", label, s);
+	void (*freefn)(void *, size_t);
+	mp_get_memory_functions(NULL, NULL, &freefn);
+	freefn(s, strlen(s) + 1);
+}
+
+static void write_text(FILE *out, const tlc_merge *m)
+{
+	size_t ranked = 0;
+	for (size_t i = 0; i < m->nsrcs; i++)
+		ranked += m->srcs[i].rank >= 0;
+	fprintf(out, "tlcost merge: %zu partials (%zu with a rank)\n", m->nsrcs, ranked);
+	const char *lb = m->lower_bound ? ">= " : "";
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		if (!m->ph[p].present)
+			continue;
+		fprintf(out, "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s",
+		        phase_keys[p], lb);
+		text_z(out, "", m->ph[p].tot[0]);
+		fprintf(out, "\n");
+	}
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			const comm_acc *a = &m->comm[p][k];
+			if (!a->calls)
+				continue;
+			fprintf(out, "communication %s %s x%llu: ", phase_keys[p],
+			        tlc_comm_kind_name((tlc_comm_kind)k), (unsigned long long)a->calls);
+			text_z(out, "message ", a->msg);
+			char *b = mpq_get_str(NULL, 10, a->bus);
+			fprintf(out, " B, bus %s B\n", b);
+			void (*freefn)(void *, size_t);
+			mp_get_memory_functions(NULL, NULL, &freefn);
+			freefn(b, strlen(b) + 1);
+		}
+	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu not_applicable"
+	             " + %llu unknown\n", (unsigned long long)m->cov[0],
+	        (unsigned long long)m->cov[1], (unsigned long long)m->cov[2],
+	        (unsigned long long)m->cov[3], (unsigned long long)m->cov[4]);
+	if (m->lower_bound)
+		fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops; remedy: see the merged "
+		             "ledger (--format json) or `tlcost ledger` on each input\n", m->ngroups);
+	else
+		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
+}
+
+int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt)
+{
+	if (!out || !m)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an output and a merge",
+		                      "tlc_merge_write: NULL argument");
+	if (m->nsrcs == 0)
+		return tlc_error__set(TLC_ESTATE, "merge_empty", "add at least one partial",
+		                      "nothing was merged");
+	if (fmt == TLC_FORMAT_JSON)
+		return write_json(out, m);
+	if (fmt != TLC_FORMAT_TEXT)
+		return tlc_error__set(TLC_EINVAL, "format_unsupported", "use --format text or json",
+		                      "the merge report has no such format");
+	write_text(out, m);
+	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output",
+	                                    "writing the merge failed")
+	                   : 0;
+}
+
+int tlc_merge_write_mem(char **out, size_t *len, const tlc_merge *m)
+{
+	if (!out || !len || !m)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass out, len and a merge",
+		                      "tlc_merge_write_mem: NULL argument");
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	if (!f)
+		return tlc_error__oom();
+	int rc = tlc_merge_write(f, m, TLC_FORMAT_JSON);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tlc_error__oom();
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int tlc_merge_add_file(tlc_merge *m, const char *path)
+{
+	if (!m || !path)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a merge and a path",
+		                      "tlc_merge_add_file: NULL argument");
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tlc_error__set_pos(TLC_EIO, "io_error", path, 0, 0,
+		                          "check that the file exists and is readable",
+		                          "cannot open %s", path);
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (n + 65536 > cap) {
+			char *q = realloc(buf, cap = cap ? cap * 2 : 131072);
+			if (!q) {
+				rc = tlc_error__oom();
+				break;
+			}
+			buf = q;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (rc == 0 && ferror(f))
+		rc = tlc_error__set_pos(TLC_EIO, "io_error", path, 0, 0,
+		                        "check that the file is readable", "cannot read %s", path);
+	fclose(f);
+	if (rc == 0)
+		rc = tlc_merge_add_mem(m, buf, n, path);
+	free(buf);
+	return rc;
+}

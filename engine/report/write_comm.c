@@ -1,0 +1,160 @@
+/* The communication block of `tlcost flops` (text and JSON). Bus bytes are
+ * exact rationals: written "P/Q" in lowest terms when not an integer (text
+ * adds a rounded decimal in parentheses), as a JSON string always. */
+#include <stdlib.h>
+#include <string.h>
+#include "write_comm.h"
+#include "error.h"
+#include "jsonw.h"
+
+int tlc_rep__comm_any(const tlc_eval *ev)
+{
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int k = 0; k < TLC_COMM_COUNT; k++)
+			if (tlc_eval_comm_calls(ev, (tlc_phase)p, (tlc_comm_kind)k))
+				return 1;
+	return 0;
+}
+
+/* "1234567" -> "1,234,567" (integers only; a fraction is left as it is) */
+static void grouped(char *buf, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+	if (strchr(s, '/') || n + n / 3 + 1 > cap) {
+		snprintf(buf, cap, "%s", s);
+		return;
+	}
+	char *w = buf;
+	for (size_t i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			*w++ = ',';
+		*w++ = s[i];
+	}
+	*w = '\0';
+}
+
+static double q_value(const char *q)
+{
+	const char *slash = strchr(q, '/');
+	double num = strtod(q, NULL);
+	return slash ? num / strtod(slash + 1, NULL) : num;
+}
+
+static void dist_text(FILE *out, const tlc_eval *ev)
+{
+	const tlc_dist_info *d = tlc_eval_dist(ev);
+	if (!d)
+		return;
+	fprintf(out, "  rank %lld of world size %lld%s%s\n", (long long)d->rank,
+	        (long long)d->world_size, d->backend ? ", backend " : "",
+	        d->backend ? d->backend : "");
+}
+
+int tlc_rep__comm_text(FILE *out, const tlc_eval *ev)
+{
+	if (!tlc_rep__comm_any(ev))
+		return 0;
+	fprintf(out, "communication (analytic: nccl-tests message size S and bus bytes "
+	             "S x factor, exact):\n");
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			uint64_t calls = tlc_eval_comm_calls(ev, (tlc_phase)p, (tlc_comm_kind)k);
+			if (!calls)
+				continue;
+			char *m, *b;
+			if (tlc_eval_comm_bytes(&m, &b, ev, (tlc_phase)p, (tlc_comm_kind)k) < 0)
+				return TLC_ENOMEM;
+			char gm[96], gb[200];
+			grouped(gm, sizeof gm, m);
+			grouped(gb, sizeof gb, b);
+			fprintf(out, "  %-9s %-15s x%-5llu message %s B, bus %s B", 
+			        tlc_phase_name((tlc_phase)p), tlc_comm_kind_name((tlc_comm_kind)k),
+			        (unsigned long long)calls, gm, gb);
+			if (strchr(b, '/'))
+				fprintf(out, " (~%.2f B)", q_value(b));
+			fprintf(out, "\n");
+			tlc_free(m);
+			tlc_free(b);
+		}
+	uint64_t basis[3];
+	tlc_eval_comm_group_basis(basis, ev);
+	fprintf(out, "  group sizes: %llu recorded, %llu derived from buffer sizes, %llu taken "
+	             "from the world size (no group recorded)\n",
+	        (unsigned long long)basis[0], (unsigned long long)basis[1],
+	        (unsigned long long)basis[2]);
+	dist_text(out, ev);
+	return 0;
+}
+
+static void dist_json(yajl_gen g, const tlc_eval *ev)
+{
+	const tlc_dist_info *d = tlc_eval_dist(ev);
+	if (!d)
+		return;
+	tlc_jsonw__key(g, "distributed");
+	yajl_gen_map_open(g);
+	if (d->rank >= 0)
+		tlc_jsonw__kint(g, "rank", d->rank);
+	else
+		tlc_jsonw__kstr(g, "rank", NULL);
+	if (d->world_size >= 1)
+		tlc_jsonw__kint(g, "world_size", d->world_size);
+	else
+		tlc_jsonw__kstr(g, "world_size", NULL);
+	tlc_jsonw__kstr(g, "backend", d->backend);
+	yajl_gen_map_close(g);
+}
+
+static int phase_json(yajl_gen g, const tlc_eval *ev, tlc_phase p)
+{
+	tlc_jsonw__key(g, tlc_phase_name(p));
+	yajl_gen_map_open(g);
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		uint64_t calls = tlc_eval_comm_calls(ev, p, (tlc_comm_kind)k);
+		if (!calls)
+			continue;
+		char *m, *b;
+		if (tlc_eval_comm_bytes(&m, &b, ev, p, (tlc_comm_kind)k) < 0)
+			return TLC_ENOMEM;
+		tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
+		yajl_gen_map_open(g);
+		tlc_jsonw__kuint(g, "calls", calls);
+		tlc_jsonw__knum(g, "message_bytes", m);
+		tlc_jsonw__kstr(g, "bus_bytes", b);
+		yajl_gen_map_close(g);
+		tlc_free(m);
+		tlc_free(b);
+	}
+	yajl_gen_map_close(g);
+	return 0;
+}
+
+int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev)
+{
+	dist_json(g, ev);
+	if (!tlc_rep__comm_any(ev))
+		return 0;
+	tlc_jsonw__key(g, "communication");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "basis", "analytic (nccl-tests message size and bus factor)");
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_map_open(g);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		int any = 0;
+		for (int k = 0; k < TLC_COMM_COUNT; k++)
+			any |= tlc_eval_comm_calls(ev, (tlc_phase)p, (tlc_comm_kind)k) != 0;
+		if (any && phase_json(g, ev, (tlc_phase)p) < 0)
+			return TLC_ENOMEM;
+	}
+	yajl_gen_map_close(g);
+	uint64_t basis[3];
+	tlc_eval_comm_group_basis(basis, ev);
+	tlc_jsonw__key(g, "group_size_basis");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "recorded", basis[0]);
+	tlc_jsonw__kuint(g, "derived", basis[1]);
+	tlc_jsonw__kuint(g, "world_size", basis[2]);
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+	return 0;
+}

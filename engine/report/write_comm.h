@@ -1,0 +1,18 @@
+/* The communication block of the flops report (semi-private): per phase
+ * and collective kind, calls, exact message bytes and exact bus bytes
+ * (docs/collectives.md), and the rank identity of the input. */
+#ifndef TLC_ENGINE_WRITE_COMM_H
+#define TLC_ENGINE_WRITE_COMM_H
+
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
+#include "tlcost/tlcost.h"
+
+/** Nonzero when the eval costed any collective. */
+int tlc_rep__comm_any(const tlc_eval *ev);
+/** Text lines; nothing when no collective was costed. */
+int tlc_rep__comm_text(FILE *out, const tlc_eval *ev);
+/** "distributed" and "communication" keys (each only when there is one). */
+int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev);
+
+#endif

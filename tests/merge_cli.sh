@@ -1,0 +1,68 @@
+#!/bin/sh
+# `tlcost merge` (docs/collectives.md, "Merging partials"):
+#  1. an op log (resnet18 train, augmented with unknown ops and all-reduces by
+#     tests/comms/merge_check.py) split into 3 consecutive parts: the merge of
+#     the parts' partials equals, field by field, the flops JSON of the whole
+#     log (a single evaluation of all the ops);
+#  2. associative and order-independent: every bracketing and order of the
+#     three parts gives the same merged document, byte for byte;
+#  3. the shared DDP traces (skipped when absent): two ranks of one job (the
+#     real rank-0 trace and a copy as rank 1, ids and threads shifted apart)
+#     merged equal a single evaluation of one trace holding both;
+#  4. refusals: the same rank twice, a file that is not a partial.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+T="$top_builddir/tlcost"
+H="$top_srcdir/tests/comms/merge_check.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-merge.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+cd "$tmp" || exit 1
+python3 "$H" oplog-parts "$top_srcdir/tests/fixtures/models/resnet18.train.oplog.jsonl.gz" . 3 ||
+	fail "oplog-parts"
+for x in whole part1 part2 part3; do
+	"$T" flops --format json "$x.jsonl" >"$x.json" || fail "flops $x"
+done
+"$T" merge --format json part1.json part2.json part3.json >m123.json || fail "merge 123"
+python3 "$H" compare whole.json m123.json || fail "merge of parts != whole op log"
+grep -q '"name": "mylib::fused_gelu"' m123.json || fail "ledger entry lost"
+grep -q '"allreduce"' m123.json || fail "communication lost"
+
+"$T" merge --format json part3.json part1.json part2.json >m312.json || fail "merge 312"
+cmp -s m123.json m312.json || fail "order changes the merge"
+"$T" merge --format json part1.json part2.json >m12.json
+"$T" merge --format json m12.json part3.json >m12_3.json
+cmp -s m123.json m12_3.json || fail "(1+2)+3 != 1+2+3"
+"$T" merge --format json part2.json part3.json >m23.json
+"$T" merge --format json part1.json m23.json >m1_23.json
+cmp -s m123.json m1_23.json || fail "1+(2+3) != 1+2+3"
+"$T" merge --format json part1.json part3.json >m13.json
+"$T" merge --format json m13.json part2.json >m13_2.json
+cmp -s m123.json m13_2.json || fail "(1+3)+2 != 1+2+3"
+
+"$T" merge part1.json part2.json part3.json >m.txt || fail "merge text"
+grep -q "tlcost merge: 3 partials (0 with a rank)" m.txt || fail "text header"
+grep -q "communication backward allreduce x4" m.txt || fail "text communication"
+
+"$T" merge whole.jsonl >bad.out 2>bad.err && fail "an op log merged as a partial"
+grep -q "merge_input_invalid" bad.err || fail "not a partial: $(cat bad.err)"
+"$T" merge --help | grep -q "usage: tlcost merge" || fail "--help"
+
+shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/real"
+for name in tl_mi300_resnet_actckpt_ddp hta_sampled_rank0_of128; do
+	f="$shared/$name.json.gz"
+	[ -f "$f" ] || { echo "skip: $name absent"; continue; }
+	python3 "$H" trace-rank "$f" r1.json 1 || { fail "$name: trace-rank"; continue; }
+	python3 "$H" trace-concat both.json "$f" r1.json || { fail "$name: concat"; continue; }
+	"$T" flops --format json "$f" >t0.json && "$T" flops --format json r1.json >t1.json &&
+		"$T" flops --format json both.json >tboth.json || { fail "$name: flops"; continue; }
+	"$T" merge --format json t1.json t0.json >tm.json || { fail "$name: merge"; continue; }
+	python3 "$H" compare tboth.json tm.json || fail "$name: merge of ranks != one evaluation"
+	grep -q '"rank": 1' tm.json || fail "$name: rank identity lost"
+	"$T" merge t0.json t0.json >dup.out 2>dup.err && fail "$name: same rank merged twice"
+	grep -q "merge_duplicate_rank" dup.err || fail "$name: duplicate rank: $(cat dup.err)"
+done
+[ "$fails" -eq 0 ]
