@@ -88,3 +88,7 @@ tests_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_test_abi_LDFLAGS = -pthread
 tests_test_abi_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += tests/header_example.sh
+
+# The ABI checker itself (tools/abi-check.sh) on toy libraries.
+TESTS += tests/abi_check.sh
+EXTRA_DIST += tests/abi_check.sh
