@@ -6,6 +6,7 @@
 #include <string.h>
 #include "eval.h"
 #include "trace.h"
+#include "names.h"
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 {
@@ -28,28 +29,6 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 /* ---------------------------------------------------------------- */
 /* arguments                                                         */
 /* ---------------------------------------------------------------- */
-
-/* C++ scalar type names the profiler writes for tensors. */
-static tlc_dtype dtype_of_cpp(const char *s)
-{
-	static const struct { const char *n; tlc_dtype d; } map[] = {
-		{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
-		{ "c10::Half", TLC_DTYPE_FLOAT16 }, { "c10::BFloat16", TLC_DTYPE_BFLOAT16 },
-		{ "c10::Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
-		{ "c10::Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
-		{ "c10::complex<float>", TLC_DTYPE_COMPLEX64 },
-		{ "c10::complex<double>", TLC_DTYPE_COMPLEX128 },
-		{ "long int", TLC_DTYPE_INT64 }, { "long", TLC_DTYPE_INT64 },
-		{ "int64_t", TLC_DTYPE_INT64 }, { "int", TLC_DTYPE_INT32 },
-		{ "short int", TLC_DTYPE_INT16 }, { "short", TLC_DTYPE_INT16 },
-		{ "signed char", TLC_DTYPE_INT8 }, { "unsigned char", TLC_DTYPE_UINT8 },
-		{ "bool", TLC_DTYPE_BOOL },
-	};
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (strcmp(map[i].n, s) == 0)
-			return map[i].d;
-	return TLC_DTYPE_OTHER;
-}
 
 /* Type markers of arguments that are not a single tensor. */
 static int is_marker(const char *ty)
@@ -124,7 +103,7 @@ static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
 		v->u.tensor.dtype = t->last_type_dtype;
 	} else if (ty) {
-		v->u.tensor.dtype = dtype_of_cpp(ty);
+		v->u.tensor.dtype = tlc_dtype__parse_cpp(ty);
 		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
 	}
 	v->u.tensor.dtype_name = NULL;
