@@ -92,3 +92,10 @@ EXTRA_DIST += tests/header_example.sh
 # The ABI checker itself (tools/abi-check.sh) on toy libraries.
 TESTS += tests/abi_check.sh
 EXTRA_DIST += tests/abi_check.sh
+
+# The plugin host table's helpers, called as an outside plugin calls them.
+check_PROGRAMS += tests/test_host
+TESTS += tests/test_host
+tests_test_host_SOURCES = tests/test_host.c
+tests_test_host_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_host_LDADD = libtlcore.la $(CMOCKA_LIBS)
