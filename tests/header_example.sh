@@ -11,6 +11,9 @@ trap 'rm -rf "$tmp"' EXIT
 sed -n '/@example-begin/,/@example-end/p' "$srcdir/include/tlcost/tlcost.h" |
 	sed -e '1d' -e '$d' -e 's/^ \* \{0,1\}//' > "$tmp/ex.c"
 [ -s "$tmp/ex.c" ] || { echo "no example found in tlcost.h" >&2; exit 1; }
+# examples/api_flops.c is the same program after its 4-line comment
+tail -n +5 "$srcdir/examples/api_flops.c" | cmp -s - "$tmp/ex.c" ||
+	{ echo "examples/api_flops.c differs from the example in tlcost.h" >&2; exit 1; }
 "$builddir/libtool" --mode=link --tag=CC ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic \
 	-I"$srcdir/include" -I"$builddir/include" -o "$tmp/ex" "$tmp/ex.c" "$builddir/libtlcost.la" >/dev/null
 # TLCOST_RUN is libtool --mode=execute valgrind ... under TLCOST_TEST_WRAPPER=valgrind

@@ -99,3 +99,8 @@ TESTS += tests/test_host
 tests_test_host_SOURCES = tests/test_host.c
 tests_test_host_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_host_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# The README's Install section (a staged install here; the whole sequence,
+# with a changed prefix, under TLCOST_INSTALL_TEST=full in .ci/run).
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh examples/api_flops.c
