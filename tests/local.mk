@@ -104,3 +104,10 @@ tests_test_host_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # with a changed prefix, under TLCOST_INSTALL_TEST=full in .ci/run).
 TESTS += tests/install.sh
 EXTRA_DIST += tests/install.sh examples/api_flops.c
+
+# GMP's allocations through the engine's allocator (TLC_ENGINE_GMP_ALLOCATOR).
+check_PROGRAMS += tests/test_gmpalloc
+TESTS += tests/test_gmpalloc
+tests_test_gmpalloc_SOURCES = tests/test_gmpalloc.c
+tests_test_gmpalloc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_gmpalloc_LDADD = libtlcore.la $(CMOCKA_LIBS)

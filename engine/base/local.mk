@@ -7,3 +7,4 @@ libtl_base_la_SOURCES += \
 	engine/base/opcopy.c engine/base/opcopy.h \
 	engine/base/names.c engine/base/names.h
 libtl_base_la_SOURCES += engine/base/version.c
+libtl_base_la_SOURCES += engine/base/gmpalloc.c engine/base/gmpalloc.h

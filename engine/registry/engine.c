@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "gmpalloc.h"
 #include "cost.h"
 #include "rules.h"
 
@@ -54,6 +55,9 @@ int tlc_engine_new(tlc_engine **out, const tlc_engine_options *opts)
 	eng->a_copy = *a;
 	eng->a = &eng->a_copy;
 	rc = tlc_registry__new(&eng->reg, eng->a);
+	if (rc == 0 && opts && opts->size >= offsetof(tlc_engine_options, flags) + sizeof opts->flags &&
+	    (opts->flags & TLC_ENGINE_GMP_ALLOCATOR) && !(eng->gmp = tlc_gmp__attach(eng->a)))
+		rc = TLC_ENOMEM;
 	if (rc == 0 && !(opts && (opts->flags & TLC_ENGINE_NO_BUILTINS)))
 		rc = register_builtins(eng);
 	if (rc < 0) {
@@ -76,6 +80,7 @@ void tlc_engine_free(tlc_engine *eng)
 	for (size_t i = 0; i < eng->nctx; i++)
 		tlc_alloc__free(eng->a, eng->ctxs[i]);
 	tlc_alloc__free(eng->a, eng->ctxs);
+	tlc_gmp__detach(eng->gmp);
 	tlc_allocator a = eng->a_copy; /* eng itself was allocated with it */
 	tlc_alloc__free(&a, eng);
 }

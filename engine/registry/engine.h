@@ -36,6 +36,7 @@ struct tlc_engine {
 	int api_provider_set;
 	void *init_payload;     /* copied into the next registration ctx (rule files) */
 	struct tlc_owned *owned; /* freed by tlc_engine__free_owned (rule files) */
+	void *gmp;              /* tlc_gmp__attach handle (TLC_ENGINE_GMP_ALLOCATOR) */
 };
 
 /** The host table's register_rule: honours ctx->open and collect mode. */
