@@ -446,14 +446,16 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		tlc_sb__printf(&ev->sb,
 		               "register a rule for %s in a plugin: in its init() call "
 		               "host->register_rule(ctx, &(tlc_rule_def){ .size = sizeof(tlc_rule_def), "
-		               ".name = \"%s\", .kind = TLC_RULE_COST, .fn = my_cost_fn }); build with "
-		               "`cc -shared -fPIC -o myrules.so myrules.c` and run "
+		               ".name = \"%s\", .kind = TLC_RULE_COST, .fn = my_cost_fn }) (the name "
+		               "without an overload matches every overload); build with "
+		               "`cc -shared -fPIC $(pkg-config --cflags tlcost) -o myrules.so myrules.c` "
+		               "and run "
 		               "`tlcost --plugin ./myrules.so flops FILE` (docs/plugin-guide.md); "
 		               "if its cost is exactly its children's, register it with "
 		               ".kind = TLC_RULE_DECOMPOSED instead; or, without C, write a rule file "
 		               "(`rule %s` / `other = ...` / `end`) and run "
 		               "`tlcost --rules my.tlrules flops FILE` (docs/rule-files.md)",
-		               full, full, full);
+		               full, name, name);
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "

@@ -103,8 +103,20 @@ typedef struct tlc_input_info {
 int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info);
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev);
 
-/** Evaluates one op. The record is copied as needed. Errors:
- *  oplog_duplicate_id, op_invalid (negative shape, missing name). */
+/** Evaluates one op. The record is copied as needed (a record whose parent
+ *  has not arrived yet is held until it does or tlc_eval_finish). An op
+ *  without a rule is not an error: it is counted unknown, in the ledger.
+ *  Returns 0 or:
+ *   - TLC_EINVAL invalid_argument: ev or op is NULL;
+ *   - TLC_ESTATE eval_finished: called after tlc_eval_finish;
+ *   - TLC_EINPUT oplog_field_invalid: op->size smaller than the first
+ *     tlc_op layout, id < 0, name NULL or empty, a negative parent with
+ *     TLC_OP_HAS_PARENT, a count without its array, a negative shape entry
+ *     or values nested deeper than 64, an unnamed kwarg;
+ *   - TLC_EINPUT oplog_duplicate_id: the id was pushed before;
+ *   - TLC_EINPUT oplog_parent_unknown: the op names itself as its parent;
+ *   - TLC_ENOMEM out_of_memory.
+ *  The detail (message naming the field or id) is in tlc_error_last(). */
 int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op);
 
 /** Counts a record that was skipped on purpose (an unknown record kind);
