@@ -1194,7 +1194,7 @@ const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i)
 	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
 }
 
-tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i)
+tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i)
 {
 	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
 }

@@ -26,4 +26,11 @@ int tlc_eval__set_position(tlc_eval *ev, const char *name, uint64_t line);
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 
+/** A kept row, writable: only the device-time join fills the device-time
+ *  fields of rows (it was public as tlc_eval_op_at_mut; applications
+ *  cannot write rows any more). */
+tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i);
+/* the 0.1.0 name, for sources of other branches still using it */
+#define tlc_eval_op_at_mut tlc_eval__op_at_mut
+
 #endif

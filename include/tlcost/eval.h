@@ -206,7 +206,6 @@ const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i);
 /** Kept op rows (keep_ops), in the order their class became final. */
 size_t tlc_eval_op_count(const tlc_eval *ev);
 const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i);
-tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i);
 
 #ifdef __cplusplus
 }
