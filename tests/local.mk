@@ -111,3 +111,4 @@ TESTS += tests/test_gmpalloc
 tests_test_gmpalloc_SOURCES = tests/test_gmpalloc.c
 tests_test_gmpalloc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_gmpalloc_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += docs/architecture.md

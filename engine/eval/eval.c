@@ -311,7 +311,7 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *overload)
 		memset(t, 0, sizeof *t);
 		t->name = name;
 		t->overload = overload;
-		t->rule = tlc_registry__find(ev->eng->reg, name, overload);
+		t->rule = tlc_engine__find_rule(ev->eng, name, overload);
 		t->group = -1;
 		tlc_count__init(&t->flops);
 		*slot = (int64_t)ev->ntypes++;

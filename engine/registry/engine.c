@@ -103,7 +103,8 @@ int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def)
 	return rc;
 }
 
-static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider)
+static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider,
+                   const void *payload)
 {
 	if (tlc_alloc__grow(eng->a, (void **)&eng->ctxs, &eng->ctxcap, eng->nctx + 1,
 	                    sizeof *eng->ctxs) < 0)
@@ -114,7 +115,7 @@ static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider)
 	ctx->reg = eng->reg;
 	ctx->provider_id = provider;
 	ctx->a = eng->a;
-	ctx->init_payload = eng->init_payload;
+	ctx->init_payload = payload;
 	eng->ctxs[eng->nctx++] = ctx;
 	*out = ctx;
 	return 0;
@@ -124,11 +125,24 @@ int tlc_engine__run_init(tlc_engine *eng, const char *label,
                          int (*init)(tlc_plugin_ctx *, const tlc_host *),
                          unsigned *provider_out)
 {
+	return tlc_engine__run_init_payload(eng, label, init, NULL, provider_out);
+}
+
+const tlc_rule *tlc_engine__find_rule(const tlc_engine *eng, const char *name,
+                                      const char *overload)
+{
+	return tlc_registry__find(eng->reg, name, overload);
+}
+
+int tlc_engine__run_init_payload(tlc_engine *eng, const char *label,
+                                 int (*init)(tlc_plugin_ctx *, const tlc_host *),
+                                 const void *payload, unsigned *provider_out)
+{
 	unsigned provider;
 	tlc_plugin_ctx *ctx = NULL;
 	int rc = tlc_registry__provider(&provider, eng->reg, label);
 	if (rc == 0)
-		rc = new_ctx(&ctx, eng, provider);
+		rc = new_ctx(&ctx, eng, provider, payload);
 	if (rc < 0)
 		return rc;
 	tlc_error_clear();
