@@ -31,4 +31,7 @@ fi
 echo "$out"
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$builddir/config.h")
 [ "$out" = "forward FLOPs: 1024 (library $version)" ] || { echo "unexpected output" >&2; exit 1; }
+# the man page cannot include the generated header: it must say the same
+grep -q "^\.TH TLCOST 1 \"[^\"]*\" \"tlcost $version\"" "$srcdir/docs/tlcost.1" ||
+	{ echo "docs/tlcost.1 does not say tlcost $version (configure.ac's AC_INIT)" >&2; exit 1; }
 echo "ok header example"
