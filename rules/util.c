@@ -576,21 +576,59 @@ tlc_dtype tlc_rules__dtype_code(int64_t code)
 
 tlc_dtype tlc_rules__dtype_parse(const char *name)
 {
-	static const struct { const char *name; tlc_dtype d; } names[] = {
-		{ "float64", TLC_DTYPE_FLOAT64 }, { "float32", TLC_DTYPE_FLOAT32 },
-		{ "float16", TLC_DTYPE_FLOAT16 }, { "bfloat16", TLC_DTYPE_BFLOAT16 },
-		{ "float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
-		{ "float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 }, { "complex64", TLC_DTYPE_COMPLEX64 },
-		{ "complex128", TLC_DTYPE_COMPLEX128 }, { "int64", TLC_DTYPE_INT64 },
-		{ "int32", TLC_DTYPE_INT32 }, { "int16", TLC_DTYPE_INT16 },
-		{ "int8", TLC_DTYPE_INT8 }, { "uint8", TLC_DTYPE_UINT8 }, { "bool", TLC_DTYPE_BOOL },
-	};
+	/* the one table, tlc_dtype_names() of plugin.h */
 	if (!name)
 		return TLC_DTYPE_NONE;
 	if (strncmp(name, "torch.", 6) == 0)
 		name += 6;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(names[i].name, name) == 0)
-			return names[i].d;
+	for (int d = TLC_DTYPE_NONE + 1; d < TLC_DTYPE_OTHER; d++)
+		if (strcmp(tlc_dtype_names((tlc_dtype)d, NULL), name) == 0)
+			return (tlc_dtype)d;
 	return TLC_DTYPE_OTHER;
+}
+
+/* ---- shape helpers shared with outside plugins ------------------------- */
+
+int tlc_rules__matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b)
+{
+	if (!g || !a || !b || a->ndim < 1 || b->ndim < 1)
+		return TLC_RULE_BAD_ARGS;
+	size_t an = a->ndim >= 2 ? a->ndim - 2 : 0, bn = b->ndim >= 2 ? b->ndim - 2 : 0;
+	g->m = a->ndim >= 2 ? a->shape[a->ndim - 2] : 1;
+	g->k = a->shape[a->ndim - 1];
+	int64_t kb = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
+	g->n = b->ndim >= 2 ? b->shape[b->ndim - 1] : 1;
+	if (kb != g->k)
+		return TLC_RULE_BAD_ARGS;
+	int rc = tlc_rules__broadcast(g->batch, &g->nbatch, a->shape, an, b->shape, bn);
+	if (rc < 0 || g->nbatch + 2 > TLC_HOST_MAX_DIMS)
+		return TLC_RULE_BAD_ARGS;
+	memcpy(g->out, g->batch, g->nbatch * sizeof g->batch[0]);
+	g->nout = g->nbatch;
+	if (a->ndim >= 2)
+		g->out[g->nout++] = g->m;
+	if (b->ndim >= 2)
+		g->out[g->nout++] = g->n;
+	return 0;
+}
+
+int tlc_rules__conv_out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p,
+                             int64_t d, int64_t op, int transposed)
+{
+	int64_t span, twop, t;
+	if (s < 1 || k < 1 || __builtin_mul_overflow(d, k - 1, &span) ||
+	    __builtin_mul_overflow(p, 2, &twop))
+		return TLC_RULE_BAD_ARGS;
+	if (transposed) {
+		if (in < 1 || __builtin_mul_overflow(in - 1, s, &t) ||
+		    __builtin_sub_overflow(t, twop, &t) || __builtin_add_overflow(t, span, &t) ||
+		    __builtin_add_overflow(t, op, &t) || __builtin_add_overflow(t, 1, &t) || t < 0)
+			return TLC_RULE_BAD_ARGS;
+		*o = t;
+		return 0;
+	}
+	if (__builtin_add_overflow(in, twop, &t) || t - 1 < span)
+		return TLC_RULE_BAD_ARGS;
+	*o = (t - span - 1) / s + 1;
+	return 0;
 }

@@ -229,5 +229,17 @@ tlc_dtype tlc_rules__dtype_code(int64_t code);
 /** Marks the cost's bytes unknown (a tensor the formula writes has a shape
  *  the input did not record); FLOPs stay exact. */
 int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field);
+/* Shape helpers shared with outside plugins through the host table
+ * (host->matmul_shape, host->conv_out_size). matmul.c and conv.c still hold
+ * their own static copies; switching them to these is a follow-up. */
+
+/** torch.matmul shapes of a x b: batch dims broadcast, 1-D operands
+ *  promoted. BAD_ARGS when the inner dims or the batch dims disagree. */
+int tlc_rules__matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b);
+/** One convolution output size with overflow checks: (in + 2p - d*(k-1) -
+ *  1) / s + 1, or transposed (in-1)*s - 2p + d*(k-1) + op + 1. BAD_ARGS
+ *  when the result is not a valid size or s < 1. */
+int tlc_rules__conv_out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p,
+                             int64_t d, int64_t op, int transposed);
 
 #endif

@@ -128,3 +128,26 @@ EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py
 TESTS += tests/ranks_cli.sh
 EXTRA_DIST += tests/ranks_cli.sh tests/comms/make_ranks.py
 EXTRA_DIST += tests/comms/achieved_bw.py
+# The ABI checker itself (tools/abi-check.sh) on toy libraries.
+TESTS += tests/abi_check.sh
+EXTRA_DIST += tests/abi_check.sh
+
+# The plugin host table's helpers, called as an outside plugin calls them.
+check_PROGRAMS += tests/test_host
+TESTS += tests/test_host
+tests_test_host_SOURCES = tests/test_host.c
+tests_test_host_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_host_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# The README's Install section (a staged install here; the whole sequence,
+# with a changed prefix, under TLCOST_INSTALL_TEST=full in .ci/run).
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh examples/api_flops.c
+
+# GMP's allocations through the engine's allocator (TLC_ENGINE_GMP_ALLOCATOR).
+check_PROGRAMS += tests/test_gmpalloc
+TESTS += tests/test_gmpalloc
+tests_test_gmpalloc_SOURCES = tests/test_gmpalloc.c
+tests_test_gmpalloc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_gmpalloc_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += docs/architecture.md

@@ -5,10 +5,11 @@
 # addmm) and the example plugin plugins/examples/fused_gelu.c.
 #
 # Expected numbers are derived by hand, not read from tlcost:
-#   mylib::fused_gelu on x [8,16] f32, bias [16] f32: 10 other FLOPs per
-#   element (derivation in plugins/examples/fused_gelu.c) x 128 = 1280 FLOPs,
-#   bytes read 128*4 + 16*4 = 576, written 128*4 = 512.
-# So loading the plugin must raise the forward FLOPs by exactly 1280, and
+#   mylib::fused_gelu on x [8,16] f32: 5 other FLOPs per element of x
+#   (erf GELU, derivation in plugins/examples/fused_gelu.c) x 128 = 640
+#   FLOPs; bytes read: every input, x 128*4 + the fixture's extra [16] f32
+#   argument 16*4 = 576; written: the recorded output 128*4 = 512.
+# So loading the plugin must raise the forward FLOPs by exactly 640, and
 # turn the one unknown op into a known one.
 set -u
 
@@ -99,14 +100,14 @@ bare = json.load(open(sys.argv[1]))
 withp = json.load(open(sys.argv[2]))
 fb, fw = bare["phases"]["forward"], withp["phases"]["forward"]
 d = lambda k: int(fw[k]) - int(fb[k])
-want = {"flops": 1280, "other_flops": 1280, "macs": 0, "bytes_read": 576, "bytes_written": 512}
+want = {"flops": 640, "other_flops": 640, "macs": 0, "bytes_read": 576, "bytes_written": 512}
 bad = {k: (d(k), v) for k, v in want.items() if d(k) != v}
 assert not bad, "differences (got, want): %r" % bad
 assert bare["coverage"]["unknown"] == 1, bare["coverage"]
 assert withp["coverage"]["unknown"] == 0, withp["coverage"]
 assert withp["coverage"]["known"] == bare["coverage"]["known"] + 1
 gelu = [t for t in withp["op_types"] if t["name"] == "mylib::fused_gelu"]
-assert len(gelu) == 1 and int(gelu[0]["flops"]) == 1280, gelu
+assert len(gelu) == 1 and int(gelu[0]["flops"]) == 640, gelu
 EOF
 else
 	echo "note: python3 not found, exact-number checks skipped"
@@ -122,7 +123,7 @@ file: $SO
 abi version: 1 (this host accepts 1 to 1)
 accepted: yes
 rules: 1
-  mylib::fused_gelu                        cost       estimated     10 other FLOPs per element of x (bias add + tanh-GELU, tanh counted as 1)
+  mylib::fused_gelu                        cost       estimated     5 other FLOPs per element (erf GELU: x/sqrt2, erf, +1, *x, *0.5; erf counted as 1)
 EOF
 diff -u "$tmp/check.want" "$tmp/check.out" || fail "check: output differs from golden"
 # the same output, as shown in docs/plugin-guide.md section 5
@@ -197,6 +198,28 @@ if command -v "${CC:-cc}" >/dev/null 2>&1; then
 else
 	echo "note: no C compiler, out-of-tree build check skipped"
 fi
+
+# ---- one op, one convention: the plugin and the rule file agree ----
+# On the bundled log (two mylib::fused_gelu calls on [2,64] f32) both count
+# 5 * 128 * 2 = 1,280 FLOPs and print the same report, number for number.
+EX="$srcdir/examples/custom_gelu.oplog.jsonl"
+run ex_plugin "$TLCOST" --plugin "$SO" flops "$EX"
+expect_ok ex_plugin
+run ex_rules "$TLCOST" --rules "$srcdir/examples/fused_gelu.tlrules" flops "$EX"
+expect_ok ex_rules
+cmp -s "$tmp/ex_plugin.out" "$tmp/ex_rules.out" ||
+	{ fail "examples: plugin and rule file disagree"; diff "$tmp/ex_plugin.out" "$tmp/ex_rules.out"; }
+grep -q "mylib::fused_gelu.default  *2  *1,280  *known" "$tmp/ex_plugin.out" ||
+	fail "examples: fused_gelu is not 2 calls, 1,280 FLOPs"
+
+# ---- the guide shows the complete plugin, exactly as the file ----
+awk '/^### The complete plugin$/ { on = 1; next }
+     on && /^```c$/ { body = 1; next }
+     body && /^```$/ { exit }
+     body { print }' "$srcdir/docs/plugin-guide.md" >"$tmp/guide_plugin.c"
+cmp -s "$tmp/guide_plugin.c" "$srcdir/plugins/examples/fused_gelu.c" ||
+	{ fail "docs/plugin-guide.md: the complete plugin differs from plugins/examples/fused_gelu.c";
+	  diff "$srcdir/plugins/examples/fused_gelu.c" "$tmp/guide_plugin.c" | head -20; }
 
 # ---- bad plugins on the command line: typed error, non-zero exit ----
 run missing "$TLCOST" --plugin "$tmp/no_such.so" flops "$LOG"

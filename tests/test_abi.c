@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tlcost/tlcost.h"
@@ -111,6 +112,94 @@ static void test_input_info_size(void **state)
 	tlc_engine_free(eng);
 }
 
+/* Every code tlc_eval_push_op documents (include/tlcost/eval.h). */
+static void expect_push(tlc_eval *ev, const tlc_op *op, int klass, const char *code)
+{
+	assert_int_equal(tlc_eval_push_op(ev, op), klass);
+	assert_string_equal(tlc_error_last()->code, code);
+}
+
+static void test_push_op_codes(void **state)
+{
+	(void)state;
+	tlc_engine *eng;
+	tlc_eval *ev;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	assert_int_equal(tlc_eval_new(&ev, eng, NULL), 0);
+	mm_op m;
+	mk_mm(&m, 1);
+	expect_push(NULL, &m.op, TLC_EINVAL, "invalid_argument");
+	expect_push(ev, NULL, TLC_EINVAL, "invalid_argument");
+	m.op.size = 8;
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_field_invalid");
+	mk_mm(&m, -1);
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_field_invalid");
+	mk_mm(&m, 1);
+	m.op.name = "";
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_field_invalid");
+	mk_mm(&m, 1);
+	static const int64_t neg[] = { 8, -16 };
+	m.args[0].u.tensor.shape = neg;
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_field_invalid");
+	mk_mm(&m, 1);
+	m.op.flags |= TLC_OP_HAS_PARENT;
+	m.op.parent = 1;
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_parent_unknown");
+	mk_mm(&m, 2);
+	assert_int_equal(tlc_eval_push_op(ev, &m.op), 0);
+	expect_push(ev, &m.op, TLC_EINPUT, "oplog_duplicate_id");
+	mk_mm(&m, 3);
+	m.op.name = "mylib::no_rule"; /* unknown is not an error */
+	assert_int_equal(tlc_eval_push_op(ev, &m.op), 0);
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	mk_mm(&m, 4);
+	expect_push(ev, &m.op, TLC_ESTATE, "eval_finished");
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
+/* rule_duplicate names both providers, says when one registered twice, and
+ * gives a rule-file author `override` rather than a C flag. */
+static void test_rule_duplicate_messages(void **state)
+{
+	(void)state;
+	tlc_engine *eng;
+	assert_int_equal(tlc_engine_new(&eng, NULL), 0);
+	tlc_rule_def def;
+	memset(&def, 0, sizeof def);
+	def.size = sizeof def;
+	def.name = "aten::mm";
+	def.kind = TLC_RULE_ZERO;
+	def.note = "test";
+	assert_int_equal(tlc_engine_register_rule(eng, &def), TLC_EEXISTS);
+	const tlc_error *e = tlc_error_last();
+	assert_string_equal(e->code, "rule_duplicate");
+	assert_string_equal(e->message, "api cannot register aten::mm: builtin:matmul registered it first");
+	assert_non_null(strstr(e->remedy, "TLC_RULE_OVERRIDE"));
+
+	def.name = "t::twice";
+	assert_int_equal(tlc_engine_register_rule(eng, &def), 0);
+	assert_int_equal(tlc_engine_register_rule(eng, &def), TLC_EEXISTS);
+	assert_non_null(strstr(tlc_error_last()->message, "registered twice by the same plugin"));
+
+	char path[] = "/tmp/tlc_dup_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs("rule aten::mm\n  other = 1\nend\n", f);
+	fclose(f);
+	assert_int_equal(tlc_engine_load_rules_file(eng, path), TLC_EEXISTS);
+	e = tlc_error_last();
+	assert_string_equal(e->code, "rule_duplicate");
+	assert_non_null(strstr(e->message, "builtin:matmul registered it first"));
+	assert_non_null(strstr(e->message, "rules:"));
+	assert_non_null(strstr(e->remedy, "`override`"));
+	assert_null(strstr(e->remedy, "TLC_RULE_OVERRIDE"));
+	unlink(path);
+	tlc_engine_free(eng);
+}
+
 /* ---- one engine, one eval per thread ---- */
 
 #define NTHREADS 4
@@ -181,6 +270,8 @@ int main(void)
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_coverage_size),
 		cmocka_unit_test(test_input_info_size),
+		cmocka_unit_test(test_push_op_codes),
+		cmocka_unit_test(test_rule_duplicate_messages),
 		cmocka_unit_test(test_threads_share_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * device-time columns only when a join filled them. Expected numbers are
  * derived by hand from the fixture rules (tests/report_fixture.h). */
 #include "report_fixture.h"
+#include "eval.h" /* tlc_eval__op_at_mut: the test plays the join */
 
 /*   0 gemm 2x3x4 fwd  "a": 48 FLOPs; bytes (6 + 12) * 4 + 8 * 4 = 104; 100 ns
  *   1 pw 2x4 fwd      "a": 8 FLOPs; 32 + 32 = 64 bytes;              50 ns
@@ -108,7 +109,7 @@ static void test_time_label_and_device_columns(void **state)
 	tlc_op_row *r = NULL;
 	for (size_t i = 0; i < tlc_eval_op_count(e->ev); i++)
 		if (tlc_eval_op_at(e->ev, i)->id == 0)
-			r = tlc_eval_op_at_mut(e->ev, i);
+			r = tlc_eval__op_at_mut(e->ev, i);
 	assert_non_null(r);
 	r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
 	r->attribution = TLC_ATTR_ATTRIBUTED;

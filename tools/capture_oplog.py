@@ -28,9 +28,14 @@ def _import_tlcost():
         pass
     src = os.path.dirname(_HERE)
     libs = os.path.join(os.environ.get("TLCOST_BUILDDIR", src), ".libs")
-    lib = os.path.join(libs, "libtlcost.so.1")
-    if os.path.exists(lib):  # the uninstalled binding finds its library by soname
-        ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+    # the uninstalled binding finds its libraries by soname (libtlcost.so.N,
+    # libtlcost-nvtx.so.N): preload the build tree's ones
+    import glob
+    for stem in ("libtlcost-nvtx.so.", "libtlcost.so."):
+        found = sorted(glob.glob(os.path.join(libs, stem + "[0-9]")) +
+                       glob.glob(os.path.join(libs, stem + "[0-9][0-9]")))
+        if found:
+            ctypes.CDLL(found[-1], mode=ctypes.RTLD_GLOBAL)
     sys.path[:0] = [libs, os.path.join(src, "python")]
     import tlcost
     return tlcost

@@ -22,7 +22,7 @@ libtlcost_cupti_la_SOURCES = \
 libtlcost_cupti_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
 libtlcost_cupti_la_LIBADD = libtlcost-nvtx.la libtlcost.la -lpthread
-libtlcost_cupti_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
+libtlcost_cupti_la_LDFLAGS = -version-info $(TLC_CUPTI_LT_VERSION) -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
 noinst_PROGRAMS += capture/cupti/example

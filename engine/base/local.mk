@@ -5,5 +5,6 @@ libtl_base_la_SOURCES += \
 	engine/base/count.c engine/base/count.h \
 	engine/base/idmap.c engine/base/idmap.h \
 	engine/base/opcopy.c engine/base/opcopy.h \
-	engine/base/names.c
+	engine/base/names.c engine/base/names.h
 libtl_base_la_SOURCES += engine/base/version.c
+libtl_base_la_SOURCES += engine/base/gmpalloc.c engine/base/gmpalloc.h

@@ -1,6 +1,6 @@
 /* Stable names of enums, as used in reports and JSON. */
 #include <string.h>
-#include "tlcost/tlcost.h"
+#include "names.h"
 
 const char *tlc_phase_name(tlc_phase p)
 {
@@ -26,34 +26,49 @@ const char *tlc_attribution_name(tlc_attribution a)
 	return (unsigned)a <= TLC_ATTR_UNAVAILABLE ? names[a] : "none";
 }
 
-static const struct {
-	const char *name;
-	tlc_dtype dtype;
-} dtypes[] = {
-	{ "float64", TLC_DTYPE_FLOAT64 },   { "float32", TLC_DTYPE_FLOAT32 },
-	{ "float16", TLC_DTYPE_FLOAT16 },   { "bfloat16", TLC_DTYPE_BFLOAT16 },
-	{ "float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN }, { "float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
-	{ "complex64", TLC_DTYPE_COMPLEX64 }, { "complex128", TLC_DTYPE_COMPLEX128 },
-	{ "int64", TLC_DTYPE_INT64 },       { "int32", TLC_DTYPE_INT32 },
-	{ "int16", TLC_DTYPE_INT16 },       { "int8", TLC_DTYPE_INT8 },
-	{ "uint8", TLC_DTYPE_UINT8 },       { "bool", TLC_DTYPE_BOOL },
-};
+/* Every lookup goes through the one table, tlc_dtype_names() of plugin.h. */
 
 const char *tlc_dtype_name(tlc_dtype d)
 {
-	for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-		if (dtypes[i].dtype == d)
-			return dtypes[i].name;
-	return d == TLC_DTYPE_NONE ? "none" : "other";
+	const char *n = tlc_dtype_names(d, NULL);
+	return n ? n : d == TLC_DTYPE_NONE ? "none" : "other";
 }
 
 tlc_dtype tlc_dtype_parse(const char *name)
 {
 	if (!name)
 		return TLC_DTYPE_NONE;
-	for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-		if (strcmp(dtypes[i].name, name) == 0)
-			return dtypes[i].dtype;
+	for (int d = TLC_DTYPE_NONE + 1; d < TLC_DTYPE_OTHER; d++)
+		if (strcmp(tlc_dtype_names((tlc_dtype)d, NULL), name) == 0)
+			return (tlc_dtype)d;
+	return TLC_DTYPE_OTHER;
+}
+
+tlc_dtype tlc_dtype__parse_torch(const char *name)
+{
+	if (name && strncmp(name, "torch.", 6) == 0)
+		name += 6;
+	return tlc_dtype_parse(name);
+}
+
+/* Is s one of the '|'-separated names in list? */
+static int in_list(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+	for (const char *p = list; p; p = strchr(p, '|'), p = p ? p + 1 : NULL)
+		if (strncmp(p, s, n) == 0 && (p[n] == '|' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+tlc_dtype tlc_dtype__parse_cpp(const char *name)
+{
+	const char *cpp;
+	if (!name)
+		return TLC_DTYPE_OTHER;
+	for (int d = TLC_DTYPE_NONE + 1; d < TLC_DTYPE_OTHER; d++)
+		if (tlc_dtype_names((tlc_dtype)d, &cpp) && cpp && in_list(cpp, name))
+			return (tlc_dtype)d;
 	return TLC_DTYPE_OTHER;
 }
 

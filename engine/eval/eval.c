@@ -328,7 +328,7 @@ static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *r
 	memset(t, 0, sizeof *t);
 	t->name = name;
 	t->overload = ovl;
-	t->rule = tlc_registry__find(ev->eng->reg, name, ovl);
+	t->rule = tlc_engine__find_rule(ev->eng, name, ovl);
 	t->group = -1;
 	tlc_count__init(&t->flops);
 	slot->h = h;
@@ -472,14 +472,16 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		tlc_sb__printf(&ev->sb,
 		               "register a rule for %s in a plugin: in its init() call "
 		               "host->register_rule(ctx, &(tlc_rule_def){ .size = sizeof(tlc_rule_def), "
-		               ".name = \"%s\", .kind = TLC_RULE_COST, .fn = my_cost_fn }); build with "
-		               "`cc -shared -fPIC -o myrules.so myrules.c` and run "
+		               ".name = \"%s\", .kind = TLC_RULE_COST, .fn = my_cost_fn }) (the name "
+		               "without an overload matches every overload); build with "
+		               "`cc -shared -fPIC $(pkg-config --cflags tlcost) -o myrules.so myrules.c` "
+		               "and run "
 		               "`tlcost --plugin ./myrules.so flops FILE` (docs/plugin-guide.md); "
 		               "if its cost is exactly its children's, register it with "
 		               ".kind = TLC_RULE_DECOMPOSED instead; or, without C, write a rule file "
 		               "(`rule %s` / `other = ...` / `end`) and run "
 		               "`tlcost --rules my.tlrules flops FILE` (docs/rule-files.md)",
-		               full, full, full);
+		               full, name, name);
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "
@@ -1270,7 +1272,7 @@ const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i)
 	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
 }
 
-tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i)
+tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i)
 {
 	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
 }

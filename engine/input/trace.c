@@ -159,27 +159,6 @@ static int raise_at(reader *r, const unsigned char *chunk, size_t consumed)
 /* numbers                                                           */
 /* ---------------------------------------------------------------- */
 
-int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
-{
-	size_t i = 0;
-	int neg = 0;
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	if (i == n)
-		return -1;
-	uint64_t v = 0;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		unsigned d = (unsigned)(s[i] - '0');
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
-
 /* Splits "[-]digits[.digits][e[+-]digits]" into mantissa digits and a
  * decimal exponent. */
 static int split_decimal(const char *s, size_t n, int *neg, const char **dig,

@@ -572,3 +572,27 @@ int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
 	*n = cnt;
 	return r.p == r.end ? 0 : -1;
 }
+
+/* Decimal int64 of text[0..len) (the reader and the op builder both parse
+ * numbers; it lives here, below both, so trace.c and trace_ops.c do not
+ * call each other). */
+int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	if (i == n)
+		return -1;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}

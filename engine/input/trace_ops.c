@@ -6,6 +6,7 @@
 #include <string.h>
 #include "eval.h"
 #include "trace.h"
+#include "names.h"
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 {

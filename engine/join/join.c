@@ -622,7 +622,7 @@ static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
 	int64_t d = dur_of(l->rec);
 	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
 	if (l->status == TLC_ATTR_ATTRIBUTED) {
-		tlc_op_row *r = tlc_eval_op_at_mut(ev, (size_t)l->op_row);
+		tlc_op_row *r = tlc_eval__op_at_mut(ev, (size_t)l->op_row);
 		SAT_ADD(r->device_time_ns, d);
 		SAT_ADD(r->kernel_time_ns, kern ? d : 0);
 		r->attribution = TLC_ATTR_ATTRIBUTED;
@@ -631,7 +631,7 @@ static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
 		g->launches++;
 		SAT_ADD(g->time_ns, d);
 		for (size_t k = 0; k < g->nrows; k++) {
-			tlc_op_row *r = tlc_eval_op_at_mut(ev, g->rows[k]);
+			tlc_op_row *r = tlc_eval__op_at_mut(ev, g->rows[k]);
 			if (r->attribution != TLC_ATTR_ATTRIBUTED)
 				r->attribution = TLC_ATTR_AMBIGUOUS;
 		}
@@ -641,7 +641,7 @@ static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
 static void reset_rows(tlc_eval *ev, size_t n, int available)
 {
 	for (size_t i = 0; i < n; i++) {
-		tlc_op_row *r = tlc_eval_op_at_mut(ev, i);
+		tlc_op_row *r = tlc_eval__op_at_mut(ev, i);
 		r->device_time_ns = 0;
 		r->kernel_time_ns = 0;
 		if (available) {

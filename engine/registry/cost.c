@@ -4,6 +4,11 @@
 #include <string.h>
 #include "cost.h"
 #include "engine.h"
+#include "names.h"
+#include "util.h" /* rules/util.h: the helpers the built-in families use */
+
+/* the host's broadcast buffers are the rules' (tlc_rules__broadcast) */
+_Static_assert(TLC_RULES_MAX_DIMS == TLC_HOST_MAX_DIMS, "host and rules dims differ");
 
 void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 {
@@ -189,6 +194,88 @@ static int host_cost_add_comm(tlc_cost *out, const tlc_comm *c)
 	return 0;
 }
 
+/* ---- helpers of the built-in families, for every plugin ---- */
+
+static const tlc_host host_table;
+
+static const tlc_value *host_arg(const tlc_op *op, size_t i, const char *name)
+{
+	return op ? tlc_rules__arg(op, &host_table, i, name) : NULL;
+}
+
+static const tlc_tensor *host_tensor_arg(const tlc_op *op, size_t i, const char *name)
+{
+	return op ? tlc_rules__tensor_arg(op, &host_table, i, name) : NULL;
+}
+
+static const tlc_value *host_output(const tlc_op *op, size_t i)
+{
+	return op ? tlc_rules__out(op, i) : NULL;
+}
+
+static int host_int_arg_or(int64_t *out, const tlc_op *op, size_t i, const char *name,
+                           int64_t dflt)
+{
+	if (!out || !op)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__int_arg_or(out, op, &host_table, i, name, dflt);
+}
+
+static int host_int_list_arg(int64_t *out, size_t want, const tlc_op *op, size_t i,
+                             const char *name, int64_t dflt)
+{
+	if (!out || !op)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__int_list_arg(out, want, op, &host_table, i, name, dflt);
+}
+
+static int64_t host_dim(const tlc_tensor *t, int64_t d) { return t ? tlc_rules__dim(t, d) : -1; }
+
+static int host_numel(int64_t *out, const tlc_tensor *t)
+{
+	if (!out || !t)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__numel_range(out, t, 0, t->ndim);
+}
+
+static int host_broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
+                          const int64_t *b, size_t nb)
+{
+	if (!out || !nout || (na && !a) || (nb && !b))
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__broadcast(out, nout, a, na, b, nb);
+}
+
+static int host_read_inputs(tlc_cost *out, const tlc_op *op)
+{
+	if (!out || !op)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__read_inputs(out, op, &host_table);
+}
+
+static int host_write_outputs(tlc_cost *out, const tlc_op *op, const tlc_value *fallback)
+{
+	if (!out || !op)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__write_outputs(out, op, &host_table, fallback);
+}
+
+static int host_matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b)
+{
+	/* a plugin built against an older, shorter struct cannot be filled */
+	if (!g || g->size < sizeof *g)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__matmul_shape(g, a, b);
+}
+
+static int host_conv_out_size(int64_t *out, int64_t in, int64_t k, int64_t s, int64_t p,
+                              int64_t d, int64_t op, int transposed)
+{
+	if (!out)
+		return TLC_RULE_BAD_ARGS;
+	return tlc_rules__conv_out_size(out, in, k, s, p, d, op, transposed);
+}
+
 static const tlc_host host_table = {
 	TLC_PLUGIN_ABI_VERSION,
 	sizeof(tlc_host),
@@ -201,6 +288,19 @@ static const tlc_host host_table = {
 	host_split_unknown,
 	host_op_kwarg,
 	host_cost_add_comm,
+	host_arg,
+	host_tensor_arg,
+	host_output,
+	host_int_arg_or,
+	host_int_list_arg,
+	host_dim,
+	host_numel,
+	host_broadcast,
+	host_read_inputs,
+	host_write_outputs,
+	host_matmul_shape,
+	host_conv_out_size,
+	tlc_dtype__parse_torch,
 };
 
 const tlc_host *tlc_host__table(void) { return &host_table; }

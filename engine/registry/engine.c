@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "gmpalloc.h"
 #include "cost.h"
 #include "rules.h"
 
@@ -54,6 +55,9 @@ int tlc_engine_new(tlc_engine **out, const tlc_engine_options *opts)
 	eng->a_copy = *a;
 	eng->a = &eng->a_copy;
 	rc = tlc_registry__new(&eng->reg, eng->a);
+	if (rc == 0 && opts && opts->size >= offsetof(tlc_engine_options, flags) + sizeof opts->flags &&
+	    (opts->flags & TLC_ENGINE_GMP_ALLOCATOR) && !(eng->gmp = tlc_gmp__attach(eng->a)))
+		rc = TLC_ENOMEM;
 	if (rc == 0 && !(opts && (opts->flags & TLC_ENGINE_NO_BUILTINS)))
 		rc = register_builtins(eng);
 	if (rc < 0) {
@@ -76,6 +80,7 @@ void tlc_engine_free(tlc_engine *eng)
 	for (size_t i = 0; i < eng->nctx; i++)
 		tlc_alloc__free(eng->a, eng->ctxs[i]);
 	tlc_alloc__free(eng->a, eng->ctxs);
+	tlc_gmp__detach(eng->gmp);
 	tlc_allocator a = eng->a_copy; /* eng itself was allocated with it */
 	tlc_alloc__free(&a, eng);
 }
@@ -98,7 +103,8 @@ int tlc_engine__register_cb(tlc_plugin_ctx *ctx, const tlc_rule_def *def)
 	return rc;
 }
 
-static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider)
+static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider,
+                   const void *payload)
 {
 	if (tlc_alloc__grow(eng->a, (void **)&eng->ctxs, &eng->ctxcap, eng->nctx + 1,
 	                    sizeof *eng->ctxs) < 0)
@@ -109,7 +115,7 @@ static int new_ctx(tlc_plugin_ctx **out, tlc_engine *eng, unsigned provider)
 	ctx->reg = eng->reg;
 	ctx->provider_id = provider;
 	ctx->a = eng->a;
-	ctx->init_payload = eng->init_payload;
+	ctx->init_payload = payload;
 	eng->ctxs[eng->nctx++] = ctx;
 	*out = ctx;
 	return 0;
@@ -119,11 +125,24 @@ int tlc_engine__run_init(tlc_engine *eng, const char *label,
                          int (*init)(tlc_plugin_ctx *, const tlc_host *),
                          unsigned *provider_out)
 {
+	return tlc_engine__run_init_payload(eng, label, init, NULL, provider_out);
+}
+
+const tlc_rule *tlc_engine__find_rule(const tlc_engine *eng, const char *name,
+                                      const char *overload)
+{
+	return tlc_registry__find(eng->reg, name, overload);
+}
+
+int tlc_engine__run_init_payload(tlc_engine *eng, const char *label,
+                                 int (*init)(tlc_plugin_ctx *, const tlc_host *),
+                                 const void *payload, unsigned *provider_out)
+{
 	unsigned provider;
 	tlc_plugin_ctx *ctx = NULL;
 	int rc = tlc_registry__provider(&provider, eng->reg, label);
 	if (rc == 0)
-		rc = new_ctx(&ctx, eng, provider);
+		rc = new_ctx(&ctx, eng, provider, payload);
 	if (rc < 0)
 		return rc;
 	tlc_error_clear();

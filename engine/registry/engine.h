@@ -13,7 +13,7 @@ struct tlc_plugin_ctx {
 	int open;        /* registration allowed only while init runs */
 	int failed;      /* a registration failed */
 	const tlc_allocator *a;
-	void *init_payload; /* eng->init_payload when the ctx was made (rule files) */
+	const void *init_payload; /* given to tlc_engine__run_init_payload (rule files) */
 };
 
 typedef struct tlc_loaded_plugin {
@@ -34,8 +34,8 @@ struct tlc_engine {
 	size_t nctx, ctxcap;
 	unsigned api_provider;  /* provider of tlc_engine_register_rule */
 	int api_provider_set;
-	void *init_payload;     /* copied into the next registration ctx (rule files) */
 	struct tlc_owned *owned; /* freed by tlc_engine__free_owned (rule files) */
+	void *gmp;              /* tlc_gmp__attach handle (TLC_ENGINE_GMP_ALLOCATOR) */
 };
 
 /** The host table's register_rule: honours ctx->open and collect mode. */
@@ -54,6 +54,15 @@ int tlc_loader__check_desc(const tlc_plugin_desc *d, const char *path);
 int tlc_engine__run_init(tlc_engine *eng, const char *label,
                          int (*init)(tlc_plugin_ctx *, const tlc_host *),
                          unsigned *provider_out);
+/** Same, with a payload the init reads from its ctx (ctx->init_payload):
+ *  how a rule file hands its parsed rules to its init, without parking
+ *  them in the engine. */
+int tlc_engine__run_init_payload(tlc_engine *eng, const char *label,
+                                 int (*init)(tlc_plugin_ctx *, const tlc_host *),
+                                 const void *payload, unsigned *provider_out);
+/** The active rule for name/overload (the eval's lookup), or NULL. */
+const tlc_rule *tlc_engine__find_rule(const tlc_engine *eng, const char *name,
+                                      const char *overload);
 
 /* TLC-RULEFILE-BEGIN */
 /* Memory the engine owns for its whole life, freed by tlc_engine_free after

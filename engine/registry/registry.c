@@ -234,6 +234,36 @@ static int replace_active(tlc_registry *r, tlc_rule *old, tlc_rule *rule)
 	return 0;
 }
 
+/* rule_duplicate naming the provider being loaded and the one that came
+ * first, with the remedy of the kind of provider that is loading: a rule
+ * file says `override`, C says TLC_RULE_OVERRIDE. */
+static int duplicate(const char *mine, const char *first, const char *name)
+{
+	int file = strncmp(mine, "rules:", 6) == 0;
+	if (mine == first && file)
+		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
+		                      "keep one rule per name in the rule file: delete or rename "
+		                      "one of the two",
+		                      "%s: a rule for %s is registered twice by the same rule file",
+		                      mine, name);
+	if (mine == first)
+		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
+		                      "register each name once in the plugin's init(): delete or "
+		                      "rename one of the two registrations",
+		                      "%s: a rule for %s is registered twice by the same plugin",
+		                      mine, name);
+	if (file)
+		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
+		                      "to replace it, add `override` to the rule line (`rule NAME "
+		                      "override ...`, docs/rule-files.md); else rename the rule",
+		                      "%s cannot register %s: %s registered it first", mine, name,
+		                      first);
+	return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
+	                      "to replace it, set .flags = TLC_RULE_OVERRIDE in the tlc_rule_def "
+	                      "(docs/plugin-guide.md); else rename the rule",
+	                      "%s cannot register %s: %s registered it first", mine, name, first);
+}
+
 int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
 {
 	int rc = check_def(def);
@@ -243,11 +273,7 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 		return TLC_ENOMEM;
 	tlc_rule *old = r->index[slot_of(r, def->name, NULL)];
 	if (old && !(def->flags & TLC_RULE_OVERRIDE))
-		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
-		                      "register the rule with .flags = TLC_RULE_OVERRIDE to replace "
-		                      "the existing rule, or rename it",
-		                      "a rule for %s is already registered by %s", def->name,
-		                      old->info.provider);
+		return duplicate(r->providers[provider], old->info.provider, def->name);
 	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
 		return TLC_ENOMEM;
 	tlc_rule *rule = rule_new(r, provider, def);

@@ -908,9 +908,7 @@ int tlc_rf__load_mem(tlc_engine *eng, const char *name, const char *text, size_t
 	tlc_sb__init(&label, eng->a);
 	tlc_sb__printf(&label, "rules:%s", name);
 	const char *lab = tlc_sb__str(&label);
-	eng->init_payload = f;
-	rc = lab ? tlc_engine__run_init(eng, lab, rf_init, NULL) : oom();
-	eng->init_payload = NULL;
+	rc = lab ? tlc_engine__run_init_payload(eng, lab, rf_init, f, NULL) : oom();
 	tlc_sb__free(&label);
 	if (rc < 0)
 		tlc_engine__disown_free(eng, f);

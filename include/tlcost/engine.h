@@ -28,6 +28,12 @@ typedef struct tlc_allocator {
 } tlc_allocator;
 
 #define TLC_ENGINE_NO_BUILTINS (1u << 0) /* start with an empty registry */
+/* GMP's allocations (exact counts beyond 64 bits) also go through the
+ * engine's allocator. GMP's memory functions are process-global: the first
+ * such engine installs tlcost's for the rest of the process; every block
+ * remembers its allocator, new blocks come from the newest such engine
+ * still alive. Read docs/api.md, "Memory", before using it. */
+#define TLC_ENGINE_GMP_ALLOCATOR (1u << 1)
 
 typedef struct tlc_engine_options {
 	uint32_t size;                  /* sizeof(tlc_engine_options) */

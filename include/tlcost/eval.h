@@ -103,8 +103,20 @@ typedef struct tlc_input_info {
 int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info);
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev);
 
-/** Evaluates one op. The record is copied as needed. Errors:
- *  oplog_duplicate_id, op_invalid (negative shape, missing name). */
+/** Evaluates one op. The record is copied as needed (a record whose parent
+ *  has not arrived yet is held until it does or tlc_eval_finish). An op
+ *  without a rule is not an error: it is counted unknown, in the ledger.
+ *  Returns 0 or:
+ *   - TLC_EINVAL invalid_argument: ev or op is NULL;
+ *   - TLC_ESTATE eval_finished: called after tlc_eval_finish;
+ *   - TLC_EINPUT oplog_field_invalid: op->size smaller than the first
+ *     tlc_op layout, id < 0, name NULL or empty, a negative parent with
+ *     TLC_OP_HAS_PARENT, a count without its array, a negative shape entry
+ *     or values nested deeper than 64, an unnamed kwarg;
+ *   - TLC_EINPUT oplog_duplicate_id: the id was pushed before;
+ *   - TLC_EINPUT oplog_parent_unknown: the op names itself as its parent;
+ *   - TLC_ENOMEM out_of_memory.
+ *  The detail (message naming the field or id) is in tlc_error_last(). */
 int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op);
 
 /** Counts a record that was skipped on purpose (an unknown record kind);
@@ -194,7 +206,37 @@ const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i);
 /** Kept op rows (keep_ops), in the order their class became final. */
 size_t tlc_eval_op_count(const tlc_eval *ev);
 const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i);
-tlc_op_row *tlc_eval_op_at_mut(tlc_eval *ev, size_t i);
+
+/* ---- eval: device work that no op row accounts for (issue 10) ---- */
+/** Device work of the input that no op row accounts for: kernels replayed
+ *  from a CUDA/HIP graph, launched by a runtime call outside every op's host
+ *  interval, with no host-side record at all, device events of a kind the
+ *  reader does not read, or an input without op records. Each cause makes
+ *  the totals a lower bound (tlc_eval_is_lower_bound) and is listed with a
+ *  message and a remedy (docs/cost-contract.md, "Device work"). */
+typedef struct tlc_device_gap {
+	const char *cause;   /* graph_replay, launch_outside_op, no_host_side,
+	                        device_events_unread, no_op_records */
+	uint64_t records;    /* device records of this cause (0 for no_op_records) */
+	int64_t device_ns;   /* their summed device time */
+	const char *message; /* "544 kernels from graph replay have no op rows" */
+	const char *remedy;
+} tlc_device_gap;
+
+/** How the input's device records were accounted for (all zero for an input
+ *  without device records or for a reader that does not account). */
+typedef struct tlc_device_work {
+	size_t size;              /* sizeof(tlc_device_work) */
+	uint64_t kernels;         /* kernel records */
+	uint64_t kernels_in_ops;  /* launched inside an op row's host interval */
+	uint64_t not_compute;     /* memcpy/memset records: data movement, no FLOPs */
+	uint64_t without_op;      /* kernels of some gap cause */
+	int64_t without_op_ns;    /* their summed device time */
+} tlc_device_work;
+
+size_t tlc_eval_device_gap_count(const tlc_eval *ev);
+const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
+int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
 
 #ifdef __cplusplus
 }

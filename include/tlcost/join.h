@@ -206,6 +206,14 @@ int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev);
  *  launch). */
 int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt);
 
+/* ---- join: launches whose correlation owner lies outside their call (issue 10) ---- */
+/** On the correlation path: how many attributed launches name an op whose
+ *  host interval does not hold the launching runtime call on its thread
+ *  (External ids that coincide with op ids by accident; `--force-correlation`
+ *  warns with this count). *checked (may be NULL) gets how many attributed
+ *  launches had host intervals on both sides. 0 on other paths. */
+uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
+
 #ifdef __cplusplus
 }
 #endif

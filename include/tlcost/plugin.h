@@ -74,6 +74,35 @@ static inline unsigned tlc_dtype_size(tlc_dtype d)
 	}
 }
 
+/** The one dtype name table of tlcost: the op log v1 name of d, and in
+ *  *cpp_names (when not NULL) the C++ scalar type names the PyTorch
+ *  profiler writes for it, '|'-separated. NULL for NONE and OTHER. The op
+ *  log reader, the trace reader, the rules and the writers all use it. */
+static inline const char *tlc_dtype_names(tlc_dtype d, const char **cpp_names)
+{
+	const char *n = NULL, *c = NULL;
+	switch (d) {
+	case TLC_DTYPE_FLOAT64: n = "float64"; c = "double"; break;
+	case TLC_DTYPE_FLOAT32: n = "float32"; c = "float"; break;
+	case TLC_DTYPE_FLOAT16: n = "float16"; c = "c10::Half"; break;
+	case TLC_DTYPE_BFLOAT16: n = "bfloat16"; c = "c10::BFloat16"; break;
+	case TLC_DTYPE_FLOAT8_E4M3FN: n = "float8_e4m3fn"; c = "c10::Float8_e4m3fn"; break;
+	case TLC_DTYPE_FLOAT8_E5M2: n = "float8_e5m2"; c = "c10::Float8_e5m2"; break;
+	case TLC_DTYPE_COMPLEX64: n = "complex64"; c = "c10::complex<float>"; break;
+	case TLC_DTYPE_COMPLEX128: n = "complex128"; c = "c10::complex<double>"; break;
+	case TLC_DTYPE_INT64: n = "int64"; c = "long int|long|int64_t"; break;
+	case TLC_DTYPE_INT32: n = "int32"; c = "int"; break;
+	case TLC_DTYPE_INT16: n = "int16"; c = "short int|short"; break;
+	case TLC_DTYPE_INT8: n = "int8"; c = "signed char"; break;
+	case TLC_DTYPE_UINT8: n = "uint8"; c = "unsigned char"; break;
+	case TLC_DTYPE_BOOL: n = "bool"; c = "bool"; break;
+	default: break;
+	}
+	if (cpp_names)
+		*cpp_names = c;
+	return n;
+}
+
 typedef enum tlc_value_kind {
 	TLC_VALUE_NONE = 0, /* JSON null / Python None */
 	TLC_VALUE_BOOL,
@@ -208,6 +237,21 @@ typedef enum tlc_rule_kind {
 typedef struct tlc_host tlc_host;
 typedef struct tlc_plugin_ctx tlc_plugin_ctx;
 
+/** Most dims the host's shape helpers handle (broadcast, matmul shapes). */
+#define TLC_HOST_MAX_DIMS 32
+
+/** The shapes of a torch.matmul-style product a [..., M, K] x b [..., K, N]
+ *  (batch dims broadcast, 1-D operands promoted as torch.matmul does),
+ *  filled by host->matmul_shape. The plugin allocates it and sets size. */
+typedef struct tlc_matmul_shape {
+	uint32_t size;                      /* sizeof(tlc_matmul_shape) */
+	size_t nbatch;
+	int64_t batch[TLC_HOST_MAX_DIMS];   /* broadcast batch dims */
+	int64_t m, k, n;
+	size_t nout;
+	int64_t out[TLC_HOST_MAX_DIMS];     /* the product's shape */
+} tlc_matmul_shape;
+
 /** Computes the cost of one op into out. Returns TLC_RULE_OK or one of the
  *  TLC_RULE_* codes (call host->cost_explain first to say what was missing). */
 typedef int (*tlc_rule_fn)(tlc_cost *out, const tlc_op *op, const tlc_host *host,
@@ -303,7 +347,62 @@ struct tlc_host {
 	 * collective per op. Returns 0, or TLC_RULE_BAD_ARGS for a negative
 	 * factor, a group size < 1, an unknown kind or a second collective. */
 	int (*cost_add_comm)(tlc_cost *out, const tlc_comm *c);
+	/* ---- helpers the built-in rules use (tlcost 0.2; check
+	 * TLC_HOST_HAS(host, arg) before calling them). Getters that can fail
+	 * return 0, TLC_RULE_MISSING_ARGS when the value is absent or
+	 * TLC_RULE_BAD_ARGS when it has the wrong kind. Nothing allocates;
+	 * pointers returned borrow from the op. ---- */
+
+	/* arg(i, name): the positional argument i when the op has more than i
+	 * positional arguments, else the keyword argument `name` (may be NULL).
+	 * A JSON null counts as absent: NULL. */
+	const tlc_value *(*arg)(const tlc_op *op, size_t i, const char *name);
+	/* The tensor of arg(i, name), or NULL when absent or not a tensor. */
+	const tlc_tensor *(*tensor_arg)(const tlc_op *op, size_t i, const char *name);
+	/* The i-th recorded output, or NULL (outputs not recorded, out of range). */
+	const tlc_value *(*output)(const tlc_op *op, size_t i);
+	/* Integer of arg(i, name), or dflt when absent. A bool is not an int; a
+	 * one-element int list is. */
+	int (*int_arg_or)(int64_t *out, const tlc_op *op, size_t i, const char *name,
+	                  int64_t dflt);
+	/* Int list of arg(i, name) expanded to exactly want entries (a list of
+	 * one is repeated: stride=2 of conv2d means [2,2]); absent gives dflt
+	 * repeated; BAD_ARGS when its length is neither 1 nor want. */
+	int (*int_list_arg)(int64_t *out, size_t want, const tlc_op *op, size_t i,
+	                    const char *name, int64_t dflt);
+	/* Size of dim d of t (negative d counts from the end); -1 out of range. */
+	int64_t (*dim)(const tlc_tensor *t, int64_t d);
+	/* numel(t) into *out; BAD_ARGS when it overflows int64 (count with
+	 * cost_add_numel, which is exact: this is for sizes). */
+	int (*numel)(int64_t *out, const tlc_tensor *t);
+	/* numpy/PyTorch broadcast of two shapes into out[TLC_HOST_MAX_DIMS];
+	 * BAD_ARGS when incompatible. */
+	int (*broadcast)(int64_t *out, size_t *nout, const int64_t *a, size_t na,
+	                 const int64_t *b, size_t nb);
+	/* bytes_read += every tensor among the positional arguments and kwargs
+	 * (lists included) except the kwarg "out". */
+	int (*read_inputs)(tlc_cost *out, const tlc_op *op);
+	/* bytes_written += every recorded output; when none are recorded,
+	 * fallback (may be NULL: MISSING_ARGS) is written instead. */
+	int (*write_outputs)(tlc_cost *out, const tlc_op *op, const tlc_value *fallback);
+	/* The shapes of a matmul of a and b (out->size set by the caller);
+	 * BAD_ARGS when the inner dims or batch dims disagree. */
+	int (*matmul_shape)(tlc_matmul_shape *out, const tlc_tensor *a, const tlc_tensor *b);
+	/* One convolution output size: (in + 2p - d*(k-1) - 1) / s + 1, or
+	 * transposed (in-1)*s - 2p + d*(k-1) + output_padding + 1, with overflow
+	 * checks; BAD_ARGS when it is not a valid size. */
+	int (*conv_out_size)(int64_t *out, int64_t in, int64_t kernel, int64_t stride,
+	                     int64_t padding, int64_t dilation, int64_t output_padding,
+	                     int transposed);
+	/* dtype of an op log dtype name ("float32", "torch.bfloat16"); NONE for
+	 * NULL, OTHER for a name of unknown size. */
+	tlc_dtype (*dtype_parse)(const char *name);
 };
+
+/** Nonzero when the host table holds entry `member` (appended after the
+ *  version a plugin was built against may be missing). */
+#define TLC_HOST_HAS(host, member) \
+	((host)->size >= offsetof(tlc_host, member) + sizeof((host)->member))
 
 /** Plugin descriptor returned by tlc_plugin_describe(). */
 typedef struct tlc_plugin_desc {

@@ -6,7 +6,8 @@
  * with tlc_error_last(). Out parameters come first. The library never prints
  * to the terminal, never exits and never aborts on bad input.
  *
- * Example (tests/header_example.sh extracts, compiles and runs it): the
+ * Example (also examples/api_flops.c; tests/header_example.sh extracts,
+ * compiles and runs it): the
  * FLOPs of one aten::mm built by hand, or of the op log or trace named on
  * the command line. Build: cc ex.c $(pkg-config --cflags --libs tlcost)
  *
@@ -92,6 +93,7 @@
 #include "mfu.h"
 #include "report.h"
 #include "writers.h"
+#include "collectives.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,162 +101,6 @@ extern "C" {
 
 /* New declarations not yet sorted into a module header go here, in one
  * block per module starting with a comment line. */
-
-/* ---- eval: device work that no op row accounts for (issue 10) ---- */
-/** Device work of the input that no op row accounts for: kernels replayed
- *  from a CUDA/HIP graph, launched by a runtime call outside every op's host
- *  interval, with no host-side record at all, device events of a kind the
- *  reader does not read, or an input without op records. Each cause makes
- *  the totals a lower bound (tlc_eval_is_lower_bound) and is listed with a
- *  message and a remedy (docs/cost-contract.md, "Device work"). */
-typedef struct tlc_device_gap {
-	const char *cause;   /* graph_replay, launch_outside_op, no_host_side,
-	                        device_events_unread, no_op_records */
-	uint64_t records;    /* device records of this cause (0 for no_op_records) */
-	int64_t device_ns;   /* their summed device time */
-	const char *message; /* "544 kernels from graph replay have no op rows" */
-	const char *remedy;
-} tlc_device_gap;
-
-/** How the input's device records were accounted for (all zero for an input
- *  without device records or for a reader that does not account). */
-typedef struct tlc_device_work {
-	size_t size;              /* sizeof(tlc_device_work) */
-	uint64_t kernels;         /* kernel records */
-	uint64_t kernels_in_ops;  /* launched inside an op row's host interval */
-	uint64_t not_compute;     /* memcpy/memset records: data movement, no FLOPs */
-	uint64_t without_op;      /* kernels of some gap cause */
-	int64_t without_op_ns;    /* their summed device time */
-} tlc_device_work;
-
-size_t tlc_eval_device_gap_count(const tlc_eval *ev);
-const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
-int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
-
-/* ---- join: launches whose correlation owner lies outside their call (issue 10) ---- */
-/** On the correlation path: how many attributed launches name an op whose
- *  host interval does not hold the launching runtime call on its thread
- *  (External ids that coincide with op ids by accident; `--force-correlation`
- *  warns with this count). *checked (may be NULL) gets how many attributed
- *  launches had host intervals on both sides. 0 on other paths. */
-uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
-
-/* ---- comms: communication cost of collectives (docs/collectives.md) ---- */
-
-/** A rank's identity in a distributed job (the trace's distributedInfo). */
-typedef struct tlc_dist_info {
-	uint32_t size;          /* sizeof(tlc_dist_info) */
-	int64_t rank;           /* -1 when not recorded */
-	int64_t world_size;     /* -1 when not recorded */
-	const char *backend;    /* "nccl", ... or NULL */
-} tlc_dist_info;
-
-/** Stable name of a collective kind ("allreduce", "allgather", ...). */
-const char *tlc_comm_kind_name(tlc_comm_kind k);
-/** Kind by name. Errors: invalid_argument. */
-int tlc_comm_kind_from_name(tlc_comm_kind *out, const char *name);
-/** nccl-tests' bus factor num/den of kind k for a group of n >= 1 ranks
- *  (all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all, gather,
- *  scatter (n-1)/n; others 1). Errors: invalid_argument. */
-int tlc_comm_bus_factor(int64_t *num, int64_t *den, tlc_comm_kind k, int64_t n);
-/** Collectives of kind k costed in phase p (0 before tlc_eval_finish). */
-uint64_t tlc_eval_comm_calls(const tlc_eval *ev, tlc_phase p, tlc_comm_kind k);
-/** Exact message bytes (decimal) and bus bytes ("N", or "P/Q" in lowest
- *  terms when not an integer) of phase p and kind k; either out may be
- *  NULL; free with tlc_free. Errors: invalid_argument, out_of_memory. */
-int tlc_eval_comm_bytes(char **msg, char **bus, const tlc_eval *ev, tlc_phase p,
-                        tlc_comm_kind k);
-/** How the group sizes of the costed collectives were known: counts of
- *  recorded (out[0]), derived from buffer sizes (out[1]) and taken from the
- *  trace's world size (out[2]). */
-void tlc_eval_comm_group_basis(uint64_t out[3], const tlc_eval *ev);
-/** The op's communication when its rule gave one: returns 1 and sets the
- *  outs (any may be NULL; strings freed with tlc_free), 0 when the cost has
- *  none, negative on failure. */
-int tlc_cost_comm(const tlc_cost *c, tlc_comm_kind *kind, int64_t *group_size,
-                  char **msg, char **bus);
-/** Sets / reads the rank identity (readers set it from distributedInfo;
- *  copied). tlc_eval_dist returns NULL when none was set. */
-int tlc_eval_set_dist(tlc_eval *ev, const tlc_dist_info *d);
-const tlc_dist_info *tlc_eval_dist(const tlc_eval *ev);
-
-
-/* ---- merge: exact merge of flops partials (docs/collectives.md) ---- */
-
-/** A merge of flops partials: the JSON documents of `tlcost flops
- *  --format json` (or of an earlier merge), one per input (a file, a rank).
- *  Totals, coverage counts, ledger entries, op types and communication are
- *  summed exactly; each input keeps its identity (name, rank). Merging is
- *  associative and order-independent. Memory: the distinct op names plus
- *  one identity row per input. Not thread-safe; one merge per thread. */
-typedef struct tlc_merge tlc_merge;
-
-int tlc_merge_new(tlc_merge **out);
-void tlc_merge_free(tlc_merge *m);
-/** Adds one partial from memory (json need not be NUL-terminated; name is
- *  its identity when it has no rank, and names it in errors). A refused
- *  document leaves the merge unchanged. Errors: merge_input_invalid (not
- *  JSON, not a flops partial), merge_schema_mismatch (another schema
- *  version), merge_incompatible (another count basis or FLOP convention),
- *  merge_duplicate_rank, merge_duplicate_input; after out_of_memory the
- *  merge holds an unspecified part of the document: free it. */
-int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name);
-/** tlc_merge_add_mem on a file's contents. Errors: as above, io_error. */
-int tlc_merge_add_file(tlc_merge *m, const char *path);
-/** Number of inputs (identities) merged so far. */
-size_t tlc_merge_count(const tlc_merge *m);
-/** Writes the merged partial (JSON: the flops schema plus `partials`, and
- *  per ledger entry `example_sources`) or a text summary. Errors:
- *  merge_empty, format_unsupported, io_error. */
-int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt);
-/** The merged JSON in a malloc'd buffer (free with tlc_free). */
-int tlc_merge_write_mem(char **out, size_t *len, const tlc_merge *m);
-
-
-/* ---- ranks: one report over many ranks (docs/collectives.md) ---- */
-
-/** Per-rank rows of a distributed job: exact FLOPs and communication bytes
- *  per phase, device kernel / idle / communication time and overlap, and
- *  the stragglers. The caller evaluates one rank at a time (memory bounded
- *  by the largest trace), adds it, and frees it. */
-typedef struct tlc_ranks tlc_ranks;
-typedef struct tlc_ranks_options {
-	uint32_t size;               /* sizeof(tlc_ranks_options) */
-	uint32_t threshold_permille; /* straggler: compute time > median x (1 + t/1000); 0 = 100 */
-} tlc_ranks_options;
-
-int tlc_ranks_new(tlc_ranks **out, const tlc_ranks_options *opts);
-void tlc_ranks_free(tlc_ranks *r);
-/** Adds one rank from a finished eval (keep_ops) and its join (NULL: no
- *  device times). Copies what it keeps. Errors: ranks_duplicate_rank. */
-int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const char *name);
-size_t tlc_ranks_count(const tlc_ranks *r);
-/** Writes the table, merged totals and stragglers (text, json, csv).
- *  Errors: ranks_empty, io_error. */
-int tlc_ranks_write(FILE *out, const tlc_ranks *r, tlc_format fmt);
-
-
-/* ---- comms: link ceilings for achieved collective bandwidth ---- */
-
-/** A link ceiling: bytes/s per GPU and per direction, the figure nccl-tests'
- *  bus bandwidth is compared with (docs/collectives.md). */
-typedef struct tlc_link_preset {
-	const char *id;       /* "nvlink4" */
-	const char *name;
-	double bytes_per_s;
-	const char *source;   /* vendor or standard figure */
-	const char *date;
-} tlc_link_preset;
-
-size_t tlc_link_count(void);
-const tlc_link_preset *tlc_link_at(size_t i);
-/** By id. Errors: link_unknown. */
-int tlc_link_find(const tlc_link_preset **out, const char *id);
-/** The intra-node link of a device preset id ("h100-sxm" -> nvlink4), or NULL. */
-const tlc_link_preset *tlc_link_for_device(const char *device_id);
-/** Link ceiling for tlc_ranks_write's achieved-bandwidth table (NULL: from
- *  each rank's device when a preset matches it; else no ceiling). */
-int tlc_ranks_set_link(tlc_ranks *r, const tlc_link_preset *link);
 
 #ifdef __cplusplus
 }

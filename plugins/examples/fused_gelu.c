@@ -5,25 +5,29 @@
  * <tlcost/plugin.h> and does not link libtlcost: everything it needs from the
  * host arrives through the tlc_host table passed to init().
  *
- * The op (schema as the capture records it):
- *     mylib::fused_gelu(Tensor x, Tensor bias) -> Tensor
- *     y = gelu_tanh(x + bias), bias broadcast along the last dimension of x.
+ * The op (schema as the capture records it; examples/custom_gelu_model.py
+ * defines it and examples/custom_gelu.oplog.jsonl records it):
+ *     mylib::fused_gelu(Tensor x) -> Tensor
+ *     y = torch.nn.functional.gelu(x), the erf form
+ *     y = 0.5 * x * (1 + erf(x / sqrt(2)))
  *
- * Cost per output element (y has the shape of x), counted by hand from
- *     u = x + b;  y = 0.5 * u * (1 + tanh(sqrt(2/pi) * (u + 0.044715 * u^3)))
- *   bias add                       1
- *   u^3                            2 multiplies
- *   0.044715 * u^3                 1
- *   u + ...                        1
- *   sqrt(2/pi) * (...)             1
- *   tanh(...)                      1 (convention: a transcendental counts as 1)
- *   1 + tanh                       1
- *   u * (...)                      1
+ * Cost per element of x, counted by hand (the same count as the built-in
+ * aten::gelu rule, TLC_RULES_K_GELU in docs/rule-constants.md, and as
+ * examples/fused_gelu.tlrules):
+ *   x / sqrt(2)                    1
+ *   erf(...)                       1 (convention: a transcendental counts as 1)
+ *   1 + ...                        1
+ *   x * (...)                      1
  *   0.5 * ...                      1
  *                                 --
- *                                 10 other FLOPs, no MACs
- * Because of the tanh convention the evidence is "estimated".
- * Bytes: x and bias read once, y written once (dtype-aware, by the host).
+ *                                  5 other FLOPs, no MACs
+ * Because of the erf convention the evidence is "estimated".
+ * Bytes: x read once, y written once (dtype-aware, by the host).
+ *
+ * Everything but the formula is the host's: argument lookup by schema
+ * position or name (host->tensor_arg), the exact count (cost_add_numel), and
+ * the bytes of inputs and outputs (read_inputs, write_outputs), the same
+ * helpers the built-in rules use.
  *
  * Build (outside the tlcost tree; no library to link):
  *     cc -shared -fPIC $(pkg-config --cflags tlcost) -o fused_gelu.so fused_gelu.c
@@ -33,34 +37,34 @@
  */
 #include <tlcost/plugin.h>
 
-#define FUSED_GELU_FLOPS_PER_ELEMENT 10
+#define FUSED_GELU_FLOPS_PER_ELEMENT 5
 
 static int fused_gelu_cost(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                            void *payload)
 {
 	(void)payload;
-	if (op->nargs < 1 || op->args[0].kind != TLC_VALUE_TENSOR) {
+	/* x: positional argument 0, or the keyword argument "x" */
+	const tlc_tensor *x = host->tensor_arg(op, 0, "x");
+	if (!x) {
 		host->cost_explain(out, "mylib::fused_gelu needs the shape of x (argument 0)");
 		return TLC_RULE_MISSING_ARGS;
 	}
-	const tlc_value *x = &op->args[0];
-	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, FUSED_GELU_FLOPS_PER_ELEMENT,
-	                              &x->u.tensor);
+	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, FUSED_GELU_FLOPS_PER_ELEMENT, x);
 	if (rc == 0)
-		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, x);
-	if (rc == 0 && op->nargs >= 2) /* bias; None adds nothing */
-		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[1]);
-	if (rc == 0) {
-		/* y: the recorded output, else a tensor shaped and typed like x */
-		int have_out = (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs >= 1;
-		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN,
-		                          have_out ? &op->outputs[0] : x);
-	}
+		rc = host->read_inputs(out, op); /* x */
+	if (rc == 0) /* y: the recorded output, else a tensor shaped and typed like x */
+		rc = host->write_outputs(out, op, host->arg(op, 0, "x"));
 	return rc;
 }
 
 static int fused_gelu_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 {
+	/* the helpers above were added to the host table after its first
+	 * version: an older host does not have them */
+	if (!TLC_HOST_HAS(host, write_outputs))
+		return -1;
+	/* "mylib::fused_gelu" without an overload matches every overload the
+	 * capture records ("default", or none) */
 	static const tlc_rule_def rule = {
 		.size = sizeof(tlc_rule_def),
 		.name = "mylib::fused_gelu",
@@ -68,7 +72,7 @@ static int fused_gelu_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 		.evidence = TLC_EVIDENCE_ESTIMATED,
 		.fn = fused_gelu_cost,
 		.payload = NULL,
-		.note = "10 other FLOPs per element of x (bias add + tanh-GELU, tanh counted as 1)",
+		.note = "5 other FLOPs per element (erf GELU: x/sqrt2, erf, +1, *x, *0.5; erf counted as 1)",
 		.flags = 0,
 	};
 	/* registration is allowed only here; a failure fails the whole load */
