@@ -1,4 +1,5 @@
 /* Common option parsing, engine setup, input loading and error printing. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,59 +34,129 @@ static int push(const char ***list, size_t *n, const char *v)
 	return 0;
 }
 
-const char *cli_opt_value(int argc, char **argv, int *i, const char *opt)
+/* --name VALUE or --name=VALUE at argv[*i] (advancing *i past a separate
+ * value): the value, NULL when argv[*i] is not name; *missing is set when
+ * the separate value is absent. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
 {
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
+	size_t n = strlen(name);
+	*missing = 0;
+	if (strncmp(argv[*i], name, n) != 0)
 		return NULL;
 	if (argv[*i][n] == '=')
 		return argv[*i] + n + 1;
 	if (argv[*i][n] != '\0')
 		return NULL;
-	if (*i + 1 >= argc)
+	if (*i + 1 >= argc) {
+		*missing = 1;
 		return "";
+	}
 	return argv[++*i];
 }
 
+static const cli_opt common_opts[] = {
+	{ "--plugin", 1, 1 }, { "--rules", 1, 2 }, { "--format", 1, 3 }, { NULL, 0, 0 }
+};
+
+/* 1 when argv[*i] is a common option (consumed), 0 when not, or an exit
+ * status after a usage error. */
 static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 {
-	const char *v;
-	if ((v = cli_opt_value(argc, argv, i, "--plugin")))
-		return *v ? push(&ctx->plugins, &ctx->nplugins, v) : 2;
-	if ((v = cli_opt_value(argc, argv, i, "--rules")))
-		return *v ? push(&ctx->rules, &ctx->nrules, v) : 2;
-	if ((v = cli_opt_value(argc, argv, i, "--format")))
-		return cli_parse_format(&ctx->format, v) < 0 ? 3 : 0;
-	return 1; /* not a common option */
+	for (const cli_opt *o = common_opts; o->name; o++) {
+		int missing;
+		const char *v = opt_value(argc, argv, i, o->name, &missing);
+		if (!v)
+			continue;
+		if (!*v)
+			return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                 "%s needs a %s", o->name, o->id == 3 ? "format" : "path");
+		if (o->id == 3)
+			return cli_parse_format(&ctx->format, v) == 0 ? 1
+			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                   "--format must be text, json or csv, got '%s'", v);
+		int rc = o->id == 1 ? push(&ctx->plugins, &ctx->nplugins, v)
+		                    : push(&ctx->rules, &ctx->nrules, v);
+		return rc == 0 ? 1 : cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
+		                               "cannot hold the command line");
+	}
+	return 0;
 }
 
 int cli_parse_common(cli_ctx *ctx, int argc, char **argv)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->prog = "tlcost";
+	ctx->optend = argc;
 	ctx->argv = calloc((size_t)argc + 1, sizeof *ctx->argv);
-	if (!ctx->argv) {
-		fprintf(stderr, "tlcost: error: out_of_memory\n  remedy: free memory\n");
-		return 1;
-	}
+	if (!ctx->argv)
+		return cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
+		                 "cannot hold the command line");
+	int ended = 0;
 	for (int i = 1; i < argc; i++) {
-		int rc = common_option(ctx, argc, argv, &i);
-		if (rc == 0)
+		if (!ended && strcmp(argv[i], "--") == 0) {
+			ended = 1;
+			ctx->optend = ctx->argc;
 			continue;
-		if (rc == 2 || rc == 3) {
-			fprintf(stderr, "tlcost: error: usage_error: %s\n  remedy: run `tlcost --help`\n",
-			        rc == 2 ? "--plugin/--rules need a path" : "--format must be text, json or csv");
-			cli_ctx_dispose(ctx);
-			return 2;
 		}
-		if (rc < 0) {
+		int rc = ended ? 0 : common_option(ctx, argc, argv, &i);
+		if (rc == 1)
+			continue;
+		if (rc != 0) {
 			cli_ctx_dispose(ctx);
-			return 1;
+			return rc;
 		}
-		if (!ctx->command && argv[i][0] != '-')
+		if (!ctx->command && (ended || argv[i][0] != '-'))
 			ctx->command = argv[i];
 		else
 			ctx->argv[ctx->argc++] = argv[i];
+	}
+	if (!ended)
+		ctx->optend = ctx->argc;
+	return 0;
+}
+
+/* The option of the tables that argv[*i] names, with its value. */
+static int match_option(cli_ctx *ctx, const cli_opt *const *tables, int *i, const cli_opt **hit,
+                        const char **value)
+{
+	const char *a = ctx->argv[*i];
+	for (const cli_opt *const *t = tables; *t; t++)
+		for (const cli_opt *o = *t; o->name; o++) {
+			size_t n = strlen(o->name);
+			if (strncmp(a, o->name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+				continue;
+			*hit = o;
+			if (!o->takes_value) {
+				*value = NULL;
+				return a[n] == '=' ? cli_usage_error(ctx, "%s takes no value", o->name) : 0;
+			}
+			int missing;
+			*value = opt_value(ctx->optend, ctx->argv, i, o->name, &missing);
+			return missing ? cli_usage_error(ctx, "%s needs a value", o->name) : 0;
+		}
+	return cli_usage_error(ctx, "unknown option %s", a);
+}
+
+int cli_parse(cli_ctx *ctx, const cli_opt *const *tables, cli_on_arg on, void *payload,
+              void (*help)(FILE *))
+{
+	for (int i = 0; i < ctx->argc; i++) {
+		const char *a = ctx->argv[i];
+		int rc;
+		if (i >= ctx->optend || a[0] != '-' || a[1] == '\0') {
+			rc = on(ctx, CLI_POS, a, payload);
+		} else if (cli_is_help(a)) {
+			help(stdout);
+			return -1;
+		} else {
+			const cli_opt *o = NULL;
+			const char *v = NULL;
+			rc = match_option(ctx, tables, &i, &o, &v);
+			if (rc == 0)
+				rc = on(ctx, o->id, v, payload);
+		}
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }
@@ -100,7 +171,30 @@ void cli_ctx_dispose(cli_ctx *ctx)
 	memset(ctx, 0, sizeof *ctx);
 }
 
-int cli_fail(const cli_ctx *ctx)
+static const char *who(const cli_ctx *ctx, char *buf, size_t cap)
+{
+	const char *prog = ctx && ctx->prog ? ctx->prog : "tlcost";
+	if (ctx && ctx->command)
+		snprintf(buf, cap, "%s %s", prog, ctx->command);
+	else
+		snprintf(buf, cap, "%s", prog);
+	return buf;
+}
+
+int cli_error(const cli_ctx *ctx, int status, const char *code, const char *remedy,
+              const char *fmt, ...)
+{
+	char w[128];
+	va_list ap;
+	fprintf(stderr, "%s: error: %s: ", who(ctx, w, sizeof w), code);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n  remedy: %s\n", remedy);
+	return status;
+}
+
+static void print_last(const cli_ctx *ctx)
 {
 	const tlc_error *e = tlc_error_last();
 	fprintf(stderr, "%s: error: %s: %s\n", ctx && ctx->prog ? ctx->prog : "tlcost", e->code,
@@ -113,23 +207,48 @@ int cli_fail(const cli_ctx *ctx)
 	else if (e->file)
 		fprintf(stderr, "  in %s\n", e->file);
 	fprintf(stderr, "  remedy: %s\n", e->remedy);
-	switch (e->klass) {
-	case TLC_EINVAL: case TLC_EPARSE: case TLC_EINPUT: case TLC_EVERSION:
-		return 2;
-	default:
-		return 1;
-	}
+}
+
+int cli_fail(const cli_ctx *ctx)
+{
+	print_last(ctx);
+	const char *code = tlc_error_last()->code;
+	return code && strncmp(code, "output_", 7) == 0 ? CLI_EXIT_OUTPUT : CLI_EXIT_INPUT;
+}
+
+int cli_fail_usage(const cli_ctx *ctx)
+{
+	print_last(ctx);
+	return CLI_EXIT_USAGE;
 }
 
 int cli_usage_error(const cli_ctx *ctx, const char *fmt, ...)
 {
+	char w[128], msg[1024], remedy[160];
 	va_list ap;
-	fprintf(stderr, "%s %s: error: usage_error: ", ctx->prog, ctx->command ? ctx->command : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n  remedy: run `%s %s --help`\n", ctx->prog, ctx->command ? ctx->command : "");
-	return 2;
+	snprintf(remedy, sizeof remedy, "run `%s --help`", who(ctx, w, sizeof w));
+	return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", remedy, "%s", msg);
+}
+
+int cli_finish(const cli_ctx *ctx, int status)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad || status != 0)
+		return status;
+	return cli_error(ctx, CLI_EXIT_OUTPUT, "output_write_failed",
+	                 "check that the output has free space and is still open (a pipe whose "
+	                 "reader exited, a full disk or quota)",
+	                 "writing standard output failed (%s): what was written is incomplete",
+	                 strerror(e ? e : EIO));
 }
 
 int cli_engine(cli_ctx *ctx)

@@ -55,27 +55,32 @@ int main(int argc, char **argv)
 	cli_ctx ctx;
 	int rc = cli_parse_common(&ctx, argc, argv);
 	if (rc != 0)
-		return rc < 0 ? 0 : rc;
+		return rc;
 	if (!ctx.command) {
 		if (ctx.argc > 0 && strcmp(ctx.argv[0], "--version") == 0) {
 			printf("tlcost %s (plugin ABI %d, age %d)\n", TLC_VERSION_STRING,
 			       TLC_PLUGIN_ABI_VERSION, TLC_PLUGIN_ABI_AGE);
-			return 0;
+			rc = CLI_EXIT_OK;
+		} else if (ctx.argc > 0 && cli_is_help(ctx.argv[0])) {
+			usage(stdout);
+			rc = CLI_EXIT_OK;
+		} else {
+			usage(stderr);
+			rc = CLI_EXIT_USAGE;
 		}
-		int help = ctx.argc > 0 && cli_is_help(ctx.argv[0]);
-		usage(help ? stdout : stderr);
-		cli_ctx_dispose(&ctx);
-		return help ? 0 : 2;
+	} else {
+		const command *cmd = find_command(ctx.command);
+		if (cmd) {
+			rc = cmd->run(&ctx);
+		} else {
+			const char *name = ctx.command;
+			ctx.command = NULL;
+			rc = cli_error(&ctx, CLI_EXIT_USAGE, "unknown_command",
+			               "run `tlcost --help` for the list of commands",
+			               "'%s' is not a tlcost command", name);
+		}
 	}
-	const command *cmd = find_command(ctx.command);
-	if (!cmd) {
-		fprintf(stderr, "tlcost: error: unknown_command: '%s' is not a tlcost command\n"
-		                "  remedy: run `tlcost --help` for the list of commands\n",
-		        ctx.command);
-		cli_ctx_dispose(&ctx);
-		return 2;
-	}
-	rc = cmd->run(&ctx);
+	rc = cli_finish(&ctx, rc);
 	cli_ctx_dispose(&ctx);
 	return rc;
 }

@@ -133,20 +133,44 @@ static int print_refusal(const cli_ctx *ctx, const char *path)
 	return cli_fail(ctx);
 }
 
+typedef struct pos {
+	const char *v[2];
+	int n;
+} pos;
+
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	(void)id; /* only positionals: `plugin` has no options of its own */
+	pos *p = payload;
+	if (p->n == 2)
+		return cli_usage_error(ctx, "plugin check takes exactly one plugin path");
+	p->v[p->n++] = v;
+	return 0;
+}
+
+static void help(FILE *out)
+{
+	(void)out;
+	usage();
+}
+
 int tool_plugin(cli_ctx *ctx)
 {
-	if (ctx->argc >= 1 && cli_is_help(ctx->argv[ctx->argc - 1]))
-		return usage();
-	if (ctx->argc == 0)
+	static const cli_opt none[] = { { NULL, 0, 0 } };
+	const cli_opt *tables[] = { none, NULL };
+	pos p = { { NULL, NULL }, 0 };
+	int rc = cli_parse(ctx, tables, on_arg, &p, help);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (p.n == 0)
 		return cli_usage_error(ctx, "missing subcommand: tlcost plugin check SO");
-	if (strcmp(ctx->argv[0], "check") != 0)
-		return cli_usage_error(ctx, "unknown plugin subcommand '%s' (known: check)",
-		                       ctx->argv[0]);
-	if (ctx->argc != 2)
+	if (strcmp(p.v[0], "check") != 0)
+		return cli_usage_error(ctx, "unknown plugin subcommand '%s' (known: check)", p.v[0]);
+	if (p.n != 2)
 		return cli_usage_error(ctx, "plugin check takes exactly one plugin path");
 	if (ctx->format == TLC_FORMAT_CSV)
 		return cli_usage_error(ctx, "plugin check supports --format text or json");
-	const char *path = ctx->argv[1];
+	const char *path = p.v[1];
 	tlc_plugin_info *info = NULL;
 	if (tlc_plugin_inspect(&info, path) < 0)
 		return print_refusal(ctx, path);

@@ -77,3 +77,8 @@ EXTRA_DIST += tests/fixtures/trace tests/join_cli.sh docs/join.md docs/kineto.md
 # The library's layering (engine/local.mk): no upward include, no cycle.
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh tests/layers.py
+
+# Outputs whole or a failure, the exit status policy (issue 11): /dev/full and
+# closed pipes for every subcommand, interrupted saves, `--`.
+TESTS += tests/output_cli.sh
+EXTRA_DIST += tests/output_cli.sh tests/output_check.py

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "jsonw.h"
 #include "error.h"
+#include "textw.h"
 
 static void print_cb(void *ctx, const char *s, size_t len) { fwrite(s, 1, len, (FILE *)ctx); }
 
@@ -80,8 +81,5 @@ int tlc_jsonw__end(yajl_gen g, FILE *out)
 {
 	yajl_gen_free(g);
 	fputc('\n', out);
-	if (ferror(out))
-		return tlc_error__set(TLC_EIO, "io_error", "check the output file or disk space",
-		                      "writing the report failed");
-	return 0;
+	return tlc_textw__finish(out, 0);
 }

@@ -18,7 +18,8 @@ void tlc_jsonw__kuint(yajl_gen g, const char *key, uint64_t v);
 void tlc_jsonw__knum(yajl_gen g, const char *key, const char *decimal);
 void tlc_jsonw__kbool(yajl_gen g, const char *key, int v);
 void tlc_jsonw__kdouble(yajl_gen g, const char *key, double v);
-/** Finishes and frees; returns 0 or TLC_EIO when writing failed. */
+/** Finishes and frees; flushes out and returns 0, or TLC_EIO
+ *  (output_write_failed) when a write failed. */
 int tlc_jsonw__end(yajl_gen g, FILE *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 typedef struct dev_parse {
 	tlc_devices *devs;
@@ -234,20 +235,20 @@ static void write_devices_csv(FILE *out, const tlc_devices *devs)
 	fputs("id,name,fp64,fp32,tf32,fp16,bf16,fp8,mem_bw,basis,source,date,origin\n", out);
 	for (size_t i = 0; i < devs->n; i++) {
 		const tlc_device_preset *d = &devs->items[i];
-		tlc_rep__csv_str(out, d->id);
+		tlc_textw__csv(out, d->id, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->name);
+		tlc_textw__csv(out, d->name, 0);
 		for (int k = 0; k < TLC_PEAK_COUNT; k++) {
 			fputc(',', out);
 			if (d->peak_flops[k] > 0)
 				fprintf(out, "%.6g", d->peak_flops[k]);
 		}
 		fprintf(out, ",%.6g,%s,", d->mem_bw, tlc_basis_name(d->basis));
-		tlc_rep__csv_str(out, d->source);
+		tlc_textw__csv(out, d->source, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->date);
+		tlc_textw__csv(out, d->date, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->origin);
+		tlc_textw__csv(out, d->origin, 0);
 		fputc('\n', out);
 	}
 }
@@ -264,11 +265,14 @@ int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt)
 			tlc_rep__device_json(out, &devs->items[i]);
 		}
 		fputs("]}\n", out);
-	} else if (fmt == TLC_FORMAT_CSV) {
-		write_devices_csv(out, devs);
-	} else {
-		write_devices_text(out, devs);
+		return tlc_textw__finish(out, 0);
 	}
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the device list failed") : 0;
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_devices_csv(t, devs);
+	else
+		write_devices_text(t, devs);
+	return tlc_textw__close(t, out, 0);
 }

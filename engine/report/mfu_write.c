@@ -2,10 +2,12 @@
  * "throughput": MFU is counted FLOPs over peak, divided by step time. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static void write_text(FILE *out, const tlc_mfu_result *r)
 {
-	char a[64], b[32];
+	tlc_digits a = { 0 }, c = { 0 };
+	char b[32];
 	fputs("MFU = (sum over phases of FLOPs / peak FLOP/s of the phase's dtype) / step "
 	      "seconds\n", out);
 	fprintf(out, "device: %s [%s] (%s, dense; %s%s%s)\n", r->device->name, r->device->id,
@@ -20,7 +22,7 @@ static void write_text(FILE *out, const tlc_mfu_result *r)
 		if (!ph->present)
 			continue;
 		fprintf(out, "  %-9s %24s %5s %12s %12.6g s\n", tlc_phase_name((tlc_phase)p),
-		        tlc_rep__group(a, sizeof a, ph->flops), tlc_peak_dtype_name(ph->dtype),
+		        tlc_textw__group(&a, ph->flops), tlc_peak_dtype_name(ph->dtype),
 		        tlc_rep__si(b, sizeof b, ph->peak_flops), ph->ideal_seconds);
 	}
 	fprintf(out, "MFU: %.4f (%.2f%%)%s\n", r->mfu, 100 * r->mfu,
@@ -30,15 +32,16 @@ static void write_text(FILE *out, const tlc_mfu_result *r)
 		fputs("warning: mfu_exceeds_one: MFU is above 1: the step time is too short for the "
 		      "counted FLOPs at these peaks; check --step-seconds (uninstrumented, whole step) "
 		      "and the device/dtype\n", out);
-	char c[64];
 	if (r->has_6nd)
 		fprintf(out, "6ND comparator: 6 x N %lld x D %lld = %s FLOPs; counted forward+backward "
 		        "= %s (%.3f x 6ND)\n", (long long)r->params, (long long)r->tokens,
-		        tlc_rep__group(a, sizeof a, r->six_nd),
-		        tlc_rep__group(c, sizeof c, r->counted_fwd_bwd), r->ratio_6nd);
+		        tlc_textw__group(&a, r->six_nd),
+		        tlc_textw__group(&c, r->counted_fwd_bwd), r->ratio_6nd);
 	else
 		fputs("6ND comparator: unavailable (give --params and --tokens, or record them in "
 		      "the op log header)\n", out);
+	tlc_textw__digits_free(&a);
+	tlc_textw__digits_free(&c);
 }
 
 static void write_json(FILE *out, const tlc_mfu_result *r)
@@ -97,12 +100,16 @@ int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and an MFU result",
 		                      "tlc_write_mfu called with NULL");
 	const tlc_mfu_result *r = tlc_mfu_get_result(m);
-	if (fmt == TLC_FORMAT_JSON)
+	if (fmt == TLC_FORMAT_JSON) {
 		write_json(out, r);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, r);
+		return tlc_textw__finish(out, 0);
+	}
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, r);
 	else
-		write_text(out, r);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the MFU report failed") : 0;
+		write_text(t, r);
+	return tlc_textw__close(t, out, 0);
 }

@@ -3,6 +3,7 @@
  * filled them, and a row without device time shows it absent, never 0. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static const char *by_name(tlc_profile_by b)
 {
@@ -30,19 +31,17 @@ static void text_key(FILE *out, const tlc_profile_row *r)
 
 static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 {
-	char f[64], b[64], t[32];
+	tlc_digits fd = { 0 }, b = { 0 };
+	char t[32];
 	snprintf(t, sizeof t, "%.3f ms", (double)r->time_ns / 1e6);
-	if (r->flops && r->unknown) { /* a lower bound: some ops of the row have no cost */
-		f[0] = '>';
-		f[1] = '=';
-		tlc_rep__group(f + 2, sizeof f - 2, r->flops);
-	} else if (r->flops) {
-		tlc_rep__group(f, sizeof f, r->flops);
-	} else {
-		snprintf(f, sizeof f, "unknown");
-	}
-	fprintf(out, "%15s %15s ", f,
-	        r->bytes ? tlc_rep__group(b, sizeof b, r->bytes) : "unknown");
+	/* ">=" marks a lower bound: some ops of the row have no cost */
+	const char *f = r->flops ? tlc_textw__group(&fd, r->flops) : "unknown";
+	const char *ge = r->flops && r->unknown ? ">=" : "";
+	int pad = 15 - (int)(strlen(ge) + strlen(f));
+	fprintf(out, "%*s%s%s %15s ", pad > 0 ? pad : 0, "", ge, f,
+	        r->bytes ? tlc_textw__group(&b, r->bytes) : "unknown");
+	tlc_textw__digits_free(&fd);
+	tlc_textw__digits_free(&b);
 	if (r->intensity >= 0)
 		fprintf(out, "%7.2f", r->intensity);
 	else
@@ -142,10 +141,10 @@ static void write_json(FILE *out, const tlc_profile *p)
 
 static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 {
-	tlc_rep__csv_str(out, r->key);
+	tlc_textw__csv(out, r->key, 0);
 	if (r->op) {
 		fprintf(out, ",%lld,%s,", (long long)r->op->id, tlc_phase_name(r->op->phase));
-		tlc_rep__csv_str(out, r->op->module);
+		tlc_textw__csv(out, r->op->module, 0);
 		fprintf(out, ",%s", tlc_class_name(r->op->cls));
 	} else {
 		fputs(",,,,", out);
@@ -190,12 +189,16 @@ int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt)
 	if (!out || !prof)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a profile",
 		                      "tlc_write_profile called with NULL");
-	if (fmt == TLC_FORMAT_JSON)
+	if (fmt == TLC_FORMAT_JSON) {
 		write_json(out, prof);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, prof);
+		return tlc_textw__finish(out, 0);
+	}
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, prof);
 	else
-		write_text(out, prof);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the profile failed") : 0;
+		write_text(t, prof);
+	return tlc_textw__close(t, out, 0);
 }

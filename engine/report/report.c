@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 #include "eval.h"
 
 typedef struct report_ctx {
@@ -54,16 +55,17 @@ static int prepare(report_ctx *c)
 	return 0;
 }
 
-static const char *total(char *buf, size_t cap, const tlc_eval *ev, tlc_phase p, tlc_total w)
+static const char *total(tlc_digits *d, const tlc_eval *ev, tlc_phase p, tlc_total w)
 {
 	char *s = NULL;
-	if (tlc_eval_total_str(&s, ev, p, w) != 0 || !s) {
-		snprintf(buf, cap, "?");
-		return buf;
-	}
-	tlc_rep__group(buf, cap, s);
-	tlc_free(s);
-	return buf;
+	if (tlc_eval_total_str(&s, ev, p, w) != 0 || !s)
+		return "?";
+	const char *g = tlc_textw__group(d, s);
+	if (g == s) /* ungrouped (out of memory): keep it whole in d */
+		g = d->heap = s;
+	else
+		tlc_free(s);
+	return g;
 }
 
 static void text_headline(FILE *out, const tlc_eval *ev)
@@ -71,7 +73,7 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 	const char *ge = tlc_eval_is_lower_bound(ev) ? ">= " : "";
 	int any = 0;
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		char f[64];
+		tlc_digits f = { 0 };
 		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
 			continue;
 		if (!any)
@@ -79,7 +81,8 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 			      out);
 		any = 1;
 		fprintf(out, "  %-9s %s%s FLOPs\n", tlc_phase_name((tlc_phase)p), ge,
-		        total(f, sizeof f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
+		        total(&f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
+		tlc_textw__digits_free(&f);
 	}
 	if (!any)
 		fputs("no ops in the input\n", out);
@@ -165,12 +168,13 @@ static void write_text(FILE *out, report_ctx *c)
 	text_coverage(out, c->ev);
 	text_ledger(out, c->ev);
 	const tlc_tree_options *to = tlc_tree__options(c->tree);
-	char h[64];
+	tlc_digits h = { 0 };
 	fprintf(out, "\ncost tree, %s (top %zu per node, depth %zu; `tlcost tree` for more):\n",
 	        tlc_phase_name(to->phase), to->top, to->depth);
 	tlc_rep__tree_text_rows(out, c->tree, 80);
 	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
-	        tlc_rep__group(h, sizeof h, tlc_tree_hidden_flops(c->tree)));
+	        tlc_textw__group(&h, tlc_tree_hidden_flops(c->tree)));
+	tlc_textw__digits_free(&h);
 	fputs("\nroofline (HYPOTHESES from ideal traffic, not measurements):\n", out);
 	if (c->rl)
 		tlc_rep__roofline_summary_text(out, c->rl);
@@ -280,15 +284,15 @@ static void csv_field(FILE *out, const tlc_op_row *r, tlc_cost_field f)
 static void csv_row(FILE *out, const tlc_op_row *r, int dev)
 {
 	fprintf(out, "%lld,%lld,", (long long)r->id, (long long)r->parent);
-	tlc_rep__csv_str(out, r->name);
+	tlc_textw__csv(out, r->name, 0);
 	fputc(',', out);
-	tlc_rep__csv_str(out, r->overload);
+	tlc_textw__csv(out, r->overload, 0);
 	fprintf(out, ",%s,", tlc_phase_name(r->phase));
-	tlc_rep__csv_str(out, r->module);
+	tlc_textw__csv(out, r->module, 0);
 	fputc(',', out);
-	tlc_rep__csv_str(out, r->module_type);
+	tlc_textw__csv(out, r->module_type, 0);
 	fprintf(out, ",%lld,%s,", (long long)r->module_call, tlc_class_name(r->cls));
-	tlc_rep__csv_str(out, r->reason);
+	tlc_textw__csv(out, r->reason, 0);
 	tlc_count fl;
 	tlc_count__init(&fl);
 	tlc_rep__add_flops(&fl, r);
@@ -301,7 +305,7 @@ static void csv_row(FILE *out, const tlc_op_row *r, int dev)
 	csv_field(out, r, TLC_FIELD_BYTES_READ);
 	csv_field(out, r, TLC_FIELD_BYTES_WRITTEN);
 	fprintf(out, ",%d,", r->cost ? tlc_cost_bytes_unknown(r->cost) : 1);
-	tlc_rep__csv_str(out, r->shapes);
+	tlc_textw__csv(out, r->shapes, 0);
 	fputc(',', out);
 	if (r->op_flags & TLC_OP_HAS_HOST_NS)
 		fprintf(out, "%lld", (long long)r->host_ns);
@@ -336,9 +340,11 @@ int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *op
 	if (rc)
 		return rc;
 	if (fmt == TLC_FORMAT_CSV) {
-		write_csv(out, ev);
-		return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-		                                    "writing the report failed") : 0;
+		FILE *t = tlc_textw__open(out);
+		if (!t)
+			return TLC_ENOMEM;
+		write_csv(t, ev);
+		return tlc_textw__close(t, out, 0);
 	}
 	report_ctx c;
 	memset(&c, 0, sizeof c);
@@ -346,14 +352,16 @@ int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *op
 	if (opts)
 		memcpy(&c.o, opts, opts->size && opts->size < sizeof c.o ? opts->size : sizeof c.o);
 	rc = prepare(&c);
-	if (!rc && fmt == TLC_FORMAT_JSON)
+	if (!rc && fmt == TLC_FORMAT_JSON) {
 		write_json(out, &c);
-	else if (!rc)
-		write_text(out, &c);
+		rc = tlc_textw__finish(out, 0);
+	} else if (!rc) {
+		FILE *t = tlc_textw__open(out);
+		if (t)
+			write_text(t, &c);
+		rc = t ? tlc_textw__close(t, out, 0) : TLC_ENOMEM;
+	}
 	tlc_tree_free(c.tree);
 	tlc_roofline_free(c.rl);
-	if (!rc && ferror(out))
-		rc = tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-		                    "writing the report failed");
 	return rc;
 }

@@ -156,20 +156,6 @@ const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c)
 	return d;
 }
 
-const char *tlc_rep__group(char *buf, size_t cap, const char *dec)
-{
-	size_t nd = strlen(dec), w = 0;
-	size_t lead = dec[0] == '-';
-	for (size_t i = 0; i < nd && w + 2 < cap; i++) {
-		size_t k = i - lead;
-		if (i > lead && (nd - lead - k) % 3 == 0)
-			buf[w++] = ',';
-		buf[w++] = dec[i];
-	}
-	buf[w] = '\0';
-	return buf;
-}
-
 const char *tlc_rep__si(char *buf, size_t cap, double v)
 {
 	static const char *const unit[] = { "", "k", "M", "G", "T", "P", "E" };
@@ -213,23 +199,6 @@ void tlc_rep__json_num(FILE *out, double v)
 		fprintf(out, "%.6g", v);
 	else
 		fputs("null", out);
-}
-
-void tlc_rep__csv_str(FILE *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)

@@ -30,8 +30,8 @@ const char *tlc_rep__family(const char *name);
 
 /** Exact decimal of c in an arena (NULL on allocation failure). */
 const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c);
-/** Grouped decimal (1,234,567) of a plain decimal string into buf. */
-const char *tlc_rep__group(char *buf, size_t cap, const char *dec);
+/* Grouped decimals and CSV fields: tlc_textw__group, tlc_textw__csv
+ * (engine/output/textw.h). */
 /** Human quantity: 1.23e12 -> "1.23 T" (3 significant digits). */
 const char *tlc_rep__si(char *buf, size_t cap, double v);
 
@@ -39,8 +39,6 @@ const char *tlc_rep__si(char *buf, size_t cap, double v);
 void tlc_rep__json_str(FILE *out, const char *s);
 /** JSON number of a double, null when not finite. */
 void tlc_rep__json_num(FILE *out, double v);
-/** CSV field, quoted when needed. */
-void tlc_rep__csv_str(FILE *out, const char *s);
 
 /** Ceilings after resolution (device preset or user values). */
 typedef struct tlc_rep_ceil {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 #include "eval.h"
 
 static void ceilings_line(FILE *out, const tlc_roofline *rl)
@@ -58,13 +59,15 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl)
 	if (s->no_peak)
 		fprintf(out, ", %llu with no peak for their dtype", (unsigned long long)s->no_peak);
 	fputc('\n', out);
-	char f[64], b[64];
+	tlc_digits f = { 0 }, b = { 0 };
 	if (s->aggregate_intensity >= 0)
 		fprintf(out, "aggregate intensity = sum FLOPs / sum bytes over covered ops\n"
-		        "  = %s / %s = %.3f FLOP/B\n", tlc_rep__group(f, sizeof f, s->covered_flops),
-		        tlc_rep__group(b, sizeof b, s->covered_bytes), s->aggregate_intensity);
+		        "  = %s / %s = %.3f FLOP/B\n", tlc_textw__group(&f, s->covered_flops),
+		        tlc_textw__group(&b, s->covered_bytes), s->aggregate_intensity);
 	else
 		fputs("aggregate intensity: undefined (no covered op)\n", out);
+	tlc_textw__digits_free(&f);
+	tlc_textw__digits_free(&b);
 }
 
 static int by_flops_desc(const void *x, const void *y)
@@ -80,11 +83,13 @@ static int by_flops_desc(const void *x, const void *y)
 
 static void text_row(FILE *out, const tlc_roofline_row *r)
 {
-	char f[64], b[64];
+	tlc_digits f = { 0 }, b = { 0 };
 	fprintf(out, "%15s %15s %9.2f %-4s %-24s %-5s %s #%lld\n",
-	        tlc_rep__group(f, sizeof f, r->flops), tlc_rep__group(b, sizeof b, r->bytes),
+	        tlc_textw__group(&f, r->flops), tlc_textw__group(&b, r->bytes),
 	        r->intensity, tlc_peak_dtype_name(r->peak_dtype), tlc_roof_verdict_name(r->verdict),
 	        r->cache_resident ? "cache" : "", r->op->name, (long long)r->op->id);
+	tlc_textw__digits_free(&f);
+	tlc_textw__digits_free(&b);
 }
 
 static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
@@ -194,11 +199,11 @@ static void write_csv(FILE *out, const tlc_roofline *rl)
 	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
 		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
 		fprintf(out, "%lld,", (long long)r->op->id);
-		tlc_rep__csv_str(out, r->op->name);
+		tlc_textw__csv(out, r->op->name, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->op->overload);
+		tlc_textw__csv(out, r->op->overload, 0);
 		fprintf(out, ",%s,", tlc_phase_name(r->op->phase));
-		tlc_rep__csv_str(out, r->op->module);
+		tlc_textw__csv(out, r->op->module, 0);
 		fprintf(out, ",%s,%s,%s,%d,%s,%s,%s,", tlc_class_name(r->op->cls),
 		        tlc_roof_reason_name(r->reason), r->verdict ? tlc_roof_verdict_name(r->verdict)
 		                                                    : "",
@@ -219,14 +224,16 @@ int tlc_write_roofline(FILE *out, const tlc_roofline *rl, tlc_format fmt, size_t
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a roofline",
 		                      "tlc_write_roofline called with NULL");
 	int rc = 0;
-	if (fmt == TLC_FORMAT_JSON)
+	if (fmt == TLC_FORMAT_JSON) {
 		write_json(out, rl);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, rl);
+		return tlc_textw__finish(out, 0);
+	}
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, rl);
 	else
-		rc = write_text(out, rl, top);
-	if (rc)
-		return rc;
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the roofline failed") : 0;
+		rc = write_text(t, rl, top);
+	return tlc_textw__close(t, out, rc);
 }

@@ -1,6 +1,7 @@
 /* Writers of the cost tree: text (80 columns), JSON, CSV. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static const char *kind_name(tlc_tree_row_kind k)
 {
@@ -10,7 +11,8 @@ static const char *kind_name(tlc_tree_row_kind k)
 /* One row; width > 0 cuts the label so the line fits (marked with '~'). */
 static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 {
-	char sub[64], self[64], label[600];
+	tlc_digits sub = { 0 }, self = { 0 };
+	char label[600];
 	if (r->kind == TLC_TREE_NODE && *r->module_type)
 		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
 	else
@@ -24,9 +26,11 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 		}
 	}
 	fprintf(out, "%14s %5.1f %14s %5.1f %3llu  %*s%s\n",
-	        tlc_rep__group(sub, sizeof sub, r->subtree_flops), r->subtree_pct,
-	        tlc_rep__group(self, sizeof self, r->self_flops), r->self_pct,
+	        tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct,
+	        tlc_textw__group(&self, r->self_flops), r->self_pct,
 	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
+	tlc_textw__digits_free(&sub);
+	tlc_textw__digits_free(&self);
 }
 
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
@@ -40,18 +44,20 @@ void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 static void write_text(FILE *out, const tlc_tree *t)
 {
 	const tlc_tree_options *o = tlc_tree__options(t);
-	char a[64], b[64];
+	tlc_digits a = { 0 }, b = { 0 };
 	fprintf(out, "cost tree, %s phase (actual-path analytic, fma=2: one MAC = 2 FLOPs)\n",
 	        tlc_phase_name(o->phase));
 	tlc_rep__tree_text_rows(out, t, 0);
 	fprintf(out, "total %s: %s FLOPs (sum of the self column)\n", tlc_phase_name(o->phase),
-	        tlc_rep__group(a, sizeof a, tlc_tree_total_flops(t)));
+	        tlc_textw__group(&a, tlc_tree_total_flops(t)));
 	fprintf(out, "hidden in remainder rows: %s FLOPs in %llu call%s (top %zu, depth %zu; 0 = "
-	        "no limit)\n", tlc_rep__group(b, sizeof b, tlc_tree_hidden_flops(t)),
+	        "no limit)\n", tlc_textw__group(&b, tlc_tree_hidden_flops(t)),
 	        (unsigned long long)tlc_tree_hidden_calls(t),
 	        tlc_tree_hidden_calls(t) == 1 ? "" : "s", o->top, o->depth);
 	fputs("unk = ops without a cost in the subtree (their FLOPs are not in the total)\n", out);
 	tlc_rep__coverage_line(out, tlc_tree__eval(t));
+	tlc_textw__digits_free(&a);
+	tlc_textw__digits_free(&b);
 }
 
 static void json_row(FILE *out, const tlc_tree_row *r)
@@ -100,13 +106,13 @@ static void write_csv(FILE *out, const tlc_tree *t)
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
 		const tlc_tree_row *r = tlc_tree_row_at(t, i);
 		fprintf(out, "%s,%zu,", kind_name(r->kind), r->depth);
-		tlc_rep__csv_str(out, r->path);
+		tlc_textw__csv(out, r->path, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->last_path);
+		tlc_textw__csv(out, r->last_path, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->label);
+		tlc_textw__csv(out, r->label, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->module_type);
+		tlc_textw__csv(out, r->module_type, 0);
 		fprintf(out, ",%lld,%llu,%llu,%s,%s,%.4f,%.4f,%llu,%llu,%llu\n", (long long)r->call,
 		        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls,
 		        r->self_flops, r->subtree_flops, r->self_pct, r->subtree_pct,
@@ -120,12 +126,16 @@ int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt)
 	if (!out || !tree)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a tree",
 		                      "tlc_write_tree called with NULL");
-	if (fmt == TLC_FORMAT_JSON)
+	if (fmt == TLC_FORMAT_JSON) {
 		write_json(out, tree);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, tree);
+		return tlc_textw__finish(out, 0);
+	}
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, tree);
 	else
-		write_text(out, tree);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the tree failed") : 0;
+		write_text(t, tree);
+	return tlc_textw__close(t, out, 0);
 }

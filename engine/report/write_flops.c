@@ -6,10 +6,9 @@
 #include "count.h"
 #include "error.h"
 #include "jsonw.h"
+#include "textw.h"
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
-
-static const char *group_digits(const char *plain, char *buf, size_t cap);
 
 /* Grouped decimal of a total (malloc'd), or NULL (error set). */
 static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
@@ -17,10 +16,9 @@ static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
 	char *plain;
 	if (tlc_eval_total_str(&plain, ev, p, which) < 0)
 		return NULL;
-	size_t cap = strlen(plain) * 2 + 2;
-	char *out = malloc(cap);
-	if (out)
-		group_digits(plain, out, cap); /* cap always fits the grouped form */
+	tlc_digits d = { 0 };
+	char *out = strdup(tlc_textw__group(&d, plain));
+	tlc_textw__digits_free(&d);
 	free(plain);
 	if (!out)
 		tlc_error__oom();
@@ -125,25 +123,9 @@ static void write_bound_line(FILE *out, const tlc_eval *ev)
 	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
 }
 
-/* "1234567" -> "1,234,567" into buf (the plain text when it does not fit) */
-static const char *group_digits(const char *plain, char *buf, size_t cap)
-{
-	size_t n = strlen(plain);
-	if (n + n / 3 + 1 > cap)
-		return plain;
-	char *w = buf;
-	for (size_t i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			*w++ = ',';
-		*w++ = plain[i];
-	}
-	*w = '\0';
-	return buf;
-}
-
 static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 {
-	char buf[64];
+	tlc_digits buf = { 0 };
 	size_t n = tlc_eval_optype_count(ev);
 	if (!n)
 		return;
@@ -160,10 +142,11 @@ static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 			if (r->by_class[c] == r->count)
 				mixed = 0;
 		fprintf(out, "  %-46s %6llu %22s  %s\n", r->name, (unsigned long long)r->count,
-		        group_digits(r->flops, buf, sizeof buf), mixed ? "mixed" : cls);
+		        tlc_textw__group(&buf, r->flops), mixed ? "mixed" : cls);
 	}
 	if (n > top)
 		fprintf(out, "  (+ %zu more op types)\n", n - top);
+	tlc_textw__digits_free(&buf);
 }
 
 static int write_flops_text(FILE *out, const tlc_eval *ev)
@@ -184,9 +167,7 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 	write_coverage_text(out, ev);
 	write_bound_line(out, ev);
 	write_types_text(out, ev, 12);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output",
-	                                    "writing the report failed")
-	                   : 0;
+	return 0;
 }
 
 /* ---- JSON ---- */
@@ -339,8 +320,10 @@ int tlc_write_flops(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	int rc = need_args(out, ev);
 	if (rc < 0)
 		return rc;
-	if (fmt == TLC_FORMAT_TEXT)
-		return write_flops_text(out, ev);
+	if (fmt == TLC_FORMAT_TEXT) {
+		FILE *t = tlc_textw__open(out);
+		return t ? tlc_textw__close(t, out, write_flops_text(t, ev)) : TLC_ENOMEM;
+	}
 	if (fmt == TLC_FORMAT_JSON)
 		return write_flops_json(out, ev);
 	return bad_format("flops");
@@ -366,6 +349,8 @@ static void write_ledger_entry_text(FILE *out, const tlc_ledger_entry *e)
 	fprintf(out, "  remedy: %s\n", e->remedy);
 }
 
+static int write_ledger_text(FILE *out, const tlc_eval *ev);
+
 int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 {
 	int rc = need_args(out, ev);
@@ -384,6 +369,12 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	}
 	if (fmt != TLC_FORMAT_TEXT)
 		return bad_format("ledger");
+	FILE *t = tlc_textw__open(out);
+	return t ? tlc_textw__close(t, out, write_ledger_text(t, ev)) : TLC_ENOMEM;
+}
+
+static int write_ledger_text(FILE *out, const tlc_eval *ev)
+{
 	size_t n = tlc_eval_ledger_count(ev);
 	tlc_coverage c;
 	tlc_eval_coverage(&c, ev);
@@ -402,6 +393,8 @@ static const char *kind_name(tlc_rule_kind k)
 	static const char *const names[] = { "cost", "zero", "decomposed", "structural" };
 	return (unsigned)k <= TLC_RULE_STRUCTURAL ? names[k] : "?";
 }
+
+static int write_rules_text(FILE *out, const tlc_engine *eng);
 
 int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
 {
@@ -434,6 +427,13 @@ int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
 	}
 	if (fmt != TLC_FORMAT_TEXT)
 		return bad_format("rules");
+	FILE *t = tlc_textw__open(out);
+	return t ? tlc_textw__close(t, out, write_rules_text(t, eng)) : TLC_ENOMEM;
+}
+
+static int write_rules_text(FILE *out, const tlc_engine *eng)
+{
+	size_t n = tlc_engine_rule_count(eng);
 	fprintf(out, "%zu rules\n%-44s %-10s %-13s %-20s %s\n", n, "name", "kind", "evidence",
 	        "provider", "note");
 	for (size_t i = 0; i < n; i++) {

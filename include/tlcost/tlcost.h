@@ -971,6 +971,27 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt);
 /** Writes the rule listing of an engine. */
 int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt);
 
+/* ---- output (issue 11): whole-or-nothing output files, limits, exit policy ---- */
+
+/** An output file written whole or not at all: tlc_outfile_open creates a
+ *  temporary file in path's directory and gives its stream; write into it,
+ *  then tlc_outfile_commit flushes, fsyncs and renames it over path, or
+ *  tlc_outfile_abort removes it. Until the commit succeeds (and whenever the
+ *  process is killed before it) path keeps its old content. Both free o.
+ *  Errors: output_open_failed (no temporary file can be made there, or path
+ *  is not a regular file), output_write_failed (writing, syncing or
+ *  renaming failed: nothing replaced path). */
+typedef struct tlc_outfile tlc_outfile;
+int tlc_outfile_open(tlc_outfile **out, FILE **stream, const char *path);
+int tlc_outfile_commit(tlc_outfile *o);
+void tlc_outfile_abort(tlc_outfile *o);
+
+/** tlc_join_save into path through a tlc_outfile: a failed or killed save
+ *  leaves an existing file intact. Errors: those of tlc_join_save and
+ *  tlc_outfile_open/commit. */
+int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
+                       const tlc_op_recorder *rec);
+
 #ifdef __cplusplus
 }
 #endif
