@@ -82,3 +82,6 @@ EXTRA_DIST += tests/layers.sh tests/layers.py
 # closed pipes for every subcommand, interrupted saves, `--`.
 TESTS += tests/output_cli.sh
 EXTRA_DIST += tests/output_cli.sh tests/output_check.py
+# Exact integers past 2^256 through every writer, against Python's own sums.
+TESTS += tests/huge_totals.sh
+EXTRA_DIST += tests/huge_totals.sh

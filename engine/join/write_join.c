@@ -369,6 +369,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.join/1");
 	tlc_jsonw__kstr(g, "report", "join");
 	json_summary(g, &j->sum);
 	json_gate(g, j);

@@ -77,6 +77,29 @@ void tlc_jsonw__kdouble(yajl_gen g, const char *key, double v)
 		yajl_gen_double(g, v);
 }
 
+void tlc_jsonw__real(yajl_gen g, double v)
+{
+	char buf[40];
+	if (v != v || v > 1e308 || v < -1e308) {
+		yajl_gen_null(g);
+		return;
+	}
+	int n = snprintf(buf, sizeof buf, "%.6g", v);
+	yajl_gen_number(g, buf, (size_t)n);
+}
+
+void tlc_jsonw__kreal(yajl_gen g, const char *key, double v)
+{
+	tlc_jsonw__key(g, key);
+	tlc_jsonw__real(g, v);
+}
+
+void tlc_jsonw__knull(yajl_gen g, const char *key)
+{
+	tlc_jsonw__key(g, key);
+	yajl_gen_null(g);
+}
+
 int tlc_jsonw__end(yajl_gen g, FILE *out)
 {
 	yajl_gen_free(g);

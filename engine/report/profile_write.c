@@ -87,56 +87,59 @@ static void write_text(FILE *out, const tlc_profile *p)
 	tlc_rep__coverage_line(out, tlc_profile__eval(p));
 }
 
-static void json_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev)
 {
-	fputs("{\"key\":", out);
-	tlc_rep__json_str(out, r->key);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "key", r->key);
 	if (r->op) {
-		fprintf(out, ",\"id\":%lld,\"phase\":\"%s\",\"module\":", (long long)r->op->id,
-		        tlc_phase_name(r->op->phase));
-		tlc_rep__json_str(out, r->op->module);
-		fprintf(out, ",\"class\":\"%s\"", tlc_class_name(r->op->cls));
+		tlc_jsonw__kint(g, "id", r->op->id);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name(r->op->phase));
+		tlc_jsonw__kstr(g, "module", r->op->module);
+		tlc_jsonw__kstr(g, "class", tlc_class_name(r->op->cls));
 	}
-	fprintf(out, ",\"count\":%llu,\"unknown\":%llu,\"flops\":",
-	        (unsigned long long)r->count, (unsigned long long)r->unknown);
-	tlc_rep__json_str(out, r->flops);
-	fputs(",\"bytes\":", out);
-	tlc_rep__json_str(out, r->bytes);
-	fputs(",\"intensity\":", out);
+	tlc_jsonw__kuint(g, "count", r->count);
+	tlc_jsonw__kuint(g, "unknown", r->unknown);
+	tlc_jsonw__knum(g, "flops", r->flops);
+	tlc_jsonw__knum(g, "bytes", r->bytes);
 	if (r->intensity >= 0)
-		tlc_rep__json_num(out, r->intensity);
+		tlc_jsonw__kreal(g, "intensity", r->intensity);
 	else
-		fputs("null", out);
+		tlc_jsonw__knull(g, "intensity");
 	if (time && r->has_time)
-		fprintf(out, ",\"time_instrumented_ns\":%lld", (long long)r->time_ns);
-	if (dev && r->has_device_time)
-		fprintf(out, ",\"device_time_ns\":%lld,\"kernel_time_ns\":%lld",
-		        (long long)r->device_time_ns, (long long)r->kernel_time_ns);
+		tlc_jsonw__kint(g, "time_instrumented_ns", r->time_ns);
+	if (dev && r->has_device_time) {
+		tlc_jsonw__kint(g, "device_time_ns", r->device_time_ns);
+		tlc_jsonw__kint(g, "kernel_time_ns", r->kernel_time_ns);
+	}
 	if (dev && r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
-		fprintf(out, ",\"attribution_status\":\"%s\"",
-		        tlc_attribution_name(r->op->attribution));
-	fputc('}', out);
+		tlc_jsonw__kstr(g, "attribution_status", tlc_attribution_name(r->op->attribution));
+	yajl_gen_map_close(g);
 }
 
-static void write_json(FILE *out, const tlc_profile *p)
+static int write_json(FILE *out, const tlc_profile *p)
 {
 	const tlc_profile_options *o = tlc_profile__options(p);
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
-	fprintf(out, "{\"schema\":\"tlcost.profile/1\",\"report\":\"profile\",\"by\":\"%s\",\"sort\":\"%s\",\"phase\":",
-	        by_name(o->by), sort_name(o->sort));
-	if (o->phase < 0)
-		fputs("\"all\"", out);
-	else
-		tlc_rep__json_str(out, tlc_phase_name((tlc_phase)o->phase));
-	fprintf(out, ",\"convention\":\"fma=2\",\"lower_bound\":%s,\"hidden_rows\":%zu,"
-	        "\"time_label\":\"time (instrumented)\",\"rows\":[",
-	        tlc_eval_is_lower_bound(tlc_profile__eval(p)) ? "true" : "false",
-	        tlc_profile_hidden_rows(p));
-	for (size_t i = 0; i < tlc_profile_row_count(p); i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_row(out, tlc_profile_row_at(p, i), time, dev);
-	}
-	fputs("\n]}\n", out);
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.profile/2");
+	tlc_jsonw__kstr(g, "report", "profile");
+	tlc_jsonw__kstr(g, "by", by_name(o->by));
+	tlc_jsonw__kstr(g, "sort", sort_name(o->sort));
+	tlc_jsonw__kstr(g, "phase", o->phase < 0 ? "all" : tlc_phase_name((tlc_phase)o->phase));
+	tlc_jsonw__kstr(g, "convention", "fma=2");
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(tlc_profile__eval(p)));
+	tlc_jsonw__kuint(g, "hidden_rows", tlc_profile_hidden_rows(p));
+	tlc_jsonw__kstr(g, "time_label", "time (instrumented)");
+	tlc_jsonw__key(g, "rows");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
+		json_row(g, tlc_profile_row_at(p, i), time, dev);
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
 }
 
 static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
@@ -189,10 +192,8 @@ int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt)
 	if (!out || !prof)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a profile",
 		                      "tlc_write_profile called with NULL");
-	if (fmt == TLC_FORMAT_JSON) {
-		write_json(out, prof);
-		return tlc_textw__finish(out, 0);
-	}
+	if (fmt == TLC_FORMAT_JSON)
+		return write_json(out, prof);
 	FILE *t = tlc_textw__open(out);
 	if (!t)
 		return TLC_ENOMEM;

@@ -8,6 +8,7 @@
 #include "tlcost/tlcost.h"
 #include "alloc.h"
 #include "count.h"
+#include "jsonw.h"
 
 /** Refuses (reports_need_ops) an evaluation without kept rows or not
  *  finished. */
@@ -35,10 +36,6 @@ const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c);
 /** Human quantity: 1.23e12 -> "1.23 T" (3 significant digits). */
 const char *tlc_rep__si(char *buf, size_t cap, double v);
 
-/** JSON string literal of s ("null" for NULL). */
-void tlc_rep__json_str(FILE *out, const char *s);
-/** JSON number of a double, null when not finite. */
-void tlc_rep__json_num(FILE *out, double v);
 
 /** Ceilings after resolution (device preset or user values). */
 typedef struct tlc_rep_ceil {
@@ -72,7 +69,9 @@ int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
 
 /** One device as a JSON object. */
-void tlc_rep__device_json(FILE *out, const tlc_device_preset *d);
+void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
+/** The tree document (schema tlcost.tree/2) as one JSON object. */
+void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t);
 
 /** The evaluation a roofline was built from. */
 const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
@@ -80,7 +79,7 @@ const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
 void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
 
 /** The JSON members hypothesis..summary of a roofline (no braces). */
-void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl);
+void tlc_rep__roofline_json_head(yajl_gen g, const tlc_roofline *rl);
 /** The tree's column header and rows as text; width > 0 cuts labels to fit. */
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width);
 

@@ -60,43 +60,59 @@ static void write_text(FILE *out, const tlc_tree *t)
 	tlc_textw__digits_free(&b);
 }
 
-static void json_row(FILE *out, const tlc_tree_row *r)
+static void json_row(yajl_gen g, const tlc_tree_row *r)
 {
-	fprintf(out, "{\"kind\":\"%s\",\"depth\":%zu,\"path\":", kind_name(r->kind), r->depth);
-	tlc_rep__json_str(out, r->path);
-	fputs(",\"last_path\":", out);
-	tlc_rep__json_str(out, r->last_path);
-	fputs(",\"label\":", out);
-	tlc_rep__json_str(out, r->label);
-	fputs(",\"module_type\":", out);
-	tlc_rep__json_str(out, r->module_type);
-	fprintf(out, ",\"call\":%lld,\"repeat\":%llu,\"hidden_calls\":%llu,\"self_flops\":\"%s\","
-	        "\"subtree_flops\":\"%s\",\"self_pct\":", (long long)r->call,
-	        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls, r->self_flops,
-	        r->subtree_flops);
-	tlc_rep__json_num(out, r->self_pct);
-	fputs(",\"subtree_pct\":", out);
-	tlc_rep__json_num(out, r->subtree_pct);
-	fprintf(out, ",\"self_ops\":%llu,\"self_unknown\":%llu,\"subtree_unknown\":%llu}",
-	        (unsigned long long)r->self_ops, (unsigned long long)r->self_unknown,
-	        (unsigned long long)r->subtree_unknown);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "kind", kind_name(r->kind));
+	tlc_jsonw__kuint(g, "depth", r->depth);
+	tlc_jsonw__kstr(g, "path", r->path);
+	tlc_jsonw__kstr(g, "last_path", r->last_path);
+	tlc_jsonw__kstr(g, "label", r->label);
+	tlc_jsonw__kstr(g, "module_type", r->module_type);
+	tlc_jsonw__kint(g, "call", r->call);
+	tlc_jsonw__kuint(g, "repeat", r->repeat);
+	tlc_jsonw__kuint(g, "hidden_calls", r->hidden_calls);
+	tlc_jsonw__knum(g, "self_flops", r->self_flops);
+	tlc_jsonw__knum(g, "subtree_flops", r->subtree_flops);
+	tlc_jsonw__kreal(g, "self_pct", r->self_pct);
+	tlc_jsonw__kreal(g, "subtree_pct", r->subtree_pct);
+	tlc_jsonw__kuint(g, "self_ops", r->self_ops);
+	tlc_jsonw__kuint(g, "self_unknown", r->self_unknown);
+	tlc_jsonw__kuint(g, "subtree_unknown", r->subtree_unknown);
+	yajl_gen_map_close(g);
 }
 
-static void write_json(FILE *out, const tlc_tree *t)
+void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t)
 {
 	const tlc_tree_options *o = tlc_tree__options(t);
-	fprintf(out, "{\"schema\":\"tlcost.tree/1\",\"report\":\"tree\",\"phase\":\"%s\",\"convention\":\"fma=2\","
-	        "\"basis\":\"actual-path analytic\",\"total_flops\":\"%s\",\"hidden_flops\":\"%s\","
-	        "\"hidden_calls\":%llu,\"lower_bound\":%s,\"top\":%zu,\"depth\":%zu,\"fold\":%s,"
-	        "\"rows\":[", tlc_phase_name(o->phase), tlc_tree_total_flops(t),
-	        tlc_tree_hidden_flops(t), (unsigned long long)tlc_tree_hidden_calls(t),
-	        tlc_eval_is_lower_bound(tlc_tree__eval(t)) ? "true" : "false", o->top, o->depth,
-	        o->no_fold ? "false" : "true");
-	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_row(out, tlc_tree_row_at(t, i));
-	}
-	fputs("\n]}\n", out);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.tree/2");
+	tlc_jsonw__kstr(g, "report", "tree");
+	tlc_jsonw__kstr(g, "phase", tlc_phase_name(o->phase));
+	tlc_jsonw__kstr(g, "convention", "fma=2");
+	tlc_jsonw__kstr(g, "basis", "actual-path analytic");
+	tlc_jsonw__knum(g, "total_flops", tlc_tree_total_flops(t));
+	tlc_jsonw__knum(g, "hidden_flops", tlc_tree_hidden_flops(t));
+	tlc_jsonw__kuint(g, "hidden_calls", tlc_tree_hidden_calls(t));
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(tlc_tree__eval(t)));
+	tlc_jsonw__kuint(g, "top", o->top);
+	tlc_jsonw__kuint(g, "depth", o->depth);
+	tlc_jsonw__kbool(g, "fold", !o->no_fold);
+	tlc_jsonw__key(g, "rows");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
+		json_row(g, tlc_tree_row_at(t, i));
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
+static int write_json(FILE *out, const tlc_tree *t)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	tlc_rep__tree_json(g, t);
+	return tlc_jsonw__end(g, out);
 }
 
 static void write_csv(FILE *out, const tlc_tree *t)
@@ -126,10 +142,8 @@ int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt)
 	if (!out || !tree)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a tree",
 		                      "tlc_write_tree called with NULL");
-	if (fmt == TLC_FORMAT_JSON) {
-		write_json(out, tree);
-		return tlc_textw__finish(out, 0);
-	}
+	if (fmt == TLC_FORMAT_JSON)
+		return write_json(out, tree);
 	FILE *t = tlc_textw__open(out);
 	if (!t)
 		return TLC_ENOMEM;

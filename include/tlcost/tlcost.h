@@ -992,6 +992,12 @@ void tlc_outfile_abort(tlc_outfile *o);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
+/** The verdict on the plugin at path (`tlcost plugin check`): info when
+ *  it was accepted, else refusal (the error tlc_plugin_inspect set). Text
+ *  (control bytes escaped) or JSON (schema tlcost.plugin_check/1). */
+int tlc_write_plugin_check(FILE *out, const tlc_plugin_info *info, const char *path,
+                           const tlc_error *refusal, tlc_format fmt);
+
 #ifdef __cplusplus
 }
 #endif
