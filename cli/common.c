@@ -171,6 +171,21 @@ void cli_ctx_dispose(cli_ctx *ctx)
 	memset(ctx, 0, sizeof *ctx);
 }
 
+/* Text from the input (names, messages quoting it) on the terminal: control
+ * bytes other than newline and tab, DEL and UTF-8 C1 controls are shown as
+ * \xNN / \uNNNN, as the library's text writers show them. */
+static void put_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\u%04x", *++p);
+		else
+			fputc(*p, f);
+	}
+}
+
 static const char *who(const cli_ctx *ctx, char *buf, size_t cap)
 {
 	const char *prog = ctx && ctx->prog ? ctx->prog : "tlcost";
@@ -184,29 +199,38 @@ static const char *who(const cli_ctx *ctx, char *buf, size_t cap)
 int cli_error(const cli_ctx *ctx, int status, const char *code, const char *remedy,
               const char *fmt, ...)
 {
-	char w[128];
+	char w[128], msg[2048];
 	va_list ap;
-	fprintf(stderr, "%s: error: %s: ", who(ctx, w, sizeof w), code);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n  remedy: %s\n", remedy);
+	fprintf(stderr, "%s: error: %s: ", who(ctx, w, sizeof w), code);
+	put_text(stderr, msg);
+	fputs("\n  remedy: ", stderr);
+	put_text(stderr, remedy);
+	fputc('\n', stderr);
 	return status;
 }
 
 static void print_last(const cli_ctx *ctx)
 {
 	const tlc_error *e = tlc_error_last();
-	fprintf(stderr, "%s: error: %s: %s\n", ctx && ctx->prog ? ctx->prog : "tlcost", e->code,
-	        e->message);
-	if (e->file && e->line && e->column)
-		fprintf(stderr, "  at %s:%llu:%llu\n", e->file, (unsigned long long)e->line,
-		        (unsigned long long)e->column);
-	else if (e->file && e->line)
-		fprintf(stderr, "  at %s:%llu\n", e->file, (unsigned long long)e->line);
-	else if (e->file)
-		fprintf(stderr, "  in %s\n", e->file);
-	fprintf(stderr, "  remedy: %s\n", e->remedy);
+	fprintf(stderr, "%s: error: %s: ", ctx && ctx->prog ? ctx->prog : "tlcost", e->code);
+	put_text(stderr, e->message);
+	fputc('\n', stderr);
+	if (e->file) {
+		fputs(e->line ? "  at " : "  in ", stderr);
+		put_text(stderr, e->file);
+		if (e->line && e->column)
+			fprintf(stderr, ":%llu:%llu", (unsigned long long)e->line,
+			        (unsigned long long)e->column);
+		else if (e->line)
+			fprintf(stderr, ":%llu", (unsigned long long)e->line);
+		fputc('\n', stderr);
+	}
+	fputs("  remedy: ", stderr);
+	put_text(stderr, e->remedy);
+	fputc('\n', stderr);
 }
 
 int cli_fail(const cli_ctx *ctx)
@@ -267,7 +291,9 @@ int cli_engine(cli_ctx *ctx)
 			return cli_fail(ctx);
 	for (size_t i = 0; i < tlc_engine_notice_count(ctx->eng); i++) {
 		const tlc_notice *n = tlc_engine_notice_at(ctx->eng, i);
-		fprintf(stderr, "%s: notice: %s: %s\n", ctx->prog, n->code, n->message);
+		fprintf(stderr, "%s: notice: %s: ", ctx->prog, n->code);
+		put_text(stderr, n->message);
+		fputc('\n', stderr);
 	}
 	return 0;
 }

@@ -85,3 +85,7 @@ EXTRA_DIST += tests/output_cli.sh tests/output_check.py
 # Exact integers past 2^256 through every writer, against Python's own sums.
 TESTS += tests/huge_totals.sh
 EXTRA_DIST += tests/huge_totals.sh
+# Hostile inputs (issue 11): one unknown count, control bytes, NUL, pipes,
+# a FIFO in the plugin path.
+TESTS += tests/hostile_cli.sh
+EXTRA_DIST += tests/hostile_cli.sh

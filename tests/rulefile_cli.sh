@@ -43,7 +43,7 @@ absent "not complete" "coverage is COMPLETE"
 
 # with it: complete, and the custom op counted
 run 0 --rules "$RULES" flops "$LOG"
-check "complete" "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)"
+check "complete" "coverage is COMPLETE, not a lower bound (0 unknown-cost calls)"
 check "total" "one MAC = 2 FLOPs): 23,048"
 check "other" "other FLOPs 1,544"
 check "fused_gelu row" "1,280"

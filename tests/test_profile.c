@@ -138,7 +138,7 @@ static void test_report_api(void **state)
 	/* forward 48 + 8 + 48 = 104 (>=: one unknown op); backward 1 */
 	assert_non_null(strstr(txt, "forward   >= 104 FLOPs"));
 	assert_non_null(strstr(txt, "backward  >= 1 FLOPs"));
-	assert_non_null(strstr(txt, "totals are a LOWER BOUND: 1 unknown-cost op"));
+	assert_non_null(strstr(txt, "totals are a LOWER BOUND: 1 unknown-cost call of 1 op type"));
 	assert_non_null(strstr(txt, "NVIDIA L4 [l4]"));
 	assert_non_null(strstr(json, "\"schema\":\"tlcost.report/2\""));
 	assert_non_null(strstr(json, "\"flops\":104"));

@@ -257,6 +257,10 @@ static const char *remedy_for(const char *code)
 	if (!strcmp(code, "oplog_version_unsupported"))
 		return "write the log as op log version 1, or use a tlcost release that "
 		       "reads this version";
+	if (!strcmp(code, "oplog_string_nul"))
+		return "remove the \\u0000 from the string: a name or field that holds a NUL "
+		       "cannot be carried whole (it would be cut at the NUL and counted under "
+		       "another name); fix the writer of the log";
 	if (!strcmp(code, "oplog_line_too_long"))
 		return "check that the file is an op log (one JSON object per line); split "
 		       "huge records";
@@ -1247,9 +1251,26 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	return on_value(r, &e);
 }
 
+/* A string or key with an embedded NUL is refused: C strings would cut it
+ * ("aten::mm\u0000x" counted as aten::mm). 1 when refused. */
+static int has_nul(reader *r, const unsigned char *s, size_t n, const char *what)
+{
+	const unsigned char *z = memchr(s, 0, n);
+	if (!z)
+		return 0;
+	char path[160];
+	field_path(r, path, sizeof path);
+	fail(r, TLC_EINPUT, "oplog_string_nul", 0,
+	     "%s %s holds a NUL character (\\u0000) at character %zu of %zu", what,
+	     *path ? path : "(record)", (size_t)(z - s) + 1, n);
+	return 1;
+}
+
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
 	jev e = { .t = J_STR, .s = s, .n = n };
+	if (has_nul(ctx, s, n, "the string of field"))
+		return 0;
 	return on_value(ctx, &e);
 }
 
@@ -1289,6 +1310,8 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	reader *r = ctx;
 	frame *f = &r->fr[r->depth - 1];
+	if (has_nul(r, s, n, "a key inside"))
+		return 0;
 	switch (f->kind) {
 	case FR_RECORD:
 		f->key = (unsigned char)(r->is_header

@@ -118,6 +118,9 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_truncated") == 0)
 		return "the file ends early: re-export the trace (torch.profiler "
 		       "export_chrome_trace) and check the copy is complete";
+	if (strcmp(code, "trace_string_nul") == 0)
+		return "remove the \\u0000 from the string: a name that holds a NUL cannot be "
+		       "carried whole (it would be cut at the NUL); fix the writer of the trace";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -637,8 +640,27 @@ static int cb_number(void *ctx, const char *s, size_t n)
 {
 	return on_scalar(ctx, TLC_TNODE_NUMBER, 0, s, n);
 }
+static int skipping(const reader *r);
+
+/* A string with an embedded NUL would be cut where C strings end:
+ * refused (in events the reader keeps). 1 when refused. */
+static int has_nul(reader *r, const unsigned char *s, size_t n)
+{
+	const unsigned char *z = memchr(s, 0, n);
+	if (!z || skipping(r))
+		return 0;
+	char msg[200];
+	snprintf(msg, sizeof msg, "trace event %llu: a string holds a NUL character (\\u0000) "
+	         "at character %zu of %zu", (unsigned long long)r->nevents + 1,
+	         (size_t)(z - s) + 1, n);
+	fail(r, TLC_EINPUT, "trace_string_nul", msg);
+	return 1;
+}
+
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
+	if (has_nul(ctx, s, n))
+		return 0;
 	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
 }
 

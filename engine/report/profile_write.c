@@ -82,7 +82,7 @@ static void write_text(FILE *out, const tlc_profile *p)
 		fputs("device/kernel ms come from the device-time join: launches each op made itself\n"
 		      "(the innermost op at the launch; a counted op's children keep theirs, see\n"
 		      "`tlcost join`); absent = no attributed time\n", out);
-	fputs("unk = ops without a cost: FLOPs of such rows are a lower bound (>=) or unknown;\n"
+	fputs("unk = unknown-cost calls: FLOPs of such rows are a lower bound (>=) or unknown;\n"
 	      "FLOP/B '-' = bytes unknown or 0\n", out);
 	tlc_rep__coverage_line(out, tlc_profile__eval(p));
 }

@@ -110,7 +110,7 @@ static void text_ledger(FILE *out, const tlc_eval *ev)
 	size_t n = tlc_eval_ledger_count(ev);
 	if (n == 0)
 		return;
-	fprintf(out, "\nunknown-cost ops (top %zu of %zu groups; `tlcost ledger` has remedies):\n",
+	fprintf(out, "\nunknown-cost op types (top %zu of %zu; `tlcost ledger` has remedies):\n",
 	        n < 3 ? n : 3, n);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);

@@ -198,20 +198,34 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 	return best;
 }
 
-void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
+const char *tlc_rep__unknown_phrase(char *buf, size_t cap, const tlc_eval *ev)
 {
 	tlc_coverage cov;
 	memset(&cov, 0, sizeof cov);
 	tlc_eval_coverage(&cov, ev);
-	uint64_t unk = cov.by_class[TLC_CLASS_UNKNOWN];
-	if (unk == 0) {
-		fputs("coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n", out);
+	unsigned long long calls = cov.by_class[TLC_CLASS_UNKNOWN];
+	size_t types = tlc_eval_ledger_count(ev);
+	if (calls == 0)
+		snprintf(buf, cap, "0 unknown-cost calls");
+	else
+		snprintf(buf, cap, "%llu unknown-cost call%s of %zu op type%s", calls,
+		         calls == 1 ? "" : "s", types, types == 1 ? "" : "s");
+	return buf;
+}
+
+void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
+{
+	char what[128];
+	tlc_rep__unknown_phrase(what, sizeof what, ev);
+	if (tlc_eval_ledger_count(ev) == 0 && !tlc_eval_is_lower_bound(ev)) {
+		fprintf(out, "coverage is COMPLETE, not a lower bound (%s)\n", what);
 		return;
 	}
+	/* the line is built in memory to fit 80 columns when narrow; names may be
+	 * long, so the list is cut (with "...") rather than the counts */
 	char line[512];
-	int w = snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s (",
-	                 (unsigned long long)unk, unk == 1 ? "" : "s");
-	size_t n = tlc_eval_ledger_count(ev), names = narrow ? 1 : 2;
+	int w = snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (", what);
+	size_t n = tlc_eval_ledger_count(ev), names = narrow ? 1 : 3;
 	for (size_t i = 0; i < n && i < names && w > 0 && (size_t)w < sizeof line; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
 		w += snprintf(line + w, sizeof line - (size_t)w, "%s%s%s%s x%llu", i ? ", " : "",
@@ -221,8 +235,9 @@ void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 	if (w > 0 && (size_t)w < sizeof line)
 		snprintf(line + w, sizeof line - (size_t)w, "%s);", n > names ? ", ..." : "");
 	if (narrow && strlen(line) > 80) /* the report lists them right below */
-		snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s "
-		         "(listed below);", (unsigned long long)unk, unk == 1 ? "" : "s");
+		snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (listed below);", what);
+	else if ((size_t)w >= sizeof line) /* names too long to list: counts stay whole */
+		snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (see below);", what);
 	fprintf(out, "%s%sremedy: see `tlcost ledger`\n", line, narrow ? "\n  " : " ");
 }
 

@@ -53,6 +53,10 @@ int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *
  *  one. */
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
 
+/** The unknown count of ev, the one wording of every surface: "3
+ *  unknown-cost calls of 1 op type" (calls: ops without a cost; op types:
+ *  ledger groups), or "0 unknown-cost calls". Returns buf. */
+const char *tlc_rep__unknown_phrase(char *buf, size_t cap, const tlc_eval *ev);
 /** The LOWER BOUND / COMPLETE line of the contract (section 3). */
 void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev);
 /** Same; narrow puts the remedy on its own line (80-column reports). */

@@ -54,7 +54,7 @@ static void write_text(FILE *out, const tlc_tree *t)
 	        "no limit)\n", tlc_textw__group(&b, tlc_tree_hidden_flops(t)),
 	        (unsigned long long)tlc_tree_hidden_calls(t),
 	        tlc_tree_hidden_calls(t) == 1 ? "" : "s", o->top, o->depth);
-	fputs("unk = ops without a cost in the subtree (their FLOPs are not in the total)\n", out);
+	fputs("unk = unknown-cost calls in the subtree (their FLOPs are not in the total)\n", out);
 	tlc_rep__coverage_line(out, tlc_tree__eval(t));
 	tlc_textw__digits_free(&a);
 	tlc_textw__digits_free(&b);

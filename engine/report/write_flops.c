@@ -6,6 +6,7 @@
 #include "count.h"
 #include "error.h"
 #include "jsonw.h"
+#include "reports.h"
 #include "textw.h"
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
@@ -106,21 +107,11 @@ static void write_coverage_text(FILE *out, const tlc_eval *ev)
 		        (unsigned long long)c.device_records);
 }
 
-/* The LOWER BOUND / COMPLETE line of contract section 3. */
+/* The LOWER BOUND / COMPLETE line of contract section 3 (one wording for
+ * every report: tlc_rep__coverage_line). */
 static void write_bound_line(FILE *out, const tlc_eval *ev)
 {
-	size_t n = tlc_eval_ledger_count(ev);
-	if (!tlc_eval_is_lower_bound(ev)) {
-		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
-		return;
-	}
-	fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops (", n);
-	for (size_t i = 0; i < n && i < 3; i++) {
-		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
-		fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, *e->overload ? "." : "",
-		        e->overload, (unsigned long long)e->count);
-	}
-	fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
+	tlc_rep__coverage_line(out, ev);
 }
 
 static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
@@ -376,10 +367,8 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 static int write_ledger_text(FILE *out, const tlc_eval *ev)
 {
 	size_t n = tlc_eval_ledger_count(ev);
-	tlc_coverage c;
-	tlc_eval_coverage(&c, ev);
-	fprintf(out, "unknown-cost ledger: %zu op names, %llu calls\n", n,
-	        (unsigned long long)c.by_class[TLC_CLASS_UNKNOWN]);
+	char what[128];
+	fprintf(out, "unknown-cost ledger: %s\n", tlc_rep__unknown_phrase(what, sizeof what, ev));
 	for (size_t i = 0; i < n; i++)
 		write_ledger_entry_text(out, tlc_eval_ledger_at(ev, i));
 	write_bound_line(out, ev);
