@@ -20,6 +20,7 @@ typedef struct cli_ctx {
 	int argc;                  /* remaining (non-common) arguments */
 	char **argv;
 	int optend;                /* argv[optend..] came after "--": never options */
+	tlc_input_limits limits;   /* --max-input-bytes, --max-token-bytes, ... (0: default) */
 	tlc_join *join;            /* device-time join of the last cli_load, or NULL */
 	int no_auto_join;          /* set by `join`, which runs its own */
 } cli_ctx;

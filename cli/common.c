@@ -55,8 +55,32 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
 }
 
 static const cli_opt common_opts[] = {
-	{ "--plugin", 1, 1 }, { "--rules", 1, 2 }, { "--format", 1, 3 }, { NULL, 0, 0 }
+	{ "--plugin", 1, 1 }, { "--rules", 1, 2 }, { "--format", 1, 3 },
+	{ "--max-input-bytes", 1, 4 }, { "--max-token-bytes", 1, 5 },
+	{ "--max-held-records", 1, 6 }, { "--max-held-bytes", 1, 7 }, { NULL, 0, 0 }
 };
+
+/* A limit: a count with an optional k/M/G/T suffix (powers of 1024), or
+ * "none". 0 or -1. */
+static int parse_limit(uint64_t *out, const char *v)
+{
+	if (strcmp(v, "none") == 0) {
+		*out = UINT64_MAX;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (end == v || errno || v[0] == '-' || n == 0)
+		return -1;
+	int shift = *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
+	if (shift)
+		end++;
+	if (*end || (shift && n > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)n << shift;
+	return 0;
+}
 
 /* 1 when argv[*i] is a common option (consumed), 0 when not, or an exit
  * status after a usage error. */
@@ -69,11 +93,19 @@ static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 			continue;
 		if (!*v)
 			return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
-			                 "%s needs a %s", o->name, o->id == 3 ? "format" : "path");
+			                 "%s needs a value", o->name);
 		if (o->id == 3)
 			return cli_parse_format(&ctx->format, v) == 0 ? 1
 			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
 			                   "--format must be text, json or csv, got '%s'", v);
+		if (o->id >= 4) {
+			uint64_t *dst[] = { &ctx->limits.max_input_bytes, &ctx->limits.max_token_bytes,
+			                    &ctx->limits.max_held_records, &ctx->limits.max_held_bytes };
+			return parse_limit(dst[o->id - 4], v) == 0 ? 1
+			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                   "%s needs a count > 0 (suffix k, M, G or T) or 'none', "
+			                   "got '%s'", o->name, v);
+		}
 		int rc = o->id == 1 ? push(&ctx->plugins, &ctx->nplugins, v)
 		                    : push(&ctx->rules, &ctx->nrules, v);
 		return rc == 0 ? 1 : cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
@@ -87,6 +119,7 @@ int cli_parse_common(cli_ctx *ctx, int argc, char **argv)
 	memset(ctx, 0, sizeof *ctx);
 	ctx->prog = "tlcost";
 	ctx->optend = argc;
+	ctx->limits.size = sizeof ctx->limits;
 	ctx->argv = calloc((size_t)argc + 1, sizeof *ctx->argv);
 	if (!ctx->argv)
 		return cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
@@ -322,7 +355,7 @@ int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0 ||
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0 ||
 	    (keep_ops && auto_join(ctx, ev) < 0)) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);

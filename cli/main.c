@@ -37,6 +37,13 @@ static void usage(FILE *out)
 	        "  --plugin SO     load a rule plugin (repeatable; also TLCOST_PLUGIN_PATH)\n"
 	        "  --rules FILE    load a declarative rule file (repeatable)\n"
 	        "  --format F      text (default), json or csv where the command supports it\n"
+	        "  --max-input-bytes N   decompressed bytes of one input (default 64G)\n"
+	        "  --max-token-bytes N   one JSON string or number (default 8M)\n"
+	        "  --max-held-records N  records held before they can be evaluated: a trace's\n"
+	        "                        cpu_ops, op log records before their parent (4000000)\n"
+	        "  --max-held-bytes N    bytes of a trace's held cpu_ops (default 1G)\n"
+	        "                  (N: a count, suffix k M G T = powers of 1024, or none)\n"
+	        "  --              end of options: what follows is a file name\n"
 	        "  --help          help for tlcost or for COMMAND\n"
 	        "  --version       print the version\n\n"
 	        "Run `tlcost COMMAND --help` for a command's options; `man tlcost` for more.\n");

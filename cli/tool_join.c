@@ -87,7 +87,7 @@ static int load(cli_ctx *ctx, const char *path, tlc_op_recorder *rec, tlc_eval *
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0) {
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);
 		return rc;

@@ -89,3 +89,6 @@ EXTRA_DIST += tests/huge_totals.sh
 # a FIFO in the plugin path.
 TESTS += tests/hostile_cli.sh
 EXTRA_DIST += tests/hostile_cli.sh
+# Reader limits (issue 11): each limit's typed error, tokens across chunks.
+TESTS += tests/limits_cli.sh
+EXTRA_DIST += tests/limits_cli.sh

@@ -60,6 +60,11 @@ static int sniff(const unsigned char *p, size_t n)
 
 int tlc_input_read(tlc_eval *ev, const char *path)
 {
+	return tlc_input_read_limited(ev, path, NULL);
+}
+
+int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limits *lim)
+{
 	if (!ev || !path)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an evaluation and a path",
 		                      "tlc_input_read: NULL argument");
@@ -67,6 +72,7 @@ int tlc_input_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, lim);
 	const unsigned char *p;
 	size_t n;
 	if ((rc = tlc_instream__peek(in, &p, &n)) < 0) {

@@ -237,6 +237,7 @@ typedef struct reader {
 	int line_objects;
 	int seen_header;
 
+	uint64_t max_held; /* records held for a later parent (0: no bound) */
 	/* pending error */
 	int err;          /* klass of a pending error to set, 0 when none */
 	int err_set;      /* the thread's error is already set: only locate it */
@@ -257,6 +258,10 @@ static const char *remedy_for(const char *code)
 	if (!strcmp(code, "oplog_version_unsupported"))
 		return "write the log as op log version 1, or use a tlcost release that "
 		       "reads this version";
+	if (!strcmp(code, "held_records_exceeded"))
+		return "if the log is genuine, raise the limit with --max-held-records N (or "
+		       "tlc_input_limits), or write parents before their children; otherwise the "
+		       "log is hostile";
 	if (!strcmp(code, "oplog_string_nul"))
 		return "remove the \\u0000 from the string: a name or field that holds a NUL "
 		       "cannot be carried whole (it would be cut at the NUL and counted under "
@@ -965,6 +970,12 @@ static int finish_op(reader *r)
 		r->err_set = 1;
 		return 0;
 	}
+	/* records whose parent has not come yet are held in memory: bounded */
+	if (r->max_held && tlc_eval__held_count(r->ev) > r->max_held)
+		return fail(r, TLC_EINPUT, "held_records_exceeded", 0,
+		            "more than %llu records wait for a parent that comes later in the log "
+		            "(the max-held-records limit, --max-held-records)",
+		            (unsigned long long)r->max_held);
 	return 1;
 }
 
@@ -1455,9 +1466,34 @@ static int end_line(reader *r)
 	return 0;
 }
 
+/* Whole blank (whitespace-only) lines at the start of p, skipped without
+ * the parser: they cost what whitespace costs, not a parse per line.
+ * Returns the bytes skipped; counts their lines. */
+static size_t skip_blank_lines(reader *r, const unsigned char *p, size_t n)
+{
+	if (r->line_len != 0)
+		return 0;
+	size_t i = 0, upto = 0;
+	uint64_t lines = 0;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) {
+		if (p[i] == '\n') {
+			lines++;
+			upto = i + 1;
+		}
+		i++;
+	}
+	r->line += lines;
+	return upto;
+}
+
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 {
 	while (n) {
+		size_t blank = skip_blank_lines(r, p, n);
+		p += blank;
+		n -= blank;
+		if (!n)
+			break;
 		const unsigned char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
 		if (r->line_len + take > r->max_line)
@@ -1551,6 +1587,7 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->a = a;
 	r->file = tlc_instream__name(in);
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
+	r->max_held = tlc_instream__limits(in)->max_held_records;
 	r->line = 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);
@@ -1583,6 +1620,7 @@ int tlc_oplog_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_oplog__read_stream(ev, in, 0);
 	tlc_instream__close(in);
 	return rc;
@@ -1597,6 +1635,7 @@ int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_oplog__read_stream(ev, in, 0);
 	tlc_instream__close(in);
 	return rc;

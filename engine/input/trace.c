@@ -85,6 +85,8 @@ typedef struct reader {
 	size_t nskips, last_skip;
 	/* error raised in a callback */
 	int err;
+	const tlc_input_limits *lim; /* held-record bounds (0 fields: none) */
+	uint64_t held_bytes;         /* what the kept cpu_ops take */
 	const char *err_code;
 	char err_msg[200];
 	/* position of the current chunk */
@@ -118,6 +120,10 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_truncated") == 0)
 		return "the file ends early: re-export the trace (torch.profiler "
 		       "export_chrome_trace) and check the copy is complete";
+	if (strcmp(code, "held_records_exceeded") == 0 || strcmp(code, "held_bytes_exceeded") == 0)
+		return "if the trace is genuine, raise the limit with the option named (or "
+		       "tlc_input_limits); otherwise the trace is hostile: it holds more ops "
+		       "than a real capture";
 	if (strcmp(code, "trace_string_nul") == 0)
 		return "remove the \\u0000 from the string: a name that holds a NUL cannot be "
 		       "carried whole (it would be cut at the NUL); fix the writer of the trace";
@@ -385,6 +391,29 @@ static int keep_span(reader *r)
 	return 1;
 }
 
+/* Every cpu_op is held until the end of the file (nesting and phases need
+ * them all): the count and the bytes they take are bounded. 1, or 0 with
+ * the error pending. */
+static int held_within_limits(reader *r, const tlc_trace_op *o)
+{
+	char msg[200];
+	r->held_bytes += sizeof *o + o->args_len;
+	const tlc_input_limits *l = r->lim;
+	if (l && l->max_held_records && r->ops.nops > l->max_held_records) {
+		snprintf(msg, sizeof msg, "more than %llu cpu_op events to hold to the end of the "
+		         "trace (limit max-held-records, --max-held-records)",
+		         (unsigned long long)l->max_held_records);
+		return fail(r, TLC_EINPUT, "held_records_exceeded", msg);
+	}
+	if (l && l->max_held_bytes && r->held_bytes > l->max_held_bytes) {
+		snprintf(msg, sizeof msg, "held cpu_op events take more than %llu bytes (limit "
+		         "max-held-bytes, --max-held-bytes)",
+		         (unsigned long long)l->max_held_bytes);
+		return fail(r, TLC_EINPUT, "held_bytes_exceeded", msg);
+	}
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -423,7 +452,7 @@ static int keep_op(reader *r)
 	if (strncmp(o->name, "autograd::engine::evaluate_function:", 36) == 0)
 		o->flags |= TLC_TOP_AUTOGRAD_FN;
 	t->nops++;
-	return 1;
+	return held_within_limits(r, o);
 }
 
 static int finish_event(reader *r)
@@ -960,6 +989,7 @@ int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 	reader r;
 	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
 		return TLC_ENOMEM;
+	r.lim = tlc_instream__limits(in);
 	int rc = read_stream(&r, in);
 	if (rc == 0)
 		rc = finish_parse(&r);
@@ -978,6 +1008,7 @@ int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_trace__read_stream(ev, in);
 	tlc_instream__close(in);
 	return rc;
@@ -992,6 +1023,7 @@ int tlc_trace_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_trace__read_stream(ev, in);
 	tlc_instream__close(in);
 	return rc;

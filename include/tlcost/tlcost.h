@@ -992,6 +992,38 @@ void tlc_outfile_abort(tlc_outfile *o);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
+/** Bounds on what one input may cost (each exceeded bound ends the read
+ *  with a typed error naming the bound and the tlcost option that raises
+ *  it). A field of 0 takes its default; UINT64_MAX means no bound.
+ *    max_input_bytes   decompressed bytes of the input (input_too_large,
+ *                      --max-input-bytes; default 64 GiB)
+ *    max_token_bytes   one JSON string or number, quotes included
+ *                      (token_too_long, --max-token-bytes; default 8 MiB:
+ *                      room for a 1 MiB string written with escapes)
+ *    max_held_records  records a reader must hold before it can evaluate
+ *                      them: every cpu_op of a trace (held to the end of
+ *                      the file), op log records whose parent has not come
+ *                      yet (held_records_exceeded, --max-held-records;
+ *                      default 4,000,000)
+ *    max_held_bytes    bytes the held trace ops take (held_bytes_exceeded,
+ *                      --max-held-bytes; default 1 GiB) */
+typedef struct tlc_input_limits {
+	uint32_t size; /* sizeof(tlc_input_limits) */
+	uint64_t max_input_bytes;
+	uint64_t max_token_bytes;
+	uint64_t max_held_records;
+	uint64_t max_held_bytes;
+} tlc_input_limits;
+
+#define TLC_INPUT_DEFAULT_MAX_INPUT_BYTES ((uint64_t)64 << 30)
+#define TLC_INPUT_DEFAULT_MAX_TOKEN_BYTES ((uint64_t)8 << 20)
+#define TLC_INPUT_DEFAULT_MAX_HELD_RECORDS ((uint64_t)4000000)
+#define TLC_INPUT_DEFAULT_MAX_HELD_BYTES ((uint64_t)1 << 30)
+
+/** tlc_input_read under the given limits (NULL: the defaults, which
+ *  tlc_input_read also applies). */
+int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limits *lim);
+
 /** The verdict on the plugin at path (`tlcost plugin check`): info when
  *  it was accepted, else refusal (the error tlc_plugin_inspect set). Text
  *  (control bytes escaped) or JSON (schema tlcost.plugin_check/1). */
