@@ -37,7 +37,7 @@ EXTRA_DIST += tests/rulefile_cli.sh tests/fixtures/rules docs/rule-files.md \
 
 # libFuzzer target for the parser and interpreter: `make tests/fuzz/fuzz_rulefile`
 # builds it through the pattern rule of tests/fuzz/local.mk.
-EXTRA_DIST += tests/fuzz/fuzz_rulefile.c tests/fuzz/rulefile.dict
+# (in the fuzz list, tests/fuzz/local.mk, which also distributes it)
 
 # Reports (contract sections 5-7): cost tree, profile tables, device presets,
 # roofline (+ SVG chart), MFU and the one-screen `tlcost report`.

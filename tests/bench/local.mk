@@ -10,7 +10,7 @@ tests_bench_bench_engine_LDADD = libtlcore.la
 tests_bench_yajl_floor_SOURCES = tests/bench/yajl_floor.c
 tests_bench_yajl_floor_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS)
 tests_bench_yajl_floor_LDADD = $(YAJL_LIBS)
-EXTRA_DIST += tests/bench/run.sh
+EXTRA_DIST += tests/bench/run.sh tests/bench/token_run.sh
 CLEANFILES += tests/bench/gen_oplog$(EXEEXT) tests/bench/bench_engine$(EXEEXT) \
 	tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT) tests/bench/timeit.out
 
@@ -21,6 +21,12 @@ BENCH_DEPS = tlcost$(EXEEXT) tests/bench/gen_oplog$(EXEEXT) \
 # `make bench`: the op log benchmark, then the trace benchmark (am/trace.am)
 bench: bench-oplog
 	@$(MAKE) $(AM_MAKEFLAGS) bench-trace
+	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
+# long tokens cost linear time (issue 11): tests/bench/token_run.sh
+.PHONY: bench-tokens
+bench-tokens: tlcost$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' TIMEIT='$(abs_top_builddir)/tests/bench/timeit' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(SHELL) $(top_srcdir)/tests/bench/token_run.sh
 bench-oplog: $(BENCH_DEPS)
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/bench/gen_oplog' \
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \

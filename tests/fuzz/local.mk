@@ -9,6 +9,13 @@
 #   fuzz_rules  rule-file parser (engine/registry/rulefile.c) and its interpreter
 #   fuzz_desc   plugin descriptor validation (engine/registry/loader.c)
 #   fuzz_devices  device files (engine/report/devices_file.c), lookup and writer
+#   fuzz_rulefile  rule files (engine/registry/rulefile.c) loaded into an engine
+#               without built-ins, then interpreted over a fixed op log of
+#               hostile shapes (engine/registry/rulefile_eval.c)
+#   fuzz_savedjoin  the saved-join reader and verifier (engine/join/save_join.c):
+#               what verifies is saved again and must read back and verify
+# `make fuzz-long` runs every target for FUZZ_LONG_SECONDS (default 240) with
+# a random seed (a campaign by hand, not CI's fixed-seed run).
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 # A fixed seed makes the bounded CI run walk the same input sequence every
@@ -18,16 +25,21 @@ FUZZ_SEED = 1
 FUZZ_SAN = address,undefined
 FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
-	-I$(top_srcdir)/include -I$(top_srcdir)/engine -I$(top_srcdir)/rules \
+	-I$(top_srcdir)/include -I$(top_builddir) -I$(top_srcdir)/rules \
+	$(addprefix -I$(top_srcdir)/engine/,base output registry eval input join report) \
 	$(YAJL_CFLAGS) $(ZLIB_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
 # The library sources are compiled once into tests/fuzz/obj/ (instrumented)
 # and linked into every target.
-FUZZ_LIBSRC = $(filter %.c,$(libtlcore_la_SOURCES))
+# (the layer libraries of engine/local.mk and the built-in rules: libtlcore
+# itself has no sources of its own since the engine was split in layers)
+FUZZ_LIBSRC = $(filter %.c,$(libtl_base_la_SOURCES) $(libtl_output_la_SOURCES) \
+	$(libtl_registry_la_SOURCES) $(libtl_eval_la_SOURCES) $(libtl_input_la_SOURCES) \
+	$(libtl_join_la_SOURCES) $(libtl_report_la_SOURCES) $(libtl_rules_la_SOURCES))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
-FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*.h \
+FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h \
 	$(top_srcdir)/rules/*.h)
-FUZZ_NAMES = oplog trace rules desc devices
+FUZZ_NAMES = oplog trace rules desc devices rulefile savedjoin
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 
 EXTRA_DIST += tests/fuzz/fuzz_common.h $(addprefix tests/fuzz/fuzz_,$(addsuffix .c,$(FUZZ_NAMES))) \
@@ -60,6 +72,8 @@ FUZZ_SEEDS_trace = tests/fixtures/trace
 FUZZ_SEEDS_rules = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
 FUZZ_SEEDS_desc = tests/fuzz/seeds/desc
 FUZZ_SEEDS_devices = tests/fuzz/seeds/devices
+FUZZ_SEEDS_rulefile = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
+FUZZ_SEEDS_savedjoin = tests/fuzz/seeds/savedjoin tests/fixtures/oplog
 
 # One target: fresh corpus from its seeds, FUZZ_SECONDS of fuzzing; a crash
 # fails with the input left in fuzz-crashes/NAME/.
@@ -82,11 +96,19 @@ fuzz-run: fuzz
 	@fail=0; for t in $(FUZZ_NAMES); do \
 	  $(MAKE) $(AM_MAKEFLAGS) fuzz-run-$$t || fail=1; done; exit $$fail
 
+# A random-seed campaign: every target, FUZZ_LONG_SECONDS each, seed 0
+# (libFuzzer picks one and prints it, so a crash can be replayed).
+FUZZ_LONG_SECONDS = 240
+fuzz-long: fuzz
+	@fail=0; for t in $(FUZZ_NAMES); do \
+	  $(MAKE) $(AM_MAKEFLAGS) fuzz-run-$$t FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_SEED=0 || fail=1; \
+	done; exit $$fail
+
 TESTS += tests/fuzz/replay.sh
 
 # (fuzz-run-NAME is a pattern rule, so it cannot be .PHONY: make skips
 # implicit rules for phony targets.)
-.PHONY: fuzz fuzz-run clean-fuzz
+.PHONY: fuzz fuzz-run fuzz-long clean-fuzz
 
 # Extremes (issue 7): overflow past 64 bits, zero-size and rank-0 tensors,
 # a million op names, 100,000-deep nesting, multi-megabyte lines.
