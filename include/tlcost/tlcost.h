@@ -276,7 +276,8 @@ int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info);
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev);
 
 /** Evaluates one op. The record is copied as needed. Errors:
- *  oplog_duplicate_id, op_invalid (negative shape, missing name). */
+ *  oplog_duplicate_id, oplog_parent_unknown, oplog_field_invalid
+ *  (negative shape, missing name; there is no op_invalid code). */
 int tlc_eval_push_op(tlc_eval *ev, const tlc_op *op);
 
 /** Counts a record that was skipped on purpose (an unknown record kind);
