@@ -1,4 +1,5 @@
 /* Common option parsing, engine setup, input loading and error printing. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,59 +34,162 @@ static int push(const char ***list, size_t *n, const char *v)
 	return 0;
 }
 
-const char *cli_opt_value(int argc, char **argv, int *i, const char *opt)
+/* --name VALUE or --name=VALUE at argv[*i] (advancing *i past a separate
+ * value): the value, NULL when argv[*i] is not name; *missing is set when
+ * the separate value is absent. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
 {
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
+	size_t n = strlen(name);
+	*missing = 0;
+	if (strncmp(argv[*i], name, n) != 0)
 		return NULL;
 	if (argv[*i][n] == '=')
 		return argv[*i] + n + 1;
 	if (argv[*i][n] != '\0')
 		return NULL;
-	if (*i + 1 >= argc)
+	if (*i + 1 >= argc) {
+		*missing = 1;
 		return "";
+	}
 	return argv[++*i];
 }
 
+static const cli_opt common_opts[] = {
+	{ "--plugin", 1, 1 }, { "--rules", 1, 2 }, { "--format", 1, 3 },
+	{ "--max-input-bytes", 1, 4 }, { "--max-token-bytes", 1, 5 },
+	{ "--max-held-records", 1, 6 }, { "--max-held-bytes", 1, 7 }, { NULL, 0, 0 }
+};
+
+/* A limit: a count with an optional k/M/G/T suffix (powers of 1024), or
+ * "none". 0 or -1. */
+static int parse_limit(uint64_t *out, const char *v)
+{
+	if (strcmp(v, "none") == 0) {
+		*out = UINT64_MAX;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (end == v || errno || v[0] == '-' || n == 0)
+		return -1;
+	int shift = *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
+	if (shift)
+		end++;
+	if (*end || (shift && n > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)n << shift;
+	return 0;
+}
+
+/* 1 when argv[*i] is a common option (consumed), 0 when not, or an exit
+ * status after a usage error. */
 static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 {
-	const char *v;
-	if ((v = cli_opt_value(argc, argv, i, "--plugin")))
-		return *v ? push(&ctx->plugins, &ctx->nplugins, v) : 2;
-	if ((v = cli_opt_value(argc, argv, i, "--rules")))
-		return *v ? push(&ctx->rules, &ctx->nrules, v) : 2;
-	if ((v = cli_opt_value(argc, argv, i, "--format")))
-		return cli_parse_format(&ctx->format, v) < 0 ? 3 : 0;
-	return 1; /* not a common option */
+	for (const cli_opt *o = common_opts; o->name; o++) {
+		int missing;
+		const char *v = opt_value(argc, argv, i, o->name, &missing);
+		if (!v)
+			continue;
+		if (!*v)
+			return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                 "%s needs a value", o->name);
+		if (o->id == 3)
+			return cli_parse_format(&ctx->format, v) == 0 ? 1
+			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                   "--format must be text, json or csv, got '%s'", v);
+		if (o->id >= 4) {
+			uint64_t *dst[] = { &ctx->limits.max_input_bytes, &ctx->limits.max_token_bytes,
+			                    &ctx->limits.max_held_records, &ctx->limits.max_held_bytes };
+			return parse_limit(dst[o->id - 4], v) == 0 ? 1
+			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+			                   "%s needs a count > 0 (suffix k, M, G or T) or 'none', "
+			                   "got '%s'", o->name, v);
+		}
+		int rc = o->id == 1 ? push(&ctx->plugins, &ctx->nplugins, v)
+		                    : push(&ctx->rules, &ctx->nrules, v);
+		return rc == 0 ? 1 : cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
+		                               "cannot hold the command line");
+	}
+	return 0;
 }
 
 int cli_parse_common(cli_ctx *ctx, int argc, char **argv)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->prog = "tlcost";
+	ctx->optend = argc;
+	ctx->limits.size = sizeof ctx->limits;
 	ctx->argv = calloc((size_t)argc + 1, sizeof *ctx->argv);
-	if (!ctx->argv) {
-		fprintf(stderr, "tlcost: error: out_of_memory\n  remedy: free memory\n");
-		return 1;
-	}
+	if (!ctx->argv)
+		return cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
+		                 "cannot hold the command line");
+	int ended = 0;
 	for (int i = 1; i < argc; i++) {
-		int rc = common_option(ctx, argc, argv, &i);
-		if (rc == 0)
+		if (!ended && strcmp(argv[i], "--") == 0) {
+			ended = 1;
+			ctx->optend = ctx->argc;
 			continue;
-		if (rc == 2 || rc == 3) {
-			fprintf(stderr, "tlcost: error: usage_error: %s\n  remedy: run `tlcost --help`\n",
-			        rc == 2 ? "--plugin/--rules need a path" : "--format must be text, json or csv");
-			cli_ctx_dispose(ctx);
-			return 2;
 		}
-		if (rc < 0) {
+		int rc = ended ? 0 : common_option(ctx, argc, argv, &i);
+		if (rc == 1)
+			continue;
+		if (rc != 0) {
 			cli_ctx_dispose(ctx);
-			return 1;
+			return rc;
 		}
-		if (!ctx->command && argv[i][0] != '-')
+		if (!ctx->command && (ended || argv[i][0] != '-'))
 			ctx->command = argv[i];
 		else
 			ctx->argv[ctx->argc++] = argv[i];
+	}
+	if (!ended)
+		ctx->optend = ctx->argc;
+	return 0;
+}
+
+/* The option of the tables that argv[*i] names, with its value. */
+static int match_option(cli_ctx *ctx, const cli_opt *const *tables, int *i, const cli_opt **hit,
+                        const char **value)
+{
+	const char *a = ctx->argv[*i];
+	for (const cli_opt *const *t = tables; *t; t++)
+		for (const cli_opt *o = *t; o->name; o++) {
+			size_t n = strlen(o->name);
+			if (strncmp(a, o->name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+				continue;
+			*hit = o;
+			if (!o->takes_value) {
+				*value = NULL;
+				return a[n] == '=' ? cli_usage_error(ctx, "%s takes no value", o->name) : 0;
+			}
+			int missing;
+			*value = opt_value(ctx->optend, ctx->argv, i, o->name, &missing);
+			return missing ? cli_usage_error(ctx, "%s needs a value", o->name) : 0;
+		}
+	return cli_usage_error(ctx, "unknown option %s", a);
+}
+
+int cli_parse(cli_ctx *ctx, const cli_opt *const *tables, cli_on_arg on, void *payload,
+              void (*help)(FILE *))
+{
+	for (int i = 0; i < ctx->argc; i++) {
+		const char *a = ctx->argv[i];
+		int rc;
+		if (i >= ctx->optend || a[0] != '-' || a[1] == '\0') {
+			rc = on(ctx, CLI_POS, a, payload);
+		} else if (cli_is_help(a)) {
+			help(stdout);
+			return -1;
+		} else {
+			const cli_opt *o = NULL;
+			const char *v = NULL;
+			rc = match_option(ctx, tables, &i, &o, &v);
+			if (rc == 0)
+				rc = on(ctx, o->id, v, payload);
+		}
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }
@@ -100,36 +204,108 @@ void cli_ctx_dispose(cli_ctx *ctx)
 	memset(ctx, 0, sizeof *ctx);
 }
 
-int cli_fail(const cli_ctx *ctx)
+/* Text from the input (names, messages quoting it) on the terminal: control
+ * bytes other than newline and tab, DEL and UTF-8 C1 controls are shown as
+ * \xNN / \uNNNN, as the library's text writers show them. */
+static void put_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\u%04x", *++p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static const char *who(const cli_ctx *ctx, char *buf, size_t cap)
+{
+	const char *prog = ctx && ctx->prog ? ctx->prog : "tlcost";
+	if (ctx && ctx->command)
+		snprintf(buf, cap, "%s %s", prog, ctx->command);
+	else
+		snprintf(buf, cap, "%s", prog);
+	return buf;
+}
+
+int cli_error(const cli_ctx *ctx, int status, const char *code, const char *remedy,
+              const char *fmt, ...)
+{
+	char w[128], msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: error: %s: ", who(ctx, w, sizeof w), code);
+	put_text(stderr, msg);
+	fputs("\n  remedy: ", stderr);
+	put_text(stderr, remedy);
+	fputc('\n', stderr);
+	return status;
+}
+
+static void print_last(const cli_ctx *ctx)
 {
 	const tlc_error *e = tlc_error_last();
-	fprintf(stderr, "%s: error: %s: %s\n", ctx && ctx->prog ? ctx->prog : "tlcost", e->code,
-	        e->message);
-	if (e->file && e->line && e->column)
-		fprintf(stderr, "  at %s:%llu:%llu\n", e->file, (unsigned long long)e->line,
-		        (unsigned long long)e->column);
-	else if (e->file && e->line)
-		fprintf(stderr, "  at %s:%llu\n", e->file, (unsigned long long)e->line);
-	else if (e->file)
-		fprintf(stderr, "  in %s\n", e->file);
-	fprintf(stderr, "  remedy: %s\n", e->remedy);
-	switch (e->klass) {
-	case TLC_EINVAL: case TLC_EPARSE: case TLC_EINPUT: case TLC_EVERSION:
-		return 2;
-	default:
-		return 1;
+	fprintf(stderr, "%s: error: %s: ", ctx && ctx->prog ? ctx->prog : "tlcost", e->code);
+	put_text(stderr, e->message);
+	fputc('\n', stderr);
+	if (e->file) {
+		fputs(e->line ? "  at " : "  in ", stderr);
+		put_text(stderr, e->file);
+		if (e->line && e->column)
+			fprintf(stderr, ":%llu:%llu", (unsigned long long)e->line,
+			        (unsigned long long)e->column);
+		else if (e->line)
+			fprintf(stderr, ":%llu", (unsigned long long)e->line);
+		fputc('\n', stderr);
 	}
+	fputs("  remedy: ", stderr);
+	put_text(stderr, e->remedy);
+	fputc('\n', stderr);
+}
+
+int cli_fail(const cli_ctx *ctx)
+{
+	print_last(ctx);
+	const char *code = tlc_error_last()->code;
+	return code && strncmp(code, "output_", 7) == 0 ? CLI_EXIT_OUTPUT : CLI_EXIT_INPUT;
+}
+
+int cli_fail_usage(const cli_ctx *ctx)
+{
+	print_last(ctx);
+	return CLI_EXIT_USAGE;
 }
 
 int cli_usage_error(const cli_ctx *ctx, const char *fmt, ...)
 {
+	char w[128], msg[1024], remedy[160];
 	va_list ap;
-	fprintf(stderr, "%s %s: error: usage_error: ", ctx->prog, ctx->command ? ctx->command : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n  remedy: run `%s %s --help`\n", ctx->prog, ctx->command ? ctx->command : "");
-	return 2;
+	snprintf(remedy, sizeof remedy, "run `%s --help`", who(ctx, w, sizeof w));
+	return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", remedy, "%s", msg);
+}
+
+int cli_finish(const cli_ctx *ctx, int status)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad || status != 0)
+		return status;
+	return cli_error(ctx, CLI_EXIT_OUTPUT, "output_write_failed",
+	                 "check that the output has free space and is still open (a pipe whose "
+	                 "reader exited, a full disk or quota)",
+	                 "writing standard output failed (%s): what was written is incomplete",
+	                 strerror(e ? e : EIO));
 }
 
 int cli_engine(cli_ctx *ctx)
@@ -148,7 +324,9 @@ int cli_engine(cli_ctx *ctx)
 			return cli_fail(ctx);
 	for (size_t i = 0; i < tlc_engine_notice_count(ctx->eng); i++) {
 		const tlc_notice *n = tlc_engine_notice_at(ctx->eng, i);
-		fprintf(stderr, "%s: notice: %s: %s\n", ctx->prog, n->code, n->message);
+		fprintf(stderr, "%s: notice: %s: ", ctx->prog, n->code);
+		put_text(stderr, n->message);
+		fputc('\n', stderr);
 	}
 	return 0;
 }
@@ -177,7 +355,7 @@ int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0 ||
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0 ||
 	    (keep_ops && auto_join(ctx, ev) < 0)) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);

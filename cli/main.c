@@ -39,6 +39,13 @@ static void usage(FILE *out)
 	        "  --plugin SO     load a rule plugin (repeatable; also TLCOST_PLUGIN_PATH)\n"
 	        "  --rules FILE    load a declarative rule file (repeatable)\n"
 	        "  --format F      text (default), json or csv where the command supports it\n"
+	        "  --max-input-bytes N   decompressed bytes of one input (default 64G)\n"
+	        "  --max-token-bytes N   one JSON string or number (default 8M)\n"
+	        "  --max-held-records N  records held before they can be evaluated: a trace's\n"
+	        "                        cpu_ops, op log records before their parent (4000000)\n"
+	        "  --max-held-bytes N    bytes of a trace's held cpu_ops (default 1G)\n"
+	        "                  (N: a count, suffix k M G T = powers of 1024, or none)\n"
+	        "  --              end of options: what follows is a file name\n"
 	        "  --help          help for tlcost or for COMMAND\n"
 	        "  --version       print the version\n\n"
 	        "Run `tlcost COMMAND --help` for a command's options; `man tlcost` for more.\n");
@@ -57,27 +64,32 @@ int main(int argc, char **argv)
 	cli_ctx ctx;
 	int rc = cli_parse_common(&ctx, argc, argv);
 	if (rc != 0)
-		return rc < 0 ? 0 : rc;
+		return rc;
 	if (!ctx.command) {
 		if (ctx.argc > 0 && strcmp(ctx.argv[0], "--version") == 0) {
 			printf("tlcost %s (plugin ABI %d, age %d)\n", tlc_version(NULL, NULL, NULL),
 			       TLC_PLUGIN_ABI_VERSION, TLC_PLUGIN_ABI_AGE);
-			return 0;
+			rc = CLI_EXIT_OK;
+		} else if (ctx.argc > 0 && cli_is_help(ctx.argv[0])) {
+			usage(stdout);
+			rc = CLI_EXIT_OK;
+		} else {
+			usage(stderr);
+			rc = CLI_EXIT_USAGE;
 		}
-		int help = ctx.argc > 0 && cli_is_help(ctx.argv[0]);
-		usage(help ? stdout : stderr);
-		cli_ctx_dispose(&ctx);
-		return help ? 0 : 2;
+	} else {
+		const command *cmd = find_command(ctx.command);
+		if (cmd) {
+			rc = cmd->run(&ctx);
+		} else {
+			const char *name = ctx.command;
+			ctx.command = NULL;
+			rc = cli_error(&ctx, CLI_EXIT_USAGE, "unknown_command",
+			               "run `tlcost --help` for the list of commands",
+			               "'%s' is not a tlcost command", name);
+		}
 	}
-	const command *cmd = find_command(ctx.command);
-	if (!cmd) {
-		fprintf(stderr, "tlcost: error: unknown_command: '%s' is not a tlcost command\n"
-		                "  remedy: run `tlcost --help` for the list of commands\n",
-		        ctx.command);
-		cli_ctx_dispose(&ctx);
-		return 2;
-	}
-	rc = cmd->run(&ctx);
+	rc = cli_finish(&ctx, rc);
 	cli_ctx_dispose(&ctx);
 	return rc;
 }

@@ -5,11 +5,6 @@
 #include <string.h>
 #include "report_args.h"
 
-const char *ra_value(const cli_ctx *ctx, int *i, const char *opt)
-{
-	return cli_opt_value(ctx->argc, ctx->argv, i, opt);
-}
-
 /* A number with an optional SI suffix (k, M, G, T, P, E): "989.5T". */
 int ra_number(double *out, const char *s)
 {
@@ -67,40 +62,44 @@ int ra_phase(int *out, const char *s, int allow_all)
 	return -1;
 }
 
-/* 1 when argv[*i] was a ceiling option (consumed), 0 when not, or minus
- * the exit code after printing the error. */
-int ra_ceil_option(cli_ctx *ctx, int *i, ra_ceil *rc)
+const cli_opt ra_ceil_opts[] = {
+	{ "--device", 1, RA_DEVICE }, { "--dtype", 1, RA_DTYPE },
+	{ "--peak-flops", 1, RA_PEAK_FLOPS }, { "--peak-bw", 1, RA_PEAK_BW },
+	{ "--basis", 1, RA_BASIS }, { "--devices", 1, RA_DEVICES }, { NULL, 0, 0 }
+};
+
+/* A ceiling option's value into rc; 0 or an exit code. */
+static int ceil_option(cli_ctx *ctx, int id, const char *v, ra_ceil *rc)
 {
-	const char *v;
-	if ((v = ra_value(ctx, i, "--device")))
-		return *v ? (rc->c.device = v, 1) : -cli_usage_error(ctx, "--device needs a NAME");
-	if ((v = ra_value(ctx, i, "--dtype")))
-		return *v ? (rc->c.dtype = v, 1) : -cli_usage_error(ctx, "--dtype needs a dtype");
-	if ((v = ra_value(ctx, i, "--peak-flops")))
-		return ra_number(&rc->c.peak_flops, v) == 0 ? 1
-		       : -cli_usage_error(ctx, "--peak-flops needs a number (FLOP/s), got '%s'", v);
-	if ((v = ra_value(ctx, i, "--peak-bw")))
-		return ra_number(&rc->c.peak_bw, v) == 0 ? 1
-		       : -cli_usage_error(ctx, "--peak-bw needs a number (bytes/s), got '%s'", v);
-	if ((v = ra_value(ctx, i, "--basis")))
-		return tlc_basis_parse(&rc->c.basis, v) == 0 ? 1 : -cli_fail(ctx);
-	if ((v = ra_value(ctx, i, "--devices"))) {
+	switch (id) {
+	case RA_DEVICE:
+		return *v ? (rc->c.device = v, 0) : cli_usage_error(ctx, "--device needs a NAME");
+	case RA_DTYPE:
+		return *v ? (rc->c.dtype = v, 0) : cli_usage_error(ctx, "--dtype needs a dtype");
+	case RA_PEAK_FLOPS:
+		return ra_number(&rc->c.peak_flops, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--peak-flops needs a number (FLOP/s), got '%s'", v);
+	case RA_PEAK_BW:
+		return ra_number(&rc->c.peak_bw, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--peak-bw needs a number (bytes/s), got '%s'", v);
+	case RA_BASIS:
+		return tlc_basis_parse(&rc->c.basis, v) == 0 ? 0 : cli_fail_usage(ctx);
+	default: /* RA_DEVICES */
 		if (!*v)
-			return -cli_usage_error(ctx, "--devices needs a FILE");
+			return cli_usage_error(ctx, "--devices needs a FILE");
 		if (!rc->devs && tlc_devices_new(&rc->devs) < 0)
-			return -cli_fail(ctx);
+			return cli_fail(ctx);
 		rc->c.devices = rc->devs;
-		return tlc_devices_load(rc->devs, v) == 0 ? 1 : -cli_fail(ctx);
+		return tlc_devices_load(rc->devs, v) == 0 ? 0 : cli_fail(ctx);
 	}
-	return 0;
 }
 
 /* Validates a --dtype early so the error names the option. */
-int ra_ceil_check(cli_ctx *ctx, const ra_ceil *rc)
+static int ceil_check(cli_ctx *ctx, const ra_ceil *rc)
 {
 	tlc_peak_dtype d;
 	if (rc->c.dtype && tlc_peak_dtype_parse(&d, rc->c.dtype) < 0)
-		return cli_fail(ctx);
+		return cli_fail_usage(ctx);
 	return 0;
 }
 
@@ -113,29 +112,41 @@ int ra_cache_bytes(int64_t *out, cli_ctx *ctx, const char *v)
 	return 0;
 }
 
-int ra_positional(cli_ctx *ctx, int i, const char **file)
+int ra_file(cli_ctx *ctx, const char **file, const char *arg)
 {
-	if (ctx->argv[i][0] == '-' && ctx->argv[i][1])
-		return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
 	if (*file)
 		return cli_usage_error(ctx, "give one FILE");
-	*file = ctx->argv[i];
+	*file = arg;
 	return 0;
 }
 
-int ra_parse_args(cli_ctx *ctx, ra_parse_fn one, void *args, void (*help)(FILE *),
-                  const char *const *file, const ra_ceil *rc)
+typedef struct ra_state {
+	cli_on_arg on;
+	void *args;
+	const char **file;
+	ra_ceil *rc;
+} ra_state;
+
+static int ra_on(cli_ctx *ctx, int id, const char *v, void *payload)
 {
-	for (int i = 0; i < ctx->argc; i++) {
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			return -1;
-		}
-		int r = one(ctx, &i, args);
-		if (r != 0)
-			return r;
-	}
+	ra_state *st = payload;
+	if (id == CLI_POS)
+		return ra_file(ctx, st->file, v);
+	if (id > RA_CEIL_ID)
+		return ceil_option(ctx, id, v, st->rc);
+	return st->on(ctx, id, v, st->args);
+}
+
+int ra_parse_args(cli_ctx *ctx, const cli_opt *opts, cli_on_arg on, void *args,
+                  void (*help)(FILE *), const char **file, ra_ceil *rc)
+{
+	static const cli_opt none[] = { { NULL, 0, 0 } };
+	const cli_opt *tables[] = { opts ? opts : none, rc ? ra_ceil_opts : none, NULL };
+	ra_state st = { on, args, file, rc };
+	int r = cli_parse(ctx, tables, ra_on, &st, help);
+	if (r != 0)
+		return r;
 	if (!*file)
 		return cli_usage_error(ctx, "give one FILE");
-	return rc ? ra_ceil_check(ctx, rc) : 0;
+	return rc ? ceil_check(ctx, rc) : 0;
 }

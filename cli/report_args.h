@@ -7,9 +7,6 @@
 #include <stdio.h>
 #include "cli.h"
 
-/* --opt VALUE or --opt=VALUE at argv[*i]: the value, "" when it is
- * missing, or NULL when argv[*i] is another option. */
-const char *ra_value(const cli_ctx *ctx, int *i, const char *opt);
 /* A number with an optional SI suffix (k, M, G, T, P, E): "989.5T". */
 int ra_number(double *out, const char *s);
 int ra_size(size_t *out, const char *s);
@@ -32,22 +29,22 @@ typedef struct ra_ceil {
 	"  --dtype D        compare every op with the D peak (fp64 fp32 tf32 fp16 bf16\n" \
 	"                   fp8); default: each op's own dtype\n"
 
-/* 1 when argv[*i] was a ceiling option (consumed), 0 when not, or minus
- * the exit code after printing the error. */
-int ra_ceil_option(cli_ctx *ctx, int *i, ra_ceil *rc);
-/* Validates a --dtype early so the error names the option. */
-int ra_ceil_check(cli_ctx *ctx, const ra_ceil *rc);
+/* Ids of the ceiling options (ra_ceil_opts); a subcommand's own ids stay
+ * below RA_CEIL_ID. */
+enum { RA_CEIL_ID = 1000, RA_DEVICE, RA_DTYPE, RA_PEAK_FLOPS, RA_PEAK_BW, RA_BASIS, RA_DEVICES };
+extern const cli_opt ra_ceil_opts[];
+
 /* --cache-bytes N (0 = exclude nothing, stored as -1). 0 or exit code. */
 int ra_cache_bytes(int64_t *out, cli_ctx *ctx, const char *v);
-/* argv[i] is no known option: the one FILE, or a usage error. */
-int ra_positional(cli_ctx *ctx, int i, const char **file);
 
-/* Handles one argument at argv[*i] (advancing *i past a value): 0 or an
- * exit code. */
-typedef int (*ra_parse_fn)(cli_ctx *ctx, int *i, void *args);
-/* Runs one over every argument: -1 after printing --help; otherwise 0 or an
- * exit code, requiring one FILE and checking the ceilings (rc may be NULL). */
-int ra_parse_args(cli_ctx *ctx, ra_parse_fn one, void *args, void (*help)(FILE *),
-                  const char *const *file, const ra_ceil *rc);
+/* The one FILE of a report subcommand (a second is a usage error). */
+int ra_file(cli_ctx *ctx, const char **file, const char *arg);
+
+/* Parses every argument with cli_parse: options of opts (and the ceiling
+ * options when rc is not NULL) go to on, the one FILE to *file. Returns -1
+ * after printing --help; otherwise 0 or an exit code, requiring the FILE
+ * and checking the ceilings. */
+int ra_parse_args(cli_ctx *ctx, const cli_opt *opts, cli_on_arg on, void *args,
+                  void (*help)(FILE *), const char **file, ra_ceil *rc);
 
 #endif

@@ -13,28 +13,29 @@ static void help(FILE *out)
 	        "devices from a file (format in docs/devices.md).\n");
 }
 
+static const cli_opt opts[] = { { "--devices", 1, 1 }, { NULL, 0, 0 } };
+
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	ra_ceil *rc = payload;
+	if (id == CLI_POS)
+		return cli_usage_error(ctx, "unknown argument %s", v);
+	if (!*v)
+		return cli_usage_error(ctx, "--devices needs a FILE");
+	if (!rc->devs && tlc_devices_new(&rc->devs) < 0)
+		return cli_fail(ctx);
+	return tlc_devices_load(rc->devs, v) < 0 ? cli_fail(ctx) : 0;
+}
+
 int tool_devices(cli_ctx *ctx)
 {
 	ra_ceil rc;
 	memset(&rc, 0, sizeof rc);
-	int status = 0;
-	for (int i = 0; i < ctx->argc && status == 0; i++) {
-		const char *v;
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			tlc_devices_free(rc.devs);
-			return 0;
-		}
-		if ((v = ra_value(ctx, &i, "--devices"))) {
-			if (!*v)
-				status = cli_usage_error(ctx, "--devices needs a FILE");
-			else if (!rc.devs && tlc_devices_new(&rc.devs) < 0)
-				status = cli_fail(ctx);
-			else if (tlc_devices_load(rc.devs, v) < 0)
-				status = cli_fail(ctx);
-		} else {
-			status = cli_usage_error(ctx, "unknown argument %s", ctx->argv[i]);
-		}
+	const cli_opt *tables[] = { opts, NULL };
+	int status = cli_parse(ctx, tables, on_arg, &rc, help);
+	if (status < 0) { /* --help */
+		tlc_devices_free(rc.devs);
+		return 0;
 	}
 	if (status == 0 && !rc.devs && tlc_devices_new(&rc.devs) < 0)
 		status = cli_fail(ctx);

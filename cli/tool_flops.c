@@ -1,5 +1,6 @@
 /* tlcost flops FILE...: exact per-phase totals, coverage, lower-bound line. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -14,33 +15,44 @@ static void help(FILE *out)
 	        "Each FILE gets its own report.\n");
 }
 
+typedef struct files {
+	char **v;
+	int n;
+} files;
+
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	(void)ctx;
+	(void)id; /* no options of its own: only positionals reach here */
+	files *f = payload;
+	f->v[f->n++] = (char *)v;
+	return 0;
+}
+
 int tool_flops(cli_ctx *ctx)
 {
-	for (int i = 0; i < ctx->argc; i++) {
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			return 0;
-		}
-		if (ctx->argv[i][0] == '-' && ctx->argv[i][1])
-			return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
-	}
-	if (ctx->argc == 0)
-		return cli_usage_error(ctx, "give at least one FILE");
-	if (ctx->format == TLC_FORMAT_CSV)
-		return cli_usage_error(ctx, "flops supports --format text or json");
-	for (int i = 0; i < ctx->argc; i++) {
+	static const cli_opt none[] = { { NULL, 0, 0 } };
+	const cli_opt *tables[] = { none, NULL };
+	files f = { calloc((size_t)ctx->argc + 1, sizeof(char *)), 0 };
+	if (!f.v)
+		return cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory", "free memory",
+		                 "cannot hold the file list");
+	int rc = cli_parse(ctx, tables, on_arg, &f, help);
+	if (rc == 0 && f.n == 0)
+		rc = cli_usage_error(ctx, "give at least one FILE");
+	if (rc == 0 && ctx->format == TLC_FORMAT_CSV)
+		rc = cli_usage_error(ctx, "flops supports --format text or json");
+	for (int i = 0; rc == 0 && i < f.n; i++) {
 		tlc_eval *ev;
-		int rc = cli_load(ctx, ctx->argv[i], 0, &ev);
-		if (rc != 0)
-			return rc;
+		if ((rc = cli_load(ctx, f.v[i], 0, &ev)) != 0)
+			break;
 		if (i > 0 && ctx->format == TLC_FORMAT_TEXT)
 			printf("\n");
-		if (ctx->argc > 1 && ctx->format == TLC_FORMAT_TEXT)
-			printf("== %s\n", ctx->argv[i]);
-		rc = tlc_write_flops(stdout, ev, ctx->format);
+		if (f.n > 1 && ctx->format == TLC_FORMAT_TEXT)
+			printf("== %s\n", f.v[i]);
+		rc = tlc_write_flops(stdout, ev, ctx->format) < 0 ? cli_fail(ctx) : 0;
 		tlc_eval_free(ev);
-		if (rc < 0)
-			return cli_fail(ctx);
 	}
-	return 0;
+	free(f.v);
+	return rc < 0 ? 0 : rc;
 }

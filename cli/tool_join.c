@@ -32,35 +32,44 @@ typedef struct join_args {
 	unsigned flags;
 } join_args;
 
+enum { O_SAVE = 1, O_FORCE_CORRELATION, O_FORCE_CONTAINMENT };
+static const cli_opt join_opts[] = {
+	{ "--save", 1, O_SAVE }, { "--force-correlation", 0, O_FORCE_CORRELATION },
+	{ "--force-containment", 0, O_FORCE_CONTAINMENT }, { NULL, 0, 0 }
+};
+
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	join_args *ja = payload;
+	switch (id) {
+	case CLI_POS:
+		if (ja->file)
+			return cli_usage_error(ctx, "give exactly one FILE");
+		ja->file = v;
+		return 0;
+	case O_SAVE:
+		if (!*v)
+			return cli_usage_error(ctx, "--save needs an output path");
+		ja->save = v;
+		return 0;
+	case O_FORCE_CORRELATION:
+		ja->flags |= TLC_JOIN_FORCE_CORRELATION;
+		return 0;
+	default:
+		ja->flags |= TLC_JOIN_FORCE_CONTAINMENT;
+		return 0;
+	}
+}
+
 static int parse(cli_ctx *ctx, join_args *ja)
 {
-	const char **file = &ja->file;
-	unsigned *flags = &ja->flags;
-	for (int i = 0; i < ctx->argc; i++) {
-		const char *a = ctx->argv[i];
-		if (cli_is_help(a)) {
-			help(stdout);
-			return -1;
-		}
-		if (strcmp(a, "--save") == 0) {
-			if (i + 1 >= ctx->argc)
-				return cli_usage_error(ctx, "--save needs an output path");
-			ja->save = ctx->argv[++i];
-		} else if (strcmp(a, "--force-correlation") == 0)
-			*flags |= TLC_JOIN_FORCE_CORRELATION;
-		else if (strcmp(a, "--force-containment") == 0)
-			*flags |= TLC_JOIN_FORCE_CONTAINMENT;
-		else if (a[0] == '-' && a[1])
-			return cli_usage_error(ctx, "unknown option %s", a);
-		else if (*file)
-			return cli_usage_error(ctx, "give exactly one FILE");
-		else
-			*file = a;
-	}
-	if (!*file)
+	const cli_opt *tables[] = { join_opts, NULL };
+	int rc = cli_parse(ctx, tables, on_arg, ja, help);
+	if (rc != 0)
+		return rc;
+	if (!ja->file)
 		return cli_usage_error(ctx, "give a FILE (trace or op log)");
-	(void)file;
-	if (*flags == (TLC_JOIN_FORCE_CORRELATION | TLC_JOIN_FORCE_CONTAINMENT))
+	if (ja->flags == (TLC_JOIN_FORCE_CORRELATION | TLC_JOIN_FORCE_CONTAINMENT))
 		return cli_usage_error(ctx, "--force-correlation and --force-containment exclude each other");
 	return 0;
 }
@@ -78,7 +87,7 @@ static int load(cli_ctx *ctx, const char *path, tlc_op_recorder *rec, tlc_eval *
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read(ev, path) < 0 || tlc_eval_finish(ev) < 0) {
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);
 		return rc;
@@ -87,22 +96,12 @@ static int load(cli_ctx *ctx, const char *path, tlc_op_recorder *rec, tlc_eval *
 	return 0;
 }
 
+/* Whole or not at all (tlc_join_save_file): a failed or killed save keeps
+ * the file that was there. */
 static int save(cli_ctx *ctx, const char *path, const tlc_join *j, const tlc_eval *ev,
                 const tlc_op_recorder *rec)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "tlcost: error: io_error: cannot write '%s'\n  remedy: check the path "
-		        "and its permissions\n", path);
-		return 1;
-	}
-	int rc = tlc_join_save(f, j, ev, rec);
-	if (fclose(f) != 0 && rc == 0) {
-		fprintf(stderr, "tlcost: error: io_error: writing '%s' failed\n  remedy: check free "
-		        "space\n", path);
-		return 1;
-	}
-	return rc < 0 ? cli_fail(ctx) : 0;
+	return tlc_join_save_file(path, j, ev, rec) < 0 ? cli_fail(ctx) : 0;
 }
 
 /* Loads, joins, verifies a saved join, prints, saves. */

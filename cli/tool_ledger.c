@@ -11,19 +11,30 @@ static void help(FILE *out)
 	        "FLOPs counted inside them by nested children, and a runnable remedy.\n");
 }
 
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	(void)id; /* only positionals: the command has no options of its own */
+	const char **file = payload;
+	if (*file)
+		return cli_usage_error(ctx, "give exactly one FILE");
+	*file = v;
+	return 0;
+}
+
 int tool_ledger(cli_ctx *ctx)
 {
-	if (ctx->argc == 1 && cli_is_help(ctx->argv[0])) {
-		help(stdout);
-		return 0;
-	}
-	if (ctx->argc != 1 || ctx->argv[0][0] == '-')
+	static const cli_opt none[] = { { NULL, 0, 0 } };
+	const cli_opt *tables[] = { none, NULL };
+	const char *file = NULL;
+	int rc = cli_parse(ctx, tables, on_arg, &file, help);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (!file)
 		return cli_usage_error(ctx, "give exactly one FILE");
 	if (ctx->format == TLC_FORMAT_CSV)
 		return cli_usage_error(ctx, "ledger supports --format text or json");
 	tlc_eval *ev;
-	int rc = cli_load(ctx, ctx->argv[0], 0, &ev);
-	if (rc != 0)
+	if ((rc = cli_load(ctx, file, 0, &ev)) != 0)
 		return rc;
 	rc = tlc_write_ledger(stdout, ev, ctx->format) < 0 ? cli_fail(ctx) : 0;
 	tlc_eval_free(ev);

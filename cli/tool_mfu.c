@@ -36,53 +36,39 @@ typedef struct args {
 
 /* Denominators that are refused: accepted here so the library refuses them
  * with mfu_denominator_invalid rather than a usage error. */
-static const struct { const char *opt; tlc_mfu_denominator d; } other_denoms[] = {
-	{ "--kernel-union-seconds", TLC_MFU_KERNEL_UNION_SECONDS },
-	{ "--device-busy-seconds", TLC_MFU_DEVICE_BUSY_SECONDS },
-	{ "--instrumented-seconds", TLC_MFU_INSTRUMENTED_HOST_SECONDS },
-	{ "--host-seconds", TLC_MFU_INSTRUMENTED_HOST_SECONDS },
-	{ "--kernel-seconds", TLC_MFU_OTHER_SECONDS },
-	{ "--device-seconds", TLC_MFU_OTHER_SECONDS },
+enum { O_STEP = 1, O_UTIL, O_PARAMS, O_TOKENS, O_DENOM = 100 };
+static const cli_opt opts[] = {
+	{ "--step-seconds", 1, O_STEP }, { "--kernel-utilization", 0, O_UTIL },
+	{ "--params", 1, O_PARAMS }, { "--tokens", 1, O_TOKENS },
+	{ "--kernel-union-seconds", 1, O_DENOM + TLC_MFU_KERNEL_UNION_SECONDS },
+	{ "--device-busy-seconds", 1, O_DENOM + TLC_MFU_DEVICE_BUSY_SECONDS },
+	{ "--instrumented-seconds", 1, O_DENOM + TLC_MFU_INSTRUMENTED_HOST_SECONDS },
+	{ "--host-seconds", 1, O_DENOM + TLC_MFU_INSTRUMENTED_HOST_SECONDS },
+	{ "--kernel-seconds", 1, O_DENOM + TLC_MFU_OTHER_SECONDS },
+	{ "--device-seconds", 1, O_DENOM + TLC_MFU_OTHER_SECONDS },
+	{ NULL, 0, 0 }
 };
 
-static int denominator_option(cli_ctx *ctx, int *i, args *a)
-{
-	const char *v;
-	if ((v = ra_value(ctx, i, "--step-seconds"))) {
-		if (ra_number(&a->o.seconds, v) < 0)
-			a->o.seconds = NAN; /* refused as mfu_step_seconds_invalid */
-		return 1;
-	}
-	for (size_t k = 0; k < sizeof other_denoms / sizeof other_denoms[0]; k++)
-		if ((v = ra_value(ctx, i, other_denoms[k].opt))) {
-			a->o.denominator = other_denoms[k].d;
-			if (ra_number(&a->o.seconds, v) < 0)
-				a->o.seconds = NAN;
-			return 1;
-		}
-	return 0;
-}
-
-static int parse_one(cli_ctx *ctx, int *i, void *payload)
+static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
 	args *a = payload;
-	const char *v;
-	int r = ra_ceil_option(ctx, i, &a->rc);
-	if (r != 0)
-		return r < 0 ? -r : 0;
-	if (denominator_option(ctx, i, a))
-		return 0;
-	if (strcmp(ctx->argv[*i], "--kernel-utilization") == 0) {
+	switch (id) {
+	case O_UTIL:
 		a->want_util = 1;
 		return 0;
-	}
-	if ((v = ra_value(ctx, i, "--params")))
+	case O_PARAMS:
 		return ra_int64(&a->o.params, v) == 0 && a->o.params > 0 ? 0
 		       : cli_usage_error(ctx, "--params needs a count > 0, got '%s'", v);
-	if ((v = ra_value(ctx, i, "--tokens")))
+	case O_TOKENS:
 		return ra_int64(&a->o.tokens, v) == 0 && a->o.tokens > 0 ? 0
 		       : cli_usage_error(ctx, "--tokens needs a count > 0, got '%s'", v);
-	return ra_positional(ctx, *i, &a->file);
+	default: /* a denominator: a bad number is refused as mfu_step_seconds_invalid */
+		if (id >= O_DENOM)
+			a->o.denominator = (tlc_mfu_denominator)(id - O_DENOM);
+		if (ra_number(&a->o.seconds, v) < 0)
+			a->o.seconds = NAN;
+		return 0;
+	}
 }
 
 /* The attributed kernel utilization (contract 7): a separate quantity from
@@ -143,7 +129,7 @@ int tool_mfu(cli_ctx *ctx)
 	memset(&a, 0, sizeof a);
 	a.o.size = sizeof a.o;
 	a.o.seconds = NAN; /* missing until --step-seconds */
-	int rc = ra_parse_args(ctx, parse_one, &a, help, &a.file, &a.rc);
+	int rc = ra_parse_args(ctx, opts, on_opt, &a, help, &a.file, &a.rc);
 	if (rc < 0) { /* --help */
 		tlc_devices_free(a.rc.devs);
 		return 0;

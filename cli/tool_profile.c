@@ -44,62 +44,61 @@ static int parse_sort(tlc_profile_sort *out, const char *v)
 	return -1;
 }
 
-static int parse(cli_ctx *ctx, tlc_profile_options *o, const char **file, int *want_dev)
+typedef struct args {
+	tlc_profile_options o;
+	int want_dev;
+} args;
+
+enum { O_BY = 1, O_SORT, O_TOP, O_PHASE, O_DEVICE_TIME };
+static const cli_opt opts[] = {
+	{ "--by", 1, O_BY }, { "--sort", 1, O_SORT }, { "--top", 1, O_TOP },
+	{ "--phase", 1, O_PHASE }, { "--device-time", 0, O_DEVICE_TIME }, { NULL, 0, 0 }
+};
+
+static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
-	for (int i = 0; i < ctx->argc; i++) {
-		const char *v;
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			return -1;
-		}
-		if (strcmp(ctx->argv[i], "--device-time") == 0) {
-			*want_dev = 1;
-			continue;
-		}
-		if ((v = ra_value(ctx, &i, "--by"))) {
-			if (parse_by(&o->by, v) < 0)
-				return cli_usage_error(ctx, "--by must be op, type or module");
-		} else if ((v = ra_value(ctx, &i, "--sort"))) {
-			if (parse_sort(&o->sort, v) < 0)
-				return cli_usage_error(ctx, "--sort must be flops, bytes, intensity, time or count");
-		} else if ((v = ra_value(ctx, &i, "--top"))) {
-			if (ra_size(&o->top, v) < 0)
-				return cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
-		} else if ((v = ra_value(ctx, &i, "--phase"))) {
-			if (ra_phase(&o->phase, v, 1) < 0)
-				return cli_usage_error(ctx, "--phase must be forward, backward, optimizer, other or all");
-		} else {
-			int rc = ra_positional(ctx, i, file);
-			if (rc)
-				return rc;
-		}
+	args *a = payload;
+	switch (id) {
+	case O_BY:
+		return parse_by(&a->o.by, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--by must be op, type or module");
+	case O_SORT:
+		return parse_sort(&a->o.sort, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--sort must be flops, bytes, intensity, time or count");
+	case O_TOP:
+		return ra_size(&a->o.top, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
+	case O_PHASE:
+		return ra_phase(&a->o.phase, v, 1) == 0 ? 0
+		       : cli_usage_error(ctx, "--phase must be forward, backward, optimizer, other or all");
+	default:
+		a->want_dev = 1;
+		return 0;
 	}
-	return *file ? 0 : cli_usage_error(ctx, "give one FILE");
 }
 
 int tool_profile(cli_ctx *ctx)
 {
-	tlc_profile_options o;
-	memset(&o, 0, sizeof o);
-	o.size = sizeof o;
-	o.by = TLC_PROFILE_BY_TYPE;
-	o.top = 25;
-	o.phase = -1;
+	args a;
+	memset(&a, 0, sizeof a);
+	a.o.size = sizeof a.o;
+	a.o.by = TLC_PROFILE_BY_TYPE;
+	a.o.top = 25;
+	a.o.phase = -1;
 	const char *file = NULL;
-	int want_dev = 0;
-	int rc = parse(ctx, &o, &file, &want_dev);
+	int rc = ra_parse_args(ctx, opts, on_opt, &a, help, &file, NULL);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	tlc_eval *ev;
 	if ((rc = cli_load(ctx, file, 1, &ev)) != 0)
 		return rc;
-	if (want_dev && tlc_join_require_device_time(ctx->join) < 0) {
+	if (a.want_dev && tlc_join_require_device_time(ctx->join) < 0) {
 		rc = cli_fail(ctx);
 		cli_unload(ctx, ev);
 		return rc;
 	}
 	tlc_profile *p;
-	rc = tlc_profile_build(&p, ev, &o);
+	rc = tlc_profile_build(&p, ev, &a.o);
 	if (rc == 0) {
 		rc = tlc_write_profile(stdout, p, ctx->format);
 		tlc_profile_free(p);

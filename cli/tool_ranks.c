@@ -84,41 +84,51 @@ static int list_inputs(char ***out, size_t *n, cli_ctx *ctx, const char *const *
 	return 0;
 }
 
+enum { OPT_THRESHOLD = 1, OPT_LINK };
+
+typedef struct ranks_args {
+	tlc_ranks_options *o;
+	const tlc_link_preset **link;
+	const char **args;
+	size_t nargs;
+} ranks_args;
+
+static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
+{
+	ranks_args *a = payload;
+	if (id == CLI_POS) {
+		a->args[a->nargs++] = v;
+		return 0;
+	}
+	if (id == OPT_THRESHOLD) {
+		char *end;
+		double pct = strtod(v, &end);
+		if (!*v || *end || pct <= 0 || pct > 1000)
+			return cli_usage_error(ctx, "--threshold takes a percentage in (0, 1000]");
+		a->o->threshold_permille = (uint32_t)(pct * 10 + 0.5);
+		return 0;
+	}
+	return tlc_link_find(a->link, v) < 0 ? cli_fail(ctx) : 0;
+}
+
 int tool_ranks(cli_ctx *ctx)
 {
 	tlc_ranks_options o = { sizeof o, 100 };
 	const tlc_link_preset *link = NULL;
 	const char **args = calloc((size_t)ctx->argc + 1, sizeof *args);
-	size_t nargs = 0;
 	if (!args)
 		return cli_usage_error(ctx, "out of memory");
-	for (int i = 0; i < ctx->argc; i++) {
-		const char *v;
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			free(args);
-			return 0;
-		}
-		if ((v = cli_opt_value(ctx->argc, ctx->argv, &i, "--threshold"))) {
-			char *end;
-			double pct = strtod(v, &end);
-			if (!*v || *end || pct <= 0 || pct > 1000) {
-				free(args);
-				return cli_usage_error(ctx, "--threshold takes a percentage in (0, 1000]");
-			}
-			o.threshold_permille = (uint32_t)(pct * 10 + 0.5);
-		} else if ((v = cli_opt_value(ctx->argc, ctx->argv, &i, "--link"))) {
-			if (tlc_link_find(&link, v) < 0) {
-				free(args);
-				return cli_fail(ctx);
-			}
-		} else if (ctx->argv[i][0] == '-' && ctx->argv[i][1]) {
-			free(args);
-			return cli_usage_error(ctx, "unknown option %s", ctx->argv[i]);
-		} else {
-			args[nargs++] = ctx->argv[i];
-		}
+	static const cli_opt opts[] = {
+		{ "--threshold", 1, OPT_THRESHOLD }, { "--link", 1, OPT_LINK }, { NULL, 0, 0 }
+	};
+	const cli_opt *tables[] = { opts, NULL };
+	ranks_args a = { &o, &link, args, 0 };
+	int prc = cli_parse(ctx, tables, on_arg, &a, help);
+	if (prc != 0) {
+		free(args);
+		return prc < 0 ? 0 : prc;
 	}
+	size_t nargs = a.nargs;
 	if (nargs == 0) {
 		free(args);
 		return cli_usage_error(ctx, "give rank traces or a directory of them");

@@ -25,22 +25,22 @@ typedef struct args {
 	const char *file;
 } args;
 
-static int parse_one(cli_ctx *ctx, int *i, void *payload)
+enum { O_TOP = 1, O_DEPTH, O_CACHE_BYTES };
+static const cli_opt opts[] = {
+	{ "--top", 1, O_TOP }, { "--depth", 1, O_DEPTH }, { "--cache-bytes", 1, O_CACHE_BYTES },
+	{ NULL, 0, 0 }
+};
+
+static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
 	args *a = payload;
-	const char *v;
-	int r = ra_ceil_option(ctx, i, &a->rc);
-	if (r != 0)
-		return r < 0 ? -r : 0;
-	if ((v = ra_value(ctx, i, "--top")))
+	if (id == O_TOP)
 		return ra_size(&a->o.tree_top, v) == 0 ? 0
 		       : cli_usage_error(ctx, "--top needs a count, got '%s'", v);
-	if ((v = ra_value(ctx, i, "--depth")))
+	if (id == O_DEPTH)
 		return ra_size(&a->o.tree_depth, v) == 0 ? 0
 		       : cli_usage_error(ctx, "--depth needs a count, got '%s'", v);
-	if ((v = ra_value(ctx, i, "--cache-bytes")))
-		return ra_cache_bytes(&a->o.cache_bytes, ctx, v);
-	return ra_positional(ctx, *i, &a->file);
+	return ra_cache_bytes(&a->o.cache_bytes, ctx, v);
 }
 
 int tool_report(cli_ctx *ctx)
@@ -48,7 +48,7 @@ int tool_report(cli_ctx *ctx)
 	args a;
 	memset(&a, 0, sizeof a);
 	a.o.size = sizeof a.o;
-	int rc = ra_parse_args(ctx, parse_one, &a, help, &a.file, &a.rc);
+	int rc = ra_parse_args(ctx, opts, on_opt, &a, help, &a.file, &a.rc);
 	if (rc < 0) { /* --help */
 		tlc_devices_free(a.rc.devs);
 		return 0;

@@ -30,41 +30,41 @@ typedef struct args {
 	const char *svg, *file;
 } args;
 
-static int parse_one(cli_ctx *ctx, int *i, void *payload)
+enum { O_PHASE = 1, O_CACHE_BYTES, O_TOP, O_SVG };
+static const cli_opt opts[] = {
+	{ "--phase", 1, O_PHASE }, { "--cache-bytes", 1, O_CACHE_BYTES }, { "--top", 1, O_TOP },
+	{ "--svg", 1, O_SVG }, { NULL, 0, 0 }
+};
+
+static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
 	args *a = payload;
-	const char *v;
-	int r = ra_ceil_option(ctx, i, &a->rc);
-	if (r != 0)
-		return r < 0 ? -r : 0;
-	if ((v = ra_value(ctx, i, "--phase")))
+	switch (id) {
+	case O_PHASE:
 		return ra_phase(&a->o.phase, v, 1) == 0 ? 0
 		       : cli_usage_error(ctx, "--phase must be forward, backward, optimizer, other or all");
-	if ((v = ra_value(ctx, i, "--cache-bytes")))
+	case O_CACHE_BYTES:
 		return ra_cache_bytes(&a->o.cache_bytes, ctx, v);
-	if ((v = ra_value(ctx, i, "--top")))
+	case O_TOP:
 		return ra_size(&a->top, v) == 0 ? 0
 		       : cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
-	if ((v = ra_value(ctx, i, "--svg")))
+	default:
 		return *v ? (a->svg = v, 0) : cli_usage_error(ctx, "--svg needs a FILE");
-	return ra_positional(ctx, *i, &a->file);
+	}
 }
 
+/* The chart, whole or not at all: a failed write keeps an older chart. */
 static int write_svg(cli_ctx *ctx, const tlc_roofline *rl, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "%s: error: io_error: cannot write '%s'\n  remedy: check the "
-		        "directory exists and is writable\n", ctx->prog, path);
-		return 1;
+	tlc_outfile *o;
+	FILE *f;
+	if (tlc_outfile_open(&o, &f, path) < 0)
+		return cli_fail(ctx);
+	if (tlc_write_roofline_svg(f, rl) < 0) {
+		tlc_outfile_abort(o);
+		return cli_fail(ctx);
 	}
-	int rc = tlc_write_roofline_svg(f, rl);
-	if (fclose(f) != 0 && rc == 0) {
-		fprintf(stderr, "%s: error: io_error: writing '%s' failed\n  remedy: check free "
-		        "disk space\n", ctx->prog, path);
-		return 1;
-	}
-	return rc < 0 ? cli_fail(ctx) : 0;
+	return tlc_outfile_commit(o) < 0 ? cli_fail(ctx) : 0;
 }
 
 static int run(cli_ctx *ctx, args *a)
@@ -95,7 +95,7 @@ int tool_roofline(cli_ctx *ctx)
 	a.o.size = sizeof a.o;
 	a.o.phase = -1;
 	a.top = 20;
-	int rc = ra_parse_args(ctx, parse_one, &a, help, &a.file, &a.rc);
+	int rc = ra_parse_args(ctx, opts, on_opt, &a, help, &a.file, &a.rc);
 	if (rc < 0) { /* --help */
 		tlc_devices_free(a.rc.devs);
 		return 0;

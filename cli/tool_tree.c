@@ -23,34 +23,32 @@ static void help(FILE *out)
 	        "The self column always adds up to the total; the hidden amount is printed.\n");
 }
 
-static int parse(cli_ctx *ctx, tlc_tree_options *o, const char **file)
+enum { O_PHASE = 1, O_TOP, O_DEPTH, O_NO_FOLD };
+static const cli_opt opts[] = {
+	{ "--phase", 1, O_PHASE }, { "--top", 1, O_TOP }, { "--depth", 1, O_DEPTH },
+	{ "--no-fold", 0, O_NO_FOLD }, { NULL, 0, 0 }
+};
+
+static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
-	for (int i = 0; i < ctx->argc; i++) {
-		const char *v;
-		int p;
-		if (cli_is_help(ctx->argv[i])) {
-			help(stdout);
-			return -1;
-		}
-		if ((v = ra_value(ctx, &i, "--phase"))) {
-			if (ra_phase(&p, v, 0) < 0)
-				return cli_usage_error(ctx, "--phase must be forward, backward, optimizer or other");
-			o->phase = (tlc_phase)p;
-		} else if ((v = ra_value(ctx, &i, "--top"))) {
-			if (ra_size(&o->top, v) < 0)
-				return cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
-		} else if ((v = ra_value(ctx, &i, "--depth"))) {
-			if (ra_size(&o->depth, v) < 0)
-				return cli_usage_error(ctx, "--depth needs a count >= 0, got '%s'", v);
-		} else if (strcmp(ctx->argv[i], "--no-fold") == 0) {
-			o->no_fold = 1;
-		} else {
-			int rc = ra_positional(ctx, i, file);
-			if (rc)
-				return rc;
-		}
+	tlc_tree_options *o = payload;
+	int p;
+	switch (id) {
+	case O_PHASE:
+		if (ra_phase(&p, v, 0) < 0)
+			return cli_usage_error(ctx, "--phase must be forward, backward, optimizer or other");
+		o->phase = (tlc_phase)p;
+		return 0;
+	case O_TOP:
+		return ra_size(&o->top, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
+	case O_DEPTH:
+		return ra_size(&o->depth, v) == 0 ? 0
+		       : cli_usage_error(ctx, "--depth needs a count >= 0, got '%s'", v);
+	default:
+		o->no_fold = 1;
+		return 0;
 	}
-	return *file ? 0 : cli_usage_error(ctx, "give one FILE");
 }
 
 int tool_tree(cli_ctx *ctx)
@@ -59,7 +57,7 @@ int tool_tree(cli_ctx *ctx)
 	memset(&o, 0, sizeof o);
 	o.size = sizeof o;
 	const char *file = NULL;
-	int rc = parse(ctx, &o, &file);
+	int rc = ra_parse_args(ctx, opts, on_opt, &o, help, &file, NULL);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	tlc_eval *ev;

@@ -34,7 +34,7 @@ has small.txt "forward   allreduce       x1     message 256 B, bus 384 B"
 has small.txt "forward   broadcast       x1     message 6 B, bus 6 B"
 has small.txt "group sizes: 1 recorded, 0 derived from buffer sizes, 1 taken from the world size"
 has small.txt "rank 3 of world size 4, backend nccl"
-has small.txt "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)"
+has small.txt "coverage is COMPLETE, not a lower bound (0 unknown-cost calls)"
 has small.txt "kineto::record_param_comms.wait"
 
 "$T" flops --format json "$F/ddp_small.json" >"$tmp/small.json" || fail "flops json exit $?"

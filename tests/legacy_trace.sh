@@ -3,7 +3,7 @@
 # without "cat"; tests/fixtures/trace/legacy_autograd_profiler.json, written by
 # Debian's torch 1.13 with gen_legacy_autograd_profiler.py next to it) is not a
 # Kineto trace: every command that reads it refuses it typed
-# (trace_not_kineto, exit 2), never "COMPLETE with 0 op rows".
+# (trace_not_kineto, exit 1: refused input, docs/errors.md), never "COMPLETE with 0 op rows".
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -15,7 +15,7 @@ fails=0
 for cmd in flops ledger join; do
 	$T $cmd "$F" > /dev/null 2> "$err"
 	rc=$?
-	if [ "$rc" -ne 2 ] || ! grep -q "error: trace_not_kineto: 53 complete events and none has a 'cat'" "$err"; then
+	if [ "$rc" -ne 1 ] || ! grep -q "error: trace_not_kineto: 53 complete events and none has a 'cat'" "$err"; then
 		echo "FAIL: $cmd: exit $rc"; cat "$err"; fails=$((fails + 1))
 	fi
 	grep -q "remedy: .*torch.profiler.profile" "$err" || { echo "FAIL: $cmd: no remedy"; fails=$((fails + 1)); }

@@ -37,7 +37,7 @@ EXTRA_DIST += tests/rulefile_cli.sh tests/fixtures/rules docs/rule-files.md \
 
 # libFuzzer target for the parser and interpreter: `make tests/fuzz/fuzz_rulefile`
 # builds it through the pattern rule of tests/fuzz/local.mk.
-EXTRA_DIST += tests/fuzz/fuzz_rulefile.c tests/fuzz/rulefile.dict
+# (in the fuzz list, tests/fuzz/local.mk, which also distributes it)
 
 # Reports (contract sections 5-7): cost tree, profile tables, device presets,
 # roofline (+ SVG chart), MFU and the one-screen `tlcost report`.
@@ -151,3 +151,19 @@ tests_test_gmpalloc_SOURCES = tests/test_gmpalloc.c
 tests_test_gmpalloc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_gmpalloc_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += docs/architecture.md
+
+
+# Outputs whole or a failure, the exit status policy (issue 11): /dev/full and
+# closed pipes for every subcommand, interrupted saves, `--`.
+TESTS += tests/output_cli.sh
+EXTRA_DIST += tests/output_cli.sh tests/output_check.py
+# Exact integers past 2^256 through every writer, against Python's own sums.
+TESTS += tests/huge_totals.sh
+EXTRA_DIST += tests/huge_totals.sh
+# Hostile inputs (issue 11): one unknown count, control bytes, NUL, pipes,
+# a FIFO in the plugin path.
+TESTS += tests/hostile_cli.sh
+EXTRA_DIST += tests/hostile_cli.sh
+# Reader limits (issue 11): each limit's typed error, tokens across chunks.
+TESTS += tests/limits_cli.sh
+EXTRA_DIST += tests/limits_cli.sh

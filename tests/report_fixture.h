@@ -184,6 +184,34 @@ static inline char *fx_total(const tlc_eval *ev, tlc_phase p)
 		fclose(out);                                                                \
 	} while (0)
 
+/* Removes the layout whitespace of a JSON text in place (outside strings),
+ * so checks can look for "key":value whatever the indentation. */
+static inline char *fx_compact(char *json)
+{
+	char *w = json;
+	int in_str = 0, esc = 0;
+	for (const char *p = json; *p; p++) {
+		if (in_str) {
+			in_str = esc || *p != '"';
+			esc = !esc && *p == '\\';
+		} else if (*p == '"') {
+			in_str = 1;
+		} else if (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') {
+			continue;
+		}
+		*w++ = *p;
+	}
+	*w = '\0';
+	return json;
+}
+
+/* Runs a JSON writer into a memory string with layout removed. */
+#define FX_CAPTURE_JSON(buf, call)                                                  \
+	do {                                                                            \
+		FX_CAPTURE(buf, call);                                                      \
+		fx_compact(buf);                                                            \
+	} while (0)
+
 /* One engine and one evaluation holding ops, as cmocka state. */
 typedef struct fx_env {
 	tlc_engine *eng;

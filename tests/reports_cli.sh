@@ -97,7 +97,7 @@ grep -q "my-acc" "$tmp/out" && grep -q "measured_achievable" "$tmp/out" || bad "
 # --- the device-file example of docs/devices.md loads and matches ---
 sed -n '/devices-example-begin/,/devices-example-end/p' "$top_srcdir/docs/devices.md" | grep -v '^<!--' | grep -v '^```' > "$tmp/doc_devices.txt"
 "$TLCOST" --format json devices --devices "$tmp/doc_devices.txt" > "$tmp/doc_devices.json" || bad "docs/devices.md example does not load"
-grep -q '"id":"lab-h100"' "$tmp/doc_devices.json" || bad "docs/devices.md example device missing"
+grep -q '"id": "lab-h100"' "$tmp/doc_devices.json" || bad "docs/devices.md example device missing"
 "$TLCOST" roofline --devices "$tmp/doc_devices.txt" --device "H100 lab rig" "$TINY" > "$tmp/out" 2>&1 || bad "docs example device not matched"
 grep -q "lab-h100" "$tmp/out" || bad "docs example device not used"
 

@@ -43,7 +43,7 @@ absent "not complete" "coverage is COMPLETE"
 
 # with it: complete, and the custom op counted
 run 0 --rules "$RULES" flops "$LOG"
-check "complete" "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)"
+check "complete" "coverage is COMPLETE, not a lower bound (0 unknown-cost calls)"
 check "total" "one MAC = 2 FLOPs): 23,048"
 check "other" "other FLOPs 1,544"
 check "fused_gelu row" "1,280"
@@ -61,14 +61,14 @@ check "override notice" "notice: rule_override: rules:$out.rules overrides the b
 rm -f "$out.rules"
 
 # bad files: typed error, file:line:column, remedy, exit status 2
-run 2 --rules "$BAD/syntax.tlrules" flops "$LOG"
+run 1 --rules "$BAD/syntax.tlrules" flops "$LOG"
 check "parse code" "error: rules_parse_error: unclosed '('"
 check "parse position" "at $BAD/syntax.tlrules:7:15"
 check "parse remedy" "remedy: "
-run 2 --rules "$BAD/unknown_function.tlrules" flops "$LOG"
+run 1 --rules "$BAD/unknown_function.tlrules" flops "$LOG"
 check "function code" "rules_unknown_function: unknown function 'sqrt'"
 check "function position" "unknown_function.tlrules:4:11"
-run 2 --rules "$BAD/unknown_operand.tlrules" flops "$LOG"
+run 1 --rules "$BAD/unknown_operand.tlrules" flops "$LOG"
 check "operand" "rules_unknown_operand"
 check "operand position" "unknown_operand.tlrules:3:17"
 run 1 --rules "$BAD/duplicate_builtin.tlrules" flops "$LOG"

@@ -67,7 +67,7 @@ static void test_mfu_user_peak_and_exceeds_one(void **state)
 	assert_true(tlc_mfu_get_summary(m)->exceeds_one);
 	char *txt = NULL, *json = NULL;
 	FX_CAPTURE(txt, tlc_write_mfu(out, m, TLC_FORMAT_TEXT));
-	FX_CAPTURE(json, tlc_write_mfu(out, m, TLC_FORMAT_JSON));
+	FX_CAPTURE_JSON(json, tlc_write_mfu(out, m, TLC_FORMAT_JSON));
 	assert_non_null(strstr(txt, "warning: mfu_exceeds_one"));
 	assert_non_null(strstr(json, "\"warnings\":[\"mfu_exceeds_one\"]"));
 	assert_null(strstr(txt, "achieved"));

@@ -293,11 +293,11 @@ static void test_writers(void **state)
 	tlc_tree *t = build(e->ev, TLC_PHASE_FORWARD, 1, 2, 0);
 	char *txt = NULL, *json = NULL, *csv = NULL;
 	FX_CAPTURE(txt, tlc_write_tree(out, t, TLC_FORMAT_TEXT));
-	FX_CAPTURE(json, tlc_write_tree(out, t, TLC_FORMAT_JSON));
+	FX_CAPTURE_JSON(json, tlc_write_tree(out, t, TLC_FORMAT_JSON));
 	FX_CAPTURE(csv, tlc_write_tree(out, t, TLC_FORMAT_CSV));
-	assert_non_null(strstr(txt, "totals are a LOWER BOUND: 1 unknown-cost op"));
+	assert_non_null(strstr(txt, "totals are a LOWER BOUND: 1 unknown-cost call of 1 op type"));
 	assert_non_null(strstr(txt, "(+ 1 more call)"));
-	assert_non_null(strstr(json, "\"total_flops\":\"239\""));
+	assert_non_null(strstr(json, "\"total_flops\":239"));
 	assert_non_null(strstr(json, "\"lower_bound\":true"));
 	assert_non_null(strstr(csv, "kind,depth,path"));
 	free(txt);

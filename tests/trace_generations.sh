@@ -59,7 +59,7 @@ check "2021 backward share" "backward  attributed 0.006 ms of 0.006 ms = 100.0% 
 $T flops "$F/graph_replay.json" > "$out"
 check "replay headline" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): >= 1,024"
 check "replay work" "device work: 6 kernels = 1 launched inside op rows + 5 without an op row; 1 memcpy/memset records"
-check "replay bound" "totals are a LOWER BOUND: 0 unknown-cost ops, but work that no op row accounts for:"
+check "replay bound" "totals are a LOWER BOUND: 0 unknown-cost calls, but work that no op row accounts for:"
 check "replay graph" "3 kernels from graph replay (cudaGraphLaunch/hipGraphLaunch) have no op rows (60.500 us of device time) [graph_replay]"
 check "replay outside" "1 kernels launched by runtime calls outside any op have no op rows (7.000 us of device time) [launch_outside_op]"
 check "replay no host" "1 kernels have no runtime call in the trace"

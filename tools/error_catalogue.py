@@ -63,6 +63,9 @@ GENERIC = {
 BASE_SINKS = {
     "tlc_error__set": {"klass": ("param", 0), "code": ("param", 1), "remedy": ("param", 2),
                        "fmt": ("fmtv", 3)},
+    # the tlcost command's own errors (cli/common.c): the class is the exit status
+    "cli_error": {"klass": ("param", 1), "code": ("param", 2), "remedy": ("param", 3),
+                  "fmt": ("fmtv", 4)},
     "tlc_error__set_pos": {"klass": ("param", 0), "code": ("param", 1),
                            "remedy": ("param", 5), "fmt": ("fmtv", 6)},
 }
@@ -595,7 +598,32 @@ def render(codes, srcdir):
         "the negative `TLC_E*` class returned and `tlc_error_last()` (see",
         "`include/tlcost/errors.h`). *Trigger* is the message format as written in",
         "the source: `%s`, `%llu` and the like are filled with the file's details.",
-        "*Tests* are the test files that name the code.",
+        "*Tests* are the test files that name the code. Codes whose class is a",
+        "`CLI_EXIT_*` status are raised by the `tlcost` command itself (cli/).",
+        "",
+        "## Exit status",
+        "",
+        "Every `tlcost` subcommand exits with one of these (cli/cli.h, tlcost(1)):",
+        "",
+        "| status | meaning |",
+        "|---|---|",
+        "| 0 | success; also `--help`, and `tlcost join` whether or not its gate passes |",
+        "| 1 | an input, rule file, plugin, device file or the evaluation was refused: any "
+        "typed error of the library (parse, invalid field, limit, truncation, refusal, "
+        "`io_error` reading, `out_of_memory`) |",
+        "| 2 | the command line is wrong: `usage_error`, `unknown_command`, or an option "
+        "value the library refused (`basis_unknown`, `dtype_unknown` from `--basis`, "
+        "`--dtype`) |",
+        "| 3 | the output could not be written whole: `output_write_failed` (standard "
+        "output, `--save`, `--svg`: a full disk, a pipe whose reader exited while SIGPIPE "
+        "is ignored) or `output_open_failed`; a file written with `--save` or `--svg` "
+        "keeps its old content |",
+        "",
+        "A process killed by a signal (SIGPIPE when the reader of a pipe exits, with the "
+        "default disposition) has no exit status of its own; shells report 128 + the "
+        "signal number.",
+        "",
+        "## Codes",
         "",
         "| code | module | class | trigger (message) | remedy | tests |",
         "|---|---|---|---|---|---|",

@@ -1280,6 +1280,7 @@ tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i)
 /* ---- semi-private ---- */
 
 const tlc_allocator *tlc_eval__allocator(const tlc_eval *ev) { return ev->a; }
+size_t tlc_eval__held_count(const tlc_eval *ev) { return ev->npending; }
 tlc_engine *tlc_eval__engine(const tlc_eval *ev) { return ev->eng; }
 tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
 size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->ndev; }

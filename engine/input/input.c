@@ -4,8 +4,10 @@
  * An op log's first line is a one-line JSON object with "format":
  * "tlcost-oplog". A Kineto trace is a bare JSON array, or one JSON object
  * with a "traceEvents" member, usually spread over many lines. The first
- * decompressed chunk of the input decides; the stream is not consumed, so
- * standard input works too. */
+ * decompressed chunk of the input decides; the stream is not consumed, and
+ * the chosen reader goes on from it: every input, standard input and pipes
+ * (`tlcost flops <(zcat trace.json.gz)`) included, is opened and read once,
+ * and a trace is streamed, never buffered whole. */
 #define _GNU_SOURCE 1 /* memmem */
 #include <string.h>
 #include "alloc.h"
@@ -13,6 +15,7 @@
 #include "eval.h"
 #include "instream.h"
 #include "oplog.h"
+#include "trace.h"
 
 enum input_kind { IN_OPLOG, IN_TRACE };
 
@@ -55,31 +58,12 @@ static int sniff(const unsigned char *p, size_t n)
 	return nl && p[i] == '{' && end > 0 && p[i + end - 1] != '}' ? IN_TRACE : IN_OPLOG;
 }
 
-/* Standard input cannot be reopened: a trace read from it is buffered. */
-static int trace_from_stream(tlc_eval *ev, tlc_instream *in)
+int tlc_input_read(tlc_eval *ev, const char *path)
 {
-	const tlc_allocator *a = tlc_eval__allocator(ev);
-	tlc_sb buf;
-	tlc_sb__init(&buf, a);
-	int rc;
-	for (;;) {
-		const unsigned char *p;
-		size_t n;
-		if ((rc = tlc_instream__read(in, &p, &n)) < 0 || n == 0)
-			break;
-		tlc_sb__append(&buf, (const char *)p, n);
-		if (buf.failed) {
-			rc = tlc_error__oom();
-			break;
-		}
-	}
-	if (rc == 0)
-		rc = tlc_trace_read_mem(ev, buf.ptr ? buf.ptr : "", buf.len, tlc_instream__name(in));
-	tlc_sb__free(&buf);
-	return rc;
+	return tlc_input_read_limited(ev, path, NULL);
 }
 
-int tlc_input_read(tlc_eval *ev, const char *path)
+int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limits *lim)
 {
 	if (!ev || !path)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an evaluation and a path",
@@ -88,20 +72,19 @@ int tlc_input_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, lim);
 	const unsigned char *p;
 	size_t n;
 	if ((rc = tlc_instream__peek(in, &p, &n)) < 0) {
 		tlc_instream__close(in);
 		return rc;
 	}
-	if (sniff(p, n) == IN_OPLOG) {
+	/* the sniffed chunk stays in the stream: the input is read once, so a
+	 * pipe, a FIFO or standard input works like a file */
+	if (sniff(p, n) == IN_OPLOG)
 		rc = tlc_oplog__read_stream(ev, in, 0);
-	} else if (strcmp(path, "-") == 0) {
-		rc = trace_from_stream(ev, in);
-	} else {
-		tlc_instream__close(in);
-		return tlc_trace_read(ev, path);
-	}
+	else
+		rc = tlc_trace__read_stream(ev, in);
 	tlc_instream__close(in);
 	return rc;
 }

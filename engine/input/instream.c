@@ -38,7 +38,20 @@ struct tlc_instream {
 	int peeked;
 	int err;
 	uint64_t offset;
+	/* limits and JSON token gathering (tlc_instream__set_limits) */
+	tlc_input_limits lim;
+	int limited;
+	uint64_t produced;        /* decompressed bytes taken from the source */
+	int tok_state;            /* TS_* at the end of what was scanned */
+	uint64_t tok_len;         /* bytes of the current token so far */
+	unsigned char *hold;      /* a token (and what follows it) spanning chunks */
+	size_t hold_len, hold_cap;
+	int hold_out;             /* hold was handed out: empty it before reuse */
+	const unsigned char *tail; /* scanned bytes to move into hold next time */
+	size_t tail_len;
 };
+
+enum { TS_OUT = 0, TS_STR, TS_ESC, TS_BARE };
 
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
 {
@@ -264,7 +277,7 @@ static int next_gzip(tlc_instream *s, const unsigned char **data, size_t *len)
 	}
 }
 
-static int next_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
+static int raw_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
 {
 	*data = NULL;
 	*len = 0;
@@ -276,6 +289,203 @@ static int next_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
 			return rc;
 	}
 	return s->gzip ? next_gzip(s, data, len) : next_plain(s, data, len);
+}
+
+static int limit_error(tlc_instream *s, const char *code, const char *what,
+                       const char *option, uint64_t limit)
+{
+	s->err = tlc_error__set_pos(TLC_EINPUT, code, s->name, 0, 0,
+	                            "if the input is genuine, raise the limit with %s N (or "
+	                            "tlc_input_limits); otherwise the input is hostile or damaged",
+	                            "%s: %s %llu bytes (the %s limit, %s)", s->name, what,
+	                            (unsigned long long)limit, option + 2, option);
+	return s->err;
+}
+
+/* A decompressed chunk, counted against max_input_bytes (a decompression
+ * bomb ends here, however small the compressed file). */
+static int counted_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	int rc = raw_chunk(s, data, len);
+	if (rc < 0 || !s->limited)
+		return rc;
+	s->produced += *len;
+	if (s->produced > s->lim.max_input_bytes)
+		return limit_error(s, "input_too_large", "the decompressed input is longer than",
+		                   "--max-input-bytes", s->lim.max_input_bytes);
+	return 0;
+}
+
+static int is_bare(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '-' || c == '+' || c == '.';
+}
+
+static int token_error(tlc_instream *s)
+{
+	return limit_error(s, "token_too_long", "a JSON string or number is longer than",
+	                   "--max-token-bytes", s->lim.max_token_bytes);
+}
+
+/* Scans p[0..n) on from the carried token state; *safe is the last
+ * position at which no token is open (between tokens), or n + 1 when there
+ * is none. Strings are skipped with memchr, so the scan costs little next
+ * to the parse. 0 or token_too_long. */
+static int scan(tlc_instream *s, const unsigned char *p, size_t n, size_t *safe)
+{
+	size_t i = 0;
+	*safe = s->tok_state == TS_OUT ? 0 : n + 1;
+	while (i < n) {
+		if (s->tok_state == TS_STR || s->tok_state == TS_ESC) {
+			if (s->tok_state == TS_ESC) { /* the escaped byte */
+				s->tok_state = TS_STR;
+				i++;
+				s->tok_len++;
+				continue;
+			}
+			const unsigned char *q = memchr(p + i, '"', n - i);
+			size_t end = q ? (size_t)(q - p) : n;
+			const unsigned char *bs = memchr(p + i, '\\', end - i);
+			size_t stop = bs ? (size_t)(bs - p) : end;
+			s->tok_len += stop - i + (stop < n);
+			if (s->tok_len > s->lim.max_token_bytes)
+				return token_error(s);
+			if (stop == n)
+				return 0;
+			i = stop + 1;
+			if (bs) {
+				s->tok_state = TS_ESC;
+			} else {
+				s->tok_state = TS_OUT;
+				*safe = i;
+			}
+			continue;
+		}
+		unsigned char c = p[i];
+		if (s->tok_state == TS_BARE) {
+			if (is_bare(c)) {
+				if (++s->tok_len > s->lim.max_token_bytes)
+					return token_error(s);
+				i++;
+				continue;
+			}
+			s->tok_state = TS_OUT;
+			*safe = i;
+		}
+		if (c == '"') {
+			s->tok_state = TS_STR;
+			s->tok_len = 1;
+		} else if (is_bare(c)) {
+			s->tok_state = TS_BARE;
+			s->tok_len = 1;
+		}
+		i++;
+		if (s->tok_state == TS_OUT)
+			*safe = i;
+	}
+	return 0;
+}
+
+static int hold_append(tlc_instream *s, const unsigned char *p, size_t n)
+{
+	if (!n)
+		return 0;
+	if (s->hold_len + n > s->hold_cap) {
+		size_t cap = s->hold_cap ? s->hold_cap : 64 * 1024;
+		while (cap < s->hold_len + n)
+			cap *= 2;
+		unsigned char *h = tlc_alloc__realloc(s->a, s->hold, cap);
+		if (!h)
+			return s->err = tlc_error__oom();
+		s->hold = h;
+		s->hold_cap = cap;
+	}
+	memcpy(s->hold + s->hold_len, p, n);
+	s->hold_len += n;
+	return 0;
+}
+
+/* The next chunk that ends between JSON tokens (the last one may end in a
+ * token: the parser reports what is left open). Bytes after the last token
+ * boundary of a chunk wait in hold, so each byte is copied at most once
+ * more and the parser never sees a token cut in two. */
+static int token_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	if (s->hold_out) {
+		s->hold_len = 0;
+		s->hold_out = 0;
+	}
+	int rc = hold_append(s, s->tail, s->tail_len);
+	s->tail_len = 0;
+	if (rc < 0)
+		return rc;
+	for (;;) {
+		const unsigned char *p;
+		size_t n, safe;
+		if ((rc = counted_chunk(s, &p, &n)) < 0)
+			return rc;
+		if (n == 0) { /* the end: whatever is held goes out as it is */
+			*data = s->hold_len ? s->hold : p;
+			*len = s->hold_len;
+			s->hold_out = 1;
+			return 0;
+		}
+		if ((rc = scan(s, p, n, &safe)) < 0)
+			return rc;
+		if (safe > n) { /* one token spans the whole chunk */
+			if ((rc = hold_append(s, p, n)) < 0)
+				return rc;
+			continue;
+		}
+		if (s->hold_len == 0) {
+			if ((rc = hold_append(s, p + safe, n - safe)) < 0)
+				return rc;
+			if (safe == 0)
+				continue;
+			*data = p;
+			*len = safe;
+			return 0;
+		}
+		if ((rc = hold_append(s, p, safe)) < 0)
+			return rc;
+		s->tail = p + safe; /* valid until the next chunk is taken */
+		s->tail_len = n - safe;
+		*data = s->hold;
+		*len = s->hold_len;
+		s->hold_out = 1;
+		return 0;
+	}
+}
+
+static int next_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
+{
+	if (s->err)
+		return s->err;
+	return s->limited ? token_chunk(s, data, len) : raw_chunk(s, data, len);
+}
+
+void tlc_instream__set_limits(tlc_instream *s, const tlc_input_limits *lim)
+{
+	tlc_input_limits l = { sizeof l, 0, 0, 0, 0 };
+	if (lim)
+		memcpy(&l, lim, lim->size && lim->size < sizeof l ? lim->size : sizeof l);
+	l.size = sizeof l;
+	if (!l.max_input_bytes)
+		l.max_input_bytes = TLC_INPUT_DEFAULT_MAX_INPUT_BYTES;
+	if (!l.max_token_bytes)
+		l.max_token_bytes = TLC_INPUT_DEFAULT_MAX_TOKEN_BYTES;
+	if (!l.max_held_records)
+		l.max_held_records = TLC_INPUT_DEFAULT_MAX_HELD_RECORDS;
+	if (!l.max_held_bytes)
+		l.max_held_bytes = TLC_INPUT_DEFAULT_MAX_HELD_BYTES;
+	s->lim = l;
+	s->limited = 1;
+}
+
+const tlc_input_limits *tlc_instream__limits(const tlc_instream *s)
+{
+	return &s->lim;
 }
 
 int tlc_instream__peek(tlc_instream *s, const unsigned char **data, size_t *len)
@@ -317,6 +527,7 @@ void tlc_instream__close(tlc_instream *s)
 		close(s->fd);
 	tlc_alloc__free(s->a, s->outbuf);
 	tlc_alloc__free(s->a, s->inbuf);
+	tlc_alloc__free(s->a, s->hold);
 	tlc_alloc__free(s->a, s->name);
 	tlc_alloc__free(s->a, s);
 }

@@ -17,6 +17,8 @@
  *   io_error        TLC_EIO     cannot open or read the file
  *   gzip_corrupt    TLC_EPARSE  the compressed data is damaged
  *   gzip_truncated  TLC_EPARSE  the compressed stream ends before its end
+ *   input_too_large TLC_EINPUT  more than max_input_bytes decompressed bytes
+ *   token_too_long  TLC_EINPUT  a JSON token longer than max_token_bytes
  *   out_of_memory   TLC_ENOMEM
  */
 #ifndef TLC_ENGINE_INSTREAM_H
@@ -57,6 +59,21 @@ int tlc_instream__is_gzip(const tlc_instream *s);
 
 /** Decompressed bytes handed out so far (by read, not peek). */
 uint64_t tlc_instream__offset(const tlc_instream *s);
+
+/** Bounds a reader applies to this stream (tlc_input_limits; 0 fields
+ *  take the defaults, TLC_INPUT_DEFAULT_*). Set before the first read or
+ *  peek. From then on the stream ends with input_too_large past
+ *  max_input_bytes decompressed bytes, and hands out JSON text in chunks
+ *  that end between tokens: a string or bare token (number, literal) that
+ *  spans chunks is gathered here, once, so the parser sees each token
+ *  whole (linear time), and one longer than max_token_bytes ends the
+ *  stream with token_too_long before it is buffered further (memory near
+ *  the limit). NULL lim: the defaults. */
+void tlc_instream__set_limits(tlc_instream *s, const tlc_input_limits *lim);
+
+/** The limits in force (defaults filled in), for the readers' own bounds
+ *  (held records and bytes). */
+const tlc_input_limits *tlc_instream__limits(const tlc_instream *s);
 
 /** Closes the file (unless standard input) and frees everything. NULL is
  *  accepted. */

@@ -238,9 +238,12 @@ typedef struct reader {
 	int line_objects;
 	int seen_header;
 
+	uint64_t max_held; /* records held for a later parent (0: no bound) */
 	/* pending error */
 	int err;          /* klass of a pending error to set, 0 when none */
 	int err_set;      /* the thread's error is already set: only locate it */
+	int pushed;       /* the current record reached the evaluation (fast path:
+	                     an error after that must not make yajl push it again) */
 	const char *err_code;
 	uint64_t err_col; /* explicit column, 0 = from the bytes consumed */
 	char msg[480];
@@ -260,6 +263,14 @@ static const char *remedy_for(const char *code)
 	if (!strcmp(code, "oplog_version_unsupported"))
 		return "write the log as op log version 1, or use a tlcost release that "
 		       "reads this version";
+	if (!strcmp(code, "held_records_exceeded"))
+		return "if the log is genuine, raise the limit with --max-held-records N (or "
+		       "tlc_input_limits), or write parents before their children; otherwise the "
+		       "log is hostile";
+	if (!strcmp(code, "oplog_string_nul"))
+		return "remove the \\u0000 from the string: a name or field that holds a NUL "
+		       "cannot be carried whole (it would be cut at the NUL and counted under "
+		       "another name); fix the writer of the log";
 	if (!strcmp(code, "oplog_line_too_long"))
 		return "check that the file is an op log (one JSON object per line); split "
 		       "huge records";
@@ -964,6 +975,13 @@ static int finish_op(reader *r)
 		r->err_set = 1;
 		return 0;
 	}
+	r->pushed = 1;
+	/* records whose parent has not come yet are held in memory: bounded */
+	if (r->max_held && tlc_eval__held_count(r->ev) > r->max_held)
+		return fail(r, TLC_EINPUT, "held_records_exceeded", 0,
+		            "more than %llu records wait for a parent that comes later in the log "
+		            "(the max-held-records limit, --max-held-records)",
+		            (unsigned long long)r->max_held);
 	return 1;
 }
 
@@ -1249,9 +1267,26 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	return on_value(r, &e);
 }
 
+/* A string or key with an embedded NUL is refused: C strings would cut it
+ * ("aten::mm\u0000x" counted as aten::mm). 1 when refused. */
+static int has_nul(reader *r, const unsigned char *s, size_t n, const char *what)
+{
+	const unsigned char *z = memchr(s, 0, n);
+	if (!z)
+		return 0;
+	char path[160];
+	field_path(r, path, sizeof path);
+	fail(r, TLC_EINPUT, "oplog_string_nul", 0,
+	     "%s %s holds a NUL character (\\u0000) at character %zu of %zu", what,
+	     *path ? path : "(record)", (size_t)(z - s) + 1, n);
+	return 1;
+}
+
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
 	jev e = { .t = J_STR, .s = s, .n = n };
+	if (has_nul(ctx, s, n, "the string of field"))
+		return 0;
 	return on_value(ctx, &e);
 }
 
@@ -1291,6 +1326,8 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	reader *r = ctx;
 	frame *f = &r->fr[r->depth - 1];
+	if (has_nul(r, s, n, "a key inside"))
+		return 0;
 	switch (f->kind) {
 	case FR_RECORD:
 		f->key = (unsigned char)(r->is_header
@@ -1483,10 +1520,11 @@ static uint64_t closing_column(const unsigned char *p, size_t n)
  * error; avail bytes from p are in the chunk (the line and what follows). */
 static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 {
+	r->pushed = 0;
 	int st = tlc_json_fast__object(r->fast, p, n, avail, &fast_events, r);
 	if (st == TLC_JSON_FAST_OK)
 		return 0;
-	if (st == TLC_JSON_FAST_CANCELED && r->err_set && r->depth == 0)
+	if (st == TLC_JSON_FAST_CANCELED && (r->err_set || r->pushed) && r->depth == 0)
 		return raise_pending(r, closing_column(p, n)); /* raised by finish_record */
 	r->depth = 0;
 	r->line_objects = 0;
@@ -1495,9 +1533,34 @@ static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 	return 1;
 }
 
+/* Whole blank (whitespace-only) lines at the start of p, skipped without
+ * the parser: they cost what whitespace costs, not a parse per line.
+ * Returns the bytes skipped; counts their lines. */
+static size_t skip_blank_lines(reader *r, const unsigned char *p, size_t n)
+{
+	if (r->line_len != 0)
+		return 0;
+	size_t i = 0, upto = 0;
+	uint64_t lines = 0;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) {
+		if (p[i] == '\n') {
+			lines++;
+			upto = i + 1;
+		}
+		i++;
+	}
+	r->line += lines;
+	return upto;
+}
+
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 {
 	while (n) {
+		size_t blank = skip_blank_lines(r, p, n);
+		p += blank;
+		n -= blank;
+		if (!n)
+			break;
 		const unsigned char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
 		if (r->line_len + take > r->max_line)
@@ -1594,6 +1657,7 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->a = a;
 	r->file = tlc_instream__name(in);
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
+	r->max_held = tlc_instream__limits(in)->max_held_records;
 	r->line = 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);
@@ -1628,6 +1692,7 @@ int tlc_oplog_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_oplog__read_stream(ev, in, 0);
 	tlc_instream__close(in);
 	return rc;
@@ -1642,6 +1707,7 @@ int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_oplog__read_stream(ev, in, 0);
 	tlc_instream__close(in);
 	return rc;

@@ -89,6 +89,8 @@ typedef struct reader {
 	size_t nskips, last_skip;
 	/* error raised in a callback */
 	int err;
+	const tlc_input_limits *lim; /* held-record bounds (0 fields: none) */
+	uint64_t held_bytes;         /* what the kept cpu_ops take */
 	const char *err_code;
 	char err_msg[200];
 	/* position of the current chunk */
@@ -127,6 +129,13 @@ static const char *remedy_for(const char *code)
 		       "cannot be told apart: profile with torch.profiler.profile(activities=[CPU, "
 		       "CUDA], record_shapes=True) and export_chrome_trace, or capture an op log "
 		       "(tools/capture_oplog.py)";
+	if (strcmp(code, "held_records_exceeded") == 0 || strcmp(code, "held_bytes_exceeded") == 0)
+		return "if the trace is genuine, raise the limit with the option named (or "
+		       "tlc_input_limits); otherwise the trace is hostile: it holds more ops "
+		       "than a real capture";
+	if (strcmp(code, "trace_string_nul") == 0)
+		return "remove the \\u0000 from the string: a name that holds a NUL cannot be "
+		       "carried whole (it would be cut at the NUL); fix the writer of the trace";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -416,6 +425,29 @@ static int keep_comm_annot(reader *r)
 	return 1;
 }
 
+/* Every cpu_op is held until the end of the file (nesting and phases need
+ * them all): the count and the bytes they take are bounded. 1, or 0 with
+ * the error pending. */
+static int held_within_limits(reader *r, const tlc_trace_op *o)
+{
+	char msg[200];
+	r->held_bytes += sizeof *o + o->args_len;
+	const tlc_input_limits *l = r->lim;
+	if (l && l->max_held_records && r->ops.nops > l->max_held_records) {
+		snprintf(msg, sizeof msg, "more than %llu cpu_op events to hold to the end of the "
+		         "trace (limit max-held-records, --max-held-records)",
+		         (unsigned long long)l->max_held_records);
+		return fail(r, TLC_EINPUT, "held_records_exceeded", msg);
+	}
+	if (l && l->max_held_bytes && r->held_bytes > l->max_held_bytes) {
+		snprintf(msg, sizeof msg, "held cpu_op events take more than %llu bytes (limit "
+		         "max-held-bytes, --max-held-bytes)",
+		         (unsigned long long)l->max_held_bytes);
+		return fail(r, TLC_EINPUT, "held_bytes_exceeded", msg);
+	}
+	return 1;
+}
+
 static int keep_op(reader *r)
 {
 	event *e = &r->cur;
@@ -461,7 +493,7 @@ static int keep_op(reader *r)
 	    tlc_trace_comms__keep_row(&o->comm, &t->comms) < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 	t->nops++;
-	return 1;
+	return held_within_limits(r, o);
 }
 
 /* Record-function annotations that the 2021 profiler wrote as Operator
@@ -737,8 +769,27 @@ static int cb_number(void *ctx, const char *s, size_t n)
 {
 	return on_scalar(ctx, TLC_TNODE_NUMBER, 0, s, n);
 }
+static int skipping(const reader *r);
+
+/* A string with an embedded NUL would be cut where C strings end:
+ * refused (in events the reader keeps). 1 when refused. */
+static int has_nul(reader *r, const unsigned char *s, size_t n)
+{
+	const unsigned char *z = memchr(s, 0, n);
+	if (!z || skipping(r))
+		return 0;
+	char msg[200];
+	snprintf(msg, sizeof msg, "trace event %llu: a string holds a NUL character (\\u0000) "
+	         "at character %zu of %zu", (unsigned long long)r->nevents + 1,
+	         (size_t)(z - s) + 1, n);
+	fail(r, TLC_EINPUT, "trace_string_nul", msg);
+	return 1;
+}
+
 static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
+	if (has_nul(ctx, s, n))
+		return 0;
 	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
 }
 
@@ -1103,6 +1154,7 @@ int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 	reader r;
 	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
 		return TLC_ENOMEM;
+	r.lim = tlc_instream__limits(in);
 	int rc = read_stream(&r, in);
 	if (rc == 0)
 		rc = finish_parse(&r);
@@ -1121,6 +1173,7 @@ int tlc_trace_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_trace__read_stream(ev, in);
 	tlc_instream__close(in);
 	return rc;
@@ -1135,6 +1188,7 @@ int tlc_trace_read(tlc_eval *ev, const char *path)
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
 	if (rc < 0)
 		return rc;
+	tlc_instream__set_limits(in, NULL);
 	rc = tlc_trace__read_stream(ev, in);
 	tlc_instream__close(in);
 	return rc;

@@ -10,6 +10,7 @@
 #include <yajl/yajl_gen.h>
 #include "eval.h"
 #include "join.h"
+#include "textw.h"
 
 #define SAVED_KEY "tlcost_saved_join"
 
@@ -402,10 +403,7 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 			fprintf(out, "%s\n", tlc_sb__str(&sb));
 	}
 	tlc_sb__free(&sb);
-	if (rc == 0 && ferror(out))
-		rc = tlc_error__set(TLC_EIO, "io_error", "check the output path and free space",
-		                    "writing the saved join failed");
-	return rc;
+	return tlc_textw__finish(out, rc);
 }
 
 /* ---------------------------------------------------------------- */
@@ -459,4 +457,20 @@ int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev)
 	}
 	tlc_sb__free(&want);
 	return rc;
+}
+
+int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
+                       const tlc_op_recorder *rec)
+{
+	tlc_outfile *o;
+	FILE *f;
+	int rc = tlc_outfile_open(&o, &f, path);
+	if (rc < 0)
+		return rc;
+	rc = tlc_join_save(f, j, ev, rec);
+	if (rc < 0) {
+		tlc_outfile_abort(o);
+		return rc;
+	}
+	return tlc_outfile_commit(o);
 }

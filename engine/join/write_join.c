@@ -1,9 +1,11 @@
 /* Writers of the device-time join: text summary, JSON, per-launch CSV. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "eval.h"
 #include "join.h"
 #include "jsonw.h"
+#include "textw.h"
 
 /* "12.345 ms" from integer nanoseconds, without floating point. */
 static void fmt_ms(char *buf, size_t cap, int64_t ns)
@@ -224,33 +226,17 @@ static int write_text(FILE *out, const tlc_join *j)
 /* csv: one row per launch                                           */
 /* ---------------------------------------------------------------- */
 
-static void csv_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* An op as reports show it: name, or name.overload (a Kineto wrapper row's
  * original text is its overload, docs/kineto.md). */
 static void csv_op(FILE *out, const tlc_op_row *row)
 {
-	fputc('"', out);
-	for (int part = 0; part < 2; part++) {
-		const char *s = part ? row->overload : row->name;
-		if (part && s && *s)
-			fputc('.', out);
-		for (; s && *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-	}
-	fputc('"', out);
+	const char *ov = row->overload && *row->overload ? row->overload : NULL;
+	size_t n = strlen(row->name ? row->name : "") + (ov ? strlen(ov) + 2 : 1);
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s%s", row->name ? row->name : "", ov ? "." : "", ov ? ov : "");
+	tlc_textw__csv(out, s ? s : row->name, 1); /* (without its overload only when out of memory) */
+	free(s);
 }
 
 static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
@@ -261,13 +247,13 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 		const tlc_join_launch *l = &j->launches[i];
 		const tlc_device_record *r = l->rec;
 		fprintf(out, "%zu,%s,", i, kind_name(r->kind));
-		csv_str(out, launch_label(l));
+		tlc_textw__csv(out, launch_label(l), 1);
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->device, r->stream,
 		        r->start_ns, dur(r));
 		if (r->flags & TLC_DEV_HAS_CORRELATION)
 			fprintf(out, "%" PRId64, r->correlation);
 		fputc(',', out);
-		csv_str(out, l->runtime ? l->runtime->name : "");
+		tlc_textw__csv(out, l->runtime ? l->runtime->name : "", 1);
 		fprintf(out, ",%s,", tlc_attribution_name(l->status));
 		if (l->op_row >= 0) {
 			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
@@ -432,6 +418,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.join/1");
 	tlc_jsonw__kstr(g, "report", "join");
 	json_summary(g, &j->sum);
 	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
@@ -454,14 +441,11 @@ int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format 
 	if (!out || !j || !ev)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream, a join and its eval",
 		                      "tlc_write_join: NULL argument");
-	int rc;
-	switch (fmt) {
-	case TLC_FORMAT_JSON: rc = write_json(out, j, ev); break;
-	case TLC_FORMAT_CSV: rc = write_csv(out, j, ev); break;
-	default: rc = write_text(out, j); break;
-	}
-	if (rc == TLC_EIO)
-		return tlc_error__set(TLC_EIO, "io_error", "check the output device has space",
-		                      "writing the join report failed");
-	return rc;
+	if (fmt == TLC_FORMAT_JSON)
+		return write_json(out, j, ev);
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	int rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j);
+	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
 }

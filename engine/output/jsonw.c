@@ -2,6 +2,7 @@
 #include <string.h>
 #include "jsonw.h"
 #include "error.h"
+#include "textw.h"
 
 static void print_cb(void *ctx, const char *s, size_t len) { fwrite(s, 1, len, (FILE *)ctx); }
 
@@ -76,12 +77,32 @@ void tlc_jsonw__kdouble(yajl_gen g, const char *key, double v)
 		yajl_gen_double(g, v);
 }
 
+void tlc_jsonw__real(yajl_gen g, double v)
+{
+	char buf[40];
+	if (v != v || v > 1e308 || v < -1e308) {
+		yajl_gen_null(g);
+		return;
+	}
+	int n = snprintf(buf, sizeof buf, "%.6g", v);
+	yajl_gen_number(g, buf, (size_t)n);
+}
+
+void tlc_jsonw__kreal(yajl_gen g, const char *key, double v)
+{
+	tlc_jsonw__key(g, key);
+	tlc_jsonw__real(g, v);
+}
+
+void tlc_jsonw__knull(yajl_gen g, const char *key)
+{
+	tlc_jsonw__key(g, key);
+	yajl_gen_null(g);
+}
+
 int tlc_jsonw__end(yajl_gen g, FILE *out)
 {
 	yajl_gen_free(g);
 	fputc('\n', out);
-	if (ferror(out))
-		return tlc_error__set(TLC_EIO, "io_error", "check the output file or disk space",
-		                      "writing the report failed");
-	return 0;
+	return tlc_textw__finish(out, 0);
 }

@@ -18,7 +18,14 @@ void tlc_jsonw__kuint(yajl_gen g, const char *key, uint64_t v);
 void tlc_jsonw__knum(yajl_gen g, const char *key, const char *decimal);
 void tlc_jsonw__kbool(yajl_gen g, const char *key, int v);
 void tlc_jsonw__kdouble(yajl_gen g, const char *key, double v);
-/** Finishes and frees; returns 0 or TLC_EIO when writing failed. */
+/** A ratio or rate shown to 6 significant digits (null when not finite):
+ *  for derived quantities, never for exact counts. */
+void tlc_jsonw__real(yajl_gen g, double v);
+void tlc_jsonw__kreal(yajl_gen g, const char *key, double v);
+/** A key whose value is null. */
+void tlc_jsonw__knull(yajl_gen g, const char *key);
+/** Finishes and frees; flushes out and returns 0, or TLC_EIO
+ *  (output_write_failed) when a write failed. */
 int tlc_jsonw__end(yajl_gen g, FILE *out);
 
 #endif

@@ -3,6 +3,7 @@
  * keep the handle so tlc_engine_free can close it after the rules that point
  * into it are gone. Also inspection without registering, and
  * TLCOST_PLUGIN_PATH. */
+#include <errno.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -34,6 +35,19 @@ static int open_library(void **out, const char *path)
 			                      "plugin path is too long: %.80s...", path);
 		name = local;
 	}
+	/* Only a regular file is opened: dlopen of a FIFO (or a device) blocks
+	 * forever, or reads something that is not a library. */
+	struct stat st;
+	if (stat(name, &st) != 0)
+		return tlc_error__set(TLC_EPLUGIN, "plugin_open_failed",
+		                      "check the path (" GUIDE ")", "cannot open plugin %s: %s", path,
+		                      strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return tlc_error__set(TLC_EPLUGIN, "plugin_open_failed",
+		                      "a plugin is a regular shared-object file: remove or rename "
+		                      "what is there, or take it out of TLCOST_PLUGIN_PATH",
+		                      "cannot open plugin %s: not a regular file (a FIFO, device or "
+		                      "directory is never opened)", path);
 	dlerror(); /* clear a stale message */
 	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {

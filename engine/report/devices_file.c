@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 typedef struct dev_parse {
 	tlc_devices *devs;
@@ -201,32 +202,24 @@ static void write_devices_text(FILE *out, const tlc_devices *devs)
 	      "are hypotheses: traffic is the read-once/write-once ideal.\n", out);
 }
 
-void tlc_rep__device_json(FILE *out, const tlc_device_preset *d)
+void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d)
 {
-	fputs("{\"id\":", out);
-	tlc_rep__json_str(out, d->id);
-	fputs(",\"name\":", out);
-	tlc_rep__json_str(out, d->name);
-	fputs(",\"match\":", out);
-	tlc_rep__json_str(out, d->match);
-	fputs(",\"peak_flops_per_s\":{", out);
-	int first = 1;
-	for (int k = 0; k < TLC_PEAK_COUNT; k++) {
-		if (d->peak_flops[k] <= 0)
-			continue;
-		fprintf(out, "%s\"%s\":", first ? "" : ",", tlc_peak_dtype_name((tlc_peak_dtype)k));
-		tlc_rep__json_num(out, d->peak_flops[k]);
-		first = 0;
-	}
-	fputs("},\"mem_bw_bytes_per_s\":", out);
-	tlc_rep__json_num(out, d->mem_bw);
-	fprintf(out, ",\"basis\":\"%s\",\"source\":", tlc_basis_name(d->basis));
-	tlc_rep__json_str(out, d->source);
-	fputs(",\"date\":", out);
-	tlc_rep__json_str(out, d->date);
-	fputs(",\"origin\":", out);
-	tlc_rep__json_str(out, d->origin);
-	fputc('}', out);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "id", d->id);
+	tlc_jsonw__kstr(g, "name", d->name);
+	tlc_jsonw__kstr(g, "match", d->match);
+	tlc_jsonw__key(g, "peak_flops_per_s");
+	yajl_gen_map_open(g);
+	for (int k = 0; k < TLC_PEAK_COUNT; k++)
+		if (d->peak_flops[k] > 0)
+			tlc_jsonw__kreal(g, tlc_peak_dtype_name((tlc_peak_dtype)k), d->peak_flops[k]);
+	yajl_gen_map_close(g);
+	tlc_jsonw__kreal(g, "mem_bw_bytes_per_s", d->mem_bw);
+	tlc_jsonw__kstr(g, "basis", tlc_basis_name(d->basis));
+	tlc_jsonw__kstr(g, "source", d->source);
+	tlc_jsonw__kstr(g, "date", d->date);
+	tlc_jsonw__kstr(g, "origin", d->origin);
+	yajl_gen_map_close(g);
 }
 
 static void write_devices_csv(FILE *out, const tlc_devices *devs)
@@ -234,20 +227,20 @@ static void write_devices_csv(FILE *out, const tlc_devices *devs)
 	fputs("id,name,fp64,fp32,tf32,fp16,bf16,fp8,mem_bw,basis,source,date,origin\n", out);
 	for (size_t i = 0; i < devs->n; i++) {
 		const tlc_device_preset *d = &devs->items[i];
-		tlc_rep__csv_str(out, d->id);
+		tlc_textw__csv(out, d->id, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->name);
+		tlc_textw__csv(out, d->name, 0);
 		for (int k = 0; k < TLC_PEAK_COUNT; k++) {
 			fputc(',', out);
 			if (d->peak_flops[k] > 0)
 				fprintf(out, "%.6g", d->peak_flops[k]);
 		}
 		fprintf(out, ",%.6g,%s,", d->mem_bw, tlc_basis_name(d->basis));
-		tlc_rep__csv_str(out, d->source);
+		tlc_textw__csv(out, d->source, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->date);
+		tlc_textw__csv(out, d->date, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, d->origin);
+		tlc_textw__csv(out, d->origin, 0);
 		fputc('\n', out);
 	}
 }
@@ -258,17 +251,25 @@ int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a table",
 		                      "tlc_write_devices called with NULL");
 	if (fmt == TLC_FORMAT_JSON) {
-		fputs("{\"schema\":\"tlcost.devices/1\",\"devices\":[", out);
-		for (size_t i = 0; i < devs->n; i++) {
-			fputs(i ? "," : "", out);
-			tlc_rep__device_json(out, &devs->items[i]);
-		}
-		fputs("]}\n", out);
-	} else if (fmt == TLC_FORMAT_CSV) {
-		write_devices_csv(out, devs);
-	} else {
-		write_devices_text(out, devs);
+		yajl_gen g = tlc_jsonw__new(out);
+		if (!g)
+			return tlc_error__oom();
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "schema", "tlcost.devices/1");
+		tlc_jsonw__key(g, "devices");
+		yajl_gen_array_open(g);
+		for (size_t i = 0; i < devs->n; i++)
+			tlc_rep__device_json(g, &devs->items[i]);
+		yajl_gen_array_close(g);
+		yajl_gen_map_close(g);
+		return tlc_jsonw__end(g, out);
 	}
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the device list failed") : 0;
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_devices_csv(t, devs);
+	else
+		write_devices_text(t, devs);
+	return tlc_textw__close(t, out, 0);
 }

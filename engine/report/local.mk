@@ -12,3 +12,4 @@ libtl_report_la_SOURCES += \
 	engine/report/roofline.c engine/report/roofline_write.c engine/report/svg.c \
 	engine/report/mfu.c engine/report/mfu_write.c \
 	engine/report/report.c
+libtl_report_la_SOURCES += engine/report/plugin_write.c

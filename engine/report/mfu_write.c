@@ -2,10 +2,12 @@
  * "throughput": MFU is counted FLOPs over peak, divided by step time. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static void write_text(FILE *out, const tlc_mfu_summary *r)
 {
-	char a[64], b[32];
+	tlc_digits a = { 0 }, c = { 0 };
+	char b[32];
 	fputs("MFU = (sum over phases of FLOPs / peak FLOP/s of the phase's dtype) / step "
 	      "seconds\n", out);
 	fprintf(out, "device: %s [%s] (%s, dense; %s%s%s)\n", r->device->name, r->device->id,
@@ -20,7 +22,7 @@ static void write_text(FILE *out, const tlc_mfu_summary *r)
 		if (!ph->present)
 			continue;
 		fprintf(out, "  %-9s %24s %5s %12s %12.6g s\n", tlc_phase_name((tlc_phase)p),
-		        tlc_rep__group(a, sizeof a, ph->flops), tlc_peak_dtype_name(ph->dtype),
+		        tlc_textw__group(&a, ph->flops), tlc_peak_dtype_name(ph->dtype),
 		        tlc_rep__si(b, sizeof b, ph->peak_flops), ph->ideal_seconds);
 	}
 	fprintf(out, "MFU: %.4f (%.2f%%)%s\n", r->mfu, 100 * r->mfu,
@@ -30,53 +32,72 @@ static void write_text(FILE *out, const tlc_mfu_summary *r)
 		fputs("warning: mfu_exceeds_one: MFU is above 1: the step time is too short for the "
 		      "counted FLOPs at these peaks; check --step-seconds (uninstrumented, whole step) "
 		      "and the device/dtype\n", out);
-	char c[64];
 	if (r->has_6nd)
 		fprintf(out, "6ND comparator: 6 x N %lld x D %lld = %s FLOPs; counted forward+backward "
 		        "= %s (%.3f x 6ND)\n", (long long)r->params, (long long)r->tokens,
-		        tlc_rep__group(a, sizeof a, r->six_nd),
-		        tlc_rep__group(c, sizeof c, r->counted_fwd_bwd), r->ratio_6nd);
+		        tlc_textw__group(&a, r->six_nd),
+		        tlc_textw__group(&c, r->counted_fwd_bwd), r->ratio_6nd);
 	else
 		fputs("6ND comparator: unavailable (give --params and --tokens, or record them in "
 		      "the op log header)\n", out);
+	tlc_textw__digits_free(&a);
+	tlc_textw__digits_free(&c);
 }
 
-static void write_json(FILE *out, const tlc_mfu_summary *r)
+static void json_phases(yajl_gen g, const tlc_mfu_result *r)
 {
-	fputs("{\"schema\":\"tlcost.mfu/1\",\"report\":\"mfu\",\"device\":", out);
-	tlc_rep__device_json(out, r->device);
-	fprintf(out, ",\"device_from\":\"%s\",\"denominator\":\"step_seconds\",\"step_seconds\":",
-	        r->device_from);
-	tlc_rep__json_num(out, r->step_seconds);
-	fputs(",\"phases\":[", out);
-	int first = 1;
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_array_open(g);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		const tlc_mfu_phase *ph = &r->phase[p];
 		if (!ph->present)
 			continue;
-		fprintf(out, "%s{\"phase\":\"%s\",\"flops\":\"%s\",\"dtype\":\"%s\",\"peak_flops_per_s\":",
-		        first ? "" : ",", tlc_phase_name((tlc_phase)p), ph->flops,
-		        tlc_peak_dtype_name(ph->dtype));
-		tlc_rep__json_num(out, ph->peak_flops);
-		fputs(",\"flops_over_peak_s\":", out);
-		tlc_rep__json_num(out, ph->ideal_seconds);
-		fputc('}', out);
-		first = 0;
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name((tlc_phase)p));
+		tlc_jsonw__knum(g, "flops", ph->flops);
+		tlc_jsonw__kstr(g, "dtype", tlc_peak_dtype_name(ph->dtype));
+		tlc_jsonw__kreal(g, "peak_flops_per_s", ph->peak_flops);
+		tlc_jsonw__kreal(g, "flops_over_peak_s", ph->ideal_seconds);
+		yajl_gen_map_close(g);
 	}
-	fputs("],\"mfu\":", out);
-	tlc_rep__json_num(out, r->mfu);
-	fprintf(out, ",\"lower_bound\":%s,\"warnings\":[%s],\"six_nd\":", r->lower_bound ? "true"
-	        : "false", r->exceeds_one ? "\"mfu_exceeds_one\"" : "");
+	yajl_gen_array_close(g);
+}
+
+static int write_json(FILE *out, const tlc_mfu_result *r)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.mfu/2");
+	tlc_jsonw__kstr(g, "report", "mfu");
+	tlc_jsonw__key(g, "device");
+	tlc_rep__device_json(g, r->device);
+	tlc_jsonw__kstr(g, "device_from", r->device_from);
+	tlc_jsonw__kstr(g, "denominator", "step_seconds");
+	tlc_jsonw__kreal(g, "step_seconds", r->step_seconds);
+	json_phases(g, r);
+	tlc_jsonw__kreal(g, "mfu", r->mfu);
+	tlc_jsonw__kbool(g, "lower_bound", r->lower_bound);
+	tlc_jsonw__key(g, "warnings");
+	yajl_gen_array_open(g);
+	if (r->exceeds_one)
+		tlc_jsonw__str(g, "mfu_exceeds_one");
+	yajl_gen_array_close(g);
+	tlc_jsonw__key(g, "six_nd");
 	if (r->has_6nd) {
-		fprintf(out, "{\"params\":%lld,\"tokens\":%lld,\"six_nd_flops\":\"%s\","
-		        "\"counted_forward_backward_flops\":\"%s\",\"ratio\":", (long long)r->params,
-		        (long long)r->tokens, r->six_nd, r->counted_fwd_bwd);
-		tlc_rep__json_num(out, r->ratio_6nd);
-		fputc('}', out);
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "params", r->params);
+		tlc_jsonw__kint(g, "tokens", r->tokens);
+		tlc_jsonw__knum(g, "six_nd_flops", r->six_nd);
+		tlc_jsonw__knum(g, "counted_forward_backward_flops", r->counted_fwd_bwd);
+		tlc_jsonw__kreal(g, "ratio", r->ratio_6nd);
+		yajl_gen_map_close(g);
 	} else {
-		fputs("null", out);
+		yajl_gen_null(g);
 	}
-	fputs("}\n", out);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
 }
 
 static void write_csv(FILE *out, const tlc_mfu_summary *r)
@@ -98,11 +119,13 @@ int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt)
 		                      "tlc_write_mfu called with NULL");
 	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
 	if (fmt == TLC_FORMAT_JSON)
-		write_json(out, r);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, r);
+		return write_json(out, r);
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, r);
 	else
-		write_text(out, r);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the MFU report failed") : 0;
+		write_text(t, r);
+	return tlc_textw__close(t, out, 0);
 }

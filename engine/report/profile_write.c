@@ -3,6 +3,7 @@
  * filled them, and a row without device time shows it absent, never 0. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static const char *by_name(tlc_profile_by b)
 {
@@ -30,19 +31,17 @@ static void text_key(FILE *out, const tlc_profile_row *r)
 
 static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 {
-	char f[64], b[64], t[32];
+	tlc_digits fd = { 0 }, b = { 0 };
+	char t[32];
 	snprintf(t, sizeof t, "%.3f ms", (double)r->time_ns / 1e6);
-	if (r->flops && r->unknown) { /* a lower bound: some ops of the row have no cost */
-		f[0] = '>';
-		f[1] = '=';
-		tlc_rep__group(f + 2, sizeof f - 2, r->flops);
-	} else if (r->flops) {
-		tlc_rep__group(f, sizeof f, r->flops);
-	} else {
-		snprintf(f, sizeof f, "unknown");
-	}
-	fprintf(out, "%15s %15s ", f,
-	        r->bytes ? tlc_rep__group(b, sizeof b, r->bytes) : "unknown");
+	/* ">=" marks a lower bound: some ops of the row have no cost */
+	const char *f = r->flops ? tlc_textw__group(&fd, r->flops) : "unknown";
+	const char *ge = r->flops && r->unknown ? ">=" : "";
+	int pad = 15 - (int)(strlen(ge) + strlen(f));
+	fprintf(out, "%*s%s%s %15s ", pad > 0 ? pad : 0, "", ge, f,
+	        r->bytes ? tlc_textw__group(&b, r->bytes) : "unknown");
+	tlc_textw__digits_free(&fd);
+	tlc_textw__digits_free(&b);
 	if (r->intensity >= 0)
 		fprintf(out, "%7.2f", r->intensity);
 	else
@@ -83,69 +82,72 @@ static void write_text(FILE *out, const tlc_profile *p)
 		fputs("device/kernel ms come from the device-time join: launches each op made itself\n"
 		      "(the innermost op at the launch; a counted op's children keep theirs, see\n"
 		      "`tlcost join`); absent = no attributed time\n", out);
-	fputs("unk = ops without a cost: FLOPs of such rows are a lower bound (>=) or unknown;\n"
+	fputs("unk = unknown-cost calls: FLOPs of such rows are a lower bound (>=) or unknown;\n"
 	      "FLOP/B '-' = bytes unknown or 0\n", out);
 	tlc_rep__coverage_line(out, tlc_profile__eval(p));
 }
 
-static void json_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev)
 {
-	fputs("{\"key\":", out);
-	tlc_rep__json_str(out, r->key);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "key", r->key);
 	if (r->op) {
-		fprintf(out, ",\"id\":%lld,\"phase\":\"%s\",\"module\":", (long long)r->op->id,
-		        tlc_phase_name(r->op->phase));
-		tlc_rep__json_str(out, r->op->module);
-		fprintf(out, ",\"class\":\"%s\"", tlc_class_name(r->op->cls));
+		tlc_jsonw__kint(g, "id", r->op->id);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name(r->op->phase));
+		tlc_jsonw__kstr(g, "module", r->op->module);
+		tlc_jsonw__kstr(g, "class", tlc_class_name(r->op->cls));
 	}
-	fprintf(out, ",\"count\":%llu,\"unknown\":%llu,\"flops\":",
-	        (unsigned long long)r->count, (unsigned long long)r->unknown);
-	tlc_rep__json_str(out, r->flops);
-	fputs(",\"bytes\":", out);
-	tlc_rep__json_str(out, r->bytes);
-	fputs(",\"intensity\":", out);
+	tlc_jsonw__kuint(g, "count", r->count);
+	tlc_jsonw__kuint(g, "unknown", r->unknown);
+	tlc_jsonw__knum(g, "flops", r->flops);
+	tlc_jsonw__knum(g, "bytes", r->bytes);
 	if (r->intensity >= 0)
-		tlc_rep__json_num(out, r->intensity);
+		tlc_jsonw__kreal(g, "intensity", r->intensity);
 	else
-		fputs("null", out);
+		tlc_jsonw__knull(g, "intensity");
 	if (time && r->has_time)
-		fprintf(out, ",\"time_instrumented_ns\":%lld", (long long)r->time_ns);
-	if (dev && r->has_device_time)
-		fprintf(out, ",\"device_time_ns\":%lld,\"kernel_time_ns\":%lld",
-		        (long long)r->device_time_ns, (long long)r->kernel_time_ns);
+		tlc_jsonw__kint(g, "time_instrumented_ns", r->time_ns);
+	if (dev && r->has_device_time) {
+		tlc_jsonw__kint(g, "device_time_ns", r->device_time_ns);
+		tlc_jsonw__kint(g, "kernel_time_ns", r->kernel_time_ns);
+	}
 	if (dev && r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
-		fprintf(out, ",\"attribution_status\":\"%s\"",
-		        tlc_attribution_name(r->op->attribution));
-	fputc('}', out);
+		tlc_jsonw__kstr(g, "attribution_status", tlc_attribution_name(r->op->attribution));
+	yajl_gen_map_close(g);
 }
 
-static void write_json(FILE *out, const tlc_profile *p)
+static int write_json(FILE *out, const tlc_profile *p)
 {
 	const tlc_profile_options *o = tlc_profile__options(p);
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
-	fprintf(out, "{\"schema\":\"tlcost.profile/1\",\"report\":\"profile\",\"by\":\"%s\",\"sort\":\"%s\",\"phase\":",
-	        by_name(o->by), sort_name(o->sort));
-	if (o->phase < 0)
-		fputs("\"all\"", out);
-	else
-		tlc_rep__json_str(out, tlc_phase_name((tlc_phase)o->phase));
-	fprintf(out, ",\"convention\":\"fma=2\",\"lower_bound\":%s,\"hidden_rows\":%zu,"
-	        "\"time_label\":\"time (instrumented)\",\"rows\":[",
-	        tlc_eval_is_lower_bound(tlc_profile__eval(p)) ? "true" : "false",
-	        tlc_profile_hidden_rows(p));
-	for (size_t i = 0; i < tlc_profile_row_count(p); i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_row(out, tlc_profile_row_at(p, i), time, dev);
-	}
-	fputs("\n]}\n", out);
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.profile/2");
+	tlc_jsonw__kstr(g, "report", "profile");
+	tlc_jsonw__kstr(g, "by", by_name(o->by));
+	tlc_jsonw__kstr(g, "sort", sort_name(o->sort));
+	tlc_jsonw__kstr(g, "phase", o->phase < 0 ? "all" : tlc_phase_name((tlc_phase)o->phase));
+	tlc_jsonw__kstr(g, "convention", "fma=2");
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(tlc_profile__eval(p)));
+	tlc_jsonw__kuint(g, "hidden_rows", tlc_profile_hidden_rows(p));
+	tlc_jsonw__kstr(g, "time_label", "time (instrumented)");
+	tlc_jsonw__key(g, "rows");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
+		json_row(g, tlc_profile_row_at(p, i), time, dev);
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
 }
 
 static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 {
-	tlc_rep__csv_str(out, r->key);
+	tlc_textw__csv(out, r->key, 0);
 	if (r->op) {
 		fprintf(out, ",%lld,%s,", (long long)r->op->id, tlc_phase_name(r->op->phase));
-		tlc_rep__csv_str(out, r->op->module);
+		tlc_textw__csv(out, r->op->module, 0);
 		fprintf(out, ",%s", tlc_class_name(r->op->cls));
 	} else {
 		fputs(",,,,", out);
@@ -191,11 +193,13 @@ int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a profile",
 		                      "tlc_write_profile called with NULL");
 	if (fmt == TLC_FORMAT_JSON)
-		write_json(out, prof);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, prof);
+		return write_json(out, prof);
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, prof);
 	else
-		write_text(out, prof);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the profile failed") : 0;
+		write_text(t, prof);
+	return tlc_textw__close(t, out, 0);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 #include "eval.h"
 
 typedef struct report_ctx {
@@ -54,16 +55,17 @@ static int prepare(report_ctx *c)
 	return 0;
 }
 
-static const char *total(char *buf, size_t cap, const tlc_eval *ev, tlc_phase p, tlc_total w)
+static const char *total(tlc_digits *d, const tlc_eval *ev, tlc_phase p, tlc_total w)
 {
 	char *s = NULL;
-	if (tlc_eval_total_str(&s, ev, p, w) != 0 || !s) {
-		snprintf(buf, cap, "?");
-		return buf;
-	}
-	tlc_rep__group(buf, cap, s);
-	tlc_free(s);
-	return buf;
+	if (tlc_eval_total_str(&s, ev, p, w) != 0 || !s)
+		return "?";
+	const char *g = tlc_textw__group(d, s);
+	if (g == s) /* ungrouped (out of memory): keep it whole in d */
+		g = d->heap = s;
+	else
+		tlc_free(s);
+	return g;
 }
 
 static void text_headline(FILE *out, const tlc_eval *ev)
@@ -71,7 +73,7 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 	const char *ge = tlc_eval_is_lower_bound(ev) ? ">= " : "";
 	int any = 0;
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		char f[64];
+		tlc_digits f = { 0 };
 		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
 			continue;
 		if (!any)
@@ -79,7 +81,8 @@ static void text_headline(FILE *out, const tlc_eval *ev)
 			      out);
 		any = 1;
 		fprintf(out, "  %-9s %s%s FLOPs\n", tlc_phase_name((tlc_phase)p), ge,
-		        total(f, sizeof f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
+		        total(&f, ev, (tlc_phase)p, TLC_TOTAL_FLOPS));
+		tlc_textw__digits_free(&f);
 	}
 	if (!any)
 		fputs("no ops in the input\n", out);
@@ -106,7 +109,7 @@ static void text_ledger(FILE *out, const tlc_eval *ev)
 	size_t n = tlc_eval_ledger_count(ev);
 	if (n == 0)
 		return;
-	fprintf(out, "\nunknown-cost ops (top %zu of %zu groups; `tlcost ledger` has remedies):\n",
+	fprintf(out, "\nunknown-cost op types (top %zu of %zu; `tlcost ledger` has remedies):\n",
 	        n < 3 ? n : 3, n);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
@@ -164,12 +167,13 @@ static void write_text(FILE *out, report_ctx *c)
 	text_coverage(out, c->ev);
 	text_ledger(out, c->ev);
 	const tlc_tree_options *to = tlc_tree__options(c->tree);
-	char h[64];
+	tlc_digits h = { 0 };
 	fprintf(out, "\ncost tree, %s (top %zu per node, depth %zu; `tlcost tree` for more):\n",
 	        tlc_phase_name(to->phase), to->top, to->depth);
 	tlc_rep__tree_text_rows(out, c->tree, 80);
 	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
-	        tlc_rep__group(h, sizeof h, tlc_tree_hidden_flops(c->tree)));
+	        tlc_textw__group(&h, tlc_tree_hidden_flops(c->tree)));
+	tlc_textw__digits_free(&h);
 	fputs("\nroofline (HYPOTHESES from ideal traffic, not measurements):\n", out);
 	if (c->rl)
 		tlc_rep__roofline_summary_text(out, c->rl);
@@ -181,89 +185,95 @@ static void write_text(FILE *out, report_ctx *c)
 	}
 }
 
-static void json_total(FILE *out, const tlc_eval *ev, tlc_phase p, tlc_total w, const char *k)
+static void json_total(yajl_gen g, const tlc_eval *ev, tlc_phase p, tlc_total w, const char *k)
 {
 	char *s = NULL;
-	fprintf(out, ",\"%s\":", k);
-	if (tlc_eval_total_str(&s, ev, p, w) == 0 && s)
-		fprintf(out, "\"%s\"", s);
-	else
-		fputs("null", out);
+	tlc_jsonw__knum(g, k, tlc_eval_total_str(&s, ev, p, w) == 0 ? s : NULL);
 	tlc_free(s);
 }
 
-static void json_phases(FILE *out, const tlc_eval *ev)
+static void json_phases(yajl_gen g, const tlc_eval *ev)
 {
-	fputs("\"phases\":[", out);
-	int first = 1;
+	tlc_jsonw__key(g, "phases");
+	yajl_gen_array_open(g);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
 			continue;
-		fprintf(out, "%s{\"phase\":\"%s\"", first ? "" : ",", tlc_phase_name((tlc_phase)p));
-		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_FLOPS, "flops");
-		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_MACS, "macs");
-		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_OTHER_FLOPS, "other_flops");
-		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_BYTES_READ, "bytes_read");
-		json_total(out, ev, (tlc_phase)p, TLC_TOTAL_BYTES_WRITTEN, "bytes_written");
-		fprintf(out, ",\"bytes_incomplete\":%s}",
-		        tlc_eval_bytes_incomplete(ev, (tlc_phase)p) ? "true" : "false");
-		first = 0;
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name((tlc_phase)p));
+		json_total(g, ev, (tlc_phase)p, TLC_TOTAL_FLOPS, "flops");
+		json_total(g, ev, (tlc_phase)p, TLC_TOTAL_MACS, "macs");
+		json_total(g, ev, (tlc_phase)p, TLC_TOTAL_OTHER_FLOPS, "other_flops");
+		json_total(g, ev, (tlc_phase)p, TLC_TOTAL_BYTES_READ, "bytes_read");
+		json_total(g, ev, (tlc_phase)p, TLC_TOTAL_BYTES_WRITTEN, "bytes_written");
+		tlc_jsonw__kbool(g, "bytes_incomplete", tlc_eval_bytes_incomplete(ev, (tlc_phase)p));
+		yajl_gen_map_close(g);
 	}
-	fputs("]", out);
+	yajl_gen_array_close(g);
 }
 
-static void json_coverage(FILE *out, const tlc_eval *ev)
+static void json_coverage(yajl_gen g, const tlc_eval *ev)
 {
 	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
-	fprintf(out, ",\"coverage\":{\"rows\":%llu", (unsigned long long)cov.rows);
+	tlc_jsonw__key(g, "coverage");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "rows", cov.rows);
 	for (int k = 0; k < TLC_CLASS_COUNT; k++)
-		fprintf(out, ",\"%s\":%llu", tlc_class_name((tlc_class)k),
-		        (unsigned long long)cov.by_class[k]);
-	fprintf(out, ",\"skipped\":%llu},\"lower_bound\":%s,\"ledger_top\":[",
-	        (unsigned long long)cov.skipped, tlc_eval_is_lower_bound(ev) ? "true" : "false");
+		tlc_jsonw__kuint(g, tlc_class_name((tlc_class)k), cov.by_class[k]);
+	tlc_jsonw__kuint(g, "skipped", cov.skipped);
+	yajl_gen_map_close(g);
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
+	tlc_jsonw__key(g, "ledger_top");
+	yajl_gen_array_open(g);
 	size_t n = tlc_eval_ledger_count(ev);
 	for (size_t i = 0; i < n && i < 3; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		tlc_rep__json_str(out, e->name);
-		fputs(",\"overload\":", out);
-		tlc_rep__json_str(out, e->overload);
-		fprintf(out, ",\"count\":%llu,\"reason\":", (unsigned long long)e->count);
-		tlc_rep__json_str(out, e->reason);
-		fputs(",\"remedy\":", out);
-		tlc_rep__json_str(out, e->remedy);
-		fputc('}', out);
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", e->name);
+		tlc_jsonw__kstr(g, "overload", e->overload);
+		tlc_jsonw__kuint(g, "count", e->count);
+		tlc_jsonw__kstr(g, "reason", e->reason);
+		tlc_jsonw__kstr(g, "remedy", e->remedy);
+		yajl_gen_map_close(g);
 	}
-	fprintf(out, "],\"ledger_groups\":%zu", n);
+	yajl_gen_array_close(g);
+	tlc_jsonw__kuint(g, "ledger_groups", n);
 }
 
-static void write_json(FILE *out, report_ctx *c)
+static int write_json(FILE *out, report_ctx *c)
 {
 	const tlc_input_info *info = tlc_eval_info(c->ev);
-	fputs("{\"schema\":\"tlcost.report/1\",\"report\":\"summary\",\"model\":", out);
-	tlc_rep__json_str(out, info ? info->model : NULL);
-	fputs(",\"input_device\":", out);
-	tlc_rep__json_str(out, info ? info->device : NULL);
-	fputs(",\"convention\":\"fma=2\",\"basis\":\"actual-path analytic\",", out);
-	json_phases(out, c->ev);
-	json_coverage(out, c->ev);
-	fputs(",\"tree\":", out);
-	tlc_write_tree(out, c->tree, TLC_FORMAT_JSON);
-	fputs(",\"roofline\":", out);
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.report/2");
+	tlc_jsonw__kstr(g, "report", "summary");
+	tlc_jsonw__kstr(g, "model", info ? info->model : NULL);
+	tlc_jsonw__kstr(g, "input_device", info ? info->device : NULL);
+	tlc_jsonw__kstr(g, "convention", "fma=2");
+	tlc_jsonw__kstr(g, "basis", "actual-path analytic");
+	json_phases(g, c->ev);
+	json_coverage(g, c->ev);
+	tlc_jsonw__key(g, "tree");
+	tlc_rep__tree_json(g, c->tree);
+	tlc_jsonw__key(g, "roofline");
 	if (c->rl) {
-		fputc('{', out);
-		tlc_rep__roofline_json_head(out, c->rl);
-		fputs("}}\n", out);
-		return;
+		yajl_gen_map_open(g);
+		tlc_rep__roofline_json_head(g, c->rl);
+		yajl_gen_map_close(g);
+	} else {
+		yajl_gen_null(g);
+		tlc_jsonw__key(g, "roofline_refusal");
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "code", c->refusal_code);
+		tlc_jsonw__kstr(g, "message", c->refusal_msg);
+		tlc_jsonw__kstr(g, "remedy", c->refusal_remedy);
+		yajl_gen_map_close(g);
 	}
-	fputs("null,\"roofline_refusal\":{\"code\":", out);
-	tlc_rep__json_str(out, c->refusal_code);
-	fputs(",\"message\":", out);
-	tlc_rep__json_str(out, c->refusal_msg);
-	fputs(",\"remedy\":", out);
-	tlc_rep__json_str(out, c->refusal_remedy);
-	fputs("}}\n", out);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
 }
 
 static void csv_field(FILE *out, const tlc_op_row *r, tlc_cost_field f)
@@ -278,15 +288,15 @@ static void csv_field(FILE *out, const tlc_op_row *r, tlc_cost_field f)
 static void csv_row(FILE *out, const tlc_op_row *r, int dev)
 {
 	fprintf(out, "%lld,%lld,", (long long)r->id, (long long)r->parent);
-	tlc_rep__csv_str(out, r->name);
+	tlc_textw__csv(out, r->name, 0);
 	fputc(',', out);
-	tlc_rep__csv_str(out, r->overload);
+	tlc_textw__csv(out, r->overload, 0);
 	fprintf(out, ",%s,", tlc_phase_name(r->phase));
-	tlc_rep__csv_str(out, r->module);
+	tlc_textw__csv(out, r->module, 0);
 	fputc(',', out);
-	tlc_rep__csv_str(out, r->module_type);
+	tlc_textw__csv(out, r->module_type, 0);
 	fprintf(out, ",%lld,%s,", (long long)r->module_call, tlc_class_name(r->cls));
-	tlc_rep__csv_str(out, r->reason);
+	tlc_textw__csv(out, r->reason, 0);
 	tlc_count fl;
 	tlc_count__init(&fl);
 	tlc_rep__add_flops(&fl, r);
@@ -299,7 +309,7 @@ static void csv_row(FILE *out, const tlc_op_row *r, int dev)
 	csv_field(out, r, TLC_FIELD_BYTES_READ);
 	csv_field(out, r, TLC_FIELD_BYTES_WRITTEN);
 	fprintf(out, ",%d,", r->cost ? tlc_cost_bytes_unknown(r->cost) : 1);
-	tlc_rep__csv_str(out, r->shapes);
+	tlc_textw__csv(out, r->shapes, 0);
 	fputc(',', out);
 	if (r->op_flags & TLC_OP_HAS_HOST_NS)
 		fprintf(out, "%lld", (long long)r->host_ns);
@@ -334,9 +344,11 @@ int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *op
 	if (rc)
 		return rc;
 	if (fmt == TLC_FORMAT_CSV) {
-		write_csv(out, ev);
-		return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-		                                    "writing the report failed") : 0;
+		FILE *t = tlc_textw__open(out);
+		if (!t)
+			return TLC_ENOMEM;
+		write_csv(t, ev);
+		return tlc_textw__close(t, out, 0);
 	}
 	report_ctx c;
 	memset(&c, 0, sizeof c);
@@ -344,14 +356,15 @@ int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *op
 	if (opts)
 		memcpy(&c.o, opts, opts->size && opts->size < sizeof c.o ? opts->size : sizeof c.o);
 	rc = prepare(&c);
-	if (!rc && fmt == TLC_FORMAT_JSON)
-		write_json(out, &c);
-	else if (!rc)
-		write_text(out, &c);
+	if (!rc && fmt == TLC_FORMAT_JSON) {
+		rc = write_json(out, &c);
+	} else if (!rc) {
+		FILE *t = tlc_textw__open(out);
+		if (t)
+			write_text(t, &c);
+		rc = t ? tlc_textw__close(t, out, 0) : TLC_ENOMEM;
+	}
 	tlc_tree_free(c.tree);
 	tlc_roofline_free(c.rl);
-	if (!rc && ferror(out))
-		rc = tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-		                    "writing the report failed");
 	return rc;
 }

@@ -156,20 +156,6 @@ const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c)
 	return d;
 }
 
-const char *tlc_rep__group(char *buf, size_t cap, const char *dec)
-{
-	size_t nd = strlen(dec), w = 0;
-	size_t lead = dec[0] == '-';
-	for (size_t i = 0; i < nd && w + 2 < cap; i++) {
-		size_t k = i - lead;
-		if (i > lead && (nd - lead - k) % 3 == 0)
-			buf[w++] = ',';
-		buf[w++] = dec[i];
-	}
-	buf[w] = '\0';
-	return buf;
-}
-
 const char *tlc_rep__si(char *buf, size_t cap, double v)
 {
 	static const char *const unit[] = { "", "k", "M", "G", "T", "P", "E" };
@@ -185,51 +171,6 @@ const char *tlc_rep__si(char *buf, size_t cap, double v)
 	else
 		snprintf(buf, cap, "%.4g %s", v, unit[u]);
 	return buf;
-}
-
-void tlc_rep__json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-void tlc_rep__json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.6g", v);
-	else
-		fputs("null", out);
-}
-
-void tlc_rep__csv_str(FILE *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
@@ -272,26 +213,40 @@ static void gap_causes(FILE *out, const tlc_eval *ev)
 	fputc('\n', out);
 }
 
-void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
+const char *tlc_rep__unknown_phrase(char *buf, size_t cap, const tlc_eval *ev)
 {
 	tlc_coverage cov = TLC_COVERAGE_INIT;
 	tlc_eval_coverage(&cov, ev);
-	uint64_t unk = cov.by_class[TLC_CLASS_UNKNOWN];
+	unsigned long long calls = cov.by_class[TLC_CLASS_UNKNOWN];
+	size_t types = tlc_eval_ledger_count(ev);
+	if (calls == 0)
+		snprintf(buf, cap, "0 unknown-cost calls");
+	else
+		snprintf(buf, cap, "%llu unknown-cost call%s of %zu op type%s", calls,
+		         calls == 1 ? "" : "s", types, types == 1 ? "" : "s");
+	return buf;
+}
+
+void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
+{
+	char what[128];
+	tlc_rep__unknown_phrase(what, sizeof what, ev);
 	size_t ngaps = tlc_eval_device_gap_count(ev);
-	if (unk == 0 && ngaps == 0) {
-		fputs("coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n", out);
+	if (tlc_eval_ledger_count(ev) == 0 && ngaps == 0 && !tlc_eval_is_lower_bound(ev)) {
+		fprintf(out, "coverage is COMPLETE, not a lower bound (%s)\n", what);
 		return;
 	}
-	if (unk == 0) { /* device work without op rows (docs/cost-contract.md) */
-		fputs("totals are a LOWER BOUND: 0 unknown-cost ops, but device work has no op\n"
-		      "  rows (remedy: see `tlcost ledger`):\n", out);
+	if (tlc_eval_ledger_count(ev) == 0 && ngaps) { /* docs/cost-contract.md: device work */
+		fprintf(out, "totals are a LOWER BOUND: %s, but device work has no op\n"
+		        "  rows (remedy: see `tlcost ledger`):\n", what);
 		gap_causes(out, ev);
 		return;
 	}
+	/* the line is built in memory to fit 80 columns when narrow; names may be
+	 * long, so the list is cut (with "...") rather than the counts */
 	char line[512];
-	int w = snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s (",
-	                 (unsigned long long)unk, unk == 1 ? "" : "s");
-	size_t n = tlc_eval_ledger_count(ev), names = narrow ? 1 : 2;
+	int w = snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (", what);
+	size_t n = tlc_eval_ledger_count(ev), names = narrow ? 1 : 3;
 	for (size_t i = 0; i < n && i < names && w > 0 && (size_t)w < sizeof line; i++) {
 		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
 		w += snprintf(line + w, sizeof line - (size_t)w, "%s%s%s%s x%llu", i ? ", " : "",
@@ -301,8 +256,9 @@ void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 	if (w > 0 && (size_t)w < sizeof line)
 		snprintf(line + w, sizeof line - (size_t)w, "%s);", n > names ? ", ..." : "");
 	if (narrow && strlen(line) > 80) /* the report lists them right below */
-		snprintf(line, sizeof line, "totals are a LOWER BOUND: %llu unknown-cost op%s "
-		         "(listed below);", (unsigned long long)unk, unk == 1 ? "" : "s");
+		snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (listed below);", what);
+	else if ((size_t)w >= sizeof line) /* names too long to list: counts stay whole */
+		snprintf(line, sizeof line, "totals are a LOWER BOUND: %s (see below);", what);
 	fprintf(out, "%s%sremedy: see `tlcost ledger`\n", line, narrow ? "\n  " : " ");
 	if (ngaps) {
 		fputs("  and device work has no op rows (see `tlcost ledger`):\n", out);

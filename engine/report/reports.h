@@ -8,6 +8,7 @@
 #include "tlcost/tlcost.h"
 #include "alloc.h"
 #include "count.h"
+#include "jsonw.h"
 
 /** Refuses (reports_need_ops) an evaluation without kept rows or not
  *  finished. */
@@ -30,17 +31,11 @@ const char *tlc_rep__family(const char *name);
 
 /** Exact decimal of c in an arena (NULL on allocation failure). */
 const char *tlc_rep__count_dup(tlc_arena *ar, const tlc_count *c);
-/** Grouped decimal (1,234,567) of a plain decimal string into buf. */
-const char *tlc_rep__group(char *buf, size_t cap, const char *dec);
+/* Grouped decimals and CSV fields: tlc_textw__group, tlc_textw__csv
+ * (engine/output/textw.h). */
 /** Human quantity: 1.23e12 -> "1.23 T" (3 significant digits). */
 const char *tlc_rep__si(char *buf, size_t cap, double v);
 
-/** JSON string literal of s ("null" for NULL). */
-void tlc_rep__json_str(FILE *out, const char *s);
-/** JSON number of a double, null when not finite. */
-void tlc_rep__json_num(FILE *out, double v);
-/** CSV field, quoted when needed. */
-void tlc_rep__csv_str(FILE *out, const char *s);
 
 /** Ceilings after resolution (device preset or user values). */
 typedef struct tlc_rep_ceil {
@@ -58,6 +53,10 @@ int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *
  *  one. */
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
 
+/** The unknown count of ev, the one wording of every surface: "3
+ *  unknown-cost calls of 1 op type" (calls: ops without a cost; op types:
+ *  ledger groups), or "0 unknown-cost calls". Returns buf. */
+const char *tlc_rep__unknown_phrase(char *buf, size_t cap, const tlc_eval *ev);
 /** The LOWER BOUND / COMPLETE line of the contract (section 3). */
 void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev);
 /** Same; narrow puts the remedy on its own line (80-column reports). */
@@ -74,7 +73,9 @@ int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
 
 /** One device as a JSON object. */
-void tlc_rep__device_json(FILE *out, const tlc_device_preset *d);
+void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
+/** The tree document (schema tlcost.tree/2) as one JSON object. */
+void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t);
 
 /** The evaluation a roofline was built from. */
 const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
@@ -82,7 +83,7 @@ const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
 void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
 
 /** The JSON members hypothesis..summary of a roofline (no braces). */
-void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl);
+void tlc_rep__roofline_json_head(yajl_gen g, const tlc_roofline *rl);
 /** The tree's column header and rows as text; width > 0 cuts labels to fit. */
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 #include "eval.h"
 
 static void ceilings_line(FILE *out, const tlc_roofline *rl)
@@ -58,13 +59,15 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl)
 	if (s->no_peak)
 		fprintf(out, ", %llu with no peak for their dtype", (unsigned long long)s->no_peak);
 	fputc('\n', out);
-	char f[64], b[64];
+	tlc_digits f = { 0 }, b = { 0 };
 	if (s->aggregate_intensity >= 0)
 		fprintf(out, "aggregate intensity = sum FLOPs / sum bytes over covered ops\n"
-		        "  = %s / %s = %.3f FLOP/B\n", tlc_rep__group(f, sizeof f, s->covered_flops),
-		        tlc_rep__group(b, sizeof b, s->covered_bytes), s->aggregate_intensity);
+		        "  = %s / %s = %.3f FLOP/B\n", tlc_textw__group(&f, s->covered_flops),
+		        tlc_textw__group(&b, s->covered_bytes), s->aggregate_intensity);
 	else
 		fputs("aggregate intensity: undefined (no covered op)\n", out);
+	tlc_textw__digits_free(&f);
+	tlc_textw__digits_free(&b);
 }
 
 static int by_flops_desc(const void *x, const void *y)
@@ -80,11 +83,13 @@ static int by_flops_desc(const void *x, const void *y)
 
 static void text_row(FILE *out, const tlc_roofline_row *r)
 {
-	char f[64], b[64];
+	tlc_digits f = { 0 }, b = { 0 };
 	fprintf(out, "%15s %15s %9.2f %-4s %-24s %-5s %s #%lld\n",
-	        tlc_rep__group(f, sizeof f, r->flops), tlc_rep__group(b, sizeof b, r->bytes),
+	        tlc_textw__group(&f, r->flops), tlc_textw__group(&b, r->bytes),
 	        r->intensity, tlc_peak_dtype_name(r->peak_dtype), tlc_roof_verdict_name(r->verdict),
 	        r->cache_resident ? "cache" : "", r->op->name, (long long)r->op->id);
+	tlc_textw__digits_free(&f);
+	tlc_textw__digits_free(&b);
 }
 
 static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
@@ -115,76 +120,83 @@ static int write_text(FILE *out, const tlc_roofline *rl, size_t top)
 	return 0;
 }
 
-static void json_summary(FILE *out, const tlc_roofline_summary *s)
+static void json_summary(yajl_gen g, const tlc_roofline_summary *s)
 {
-	fprintf(out, "\"summary\":{\"rows\":%llu,\"by_reason\":{", (unsigned long long)s->rows);
+	tlc_jsonw__key(g, "summary");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "rows", s->rows);
+	tlc_jsonw__key(g, "by_reason");
+	yajl_gen_map_open(g);
 	for (int k = 0; k < TLC_ROOF_REASON_COUNT; k++)
-		fprintf(out, "%s\"%s\":%llu", k ? "," : "", tlc_roof_reason_name((tlc_roof_reason)k),
-		        (unsigned long long)s->by_reason[k]);
-	fprintf(out, "},\"memory_bound_hypothesis\":%llu,\"compute_bound_hypothesis\":%llu,"
-	        "\"cache_resident_excluded\":%llu,\"no_peak\":%llu,\"cache_bytes\":%llu,"
-	        "\"covered_flops\":\"%s\",\"covered_bytes\":\"%s\",\"aggregate_intensity\":",
-	        (unsigned long long)s->memory_bound, (unsigned long long)s->compute_bound,
-	        (unsigned long long)s->cache_resident_excluded, (unsigned long long)s->no_peak,
-	        (unsigned long long)s->cache_bytes, s->covered_flops, s->covered_bytes);
+		tlc_jsonw__kuint(g, tlc_roof_reason_name((tlc_roof_reason)k), s->by_reason[k]);
+	yajl_gen_map_close(g);
+	tlc_jsonw__kuint(g, "memory_bound_hypothesis", s->memory_bound);
+	tlc_jsonw__kuint(g, "compute_bound_hypothesis", s->compute_bound);
+	tlc_jsonw__kuint(g, "cache_resident_excluded", s->cache_resident_excluded);
+	tlc_jsonw__kuint(g, "no_peak", s->no_peak);
+	tlc_jsonw__kuint(g, "cache_bytes", s->cache_bytes);
+	tlc_jsonw__knum(g, "covered_flops", s->covered_flops);
+	tlc_jsonw__knum(g, "covered_bytes", s->covered_bytes);
 	if (s->aggregate_intensity >= 0)
-		tlc_rep__json_num(out, s->aggregate_intensity);
+		tlc_jsonw__kreal(g, "aggregate_intensity", s->aggregate_intensity);
 	else
-		fputs("null", out);
-	fprintf(out, ",\"lower_bound\":%s}", s->lower_bound ? "true" : "false");
+		tlc_jsonw__knull(g, "aggregate_intensity");
+	tlc_jsonw__kbool(g, "lower_bound", s->lower_bound);
+	yajl_gen_map_close(g);
 }
 
-static void json_row(FILE *out, const tlc_roofline_row *r)
+static void json_row(yajl_gen g, const tlc_roofline_row *r)
 {
-	fprintf(out, "{\"id\":%lld,\"name\":", (long long)r->op->id);
-	tlc_rep__json_str(out, r->op->name);
-	fprintf(out, ",\"phase\":\"%s\",\"module\":", tlc_phase_name(r->op->phase));
-	tlc_rep__json_str(out, r->op->module);
-	fprintf(out, ",\"reason\":\"%s\",\"verdict\":", tlc_roof_reason_name(r->reason));
-	if (r->verdict)
-		fprintf(out, "\"%s\"", tlc_roof_verdict_name(r->verdict));
-	else
-		fputs("null", out);
-	fprintf(out, ",\"cache_resident\":%s,\"peak_dtype\":\"%s\",\"flops\":",
-	        r->cache_resident ? "true" : "false", tlc_peak_dtype_name(r->peak_dtype));
-	tlc_rep__json_str(out, r->flops);
-	fputs(",\"bytes\":", out);
-	tlc_rep__json_str(out, r->bytes);
-	fputs(",\"intensity\":", out);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kint(g, "id", r->op->id);
+	tlc_jsonw__kstr(g, "name", r->op->name);
+	tlc_jsonw__kstr(g, "phase", tlc_phase_name(r->op->phase));
+	tlc_jsonw__kstr(g, "module", r->op->module);
+	tlc_jsonw__kstr(g, "reason", tlc_roof_reason_name(r->reason));
+	tlc_jsonw__kstr(g, "verdict", r->verdict ? tlc_roof_verdict_name(r->verdict) : NULL);
+	tlc_jsonw__kbool(g, "cache_resident", r->cache_resident);
+	tlc_jsonw__kstr(g, "peak_dtype", tlc_peak_dtype_name(r->peak_dtype));
+	tlc_jsonw__knum(g, "flops", r->flops);
+	tlc_jsonw__knum(g, "bytes", r->bytes);
 	if (r->reason == TLC_ROOF_COVERED)
-		tlc_rep__json_num(out, r->intensity);
+		tlc_jsonw__kreal(g, "intensity", r->intensity);
 	else
-		fputs("null", out);
-	fputs(",\"bound_flops_per_s\":", out);
+		tlc_jsonw__knull(g, "intensity");
 	if (r->verdict)
-		tlc_rep__json_num(out, r->bound_flops_per_s);
+		tlc_jsonw__kreal(g, "bound_flops_per_s", r->bound_flops_per_s);
 	else
-		fputs("null", out);
-	fputs(",\"family\":", out);
-	tlc_rep__json_str(out, r->family);
-	fputc('}', out);
+		tlc_jsonw__knull(g, "bound_flops_per_s");
+	tlc_jsonw__kstr(g, "family", r->family);
+	yajl_gen_map_close(g);
 }
 
-void tlc_rep__roofline_json_head(FILE *out, const tlc_roofline *rl)
+void tlc_rep__roofline_json_head(yajl_gen g, const tlc_roofline *rl)
 {
 	const tlc_roofline_summary *s = tlc_roofline_get_summary(rl);
-	fputs("\"hypothesis\":true,\"traffic\":\"ideal: every input read once, every output "
-	      "written once\",\"device\":", out);
-	tlc_rep__device_json(out, s->device);
-	fprintf(out, ",\"device_from\":\"%s\",", s->device_from);
-	json_summary(out, s);
+	tlc_jsonw__kbool(g, "hypothesis", 1);
+	tlc_jsonw__kstr(g, "traffic", "ideal: every input read once, every output written once");
+	tlc_jsonw__key(g, "device");
+	tlc_rep__device_json(g, s->device);
+	tlc_jsonw__kstr(g, "device_from", s->device_from);
+	json_summary(g, s);
 }
 
-static void write_json(FILE *out, const tlc_roofline *rl)
+static int write_json(FILE *out, const tlc_roofline *rl)
 {
-	fputs("{\"schema\":\"tlcost.roofline/1\",\"report\":\"roofline\",", out);
-	tlc_rep__roofline_json_head(out, rl);
-	fputs(",\"rows\":[", out);
-	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_row(out, tlc_roofline_row_at(rl, i));
-	}
-	fputs("\n]}\n", out);
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.roofline/2");
+	tlc_jsonw__kstr(g, "report", "roofline");
+	tlc_rep__roofline_json_head(g, rl);
+	tlc_jsonw__key(g, "rows");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++)
+		json_row(g, tlc_roofline_row_at(rl, i));
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
 }
 
 static void write_csv(FILE *out, const tlc_roofline *rl)
@@ -194,11 +206,11 @@ static void write_csv(FILE *out, const tlc_roofline *rl)
 	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
 		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
 		fprintf(out, "%lld,", (long long)r->op->id);
-		tlc_rep__csv_str(out, r->op->name);
+		tlc_textw__csv(out, r->op->name, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->op->overload);
+		tlc_textw__csv(out, r->op->overload, 0);
 		fprintf(out, ",%s,", tlc_phase_name(r->op->phase));
-		tlc_rep__csv_str(out, r->op->module);
+		tlc_textw__csv(out, r->op->module, 0);
 		fprintf(out, ",%s,%s,%s,%d,%s,%s,%s,", tlc_class_name(r->op->cls),
 		        tlc_roof_reason_name(r->reason), r->verdict ? tlc_roof_verdict_name(r->verdict)
 		                                                    : "",
@@ -220,13 +232,13 @@ int tlc_write_roofline(FILE *out, const tlc_roofline *rl, tlc_format fmt, size_t
 		                      "tlc_write_roofline called with NULL");
 	int rc = 0;
 	if (fmt == TLC_FORMAT_JSON)
-		write_json(out, rl);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, rl);
+		return write_json(out, rl);
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, rl);
 	else
-		rc = write_text(out, rl, top);
-	if (rc)
-		return rc;
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the roofline failed") : 0;
+		rc = write_text(t, rl, top);
+	return tlc_textw__close(t, out, rc);
 }

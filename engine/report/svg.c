@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 #define W 1100
 #define H 600
@@ -304,6 +305,5 @@ int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl)
 	points(out, rl, &f, fam_used);
 	legend(out, fam_used, tlc_roofline_get_summary(rl)->device);
 	fputs("</svg>\n", out);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output file",
-	                                    "writing the roofline SVG failed") : 0;
+	return tlc_textw__finish(out, 0);
 }

@@ -1,6 +1,7 @@
 /* Writers of the cost tree: text (80 columns), JSON, CSV. */
 #include <string.h>
 #include "reports.h"
+#include "textw.h"
 
 static const char *kind_name(tlc_tree_row_kind k)
 {
@@ -10,7 +11,8 @@ static const char *kind_name(tlc_tree_row_kind k)
 /* One row; width > 0 cuts the label so the line fits (marked with '~'). */
 static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 {
-	char sub[64], self[64], label[600];
+	tlc_digits sub = { 0 }, self = { 0 };
+	char label[600];
 	if (r->kind == TLC_TREE_NODE && *r->module_type)
 		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
 	else
@@ -24,9 +26,11 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 		}
 	}
 	fprintf(out, "%14s %5.1f %14s %5.1f %3llu  %*s%s\n",
-	        tlc_rep__group(sub, sizeof sub, r->subtree_flops), r->subtree_pct,
-	        tlc_rep__group(self, sizeof self, r->self_flops), r->self_pct,
+	        tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct,
+	        tlc_textw__group(&self, r->self_flops), r->self_pct,
 	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
+	tlc_textw__digits_free(&sub);
+	tlc_textw__digits_free(&self);
 }
 
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
@@ -40,57 +44,75 @@ void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 static void write_text(FILE *out, const tlc_tree *t)
 {
 	const tlc_tree_options *o = tlc_tree__options(t);
-	char a[64], b[64];
+	tlc_digits a = { 0 }, b = { 0 };
 	fprintf(out, "cost tree, %s phase (actual-path analytic, fma=2: one MAC = 2 FLOPs)\n",
 	        tlc_phase_name(o->phase));
 	tlc_rep__tree_text_rows(out, t, 0);
 	fprintf(out, "total %s: %s FLOPs (sum of the self column)\n", tlc_phase_name(o->phase),
-	        tlc_rep__group(a, sizeof a, tlc_tree_total_flops(t)));
+	        tlc_textw__group(&a, tlc_tree_total_flops(t)));
 	fprintf(out, "hidden in remainder rows: %s FLOPs in %llu call%s (top %zu, depth %zu; 0 = "
-	        "no limit)\n", tlc_rep__group(b, sizeof b, tlc_tree_hidden_flops(t)),
+	        "no limit)\n", tlc_textw__group(&b, tlc_tree_hidden_flops(t)),
 	        (unsigned long long)tlc_tree_hidden_calls(t),
 	        tlc_tree_hidden_calls(t) == 1 ? "" : "s", o->top, o->depth);
-	fputs("unk = ops without a cost in the subtree (their FLOPs are not in the total)\n", out);
+	fputs("unk = unknown-cost calls in the subtree (their FLOPs are not in the total)\n", out);
 	tlc_rep__coverage_line(out, tlc_tree__eval(t));
+	tlc_textw__digits_free(&a);
+	tlc_textw__digits_free(&b);
 }
 
-static void json_row(FILE *out, const tlc_tree_row *r)
+static void json_row(yajl_gen g, const tlc_tree_row *r)
 {
-	fprintf(out, "{\"kind\":\"%s\",\"depth\":%zu,\"path\":", kind_name(r->kind), r->depth);
-	tlc_rep__json_str(out, r->path);
-	fputs(",\"last_path\":", out);
-	tlc_rep__json_str(out, r->last_path);
-	fputs(",\"label\":", out);
-	tlc_rep__json_str(out, r->label);
-	fputs(",\"module_type\":", out);
-	tlc_rep__json_str(out, r->module_type);
-	fprintf(out, ",\"call\":%lld,\"repeat\":%llu,\"hidden_calls\":%llu,\"self_flops\":\"%s\","
-	        "\"subtree_flops\":\"%s\",\"self_pct\":", (long long)r->call,
-	        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls, r->self_flops,
-	        r->subtree_flops);
-	tlc_rep__json_num(out, r->self_pct);
-	fputs(",\"subtree_pct\":", out);
-	tlc_rep__json_num(out, r->subtree_pct);
-	fprintf(out, ",\"self_ops\":%llu,\"self_unknown\":%llu,\"subtree_unknown\":%llu}",
-	        (unsigned long long)r->self_ops, (unsigned long long)r->self_unknown,
-	        (unsigned long long)r->subtree_unknown);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "kind", kind_name(r->kind));
+	tlc_jsonw__kuint(g, "depth", r->depth);
+	tlc_jsonw__kstr(g, "path", r->path);
+	tlc_jsonw__kstr(g, "last_path", r->last_path);
+	tlc_jsonw__kstr(g, "label", r->label);
+	tlc_jsonw__kstr(g, "module_type", r->module_type);
+	tlc_jsonw__kint(g, "call", r->call);
+	tlc_jsonw__kuint(g, "repeat", r->repeat);
+	tlc_jsonw__kuint(g, "hidden_calls", r->hidden_calls);
+	tlc_jsonw__knum(g, "self_flops", r->self_flops);
+	tlc_jsonw__knum(g, "subtree_flops", r->subtree_flops);
+	tlc_jsonw__kreal(g, "self_pct", r->self_pct);
+	tlc_jsonw__kreal(g, "subtree_pct", r->subtree_pct);
+	tlc_jsonw__kuint(g, "self_ops", r->self_ops);
+	tlc_jsonw__kuint(g, "self_unknown", r->self_unknown);
+	tlc_jsonw__kuint(g, "subtree_unknown", r->subtree_unknown);
+	yajl_gen_map_close(g);
 }
 
-static void write_json(FILE *out, const tlc_tree *t)
+void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t)
 {
 	const tlc_tree_options *o = tlc_tree__options(t);
-	fprintf(out, "{\"schema\":\"tlcost.tree/1\",\"report\":\"tree\",\"phase\":\"%s\",\"convention\":\"fma=2\","
-	        "\"basis\":\"actual-path analytic\",\"total_flops\":\"%s\",\"hidden_flops\":\"%s\","
-	        "\"hidden_calls\":%llu,\"lower_bound\":%s,\"top\":%zu,\"depth\":%zu,\"fold\":%s,"
-	        "\"rows\":[", tlc_phase_name(o->phase), tlc_tree_total_flops(t),
-	        tlc_tree_hidden_flops(t), (unsigned long long)tlc_tree_hidden_calls(t),
-	        tlc_eval_is_lower_bound(tlc_tree__eval(t)) ? "true" : "false", o->top, o->depth,
-	        o->no_fold ? "false" : "true");
-	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_row(out, tlc_tree_row_at(t, i));
-	}
-	fputs("\n]}\n", out);
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.tree/2");
+	tlc_jsonw__kstr(g, "report", "tree");
+	tlc_jsonw__kstr(g, "phase", tlc_phase_name(o->phase));
+	tlc_jsonw__kstr(g, "convention", "fma=2");
+	tlc_jsonw__kstr(g, "basis", "actual-path analytic");
+	tlc_jsonw__knum(g, "total_flops", tlc_tree_total_flops(t));
+	tlc_jsonw__knum(g, "hidden_flops", tlc_tree_hidden_flops(t));
+	tlc_jsonw__kuint(g, "hidden_calls", tlc_tree_hidden_calls(t));
+	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(tlc_tree__eval(t)));
+	tlc_jsonw__kuint(g, "top", o->top);
+	tlc_jsonw__kuint(g, "depth", o->depth);
+	tlc_jsonw__kbool(g, "fold", !o->no_fold);
+	tlc_jsonw__key(g, "rows");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
+		json_row(g, tlc_tree_row_at(t, i));
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+}
+
+static int write_json(FILE *out, const tlc_tree *t)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	tlc_rep__tree_json(g, t);
+	return tlc_jsonw__end(g, out);
 }
 
 static void write_csv(FILE *out, const tlc_tree *t)
@@ -100,13 +122,13 @@ static void write_csv(FILE *out, const tlc_tree *t)
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
 		const tlc_tree_row *r = tlc_tree_row_at(t, i);
 		fprintf(out, "%s,%zu,", kind_name(r->kind), r->depth);
-		tlc_rep__csv_str(out, r->path);
+		tlc_textw__csv(out, r->path, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->last_path);
+		tlc_textw__csv(out, r->last_path, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->label);
+		tlc_textw__csv(out, r->label, 0);
 		fputc(',', out);
-		tlc_rep__csv_str(out, r->module_type);
+		tlc_textw__csv(out, r->module_type, 0);
 		fprintf(out, ",%lld,%llu,%llu,%s,%s,%.4f,%.4f,%llu,%llu,%llu\n", (long long)r->call,
 		        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls,
 		        r->self_flops, r->subtree_flops, r->self_pct, r->subtree_pct,
@@ -121,11 +143,13 @@ int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and a tree",
 		                      "tlc_write_tree called with NULL");
 	if (fmt == TLC_FORMAT_JSON)
-		write_json(out, tree);
-	else if (fmt == TLC_FORMAT_CSV)
-		write_csv(out, tree);
+		return write_json(out, tree);
+	FILE *t = tlc_textw__open(out);
+	if (!t)
+		return TLC_ENOMEM;
+	if (fmt == TLC_FORMAT_CSV)
+		write_csv(t, tree);
 	else
-		write_text(out, tree);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output stream",
-	                                    "writing the tree failed") : 0;
+		write_text(t, tree);
+	return tlc_textw__close(t, out, 0);
 }

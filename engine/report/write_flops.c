@@ -7,10 +7,10 @@
 #include "error.h"
 #include "jsonw.h"
 #include "write_comm.h"
+#include "reports.h"
+#include "textw.h"
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
-
-static const char *group_digits(const char *plain, char *buf, size_t cap);
 
 /* Grouped decimal of a total (malloc'd), or NULL (error set). */
 static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
@@ -18,10 +18,9 @@ static char *grouped_total(const tlc_eval *ev, tlc_phase p, tlc_total which)
 	char *plain;
 	if (tlc_eval_total_str(&plain, ev, p, which) < 0)
 		return NULL;
-	size_t cap = strlen(plain) * 2 + 2;
-	char *out = malloc(cap);
-	if (out)
-		group_digits(plain, out, cap); /* cap always fits the grouped form */
+	tlc_digits d = { 0 };
+	char *out = strdup(tlc_textw__group(&d, plain));
+	tlc_textw__digits_free(&d);
 	free(plain);
 	if (!out)
 		tlc_error__oom();
@@ -130,51 +129,36 @@ static void write_gaps_text(FILE *out, const tlc_eval *ev)
 	}
 }
 
-/* The LOWER BOUND / COMPLETE line of contract section 3. */
+/* The LOWER BOUND / COMPLETE line of contract section 3 (one wording for
+ * every report: tlc_rep__coverage_line). */
 static void write_bound_line(FILE *out, const tlc_eval *ev)
 {
-	size_t n = tlc_eval_ledger_count(ev);
-	if (!tlc_eval_is_lower_bound(ev)) {
-		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
+	size_t n = tlc_eval_ledger_count(ev), ngaps = tlc_eval_device_gap_count(ev);
+	if (!ngaps) {
+		tlc_rep__coverage_line(out, ev);
 		return;
 	}
-	size_t ngaps = tlc_eval_device_gap_count(ev);
+	char what[128];
+	tlc_rep__unknown_phrase(what, sizeof what, ev);
 	if (n) {
-		fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops (", n);
+		fprintf(out, "totals are a LOWER BOUND: %s (", what);
 		for (size_t i = 0; i < n && i < 3; i++) {
 			const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
 			fprintf(out, "%s%s%s%s x%llu", i ? ", " : "", e->name, *e->overload ? "." : "",
 			        e->overload, (unsigned long long)e->count);
 		}
 		fprintf(out, "%s); remedy: see `tlcost ledger`\n", n > 3 ? ", ..." : "");
-		if (ngaps)
-			fprintf(out, "and work that no op row accounts for:\n");
+		fprintf(out, "and work that no op row accounts for:\n");
 	} else {
-		fprintf(out, "totals are a LOWER BOUND: 0 unknown-cost ops, but work that no op row "
-		             "accounts for:\n");
+		fprintf(out, "totals are a LOWER BOUND: %s, but work that no op row accounts for:\n",
+		        what);
 	}
 	write_gaps_text(out, ev);
 }
 
-/* "1234567" -> "1,234,567" into buf (the plain text when it does not fit) */
-static const char *group_digits(const char *plain, char *buf, size_t cap)
-{
-	size_t n = strlen(plain);
-	if (n + n / 3 + 1 > cap)
-		return plain;
-	char *w = buf;
-	for (size_t i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			*w++ = ',';
-		*w++ = plain[i];
-	}
-	*w = '\0';
-	return buf;
-}
-
 static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 {
-	char buf[64];
+	tlc_digits buf = { 0 };
 	size_t n = tlc_eval_optype_count(ev);
 	if (!n)
 		return;
@@ -191,10 +175,11 @@ static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 			if (r->by_class[c] == r->count)
 				mixed = 0;
 		fprintf(out, "  %-46s %6llu %22s  %s\n", r->name, (unsigned long long)r->count,
-		        group_digits(r->flops, buf, sizeof buf), mixed ? "mixed" : cls);
+		        tlc_textw__group(&buf, r->flops), mixed ? "mixed" : cls);
 	}
 	if (n > top)
 		fprintf(out, "  (+ %zu more op types)\n", n - top);
+	tlc_textw__digits_free(&buf);
 }
 
 static int write_flops_text(FILE *out, const tlc_eval *ev)
@@ -217,9 +202,7 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 	write_coverage_text(out, ev);
 	write_bound_line(out, ev);
 	write_types_text(out, ev, 12);
-	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output",
-	                                    "writing the report failed")
-	                   : 0;
+	return 0;
 }
 
 /* ---- JSON ---- */
@@ -405,8 +388,10 @@ int tlc_write_flops(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	int rc = need_args(out, ev);
 	if (rc < 0)
 		return rc;
-	if (fmt == TLC_FORMAT_TEXT)
-		return write_flops_text(out, ev);
+	if (fmt == TLC_FORMAT_TEXT) {
+		FILE *t = tlc_textw__open(out);
+		return t ? tlc_textw__close(t, out, write_flops_text(t, ev)) : TLC_ENOMEM;
+	}
 	if (fmt == TLC_FORMAT_JSON)
 		return write_flops_json(out, ev);
 	return bad_format("flops");
@@ -432,6 +417,8 @@ static void write_ledger_entry_text(FILE *out, const tlc_ledger_entry *e)
 	fprintf(out, "  remedy: %s\n", e->remedy);
 }
 
+static int write_ledger_text(FILE *out, const tlc_eval *ev);
+
 int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 {
 	int rc = need_args(out, ev);
@@ -451,11 +438,15 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	}
 	if (fmt != TLC_FORMAT_TEXT)
 		return bad_format("ledger");
+	FILE *t = tlc_textw__open(out);
+	return t ? tlc_textw__close(t, out, write_ledger_text(t, ev)) : TLC_ENOMEM;
+}
+
+static int write_ledger_text(FILE *out, const tlc_eval *ev)
+{
 	size_t n = tlc_eval_ledger_count(ev);
-	tlc_coverage c = TLC_COVERAGE_INIT;
-	tlc_eval_coverage(&c, ev);
-	fprintf(out, "unknown-cost ledger: %zu op names, %llu calls\n", n,
-	        (unsigned long long)c.by_class[TLC_CLASS_UNKNOWN]);
+	char what[128];
+	fprintf(out, "unknown-cost ledger: %s\n", tlc_rep__unknown_phrase(what, sizeof what, ev));
 	for (size_t i = 0; i < n; i++)
 		write_ledger_entry_text(out, tlc_eval_ledger_at(ev, i));
 	write_bound_line(out, ev);
@@ -469,6 +460,8 @@ static const char *kind_name(tlc_rule_kind k)
 	static const char *const names[] = { "cost", "zero", "decomposed", "structural" };
 	return (unsigned)k <= TLC_RULE_STRUCTURAL ? names[k] : "?";
 }
+
+static int write_rules_text(FILE *out, const tlc_engine *eng);
 
 int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
 {
@@ -501,6 +494,13 @@ int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
 	}
 	if (fmt != TLC_FORMAT_TEXT)
 		return bad_format("rules");
+	FILE *t = tlc_textw__open(out);
+	return t ? tlc_textw__close(t, out, write_rules_text(t, eng)) : TLC_ENOMEM;
+}
+
+static int write_rules_text(FILE *out, const tlc_engine *eng)
+{
+	size_t n = tlc_engine_rule_count(eng);
 	fprintf(out, "%zu rules\n%-44s %-10s %-13s %-20s %s\n", n, "name", "kind", "evidence",
 	        "provider", "note");
 	for (size_t i = 0; i < n; i++) {

@@ -98,6 +98,38 @@ int tlc_eval_set_profiler_status(tlc_eval *ev, const tlc_profiler_status *st);
 const tlc_profiler_status *tlc_eval_profiler_status(const tlc_eval *ev);
 const char *tlc_profiler_state_name(tlc_profiler_state s);
 
+/** Bounds on what one input may cost (each exceeded bound ends the read
+ *  with a typed error naming the bound and the tlcost option that raises
+ *  it). A field of 0 takes its default; UINT64_MAX means no bound.
+ *    max_input_bytes   decompressed bytes of the input (input_too_large,
+ *                      --max-input-bytes; default 64 GiB)
+ *    max_token_bytes   one JSON string or number, quotes included
+ *                      (token_too_long, --max-token-bytes; default 8 MiB:
+ *                      room for a 1 MiB string written with escapes)
+ *    max_held_records  records a reader must hold before it can evaluate
+ *                      them: every cpu_op of a trace (held to the end of
+ *                      the file), op log records whose parent has not come
+ *                      yet (held_records_exceeded, --max-held-records;
+ *                      default 4,000,000)
+ *    max_held_bytes    bytes the held trace ops take (held_bytes_exceeded,
+ *                      --max-held-bytes; default 1 GiB) */
+typedef struct tlc_input_limits {
+	uint32_t size; /* sizeof(tlc_input_limits) */
+	uint64_t max_input_bytes;
+	uint64_t max_token_bytes;
+	uint64_t max_held_records;
+	uint64_t max_held_bytes;
+} tlc_input_limits;
+
+#define TLC_INPUT_DEFAULT_MAX_INPUT_BYTES ((uint64_t)64 << 30)
+#define TLC_INPUT_DEFAULT_MAX_TOKEN_BYTES ((uint64_t)8 << 20)
+#define TLC_INPUT_DEFAULT_MAX_HELD_RECORDS ((uint64_t)4000000)
+#define TLC_INPUT_DEFAULT_MAX_HELD_BYTES ((uint64_t)1 << 30)
+
+/** tlc_input_read under the given limits (NULL: the defaults, which
+ *  tlc_input_read also applies). */
+int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limits *lim);
+
 #ifdef __cplusplus
 }
 #endif

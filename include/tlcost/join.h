@@ -214,6 +214,12 @@ int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format 
  *  launches had host intervals on both sides. 0 on other paths. */
 uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
 
+/** tlc_join_save into path through a tlc_outfile: a failed or killed save
+ *  leaves an existing file intact. Errors: those of tlc_join_save and
+ *  tlc_outfile_open/commit. */
+int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
+                       const tlc_op_recorder *rec);
+
 #ifdef __cplusplus
 }
 #endif

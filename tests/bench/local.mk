@@ -12,7 +12,7 @@ tests_bench_bench_engine_LDADD = libtlcore.la
 tests_bench_yajl_floor_SOURCES = tests/bench/yajl_floor.c
 tests_bench_yajl_floor_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS)
 tests_bench_yajl_floor_LDADD = $(YAJL_LIBS)
-EXTRA_DIST += tests/bench/run.sh
+EXTRA_DIST += tests/bench/run.sh tests/bench/token_run.sh
 CLEANFILES += tests/bench/gen_oplog$(EXEEXT) tests/bench/bench_engine$(EXEEXT) \
 	tests/bench/timeit$(EXEEXT) tests/bench/yajl_floor$(EXEEXT) tests/bench/timeit.out
 
@@ -31,6 +31,7 @@ BENCH_ENV = TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/b
 bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(BENCH_ENV) $(SHELL) $(top_srcdir)/tests/bench/run.sh
 	@$(MAKE) $(AM_MAKEFLAGS) bench-python
+	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
@@ -64,3 +65,9 @@ bench-ranks: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' BENCH_DIR='$(abs_top_builddir)/tests/bench' \
 	$(SHELL) $(top_srcdir)/tests/bench/ranks_run.sh
+
+# long tokens cost linear time (issue 11): tests/bench/token_run.sh
+.PHONY: bench-tokens
+bench-tokens: tlcost$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' TIMEIT='$(abs_top_builddir)/tests/bench/timeit' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(SHELL) $(top_srcdir)/tests/bench/token_run.sh

@@ -9,6 +9,13 @@
 #   fuzz_rules  rule-file parser (engine/registry/rulefile.c) and its interpreter
 #   fuzz_desc   plugin descriptor validation (engine/registry/loader.c)
 #   fuzz_devices  device files (engine/report/devices_file.c), lookup and writer
+#   fuzz_rulefile  rule files (engine/registry/rulefile.c) loaded into an engine
+#               without built-ins, then interpreted over a fixed op log of
+#               hostile shapes (engine/registry/rulefile_eval.c)
+#   fuzz_savedjoin  the saved-join reader and verifier (engine/join/save_join.c):
+#               what verifies is saved again and must read back and verify
+# `make fuzz-long` runs every target for FUZZ_LONG_SECONDS (default 240) with
+# a random seed (a campaign by hand, not CI's fixed-seed run).
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
 # A fixed seed makes the bounded CI run walk the same input sequence every
@@ -35,7 +42,7 @@ FUZZ_LIBSRC = $(filter %.c,$(TLC_CORE_SRCS))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
 FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(patsubst %.cpp,%.o,$(filter %.cpp,$(TLC_CORE_SRCS))))
 FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h $(top_srcdir)/rules/*.h)
-FUZZ_NAMES = oplog trace rules desc devices
+FUZZ_NAMES = oplog trace rules desc devices rulefile savedjoin
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 
 EXTRA_DIST += tests/fuzz/fuzz_common.h $(addprefix tests/fuzz/fuzz_,$(addsuffix .c,$(FUZZ_NAMES))) \
@@ -72,6 +79,8 @@ FUZZ_SEEDS_trace = tests/fixtures/trace
 FUZZ_SEEDS_rules = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
 FUZZ_SEEDS_desc = tests/fuzz/seeds/desc
 FUZZ_SEEDS_devices = tests/fuzz/seeds/devices
+FUZZ_SEEDS_rulefile = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
+FUZZ_SEEDS_savedjoin = tests/fuzz/seeds/savedjoin tests/fixtures/oplog
 
 # One target: fresh corpus from its seeds, FUZZ_SECONDS of fuzzing; a crash
 # fails with the input left in fuzz-crashes/NAME/.
@@ -94,11 +103,19 @@ fuzz-run: fuzz
 	@fail=0; for t in $(FUZZ_NAMES); do \
 	  $(MAKE) $(AM_MAKEFLAGS) fuzz-run-$$t || fail=1; done; exit $$fail
 
+# A random-seed campaign: every target, FUZZ_LONG_SECONDS each, seed 0
+# (libFuzzer picks one and prints it, so a crash can be replayed).
+FUZZ_LONG_SECONDS = 240
+fuzz-long: fuzz
+	@fail=0; for t in $(FUZZ_NAMES); do \
+	  $(MAKE) $(AM_MAKEFLAGS) fuzz-run-$$t FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_SEED=0 || fail=1; \
+	done; exit $$fail
+
 TESTS += tests/fuzz/replay.sh
 
 # (fuzz-run-NAME is a pattern rule, so it cannot be .PHONY: make skips
 # implicit rules for phony targets.)
-.PHONY: fuzz fuzz-run clean-fuzz
+.PHONY: fuzz fuzz-run fuzz-long clean-fuzz
 
 # Extremes (issue 7): overflow past 64 bits, zero-size and rank-0 tensors,
 # a million op names, 100,000-deep nesting, multi-megabyte lines.
