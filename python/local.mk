@@ -5,7 +5,8 @@
 # $(pyexecdir). docs/python.md is the user's page.
 TLCOST_PY_SOURCES = python/tlcost/__init__.py python/tlcost/__main__.py \
 	python/tlcost/errors.py python/tlcost/engine.py python/tlcost/report.py \
-	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py
+	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py \
+	python/tlcost/distributed.py python/tlcost/mapcli.py
 EXTRA_DIST += $(TLCOST_PY_SOURCES) python/ext/ext.h docs/python.md
 if HAVE_PYTHON_DEV
 tlcostpydir = $(pythondir)/tlcost
@@ -29,7 +30,7 @@ endif
 # was not built, under valgrind and in sanitizer builds.
 TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
 	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
-	tests/python/test_docs.py tests/python/test_nvtx.py
+	tests/python/test_docs.py tests/python/test_nvtx.py tests/python/test_distributed.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)
@@ -48,4 +49,20 @@ bench-python: $(pyexec_LTLIBRARIES)
 else
 bench-python:
 	@echo "bench-python: skipped (the Python package was not built: install python3-dev)"
+endif
+
+# The per-file map on Dask (issue 15, docs/distributed.md): its recipes, and
+# `make bench-map` (local:1 against local:2, scheduling overhead per file).
+EXTRA_DIST += docs/distributed.md examples/distributed/local_cluster.py \
+	examples/distributed/two_node.sh examples/distributed/slurm_dask.sbatch \
+	examples/distributed/slurm_array.sbatch tests/bench/dask_map.py
+.PHONY: bench-map
+if HAVE_PYTHON_DEV
+bench-map: $(pyexec_LTLIBRARIES) tests/bench/gen_trace$(EXEEXT)
+	@PYTHONPATH='$(abs_top_builddir)/.libs:$(abs_top_srcdir)/python' \
+	LD_LIBRARY_PATH='$(abs_top_builddir)/.libs' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(PYTHON) $(top_srcdir)/tests/bench/dask_map.py
+else
+bench-map:
+	@echo "bench-map: skipped (the Python package was not built: install python3-dev)"
 endif

@@ -248,7 +248,58 @@ static PyObject *mod_error_last(PyObject *mod, PyObject *unused)
 	                     (unsigned long long)e->line, (unsigned long long)e->column);
 }
 
+/* merge([(name, json), ...]) -> the merged partial's JSON (tlc_merge_*,
+ * the merge behind `tlcost merge`; tlcost.distributed uses it). */
+static PyObject *mod_merge(PyObject *self, PyObject *args)
+{
+	PyObject *items;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "O", &items))
+		return NULL;
+	PyObject *seq = PySequence_Fast(items, "merge() takes a list of (name, json) pairs");
+	if (!seq)
+		return NULL;
+	tlc_merge *m = NULL;
+	if (tlc_merge_new(&m) < 0) {
+		Py_DECREF(seq);
+		return tlpy_raise_last();
+	}
+	PyObject *r = NULL;
+	Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+	for (Py_ssize_t i = 0; i < n; i++) {
+		const char *name, *json;
+		Py_ssize_t len;
+		if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ss#", &name, &json, &len))
+			goto done;
+		if (tlc_merge_add_mem(m, json, (size_t)len, name) < 0) {
+			tlpy_raise_last();
+			goto done;
+		}
+	}
+	char *out = NULL;
+	size_t olen = 0;
+	if (tlc_merge_write_mem(&out, &olen, m) < 0) {
+		tlpy_raise_last();
+		goto done;
+	}
+	r = PyUnicode_DecodeUTF8(out, (Py_ssize_t)olen, "strict");
+	tlc_free(out);
+done:
+	tlc_merge_free(m);
+	Py_DECREF(seq);
+	return r;
+}
+
+static PyObject *mod_library_version(PyObject *self, PyObject *unused)
+{
+	(void)self, (void)unused;
+	return PyUnicode_FromString(tlc_version(NULL, NULL, NULL));
+}
+
 static PyMethodDef mod_methods[] = {
+	{ "merge", mod_merge, METH_VARARGS,
+	  "merge([(name, json), ...]): the exact merge of flops partials (tlcost merge)" },
+	{ "library_version", mod_library_version, METH_NOARGS, "tlc_version() of the loaded libtlcost" },
 	{ "configure", (PyCFunction)(void (*)(void))mod_configure, METH_VARARGS | METH_KEYWORDS,
 	  "set the Python hooks (tlcost/__init__.py and tlcost.capture call it)" },
 	{ "error_last", mod_error_last, METH_NOARGS, "tlc_error_last() as a tuple" },

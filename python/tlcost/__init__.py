@@ -21,11 +21,29 @@ from .errors import (Error, ExistsError, FileError, InputError,
 from .report import LedgerEntry, Report, View, read
 
 __version__ = _tlcost.version
+
+
+def library_version() -> str:
+    """The version of the libtlcost this package loaded (tlc_version())."""
+    return _tlcost.library_version()
+
+
+def merge_partials(partials, names=None) -> str:
+    """The exact merge of ``tlcost flops --format json`` partials (JSON
+    texts), as ``tlcost merge`` does it: totals, coverage, ledger and
+    communication summed exactly; each partial keeps its identity (``names``,
+    default "partial-<i>", unless it carries a rank). Raises tlcost.Error
+    (merge_schema_mismatch, merge_duplicate_rank, ...)."""
+    partials = list(partials)
+    names = list(names) if names is not None else ["partial-%d" % i for i in range(len(partials))]
+    if len(names) != len(partials):
+        raise ValueError("merge_partials: one name per partial")
+    return _tlcost.merge(list(zip(names, partials)))
 _tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
 __all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
-           "default_engine", "Error", "OutOfMemoryError", "FileError",
+           "default_engine", "library_version", "merge_partials", "Error", "OutOfMemoryError", "FileError",
            "InvalidArgumentError", "ParseError", "InputError", "VersionError",
            "NotFoundError", "ExistsError", "PluginError", "ValueOverflowError",
            "RefusedError", "UnavailableError", "StateError"]

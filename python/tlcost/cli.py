@@ -89,12 +89,17 @@ def capture_main(argv: List[str]) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python3 -m tlcost capture [options]  (capture --help for more)")
+        print("usage: python3 -m tlcost capture [options]  (capture --help for more)\n"
+              "       python3 -m tlcost map FILE|DIR... --scheduler ADDRESS|local:N -o OUT"
+              "  (map --help; docs/distributed.md)")
         return 0 if argv else 2
+    if argv[0] == "map":
+        from . import mapcli
+        return mapcli.main(argv[1:])
     if argv[0] != "capture":
         print("python3 -m tlcost: error: usage_error: unknown command %r\n"
-              "  remedy: use `python3 -m tlcost capture --help`" % argv[0],
-              file=sys.stderr)
+              "  remedy: use `python3 -m tlcost capture --help` or `python3 -m tlcost map --help`"
+              % argv[0], file=sys.stderr)
         return 2
     try:
         return capture_main(argv[1:])

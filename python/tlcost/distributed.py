@@ -169,10 +169,13 @@ def _typed(e) -> dict:
     return d
 
 
-def merge_texts(texts: Sequence[str]) -> str:
-    """The exact merge of partials, as ``tlcost merge`` does it."""
+def merge_texts(items: Sequence) -> str:
+    """The exact merge of partials, as ``tlcost merge`` does it. items are
+    (name, partial JSON) pairs; a merged document may itself be merged
+    again (its partials keep their identities)."""
     import tlcost
-    return tlcost.merge_partials(list(texts))
+    items = list(items)
+    return tlcost.merge_partials([t for _n, t in items], [n for n, _t in items])
 
 
 # --- the client side -------------------------------------------------------
@@ -259,11 +262,11 @@ def _next_before(ac, deadline):
 
 def _document(client, ordered: List[FileOutcome]) -> dict:
     ok = [f for f in ordered if f.ok]
-    merged = json.loads(_tree_merge(client, [f.partial for f in ok])) if ok else None
+    merged = json.loads(_tree_merge(client, [(f.path, f.partial) for f in ok])) if ok else None
     failed = len(ordered) - len(ok)
     doc = {"schema": SCHEMA, "version": SCHEMA_VERSION,
            "inputs": len(ordered), "succeeded": len(ok), "failed": failed,
-           "complete": bool(merged and merged.get("complete", False)) and failed == 0}
+           "complete": bool(merged) and not merged.get("lower_bound", True) and failed == 0}
     if failed:
         doc["lower_bound_reason"] = (
             f"{failed} of {len(ordered)} input files failed: the totals cover "
@@ -273,23 +276,32 @@ def _document(client, ordered: List[FileOutcome]) -> dict:
     return doc
 
 
-def _tree_merge(client, texts: List[str]) -> str:
+def _tree_merge(client, texts: List[tuple]) -> str:
     """Pairwise merges as Dask tasks, in a fixed binary tree over the
     sorted inputs (so the bytes do not depend on completion order). A
     single partial goes through the same merge, so its document has the
     same shape as a merge of many."""
     level: list = list(texts)
     if len(level) == 1:
-        level = [client.submit(merge_texts, level, pure=False)]
+        return client.submit(merge_texts, level, pure=False).result()
     while len(level) > 1:
         nxt = []
         for i in range(0, len(level), 2):
             pair = level[i:i + 2]
-            nxt.append(client.submit(merge_texts, pair, pure=False)
+            nxt.append(client.submit(_merge_pair, pair, i, pure=False)
                        if len(pair) == 2 else pair[0])
         level = nxt
     top = level[0]
-    return top.result() if hasattr(top, "result") else top
+    top = top.result() if hasattr(top, "result") else top
+    return top[1] if isinstance(top, tuple) else top
+
+
+def _merge_pair(pair, i):
+    """One node of the merge tree: (name, json) pairs in, a pair out (the
+    merged document, named by its tree position: a merged document is
+    identified by the partials inside it, not by this name)."""
+    items = [p.result() if hasattr(p, "result") else p for p in pair]
+    return ("merge-%d" % i, merge_texts(items))
 
 
 def _check_workers(client, expected: dict) -> None:

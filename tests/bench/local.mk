@@ -32,6 +32,7 @@ bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(BENCH_ENV) $(SHELL) $(top_srcdir)/tests/bench/run.sh
 	@$(MAKE) $(AM_MAKEFLAGS) bench-python
 	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
+	@$(MAKE) $(AM_MAKEFLAGS) bench-map
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
