@@ -367,9 +367,9 @@ static void test_million_names(void **state)
 	assert_non_null(sink);
 	assert_int_equal(tlc_write_ledger(sink, r.ev, TLC_FORMAT_JSON), 0);
 	fclose(sink);
-	double dt = now_s() - t0;
-	if (!under_valgrind())
-		assert_true(dt < 60.0);
+	/* the time is shown, not asserted: a timed assertion fails on a loaded
+	 * machine (house rule: performance is measured in make bench) */
+	print_message("a million distinct op names: %.1f s\n", now_s() - t0);
 	run_free(&r);
 }
 
