@@ -231,15 +231,17 @@ def map(paths: Iterable[str], client, *, plugins: Sequence[str] = (),
 
 
 def _outcome(fut, path: str) -> FileOutcome:
-    if fut.status == "finished":
+    """The file's outcome. result() waits: a finished key that was lost with
+    its worker is recomputed by the scheduler before it is handed back."""
+    try:
         return fut.result()
-    exc = fut.exception()
-    code = "map_worker_lost" if type(exc).__name__ == "KilledWorker" else "map_task_failed"
-    if isinstance(exc, MapError):
-        code = exc.code
-    return FileOutcome(path, False, _size(path), error={
-        "code": code, "message": f"{type(exc).__name__}: {exc}",
-        "remedy": "see the worker logs; the file was retried and still failed"})
+    except Exception as exc:  # the task raised after its retries, or kept killing workers
+        code = "map_worker_lost" if type(exc).__name__ == "KilledWorker" else "map_task_failed"
+        if isinstance(exc, MapError):
+            code = exc.code
+        return FileOutcome(path, False, _size(path), error={
+            "code": code, "message": f"{type(exc).__name__}: {exc}",
+            "remedy": "see the worker logs; the file was retried and still failed"})
 
 
 def _next_before(ac, deadline):
