@@ -61,36 +61,14 @@ static int need_tensor(tlc_cost *out, const tlc_host *host, const tlc_tensor *t,
 /* ---- general batched product, the core of every rule here ----------- */
 
 /* a [..., M, K] x b [..., K, N] with numpy-style batch broadcasting and the
- * 1-D promotions of torch.matmul. Fills the output shape. */
-typedef struct gemm_shape {
-	int64_t batch[TLC_RULES_MAX_DIMS];
-	size_t nbatch;
-	int64_t m, k, n;
-	int64_t oshape[TLC_RULES_MAX_DIMS];
-	size_t on;
-} gemm_shape;
+ * 1-D promotions of torch.matmul: the shape helper outside plugins get
+ * through the host table (rules/util.c, host->matmul_shape). */
+typedef tlc_matmul_shape gemm_shape;
 
 static int gemm_shape_of(gemm_shape *g, const tlc_tensor *a, const tlc_tensor *b)
 {
-	if (a->ndim < 1 || b->ndim < 1)
-		return TLC_RULE_BAD_ARGS;
-	size_t an = a->ndim >= 2 ? a->ndim - 2 : 0, bn = b->ndim >= 2 ? b->ndim - 2 : 0;
-	g->m = a->ndim >= 2 ? a->shape[a->ndim - 2] : 1;
-	g->k = a->shape[a->ndim - 1];
-	int64_t kb = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
-	g->n = b->ndim >= 2 ? b->shape[b->ndim - 1] : 1;
-	if (kb != g->k)
-		return TLC_RULE_BAD_ARGS;
-	int rc = tlc_rules__broadcast(g->batch, &g->nbatch, a->shape, an, b->shape, bn);
-	if (rc < 0 || g->nbatch + 2 > TLC_RULES_MAX_DIMS)
-		return TLC_RULE_BAD_ARGS;
-	memcpy(g->oshape, g->batch, g->nbatch * sizeof g->batch[0]);
-	g->on = g->nbatch;
-	if (a->ndim >= 2)
-		g->oshape[g->on++] = g->m;
-	if (b->ndim >= 2)
-		g->oshape[g->on++] = g->n;
-	return 0;
+	g->size = sizeof *g;
+	return tlc_rules__matmul_shape(g, a, b);
 }
 
 static void gemm_elems(tlc_rules_term *t, const gemm_shape *g)
@@ -138,9 +116,9 @@ static int rule_gemm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	if (s->reduce_batch) {
 		/* addbmm: result [M,N]; the sum over the batch is part of the MACs */
 		g.nbatch = 0;
-		g.on = 2;
-		g.oshape[0] = g.m;
-		g.oshape[1] = g.n;
+		g.nout = 2;
+		g.out[0] = g.m;
+		g.out[1] = g.n;
 	}
 	if (s->beta >= 0) {
 		tlc_rules_term e;
@@ -149,7 +127,7 @@ static int rule_gemm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 		if (rc < 0)
 			return rc;
 	}
-	return gemm_bytes(out, op, host, g.oshape, g.on, dtype_of(a));
+	return gemm_bytes(out, op, host, g.out, g.nout, dtype_of(a));
 }
 
 /* mm(self, mat2), addmm(self, mat1, mat2, *, beta, alpha), ... */

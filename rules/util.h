@@ -230,8 +230,8 @@ tlc_dtype tlc_rules__dtype_code(int64_t code);
  *  the input did not record); FLOPs stay exact. */
 int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field);
 /* Shape helpers shared with outside plugins through the host table
- * (host->matmul_shape, host->conv_out_size). matmul.c and conv.c still hold
- * their own static copies; switching them to these is a follow-up. */
+ * (host->matmul_shape, host->conv_out_size). matmul.c uses the first; conv.c
+ * still holds its own static copy of the second. */
 
 /** torch.matmul shapes of a x b: batch dims broadcast, 1-D operands
  *  promoted. BAD_ARGS when the inner dims or the batch dims disagree. */
