@@ -49,6 +49,12 @@ grep -q "communication backward allreduce x4" m.txt || fail "text communication"
 
 "$T" merge whole.jsonl >bad.out 2>bad.err && fail "an op log merged as a partial"
 grep -q "merge_input_invalid" bad.err || fail "not a partial: $(cat bad.err)"
+# a partial whose device_work lost a count is refused, never summed as 0
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["device_work"]["without_op_ns"]; print(json.dumps(d))' \
+	part1.json > nodev.json
+"$T" merge nodev.json part2.json >bad.out 2>bad.err && fail "a device_work without its counts merged"
+grep -q "merge_input_invalid: not a flops partial: a device_work count" bad.err ||
+	fail "device_work refusal: $(cat bad.err)"
 "$T" merge --help | grep -q "usage: tlcost merge" || fail "--help"
 
 shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/real"

@@ -692,6 +692,18 @@ static int fold_device_work(tlc_merge *m, const doc_ctx *d)
 	const tlc_jnode *w = tlc_jtree__get(d->root, "device_work");
 	if (!w || w->kind != TLC_J_OBJECT)
 		return 0;
+	static const char *const need[] = { "kernels", "kernels_in_ops", "without_op",
+	                                    "without_op_ns", "not_compute" };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!is_uint(tlc_jtree__get(w, need[i])))
+			return invalid(d, "a device_work count is missing or not an integer");
+	const tlc_jnode *gl = tlc_jtree__get(w, "gaps");
+	if (!gl || gl->kind != TLC_J_ARRAY)
+		return invalid(d, "device_work.gaps is missing or not an array");
+	for (const tlc_jnode *e = gl->first; e; e = e->next)
+		if (!jstr(e, "cause") || !jstr(e, "message") || !is_uint(tlc_jtree__get(e, "records")) ||
+		    !is_uint(tlc_jtree__get(e, "device_ns")))
+			return invalid(d, "a device_work gap lacks cause, message, records or device_ns");
 	dwork *dw = &m->dw;
 	dw->present = 1;
 	dw->kernels += juint(w, "kernels");
