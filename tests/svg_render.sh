@@ -1,18 +1,20 @@
 #!/bin/sh
-# Renders the roofline SVG of committed fixtures to PNG with headless
-# Chromium and checks the picture: the PNG has the SVG's size and is not
-# blank. Skips (77) where Chromium or python3 is absent. Keep the PNGs with
+# Renders the roofline SVG of committed fixtures to PNG with librsvg's
+# rsvg-convert (Debian librsvg2-bin, installed by scripts/install-deps) or
+# headless Chromium, and checks the picture: the PNG has the SVG's size and
+# is not blank. Skips (77) where neither renderer or python3 is absent. Keep the PNGs with
 # TLC_KEEP_PNG=DIR to look at them.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 TLCOST=$top_builddir/tlcost
 BROWSER=
+RSVG=$(command -v rsvg-convert 2>/dev/null || true)
 for b in chromium chromium-browser google-chrome; do
 	if command -v "$b" >/dev/null 2>&1; then BROWSER=$b; break; fi
 done
-if [ -z "$BROWSER" ] || ! command -v python3 >/dev/null 2>&1; then
-	echo "svg_render: SKIP (no chromium or python3)"; exit 77
+if { [ -z "$RSVG" ] && [ -z "$BROWSER" ]; } || ! command -v python3 >/dev/null 2>&1; then
+	echo "svg_render: SKIP (no rsvg-convert, no chromium, or no python3)"; exit 77
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -22,9 +24,15 @@ render() { # name input args...
 	"$TLCOST" roofline "$@" --svg "$tmp/$name.svg" "$input" >/dev/null || { echo "FAIL: $name: roofline"; fail=1; return; }
 	"$TLCOST" --format csv roofline "$@" "$input" > "$tmp/$name.csv" || { fail=1; return; }
 	python3 "$top_srcdir/tests/svg_check.py" "$tmp/$name.svg" "$tmp/$name.csv" || { fail=1; return; }
+	if [ -n "$RSVG" ]; then
+		# librsvg renders at the SVG's own width and height (1100x600)
+		timeout 120 "$RSVG" -o "$tmp/$name.png" "$tmp/$name.svg" ||
+			{ echo "FAIL: $name: rsvg-convert"; fail=1; return; }
+	else
 	HOME=$tmp timeout 120 "$BROWSER" --headless --disable-gpu --no-sandbox --hide-scrollbars \
 		--screenshot="$tmp/$name.png" --window-size=1100,600 "file://$tmp/$name.svg" \
 		>/dev/null 2>&1
+	fi
 	python3 - "$tmp/$name.png" <<'PY' || fail=1
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
