@@ -56,6 +56,12 @@ typedef struct uncovered {
 	tlc_count nested;
 } uncovered;
 
+/* Row lookup by id: a sorted array (16 bytes a row) instead of a hash map
+ * (about 64 bytes a row at its load factor); ids are unique. */
+typedef struct tlc_row_key {
+	int64_t id, row;
+} tlc_row_key;
+
 typedef struct pending_list {
 	tlc_op **ops;
 	uint64_t *lines;  /* input line of each held record (0: unknown) */
@@ -104,7 +110,7 @@ struct tlc_eval {
 	tlc_idmap cost_index;    /* content hash -> a shared row cost (see share_cost) */
 	tlc_cost **costs;        /* every row cost, each once (freed with the eval) */
 	size_t ncosts, costcap;
-	tlc_idmap row_index;     /* id -> row index + 1 */
+	tlc_row_key *row_index;  /* (id, row index) of every row, by id (see index_rows) */
 
 	tlc_device_record *dev;
 	size_t ndev, dcap;
@@ -147,7 +153,6 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
 	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
-	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
@@ -210,7 +215,7 @@ void tlc_eval_free(tlc_eval *ev)
 		tlc_count__clear(&ev->uncov[i].nested);
 	tlc_alloc__free(ev->a, ev->uncov);
 	tlc_alloc__free(ev->a, ev->type_slots);
-	tlc_idmap__free(&ev->row_index);
+	tlc_alloc__free(ev->a, ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
@@ -1105,14 +1110,22 @@ static int publish_ledger(tlc_eval *ev)
 	return 0;
 }
 
+static int by_row_id(const void *x, const void *y)
+{
+	const tlc_row_key *a = x, *b = y;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
 static int index_rows(tlc_eval *ev)
 {
-	for (size_t i = 0; i < ev->nrows; i++) {
-		int64_t *slot = tlc_idmap__put(&ev->row_index, ev->rows[i].id, NULL);
-		if (!slot)
-			return oom();
-		*slot = (int64_t)i + 1;
-	}
+	if (!ev->nrows)
+		return 0;
+	ev->row_index = tlc_alloc__malloc(ev->a, ev->nrows * sizeof *ev->row_index);
+	if (!ev->row_index)
+		return oom();
+	for (size_t i = 0; i < ev->nrows; i++)
+		ev->row_index[i] = (tlc_row_key){ ev->rows[i].id, (int64_t)i };
+	qsort(ev->row_index, ev->nrows, sizeof *ev->row_index, by_row_id);
 	return 0;
 }
 
@@ -1400,6 +1413,13 @@ void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w)
 
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 {
-	const int64_t *slot = tlc_idmap__get(&ev->row_index, id);
-	return slot ? *slot - 1 : -1;
+	size_t n = ev->row_index ? ev->nrows : 0, lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ev->row_index[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ev->row_index[lo].id == id ? ev->row_index[lo].row : -1;
 }
