@@ -167,3 +167,10 @@ EXTRA_DIST += tests/hostile_cli.sh
 # Reader limits (issue 11): each limit's typed error, tokens across chunks.
 TESTS += tests/limits_cli.sh
 EXTRA_DIST += tests/limits_cli.sh
+
+# ---- tmem: compact held records (shared costs, row lookup by id, per-device totals) ----
+check_PROGRAMS += tests/test_rowmem
+TESTS += tests/test_rowmem
+tests_test_rowmem_SOURCES = tests/test_rowmem.c
+tests_test_rowmem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_rowmem_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -56,6 +56,12 @@ typedef struct uncovered {
 	tlc_count nested;
 } uncovered;
 
+/* Row lookup by id: a sorted array (16 bytes a row) instead of a hash map
+ * (about 64 bytes a row at its load factor); ids are unique. */
+typedef struct tlc_row_key {
+	int64_t id, row;
+} tlc_row_key;
+
 typedef struct pending_list {
 	tlc_op **ops;
 	uint64_t *lines;  /* input line of each held record (0: unknown) */
@@ -101,7 +107,10 @@ struct tlc_eval {
 	tlc_op_row *rows;
 	size_t nrows, rcap;
 	tlc_arena cost_arena;    /* row costs */
-	tlc_idmap row_index;     /* id -> row index + 1 */
+	tlc_idmap cost_index;    /* content hash -> a shared row cost (see share_cost) */
+	tlc_cost **costs;        /* every row cost, each once (freed with the eval) */
+	size_t ncosts, costcap;
+	tlc_row_key *row_index;  /* (id, row index) of every row, by id (see index_rows) */
 
 	tlc_device_record *dev;
 	size_t ndev, dcap;
@@ -144,7 +153,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->bits, ev->a, sizeof(id_bits));
 	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
-	tlc_idmap__init(&ev->row_index, ev->a, sizeof(int64_t));
+	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
@@ -187,9 +196,10 @@ void tlc_eval_free(tlc_eval *ev)
 	if (!ev)
 		return;
 	free_pending(ev);
-	for (size_t i = 0; i < ev->nrows; i++)
-		if (ev->rows[i].cost)
-			tlc_cost__clear((tlc_cost *)ev->rows[i].cost);
+	for (size_t i = 0; i < ev->ncosts; i++)
+		tlc_cost__clear(ev->costs[i]);
+	tlc_alloc__free(ev->a, ev->costs);
+	tlc_idmap__free(&ev->cost_index);
 	for (size_t i = 0; i < ev->ntypes; i++)
 		tlc_count__clear(&ev->types[i].flops);
 	for (size_t i = 0; i < ev->ngroups; i++)
@@ -205,7 +215,7 @@ void tlc_eval_free(tlc_eval *ev)
 		tlc_count__clear(&ev->uncov[i].nested);
 	tlc_alloc__free(ev->a, ev->uncov);
 	tlc_alloc__free(ev->a, ev->type_slots);
-	tlc_idmap__free(&ev->row_index);
+	tlc_alloc__free(ev->a, ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
@@ -633,6 +643,93 @@ static void fold_nested(tlc_eval *ev)
 	}
 }
 
+/* Row costs are shared: rows whose costs are equal in every field (the same
+ * op on the same shapes: most rows of a trace repeat a layer) point at one
+ * tlc_cost, so kept costs grow with distinct costs, not with ops. Rows never
+ * change their cost after it is kept. Equality is decided field by field,
+ * exactly (big values included); the hash only finds the candidate, and a
+ * cost whose hash slot holds a different cost is simply kept unshared. */
+static uint64_t cost_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t count_hash(uint64_t h, const tlc_count *c)
+{
+	if (!c->big)
+		return cost_mix(h, (uint64_t)c->small);
+	h = cost_mix(h, (uint64_t)(int64_t)mpz_sgn(c->z));
+	for (size_t i = 0; i < mpz_size(c->z); i++)
+		h = cost_mix(h, (uint64_t)mpz_getlimbn(c->z, (mp_size_t)i));
+	return h;
+}
+
+static uint64_t cost_hash(const tlc_cost *c, const char *note)
+{
+	uint64_t h = 0;
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		h = count_hash(h, &c->f[i]);
+	h = cost_mix(h, (uint64_t)c->evidence | (uint64_t)c->bytes_unknown << 8 |
+	                (uint64_t)c->split_unknown << 16 | (uint64_t)c->bad_factor << 24 |
+	                (uint64_t)c->negative_terms << 32 | (uint64_t)c->has_comm << 40);
+	h = cost_mix(h, (uint64_t)(uintptr_t)note);
+	if (c->has_comm) {
+		h = cost_mix(h, (uint64_t)c->comm_kind | (uint64_t)c->comm_flags << 16);
+		h = cost_mix(h, (uint64_t)c->comm_group);
+		h = count_hash(h, &c->comm_msg);
+	}
+	return h;
+}
+
+/* a: a kept cost; b: the scratch cost, whose note interns to note */
+static int cost_equal(const tlc_cost *a, const tlc_cost *b, const char *note)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		if (tlc_count__cmp(&a->f[i], &b->f[i]) != 0)
+			return 0;
+	return a->evidence == b->evidence && a->bytes_unknown == b->bytes_unknown &&
+	       a->split_unknown == b->split_unknown && a->bad_factor == b->bad_factor &&
+	       a->negative_terms == b->negative_terms && a->note == note &&
+	       a->has_comm == b->has_comm && a->comm_kind == b->comm_kind &&
+	       a->comm_group == b->comm_group && a->comm_flags == b->comm_flags &&
+	       tlc_count__cmp(&a->comm_msg, &b->comm_msg) == 0;
+}
+
+/* The kept cost equal to ev->scratch (a new one when none is), or NULL with
+ * the error set. */
+static const tlc_cost *share_cost(tlc_eval *ev)
+{
+	const tlc_cost *s = &ev->scratch;
+	const char *note = s->note ? intern(ev, s->note) : NULL;
+	if (s->note && !note)
+		return NULL;
+	int64_t key = (int64_t)(cost_hash(s, note) >> 1);
+	tlc_cost **slot = tlc_idmap__get(&ev->cost_index, key);
+	if (slot && cost_equal(*slot, s, note))
+		return *slot;
+	if (tlc_alloc__grow(ev->a, (void **)&ev->costs, &ev->costcap, ev->ncosts + 1,
+	                    sizeof *ev->costs) < 0)
+		return NULL;
+	tlc_cost *c = tlc_arena__alloc(&ev->cost_arena, sizeof *c);
+	if (!c) {
+		oom();
+		return NULL;
+	}
+	tlc_cost__init(c, s->evidence);
+	tlc_cost__copy(c, s);
+	c->note = note;
+	ev->costs[ev->ncosts++] = c; /* owned from here: cleared by tlc_eval_free */
+	if (!slot) {
+		int created;
+		slot = tlc_idmap__put(&ev->cost_index, key, &created);
+		if (!slot)
+			return NULL;
+		*slot = c;
+	}
+	return c;
+}
+
 static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdict *v,
                     tlc_op_row *row)
 {
@@ -661,13 +758,9 @@ static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdi
 	if (!row->shapes)
 		return oom();
 	if (v->counted) {
-		tlc_cost *c = tlc_arena__alloc(&ev->cost_arena, sizeof *c);
-		if (!c)
+		row->cost = share_cost(ev);
+		if (!row->cost)
 			return oom();
-		tlc_cost__init(c, ev->scratch.evidence);
-		tlc_cost__copy(c, &ev->scratch);
-		c->note = ev->scratch.note ? intern(ev, ev->scratch.note) : NULL;
-		row->cost = c;
 	}
 	return 0;
 }
@@ -677,22 +770,16 @@ static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const ver
 	if (!ev->opts.keep_ops && !ev->opts.on_op)
 		return 0;
 	tlc_op_row tmp;
-	int rc = keep_row(ev, op, t, v, &tmp);
-	if (rc < 0) {
-		if (tmp.cost)
-			tlc_cost__clear((tlc_cost *)tmp.cost);
+	int rc = keep_row(ev, op, t, v, &tmp); /* a kept cost is owned by ev->costs */
+	if (rc < 0)
 		return rc;
-	}
 	if (!ev->opts.keep_ops) {
 		if (ev->opts.on_op)
 			ev->opts.on_op(op, &tmp, ev->opts.payload);
 		return 0;
 	}
-	if (tlc_alloc__grow(ev->a, (void **)&ev->rows, &ev->rcap, ev->nrows + 1, sizeof *ev->rows) < 0) {
-		if (tmp.cost)
-			tlc_cost__clear((tlc_cost *)tmp.cost);
+	if (tlc_alloc__grow(ev->a, (void **)&ev->rows, &ev->rcap, ev->nrows + 1, sizeof *ev->rows) < 0)
 		return TLC_ENOMEM;
-	}
 	ev->rows[ev->nrows++] = tmp;
 	if (ev->opts.on_op)
 		ev->opts.on_op(op, &ev->rows[ev->nrows - 1], ev->opts.payload);
@@ -1023,14 +1110,22 @@ static int publish_ledger(tlc_eval *ev)
 	return 0;
 }
 
+static int by_row_id(const void *x, const void *y)
+{
+	const tlc_row_key *a = x, *b = y;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
 static int index_rows(tlc_eval *ev)
 {
-	for (size_t i = 0; i < ev->nrows; i++) {
-		int64_t *slot = tlc_idmap__put(&ev->row_index, ev->rows[i].id, NULL);
-		if (!slot)
-			return oom();
-		*slot = (int64_t)i + 1;
-	}
+	if (!ev->nrows)
+		return 0;
+	ev->row_index = tlc_alloc__malloc(ev->a, ev->nrows * sizeof *ev->row_index);
+	if (!ev->row_index)
+		return oom();
+	for (size_t i = 0; i < ev->nrows; i++)
+		ev->row_index[i] = (tlc_row_key){ ev->rows[i].id, (int64_t)i };
+	qsort(ev->row_index, ev->nrows, sizeof *ev->row_index, by_row_id);
 	return 0;
 }
 
@@ -1318,6 +1413,13 @@ void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w)
 
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 {
-	const int64_t *slot = tlc_idmap__get(&ev->row_index, id);
-	return slot ? *slot - 1 : -1;
+	size_t n = ev->row_index ? ev->nrows : 0, lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ev->row_index[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ev->row_index[lo].id == id ? ev->row_index[lo].row : -1;
 }

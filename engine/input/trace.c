@@ -1117,6 +1117,7 @@ static int reader_commit(reader *r)
 	if (rc < 0)
 		return rc;
 	rc = tlc_trace__push_ops(&r->ops, r->ev);
+	tlc_trace__release_args(&r->ops); /* pushed: the eval has what it keeps */
 	if (rc == 0)
 		rc = range_profiler_status(r);
 	if (rc == 0)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "tlcost/tlcost.h"
 #include "alloc.h"
+#include "idmap.h"
 #include "instream.h"
 #include "trace_comms.h"
 
@@ -60,6 +61,12 @@ typedef struct tlc_trace_op {
 	uint32_t comm;       /* collective facts: index + 1 into comms.rows, 0 none */
 } tlc_trace_op;
 
+/* Where one kept encoding of args lives (tlc_trace_ops.args_index). */
+typedef struct tlc_trace_args_ref {
+	const unsigned char *p;
+	uint32_t len;
+} tlc_trace_args_ref;
+
 /* An annotation interval used for phase classification only. */
 typedef struct tlc_trace_span {
 	int64_t start_ns, end_ns;
@@ -78,6 +85,8 @@ typedef struct tlc_trace_module {
 typedef struct tlc_trace_ops {
 	const tlc_allocator *a;
 	tlc_arena arena;         /* encoded args of every op */
+	tlc_idmap args_index;    /* hash of encoded args -> args_ref: equal encodings
+	                            (the same op on the same shapes) are kept once */
 	tlc_arena scratch;       /* values of one op while built or pushed */
 	tlc_arena *varena;       /* where tlc_trace__build_args puts values */
 	tlc_intern *intern;      /* dtype names (the eval's), or NULL */
@@ -123,14 +132,18 @@ int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
  *  to ev parent-before-child. */
 int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev);
 
+/** Frees the encoded args of every op (pushed ops need them no more). */
+void tlc_trace__release_args(tlc_trace_ops *t);
+
 /** autograd's Node naming: no namespace, "Backward", then digits or none
  *  ("AddmmBackward0"; 2021: "CudnnConvolutionBackward"). */
 int tlc_trace__is_node_name(const char *name);
 
 /** Accounts for the trace's device records (engine/input/trace_device.c):
  *  kernels without an op row become device gaps of ev (graph replay, launch
- *  outside any op, no host side, unread accelerator events). */
-int tlc_trace__account_device(const tlc_trace_ops *t, tlc_eval *ev);
+ *  outside any op, no host side, unread accelerator events). The last use
+ *  of the ops: their array is freed once their intervals are taken. */
+int tlc_trace__account_device(tlc_trace_ops *t, tlc_eval *ev);
 
 /** Reads a Chrome-trace JSON stream (already opened, possibly peeked) into
  *  ev; tlc_trace_read and tlc_trace_read_mem wrap it. Does not finish ev. */

@@ -410,6 +410,44 @@ static void put_value(tlc_sb *sb, const tlc_value *v, int depth)
 	}
 }
 
+static uint64_t bytes_hash(const unsigned char *p, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ull ^ n; /* FNV-1a */
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Keeps the encoding s[0..n) in t->arena, once: an op on the same shapes as
+ * an earlier one points at that op's bytes (the bytes are never changed). A
+ * hash slot that holds other bytes keeps its first owner; the new bytes are
+ * then kept unshared. */
+static int keep_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                     const unsigned char *s, uint32_t n)
+{
+	int64_t key = (int64_t)(bytes_hash(s, n) >> 1);
+	tlc_trace_args_ref *ref = tlc_idmap__get(&t->args_index, key);
+	if (ref && ref->len == n && memcmp(ref->p, s, n) == 0) {
+		*out = ref->p;
+		*len = n;
+		return 0;
+	}
+	unsigned char *p = tlc_arena__alloc(&t->arena, n ? n : 1);
+	if (!p)
+		return TLC_ENOMEM;
+	memcpy(p, s, n);
+	if (!ref) {
+		int created;
+		if (!(ref = tlc_idmap__put(&t->args_index, key, &created)))
+			return TLC_ENOMEM;
+		ref->p = p;
+		ref->len = n;
+	}
+	*out = p;
+	*len = n;
+	return 0;
+}
+
 int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
                            const tlc_value *v, size_t n)
 {
@@ -420,14 +458,8 @@ int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_o
 		put_value(&sb, &v[i], 0);
 	const char *s = tlc_sb__str(&sb);
 	int rc = s && sb.len <= UINT32_MAX ? 0 : TLC_ENOMEM;
-	unsigned char *p = NULL;
-	if (rc == 0 && !(p = tlc_arena__alloc(&t->arena, sb.len)))
-		rc = TLC_ENOMEM;
-	if (rc == 0) {
-		memcpy(p, s, sb.len);
-		*out = p;
-		*len = (uint32_t)sb.len;
-	}
+	if (rc == 0)
+		rc = keep_args(out, len, t, (const unsigned char *)s, (uint32_t)sb.len);
 	tlc_sb__free(&sb);
 	return rc;
 }

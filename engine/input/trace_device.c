@@ -44,13 +44,18 @@ static int cmp_corr(const void *pa, const void *pb)
 
 /* Top-level op intervals per thread, sorted: an interval inside the previous
  * one adds nothing to "is this call inside some op". */
-static size_t top_intervals(ival *v, const tlc_trace_ops *t)
+static size_t top_intervals(ival *v, tlc_trace_ops *t)
 {
-	for (size_t i = 0; i < t->nops; i++)
+	size_t nops = t->nops;
+	for (size_t i = 0; i < nops; i++)
 		v[i] = (ival){ t->ops[i].tid, t->ops[i].start_ns, t->ops[i].end_ns };
-	qsort(v, t->nops, sizeof *v, cmp_ival);
+	/* the ops' last use: their array goes before the sort needs memory */
+	tlc_alloc__free(t->a, t->ops);
+	t->ops = NULL;
+	t->nops = t->cap = 0;
+	qsort(v, nops, sizeof *v, cmp_ival);
 	size_t n = 0;
-	for (size_t i = 0; i < t->nops; i++) {
+	for (size_t i = 0; i < nops; i++) {
 		if (n && v[n - 1].tid == v[i].tid && v[i].end <= v[n - 1].end)
 			continue;
 		v[n++] = v[i];
@@ -204,23 +209,29 @@ static int report(tlc_eval *ev, const tally *y, const tlc_trace_ops *t)
 	return 0;
 }
 
-int tlc_trace__account_device(const tlc_trace_ops *t, tlc_eval *ev)
+static int is_host_call(const tlc_device_record *r)
+{
+	return (r->kind == TLC_DEVICE_RUNTIME || r->kind == TLC_DEVICE_DRIVER) &&
+	       (r->flags & TLC_DEV_HAS_CORRELATION);
+}
+
+int tlc_trace__account_device(tlc_trace_ops *t, tlc_eval *ev)
 {
 	size_t ndev = tlc_eval__device_count(ev);
 	if (ndev == 0 && !t->unread_device && !t->nranges)
 		return 0;
 	const tlc_allocator *a = t->a;
+	size_t ncalls = 0;
+	for (size_t i = 0; i < ndev; i++)
+		ncalls += (size_t)is_host_call(tlc_eval__device_at(ev, i));
 	ival *iv = tlc_alloc__malloc(a, (t->nops ? t->nops : 1) * sizeof *iv);
-	corr_ix *hc = tlc_alloc__malloc(a, (ndev ? ndev : 1) * sizeof *hc);
+	corr_ix *hc = tlc_alloc__malloc(a, (ncalls ? ncalls : 1) * sizeof *hc);
 	int rc = iv && hc ? 0 : tlc_error__oom();
 	if (rc == 0) {
 		size_t niv = top_intervals(iv, t), nhc = 0;
-		for (size_t i = 0; i < ndev; i++) {
-			const tlc_device_record *r = tlc_eval__device_at(ev, i);
-			if ((r->kind == TLC_DEVICE_RUNTIME || r->kind == TLC_DEVICE_DRIVER) &&
-			    (r->flags & TLC_DEV_HAS_CORRELATION))
-				hc[nhc++] = (corr_ix){ r->correlation, i };
-		}
+		for (size_t i = 0; i < ndev; i++)
+			if (is_host_call(tlc_eval__device_at(ev, i)))
+				hc[nhc++] = (corr_ix){ tlc_eval__device_at(ev, i)->correlation, i };
 		qsort(hc, nhc, sizeof *hc, cmp_corr);
 		tally y;
 		memset(&y, 0, sizeof y);

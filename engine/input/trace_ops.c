@@ -13,6 +13,7 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 	memset(t, 0, sizeof *t);
 	t->a = a;
 	tlc_arena__init(&t->arena, a, 256 * 1024);
+	tlc_idmap__init(&t->args_index, a, sizeof(tlc_trace_args_ref));
 	tlc_arena__init(&t->scratch, a, 16 * 1024);
 	t->varena = &t->scratch;
 	tlc_trace_comms__init(&t->comms, a);
@@ -20,7 +21,7 @@ void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a)
 
 void tlc_trace__ops_free(tlc_trace_ops *t)
 {
-	tlc_arena__free(&t->arena);
+	tlc_trace__release_args(t);
 	tlc_arena__free(&t->scratch);
 	tlc_alloc__free(t->a, t->ops);
 	tlc_alloc__free(t->a, t->opt);
@@ -28,6 +29,16 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_alloc__free(t->a, t->mods);
 	tlc_trace_comms__free(&t->comms);
 	memset(t, 0, sizeof *t);
+}
+
+void tlc_trace__release_args(tlc_trace_ops *t)
+{
+	tlc_arena__free(&t->arena);
+	tlc_idmap__free(&t->args_index);
+	for (size_t i = 0; i < t->nops; i++) {
+		t->ops[i].args = NULL;
+		t->ops[i].args_len = 0;
+	}
 }
 
 /* ---------------------------------------------------------------- */

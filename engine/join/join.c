@@ -109,15 +109,23 @@ static int sort_keyed(size_t **out, size_t *nout, const tlc_allocator *a, keyed 
 	return 0;
 }
 
+static int is_indexed_host(const tlc_device_record *r)
+{
+	return is_host(r->kind) && (r->flags & TLC_DEV_HAS_CORRELATION);
+}
+
 static int build_host_index(jctx *c)
 {
-	keyed *v = tlc_alloc__malloc(c->a, (c->ndev ? c->ndev : 1) * sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < c->ndev; i++) /* sized to the calls, not to every record */
+		n += (size_t)is_indexed_host(tlc_eval__device_at(c->ev, i));
+	keyed *v = tlc_alloc__malloc(c->a, (n ? n : 1) * sizeof *v);
 	if (!v)
 		return tlc_error__oom();
-	size_t n = 0;
+	n = 0;
 	for (size_t i = 0; i < c->ndev; i++) {
 		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
-		if (is_host(r->kind) && (r->flags & TLC_DEV_HAS_CORRELATION))
+		if (is_indexed_host(r))
 			v[n++] = (keyed){ r->correlation, 0, 0, i };
 	}
 	int rc = sort_keyed(&c->host_by_corr, &c->nhost, c->a, v, n);
@@ -349,9 +357,12 @@ static int containment_sweep(jctx *c, const keyed *rows, size_t nr, const keyed 
 /* Sort key of rows: (thread, start asc, end desc) so parents come first. */
 static int containment(jctx *c)
 {
+	size_t nd = c->ndev ? c->ndev : 1; /* candidates: the containment path's only */
+	c->cand_off = tlc_alloc__calloc(c->a, nd, sizeof *c->cand_off);
+	c->cand_n = tlc_alloc__calloc(c->a, nd, sizeof *c->cand_n);
 	keyed *rows = tlc_alloc__malloc(c->a, (c->nrows ? c->nrows : 1) * sizeof *rows);
 	keyed *hosts = tlc_alloc__malloc(c->a, (c->ndev ? c->ndev : 1) * sizeof *hosts);
-	int rc = rows && hosts ? 0 : tlc_error__oom();
+	int rc = rows && hosts && c->cand_off && c->cand_n ? 0 : tlc_error__oom();
 	size_t nr = 0, nh = 0;
 	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
 		int64_t s, e;
@@ -689,9 +700,90 @@ static void finish_phases(tlc_join *j)
 
 /* ---- per device: busy time is the union of launch intervals ---- */
 
+static void add_device_launch(tlc_join_device *dv, int64_t *cur_end, const tlc_join_launch *l)
+{
+	int64_t s = l->rec->start_ns, d = dur_of(l->rec);
+	int64_t e = (s > 0 && d > INT64_MAX - s) ? INT64_MAX : s + d;
+	dv->launches++;
+	SAT_ADD(dv->device_ns, d);
+	SAT_ADD(dv->kernel_ns, l->rec->kind == TLC_DEVICE_KERNEL ? d : 0);
+	if (l->status == TLC_ATTR_ATTRIBUTED) SAT_ADD(dv->attributed_ns, d);
+	else if (l->status == TLC_ATTR_AMBIGUOUS) SAT_ADD(dv->ambiguous_ns, d);
+	else SAT_ADD(dv->unattributed_ns, d);
+	if (e > *cur_end) {
+		SAT_ADD(dv->busy_ns, span(s > *cur_end ? s : *cur_end, e));
+		*cur_end = e;
+	}
+}
+
+#define FEW_DEVICES 64
+
+/* Slot of device id among ids[0..n), or n. */
+static size_t device_slot(const int64_t *ids, size_t n, int64_t id, size_t hint)
+{
+	if (hint < n && ids[hint] == id)
+		return hint;
+	size_t k = 0;
+	while (k < n && ids[k] != id)
+		k++;
+	return k;
+}
+
+/* The common case needs neither an index nor a sort: few devices, and each
+ * device's launches already in start order, so record order is the order
+ * the general path sorts into (start, then record order). Returns 1 when
+ * done, 0 when the general path is needed, or TLC_ENOMEM. */
+static int devices_in_order(jctx *c)
+{
+	tlc_join *j = c->j;
+	int64_t ids[FEW_DEVICES], last[FEW_DEVICES], end[FEW_DEVICES];
+	size_t nd = 0, k = 0;
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_device_record *r = j->launches[i].rec;
+		k = device_slot(ids, nd, r->device, k);
+		if (k == nd) {
+			if (nd == FEW_DEVICES)
+				return 0;
+			ids[nd++] = r->device;
+		} else if (r->start_ns < last[k]) {
+			return 0;
+		}
+		last[k] = r->start_ns;
+	}
+	if (nd == 0)
+		return 0;
+	for (size_t a = 1; a < nd; a++) /* insertion sort: devices in id order */
+		for (size_t b = a; b > 0 && ids[b - 1] > ids[b]; b--) {
+			int64_t t = ids[b];
+			ids[b] = ids[b - 1];
+			ids[b - 1] = t;
+		}
+	j->devices = tlc_alloc__calloc(c->a, nd, sizeof *j->devices);
+	if (!j->devices)
+		return TLC_ENOMEM;
+	for (k = 0; k < nd; k++) {
+		j->devices[k].device = ids[k];
+		end[k] = INT64_MIN;
+	}
+	j->ndevices = nd;
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		k = device_slot(ids, nd, j->launches[i].rec->device, k);
+		add_device_launch(&j->devices[k], &end[k], &j->launches[i]);
+	}
+	return 1;
+}
+
 static int build_devices(jctx *c)
 {
 	tlc_join *j = c->j;
+	int fast = devices_in_order(c);
+	if (fast < 0)
+		return tlc_error__oom();
+	if (fast) {
+		for (size_t i = 0; i < j->ndevices; i++)
+			SAT_ADD(j->sum.busy_ns, j->devices[i].busy_ns);
+		return 0;
+	}
 	keyed *v = tlc_alloc__malloc(c->a, (j->nlaunches ? j->nlaunches : 1) * sizeof *v);
 	if (!v)
 		return tlc_error__oom();
@@ -708,24 +800,11 @@ static int build_devices(jctx *c)
 	}
 	int64_t cur_end = 0;
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_join_launch *l = &j->launches[v[i].i];
-		int64_t s = l->rec->start_ns, d = dur_of(l->rec);
-		int64_t e = (s > 0 && d > INT64_MAX - s) ? INT64_MAX : s + d;
 		if (i == 0 || v[i].k1 != v[i - 1].k1) {
 			j->devices[j->ndevices++].device = v[i].k1;
 			cur_end = INT64_MIN;
 		}
-		tlc_join_device *dv = &j->devices[j->ndevices - 1];
-		dv->launches++;
-		SAT_ADD(dv->device_ns, d);
-		SAT_ADD(dv->kernel_ns, l->rec->kind == TLC_DEVICE_KERNEL ? d : 0);
-		if (l->status == TLC_ATTR_ATTRIBUTED) SAT_ADD(dv->attributed_ns, d);
-		else if (l->status == TLC_ATTR_AMBIGUOUS) SAT_ADD(dv->ambiguous_ns, d);
-		else SAT_ADD(dv->unattributed_ns, d);
-		if (e > cur_end) {
-			SAT_ADD(dv->busy_ns, span(s > cur_end ? s : cur_end, e));
-			cur_end = e;
-		}
+		add_device_launch(&j->devices[j->ndevices - 1], &cur_end, &j->launches[v[i].i]);
 	}
 	for (size_t i = 0; i < j->ndevices; i++)
 		SAT_ADD(j->sum.busy_ns, j->devices[i].busy_ns);
@@ -758,21 +837,26 @@ static int cmp_remainder(const void *pa, const void *pb)
 static int build_remainder(jctx *c)
 {
 	tlc_join *j = c->j;
-	size_t n = 0;
-	const char **names = tlc_alloc__malloc(c->a, (j->nlaunches ? j->nlaunches : 1) * sizeof *names);
-	j->remainder = tlc_alloc__calloc(c->a, j->nlaunches ? j->nlaunches : 1, sizeof *j->remainder);
-	if (!names || !j->remainder) {
-		tlc_alloc__free(c->a, names);
+	size_t n = 0, nnames = 0;
+	for (size_t i = 0; i < j->nlaunches; i++) /* sized to what is unattributed */
+		n += j->launches[i].status == TLC_ATTR_UNATTRIBUTED;
+	const char **names = tlc_alloc__malloc(c->a, (n ? n : 1) * sizeof *names);
+	if (!names)
 		return tlc_error__oom();
-	}
+	n = 0;
 	for (size_t i = 0; i < j->nlaunches; i++)
 		if (j->launches[i].status == TLC_ATTR_UNATTRIBUTED)
 			names[n++] = launch_name(&j->launches[i]);
 	qsort(names, n, sizeof *names, cmp_name_ptr);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
-			j->remainder[j->nremainder++].name = names[i];
+			names[nnames++] = names[i];
+	j->remainder = tlc_alloc__calloc(c->a, nnames ? nnames : 1, sizeof *j->remainder);
+	for (size_t i = 0; j->remainder && i < nnames; i++)
+		j->remainder[j->nremainder++].name = names[i];
 	tlc_alloc__free(c->a, names);
+	if (!j->remainder)
+		return tlc_error__oom();
 	for (size_t i = 0; i < j->nlaunches; i++) {
 		const tlc_join_launch *l = &j->launches[i];
 		if (l->status != TLC_ATTR_UNATTRIBUTED)
@@ -997,10 +1081,8 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 	c.j = tlc_alloc__calloc(c.a, 1, sizeof *c.j);
 	size_t nd = c.ndev ? c.ndev : 1;
 	c.owns_launch = tlc_alloc__calloc(c.a, nd, 1);
-	c.cand_off = tlc_alloc__calloc(c.a, nd, sizeof *c.cand_off);
-	c.cand_n = tlc_alloc__calloc(c.a, nd, sizeof *c.cand_n);
 	unsigned flags = opts ? opts->flags : 0;
-	if (!c.j || !c.owns_launch || !c.cand_off || !c.cand_n) {
+	if (!c.j || !c.owns_launch) {
 		rc = tlc_error__oom();
 	} else {
 		c.j->a = c.a;

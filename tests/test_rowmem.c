@@ -1,0 +1,200 @@
+/* Compact held records (issue 17 item 3): rows with equal costs share one
+ * kept cost without losing exactness, row lookup by id works whatever the
+ * id order, and per-device join totals are the same whether or not the
+ * launches come in start order (the join's no-sort path and its sort path).
+ * Expected values are worked out by hand in the comments; times in the
+ * traces are microseconds, the join reports nanoseconds. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tlcost/tlcost.h"
+
+#define MM(ts, ext, dims, type) \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":" #ts \
+	",\"dur\":5,\"args\":{\"External id\":" #ext ",\"Input Dims\":" dims \
+	",\"Input type\":[\"" type "\",\"" type "\"]}},"
+#define OP(name, ts, dur, ext) \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts \
+	",\"dur\":" #dur ",\"args\":{\"External id\":" #ext "}},"
+#define RT(ts, corr, ext) \
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1," \
+	"\"ts\":" #ts ",\"dur\":1,\"args\":{\"External id\":" #ext ",\"correlation\":" #corr "}},"
+#define K(dev, ts, dur, corr) \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":" #dev ",\"tid\":7,\"ts\":" #ts \
+	",\"dur\":" #dur ",\"args\":{\"device\":" #dev ",\"stream\":7,\"correlation\":" #corr "}},"
+#define TRACE(events) "{\"traceEvents\":[" events "{\"ph\":\"M\",\"name\":\"end\",\"pid\":1,\"tid\":0}]}"
+
+typedef struct fx {
+	tlc_engine *eng;
+	tlc_eval *ev;
+	tlc_join *j;
+} fx;
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	if (!f || tlc_engine_new(&f->eng, NULL) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	tlc_join_free(f->j);
+	tlc_eval_free(f->ev);
+	tlc_engine_free(f->eng);
+	free(f);
+	return 0;
+}
+
+static void load(fx *f, const char *json, int with_join)
+{
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+	int rc = tlc_trace_read_mem(f->ev, json, strlen(json), "t.json");
+	if (rc == 0)
+		rc = tlc_eval_finish(f->ev);
+	if (rc == 0 && with_join)
+		rc = tlc_join_run(&f->j, f->ev, NULL);
+	if (rc < 0)
+		fail_msg("%s: %s", tlc_error_last()->code, tlc_error_last()->message);
+}
+
+/* The row whose op carried External id ext (rows of a trace take it as id). */
+static const tlc_op_row *row_of(const fx *f, int64_t ext, size_t *at)
+{
+	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
+		if (tlc_eval_op_at(f->ev, i)->id == ext) {
+			if (at)
+				*at = i;
+			return tlc_eval_op_at(f->ev, i);
+		}
+	fail_msg("no row with id %lld", (long long)ext);
+	return NULL;
+}
+
+static void expect_field(const tlc_cost *c, tlc_cost_field fld, const char *want)
+{
+	char *s = NULL;
+	assert_int_equal(tlc_cost_get_str(&s, c, fld), 0);
+	assert_string_equal(s, want);
+	tlc_free(s);
+}
+
+/* aten::mm of [m,k] x [k,n]: m*k*n MACs; reads (m*k + k*n) elements and
+ * writes m*n, 4 bytes each for float, 8 for double.
+ *   ids 1, 3: [4,8]x[8,16] float -> 512 MACs, 640 bytes read, 256 written
+ *   id 2:     [3,5]x[5,7] float  -> 105 MACs, 200 read, 84 written
+ *   id 4:     [4,8]x[8,16] double -> 512 MACs, 1280 read, 512 written
+ *   id 5:     [2^32,2^32]x[2^32,2^32] float -> 2^96 MACs
+ *             = 79228162514264337593543950336 (a value past 64 bits)
+ *   id 6:     the same as id 5 */
+static void equal_costs_shared_exactly(void **state)
+{
+	fx *f = *state;
+	load(f, TRACE(MM(0, 1, "[[4,8],[8,16]]", "float") MM(10, 2, "[[3,5],[5,7]]", "float")
+	              MM(20, 3, "[[4,8],[8,16]]", "float") MM(30, 4, "[[4,8],[8,16]]", "double")
+	              MM(40, 5, "[[4294967296,4294967296],[4294967296,4294967296]]", "float")
+	              MM(50, 6, "[[4294967296,4294967296],[4294967296,4294967296]]", "float")), 0);
+	assert_int_equal(tlc_eval_op_count(f->ev), 6);
+	const tlc_op_row *r1 = row_of(f, 1, NULL), *r2 = row_of(f, 2, NULL), *r3 = row_of(f, 3, NULL),
+	                 *r4 = row_of(f, 4, NULL), *r5 = row_of(f, 5, NULL), *r6 = row_of(f, 6, NULL);
+	for (int64_t id = 1; id <= 6; id++)
+		assert_non_null(row_of(f, id, NULL)->cost);
+	/* equal costs are kept once; unequal ones are not merged */
+	assert_ptr_equal(r1->cost, r3->cost);
+	assert_ptr_equal(r5->cost, r6->cost);
+	assert_ptr_not_equal(r1->cost, r2->cost);
+	assert_ptr_not_equal(r1->cost, r4->cost);
+	expect_field(r1->cost, TLC_FIELD_MACS, "512");
+	expect_field(r1->cost, TLC_FIELD_BYTES_READ, "640");
+	expect_field(r1->cost, TLC_FIELD_BYTES_WRITTEN, "256");
+	expect_field(r2->cost, TLC_FIELD_MACS, "105");
+	expect_field(r2->cost, TLC_FIELD_BYTES_READ, "200");
+	expect_field(r2->cost, TLC_FIELD_BYTES_WRITTEN, "84");
+	expect_field(r4->cost, TLC_FIELD_MACS, "512");
+	expect_field(r4->cost, TLC_FIELD_BYTES_READ, "1280");
+	expect_field(r4->cost, TLC_FIELD_BYTES_WRITTEN, "512");
+	expect_field(r5->cost, TLC_FIELD_MACS, "79228162514264337593543950336");
+	/* total MACs (all forward): 3 * 512 + 105 + 2 * 2^96 = 158456325028528675187087902313
+	 * (summed by hand, checked with Python integers) */
+	char *tot = NULL;
+	assert_int_equal(tlc_eval_total_str(&tot, f->ev, TLC_PHASE_FORWARD, TLC_TOTAL_MACS), 0);
+	assert_string_equal(tot, "158456325028528675187087902313");
+	tlc_free(tot);
+}
+
+/* Ids far apart and out of order: the parent (id 900) comes first in the
+ * file and has the largest id; its child (id 5, an op without a rule) is
+ * nested in it and launches the kernel; id 70 is a later top-level op.
+ * The roll-up walks from the child to its parent by id. */
+static void rollup_finds_parent_by_id(void **state)
+{
+	fx *f = *state;
+	load(f, TRACE(MM(0, 900, "[[4,8],[8,16]]", "float")
+	              OP("my::inner", 1, 3, 5) RT(2, 77, 5) K(0, 100, 30, 77)
+	              OP("my::later", 50, 5, 70)), 1);
+	size_t parent, child, later;
+	row_of(f, 900, &parent);
+	row_of(f, 5, &child);
+	row_of(f, 70, &later);
+	int64_t counted = -9;
+	assert_int_equal(tlc_join_rollup(&counted, f->j, child), 0);
+	assert_int_equal(counted, (int64_t)parent);
+	assert_int_equal(tlc_join_counted_kernel_ns(f->j, parent), 30000);
+	assert_int_equal(tlc_join_rollup(&counted, f->j, later), 0);
+	assert_int_equal(counted, -1); /* no rule and no counted ancestor */
+}
+
+/* Device 0: [100,110] and [105,115] us -> busy 15 us (the union), device
+ * time 20 us. Device 1: [200,210] and [250,260] -> busy 20, device 20. */
+static void expect_devices(const fx *f)
+{
+	assert_int_equal(tlc_join_device_count(f->j), 2);
+	const tlc_join_device *d0 = tlc_join_device_at(f->j, 0), *d1 = tlc_join_device_at(f->j, 1);
+	assert_int_equal(d0->device, 0);
+	assert_int_equal(d0->launches, 2);
+	assert_int_equal(d0->busy_ns, 15000);
+	assert_int_equal(d0->device_ns, 20000);
+	assert_int_equal(d0->kernel_ns, 20000);
+	assert_int_equal(d1->device, 1);
+	assert_int_equal(d1->launches, 2);
+	assert_int_equal(d1->busy_ns, 20000);
+	assert_int_equal(d1->device_ns, 20000);
+	assert_int_equal(tlc_join_get_summary(f->j)->busy_ns, 35000);
+}
+
+static void devices_in_start_order(void **state)
+{
+	fx *f = *state;
+	load(f, TRACE(OP("my::op", 0, 5, 1) K(1, 200, 10, 3) K(0, 100, 10, 1) K(1, 250, 10, 4)
+	              K(0, 105, 10, 2)), 1);
+	expect_devices(f);
+}
+
+/* The same records, device 1's in reverse start order: the sort path. */
+static void devices_out_of_order(void **state)
+{
+	fx *f = *state;
+	load(f, TRACE(OP("my::op", 0, 5, 1) K(1, 250, 10, 4) K(0, 100, 10, 1) K(1, 200, 10, 3)
+	              K(0, 105, 10, 2)), 1);
+	expect_devices(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(equal_costs_shared_exactly, setup, teardown),
+		cmocka_unit_test_setup_teardown(rollup_finds_parent_by_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(devices_in_start_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(devices_out_of_order, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
