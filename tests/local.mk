@@ -167,3 +167,10 @@ EXTRA_DIST += tests/hostile_cli.sh
 # Reader limits (issue 11): each limit's typed error, tokens across chunks.
 TESTS += tests/limits_cli.sh
 EXTRA_DIST += tests/limits_cli.sh
+
+# The one hash index (engine/base/hindex.c), the id map and the interner on it.
+check_PROGRAMS += tests/test_hindex
+TESTS += tests/test_hindex
+tests_test_hindex_SOURCES = tests/test_hindex.c
+tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)
