@@ -32,9 +32,15 @@ static int64_t entry_key(const unsigned char *e)
 	return k;
 }
 
+/* tlc_hash__u64 is one-to-one, so a slot whose stored hash equals the
+ * key's hash holds that very key: the probe never needs to read the entry
+ * (a lookup that misses touches slots only). */
 static int key_eq(size_t idx, const void *key, const void *payload)
 {
-	return entry_key(entry_at(payload, idx)) == *(const int64_t *)key;
+	(void)idx;
+	(void)key;
+	(void)payload;
+	return 1;
 }
 
 static uint64_t hash_of(int64_t key) { return tlc_hash__u64((uint64_t)key); }
