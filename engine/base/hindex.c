@@ -47,11 +47,12 @@ void tlc_hindex__clear(tlc_hindex *ix)
 	ix->count = 0;
 }
 
-/* at most 3/4 full: with the full hash in the slot a probe compares keys
- * only on equal hashes, so longer clusters cost little */
+/* at most 3/4 full (as tlc_hindex__reserve tests): with the full hash in
+ * the slot a probe compares keys only on equal hashes, so longer clusters
+ * cost little */
 static size_t room(size_t nslots) { return nslots / 4 * 3; }
 
-int tlc_hindex__reserve(tlc_hindex *ix, size_t n)
+int tlc_hindex__grow(tlc_hindex *ix, size_t n)
 {
 	if (ix->nslots && n <= room(ix->nslots))
 		return 0;

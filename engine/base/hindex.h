@@ -55,10 +55,16 @@ void tlc_hindex__init(tlc_hindex *ix, const tlc_allocator *a);
 void tlc_hindex__free(tlc_hindex *ix);
 /** Empties every slot, keeping the table (needs no memory). */
 void tlc_hindex__clear(tlc_hindex *ix);
+/** Grows the table until n entries fit (see tlc_hindex__reserve). */
+int tlc_hindex__grow(tlc_hindex *ix, size_t n);
 /** Makes room for n entries in all (grows the table while n exceeds 3/4 of
  *  it). 0, or TLC_ENOMEM with the error set; on failure the index is
- *  unchanged. Invalidates slot pointers when it grows. */
-int tlc_hindex__reserve(tlc_hindex *ix, size_t n);
+ *  unchanged. Invalidates slot pointers when it grows. Inline: it is called
+ *  before every insertion and mostly has nothing to do. */
+static inline int tlc_hindex__reserve(tlc_hindex *ix, size_t n)
+{
+	return ix->nslots && n <= ix->nslots / 4 * 3 ? 0 : tlc_hindex__grow(ix, n);
+}
 /** Uses the empty slot s (from tlc_hindex__probe, after a reserve for one
  *  more entry) for the entry at idx whose key hashes to h. */
 void tlc_hindex__fill(tlc_hindex *ix, tlc_hslot *s, uint64_t h, size_t idx);
