@@ -114,14 +114,14 @@ static int attn_shapes(tlc_cost *out, attn_geom *g, const attn_spec *s, const tl
                        const tlc_host *host)
 {
 	memset(g, 0, sizeof *g);
-	g->q = tlc_rules__tensor_arg(op, host, (size_t)s->q, "query");
-	g->k = tlc_rules__tensor_arg(op, host, (size_t)s->q + 1, "key");
-	g->v = tlc_rules__tensor_arg(op, host, (size_t)s->q + 2, "value");
+	g->q = host->tensor_arg(op, (size_t)s->q, "query");
+	g->k = host->tensor_arg(op, (size_t)s->q + 1, "key");
+	g->v = host->tensor_arg(op, (size_t)s->q + 2, "value");
 	if (!g->q || !g->k || !g->v)
 		return tlc_rules__missing(out, host, "missing query, key or value shape");
 	const tlc_tensor *q = g->q, *k = g->k, *v = g->v;
 	if (s->layout == LAYOUT_BLHE) {
-		if (q->ndim == 3 || (s->cu != NO && tlc_rules__tensor_arg(op, host, (size_t)s->cu, NULL)))
+		if (q->ndim == 3 || (s->cu != NO && host->tensor_arg(op, (size_t)s->cu, NULL)))
 			return tlc_rules__missing(out, host,
 			                          "variable-length batch: per-sequence lengths are not recorded");
 		if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4)
@@ -163,7 +163,7 @@ static int attn_alignment(tlc_cost *out, int *align, const attn_spec *s, const t
 	}
 	if (s->mask_type != NO) {
 		int64_t mt = 0;
-		int rc = tlc_rules__int_arg_or(&mt, op, host, (size_t)s->mask_type, "custom_mask_type", 0);
+		int rc = host->int_arg_or(&mt, op, (size_t)s->mask_type, "custom_mask_type", 0);
 		if (rc < 0 || mt < 0 || mt > 2)
 			return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS,
 			                           "custom_mask_type", "custom_mask_type must be 0, 1 or 2");
@@ -187,13 +187,13 @@ static int attn_pairs(tlc_cost *out, attn_geom *g, const attn_spec *s, const tlc
 		wpos = 11;
 	else if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_backward") == 0)
 		wpos = 15;
-	rc = tlc_rules__int_arg_or(&wl, op, host, wpos, "window_size_left", -1);
+	rc = host->int_arg_or(&wl, op, wpos, "window_size_left", -1);
 	if (rc == 0)
-		rc = tlc_rules__int_arg_or(&wr, op, host, wpos == (size_t)-1 ? wpos : wpos + 1,
+		rc = host->int_arg_or(&wr, op, wpos == (size_t)-1 ? wpos : wpos + 1,
 		                           "window_size_right", -1);
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "window sizes", "window sizes must be ints");
-	if (tlc_rules__arg(op, host, (size_t)-1, "window_size"))
+	if (host->arg(op, (size_t)-1, "window_size"))
 		return tlc_rules__missing(out, host, "sliding-window attention (window_size) is not modelled");
 	if (wl >= 0 || wr >= 0)
 		rc = window_pairs(&g->pairs, g->l, g->s, wl, wr, align != 0);
@@ -221,7 +221,7 @@ static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tl
 {
 	double p = 0.0;
 	/* NO: the mask, if any, is keyword-only */
-	if (s->mask_name && tlc_rules__tensor_arg(op, host, (size_t)s->mask, s->mask_name))
+	if (s->mask_name && host->tensor_arg(op, (size_t)s->mask, s->mask_name))
 		*per += 1;
 	int rc = s->dropout == NO ? 0 :
 		tlc_rules__real_arg_or(&p, op, host, (size_t)s->dropout, "dropout_p", 0.0);
@@ -236,11 +236,11 @@ static int attn_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       const attn_spec *s, const attn_geom *g)
 {
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	if (s->backward) {
 		/* grad_query, grad_key, grad_value have the inputs' shapes */
 		for (int i = 0; i < 3; i++) {
-			const tlc_value *v = tlc_rules__arg(op, host, (size_t)s->q + (size_t)i, NULL);
+			const tlc_value *v = host->arg(op, (size_t)s->q + (size_t)i, NULL);
 			int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, v);
 			if (rc < 0)
 				return rc;
@@ -285,7 +285,7 @@ static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 		if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m)) < 0)
 			return rc;
 	}
-	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	if ((rc = host->read_inputs(out, op)) < 0)
 		return rc;
 	return attn_write(out, op, host, s, &g);
 }
@@ -362,12 +362,12 @@ static int weight_2d(const tlc_tensor *w, int64_t rows, int64_t cols)
 static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *q = tlc_rules__tensor_arg(op, host, 0, "query");
-	const tlc_tensor *k = tlc_rules__tensor_arg(op, host, 1, "key");
-	const tlc_tensor *qkvw = tlc_rules__tensor_arg(op, host, 5, "qkv_weight");
-	const tlc_tensor *qkvb = tlc_rules__tensor_arg(op, host, 6, "qkv_bias");
-	const tlc_tensor *pw = tlc_rules__tensor_arg(op, host, 7, "proj_weight");
-	const tlc_tensor *pb = tlc_rules__tensor_arg(op, host, 8, "proj_bias");
+	const tlc_tensor *q = host->tensor_arg(op, 0, "query");
+	const tlc_tensor *k = host->tensor_arg(op, 1, "key");
+	const tlc_tensor *qkvw = host->tensor_arg(op, 5, "qkv_weight");
+	const tlc_tensor *qkvb = host->tensor_arg(op, 6, "qkv_bias");
+	const tlc_tensor *pw = host->tensor_arg(op, 7, "proj_weight");
+	const tlc_tensor *pb = host->tensor_arg(op, 8, "proj_bias");
 	int64_t d, h, b, l, bk, s;
 	int rc = mha_heads(out, &d, &h, op, host, 3, 4);
 	if (rc < 0)
@@ -385,7 +385,7 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	if (brc < 0)
 		return tlc_rules__arg_fail(out, host, op, brc, "need_weights/average_attn_weights",
 		                           "need_weights/average_attn_weights are not bools");
-	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 9, "mask") ? 1 : 0) +
+	int64_t per = ATTN_FWD_PER_PAIR + (host->tensor_arg(op, 9, "mask") ? 1 : 0) +
 	              (need && avg ? 1 : 0);
 	/* q over B*L rows, k and v over B*S rows, each [D, D] of the packed weight */
 	tlc_rules_term t;
@@ -402,10 +402,10 @@ static int rule_native_mha(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t)) < 0 ||
 	    (rc = mha_core(out, host, b, l, s, d, h, per)) < 0 ||
 	    (rc = proj_cost(out, host, rows, pw, pb)) < 0 ||
-	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	    (rc = host->read_inputs(out, op)) < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	/* the output, and the attention weights when asked for: [B, L, S]
 	 * averaged, else [B, H, L, S] (no B when unbatched) */
 	size_t skip = q->ndim == 2;
@@ -435,7 +435,7 @@ static int encoder_extras(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	                                 "norm_bias_2" };
 	int64_t per_d = 2 * TLC_RULES_K_LAYER_NORM + 2;
 	for (size_t i = 0; i < 4; i++)
-		per_d += tlc_rules__tensor_arg(op, host, 10 + i, affine[i]) != NULL;
+		per_d += host->tensor_arg(op, 10 + i, affine[i]) != NULL;
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
 	tlc_rules__term_mul(&t, t_rows);
@@ -452,11 +452,11 @@ static int encoder_extras(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *src = tlc_rules__tensor_arg(op, host, 0, "src");
-	const tlc_tensor *qkvw = tlc_rules__tensor_arg(op, host, 3, "qkv_weight");
-	const tlc_tensor *pw = tlc_rules__tensor_arg(op, host, 5, "proj_weight");
-	const tlc_tensor *w1 = tlc_rules__tensor_arg(op, host, 14, "ffn_weight_1");
-	const tlc_tensor *w2 = tlc_rules__tensor_arg(op, host, 16, "ffn_weight_2");
+	const tlc_tensor *src = host->tensor_arg(op, 0, "src");
+	const tlc_tensor *qkvw = host->tensor_arg(op, 3, "qkv_weight");
+	const tlc_tensor *pw = host->tensor_arg(op, 5, "proj_weight");
+	const tlc_tensor *w1 = host->tensor_arg(op, 14, "ffn_weight_1");
+	const tlc_tensor *w2 = host->tensor_arg(op, 16, "ffn_weight_2");
 	int64_t d, h, b, l;
 	int rc = mha_heads(out, &d, &h, op, host, 1, 2);
 	if (rc < 0)
@@ -466,20 +466,20 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
 	if (seq_dims(&b, &l, src, d) < 0 || !weight_2d(qkvw, 3 * d, d) || !weight_2d(pw, d, d) ||
 	    !weight_2d(w1, -1, d) || !weight_2d(w2, d, w1->shape[0]))
 		return tlc_rules__bad(out, host, "weights do not fit embed_dim");
-	int64_t per = ATTN_FWD_PER_PAIR + (tlc_rules__tensor_arg(op, host, 18, "mask") ? 1 : 0);
+	int64_t per = ATTN_FWD_PER_PAIR + (host->tensor_arg(op, 18, "mask") ? 1 : 0);
 	int64_t rows;
 	if (__builtin_mul_overflow(b, l, &rows))
 		return tlc_rules__bad(out, host, "sequence sizes overflow");
-	if ((rc = proj_cost(out, host, rows, qkvw, tlc_rules__tensor_arg(op, host, 4, "qkv_bias"))) < 0 ||
+	if ((rc = proj_cost(out, host, rows, qkvw, host->tensor_arg(op, 4, "qkv_bias"))) < 0 ||
 	    (rc = mha_core(out, host, b, l, l, d, h, per)) < 0 ||
-	    (rc = proj_cost(out, host, rows, pw, tlc_rules__tensor_arg(op, host, 6, "proj_bias"))) < 0 ||
-	    (rc = proj_cost(out, host, rows, w1, tlc_rules__tensor_arg(op, host, 15, "ffn_bias_1"))) < 0 ||
-	    (rc = proj_cost(out, host, rows, w2, tlc_rules__tensor_arg(op, host, 17, "ffn_bias_2"))) < 0 ||
+	    (rc = proj_cost(out, host, rows, pw, host->tensor_arg(op, 6, "proj_bias"))) < 0 ||
+	    (rc = proj_cost(out, host, rows, w1, host->tensor_arg(op, 15, "ffn_bias_1"))) < 0 ||
+	    (rc = proj_cost(out, host, rows, w2, host->tensor_arg(op, 17, "ffn_bias_2"))) < 0 ||
 	    (rc = encoder_extras(out, op, host, rows, d, w1->shape[0])) < 0 ||
-	    (rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	    (rc = host->read_inputs(out, op)) < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	return tlc_rules__write_shape(out, host, src->shape, src->ndim, src->dtype);
 }
 
@@ -488,8 +488,8 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
 static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *qkv = tlc_rules__tensor_arg(op, host, 0, "qkv");
-	if (!qkv || !tlc_rules__tensor_arg(op, host, 1, "qkv_bias"))
+	const tlc_tensor *qkv = host->tensor_arg(op, 0, "qkv");
+	if (!qkv || !host->tensor_arg(op, 1, "qkv_bias"))
 		return tlc_rules__missing(out, host, "missing qkv or qkv_bias shape");
 	if (qkv->ndim != 3 || qkv->shape[2] % 3)
 		return tlc_rules__bad(out, host, "qkv must be [B, T, 3D]");
@@ -500,11 +500,11 @@ static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *h
 	tlc_rules__term_mul(&t, qkv->shape[2] / 3);
 	int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 4, &t);
 	if (rc == 0)
-		rc = tlc_rules__read_inputs(out, op, host);
+		rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	return tlc_rules__write_shape(out, host, qkv->shape, qkv->ndim, qkv->dtype);
 }
 

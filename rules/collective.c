@@ -90,7 +90,7 @@ static int kind_of_name(const char *s, tlc_comm_kind *k)
  * record_param_comms ("BFloat16", "Float", "Long"), nccl:* annotations and
  * Kineto input types (C++: "float", "long int", "c10::BFloat16") and op
  * logs ("bfloat16", "torch.float32"). 0 when unknown. */
-static int64_t elem_size(const char *s)
+static int64_t elem_size(const tlc_host *host, const char *s)
 {
 	static const struct { const char *name; int64_t es; } map[] = {
 		{ "Double", 8 }, { "Float", 4 }, { "Half", 2 }, { "BFloat16", 2 },
@@ -107,7 +107,7 @@ static int64_t elem_size(const char *s)
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strcmp(map[i].name, s) == 0)
 			return map[i].es;
-	return tlc_dtype_size(tlc_rules__dtype_parse(s));
+	return tlc_dtype_size(host->dtype_parse(s));
 }
 
 static const char *kind_label(tlc_comm_kind k)
@@ -151,7 +151,7 @@ static int64_t kw_split_sum(const tlc_op *op, const tlc_host *host, const char *
 
 /* numel of a tensor or the summed numel of a (nested) tensor list, -1 when
  * not a tensor; *es gets the element size of the first tensor with one. */
-static int64_t value_numel(const tlc_value *v, int64_t *es, int depth)
+static int64_t value_numel(const tlc_host *host, const tlc_value *v, int64_t *es, int depth)
 {
 	if (!v || depth > 2)
 		return -1;
@@ -163,36 +163,37 @@ static int64_t value_numel(const tlc_value *v, int64_t *es, int depth)
 		if (*es == 0)
 			*es = tlc_dtype_size(v->u.tensor.dtype);
 		if (*es == 0 && v->u.tensor.dtype_name)
-			*es = elem_size(v->u.tensor.dtype_name);
+			*es = elem_size(host, v->u.tensor.dtype_name);
 		return n;
 	}
 	if (v->kind != TLC_VALUE_LIST || v->u.list.n == 0)
 		return -1;
 	int64_t s = 0;
 	for (size_t i = 0; i < v->u.list.n; i++) {
-		int64_t n = value_numel(&v->u.list.items[i], es, depth + 1);
+		int64_t n = value_numel(host, &v->u.list.items[i], es, depth + 1);
 		if (n < 0 || __builtin_add_overflow(s, n, &s))
 			return -1;
 	}
 	return s;
 }
 
-static void from_tensors(comm_args *a, const tlc_op *op, const coll_def *d)
+static void from_tensors(comm_args *a, const tlc_op *op, const tlc_host *host,
+                         const coll_def *d)
 {
 	int64_t es = 0, x, y;
 	const tlc_value *a0 = op->nargs > 0 ? &op->args[0] : NULL;
 	const tlc_value *a1 = op->nargs > 1 ? &op->args[1] : NULL;
 	switch (d->lay) {
 	case L_LIST0: case L_IN0:
-		x = value_numel(a0, &es, 0);
+		x = value_numel(host, a0, &es, 0);
 		if (a->in < 0)
 			a->in = x;
 		if (a->out < 0 && d->lay == L_LIST0)
 			a->out = x;
 		break;
 	case L_OUT0_IN1: case L_OUTS0_INS1:
-		y = value_numel(a0, &es, 0);
-		x = value_numel(a1, &es, 0);
+		y = value_numel(host, a0, &es, 0);
+		x = value_numel(host, a1, &es, 0);
 		if (a->in < 0)
 			a->in = x;
 		if (a->out < 0)
@@ -295,8 +296,8 @@ static int comm_cost(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 		a.in = kw_split_sum(op, host, "in_split");
 	if (a.out < 0)
 		a.out = kw_split_sum(op, host, "out_split");
-	a.es = elem_size(kw_str(op, host, "dtype"));
-	from_tensors(&a, op, d);
+	a.es = elem_size(host, kw_str(op, host, "dtype"));
+	from_tensors(&a, op, host, d);
 	group_of(&a, op, host);
 	int64_t s = message_nelems(&a);
 	if (s < 0)

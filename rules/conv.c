@@ -73,35 +73,12 @@ static int conv_param(tlc_cost *out, int64_t *v, size_t r, const tlc_op *op,
 			v[k] = dflt;
 		return 0;
 	}
-	if (required && !tlc_rules__arg(op, host, (size_t)i, name))
+	if (required && !host->arg(op, (size_t)i, name))
 		return tlc_rules__missing_arg(out, host, op, name);
-	int rc = tlc_rules__int_list_arg(v, r, op, host, (size_t)i, name, dflt);
+	int rc = host->int_list_arg(v, r, op, (size_t)i, name, dflt);
 	return tlc_rules__arg_fail(out, host, op, rc, name, name[0] == 's' ? "bad stride" :
 	                           name[0] == 'p' ? "bad padding" : name[0] == 'd' ?
 	                           "bad dilation" : "bad output_padding");
-}
-
-/* One output size, with overflow checks (sizes come from the input file):
- * (in + 2p - d*(k-1) - 1) / s + 1, transposed (in-1)*s - 2p + d*(k-1) + op + 1. */
-static int out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d,
-                    int64_t op, int transposed)
-{
-	int64_t span, twop, t;
-	if (k < 1 || __builtin_mul_overflow(d, k - 1, &span) ||
-	    __builtin_mul_overflow(p, 2, &twop))
-		return -1;
-	if (transposed) {
-		if (in < 1 || __builtin_mul_overflow(in - 1, s, &t) ||
-		    __builtin_sub_overflow(t, twop, &t) || __builtin_add_overflow(t, span, &t) ||
-		    __builtin_add_overflow(t, op, &t) || __builtin_add_overflow(t, 1, &t) || t < 0)
-			return -1;
-		*o = t;
-		return 0;
-	}
-	if (__builtin_add_overflow(in, twop, &t) || t - 1 < span)
-		return -1;
-	*o = (t - span - 1) / s + 1;
-	return 0;
 }
 
 /* Computed output spatial sizes (no output recorded). */
@@ -141,8 +118,9 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	for (size_t d = 0; d < r; d++) {
 		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0 || opad[d] < 0)
 			return tlc_rules__bad(out, host, "stride/dilation < 1 or negative padding");
-		if (out_size(&g->out_sp[d], g->in_sp[d], k[d], st[d], pad[d], dil[d], opad[d],
-		             g->transposed) < 0)
+		/* the host's helper, with overflow checks (sizes come from the input) */
+		if (host->conv_out_size(&g->out_sp[d], g->in_sp[d], k[d], st[d], pad[d], dil[d],
+		                        opad[d], g->transposed) < 0)
 			return tlc_rules__bad(out, host, "kernel larger than padded input, or sizes overflow");
 	}
 	return 0;
@@ -154,8 +132,8 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
                         const tlc_host *host, const tlc_tensor *outt)
 {
 	memset(g, 0, sizeof *g);
-	g->input = tlc_rules__tensor_arg(op, host, (size_t)s->input, "input");
-	g->weight = tlc_rules__tensor_arg(op, host, (size_t)s->weight, "weight");
+	g->input = host->tensor_arg(op, (size_t)s->input, "input");
+	g->weight = host->tensor_arg(op, (size_t)s->weight, "weight");
 	if (!g->input || !g->weight)
 		return tlc_rules__missing(out, host, "missing input or weight shape");
 	const tlc_tensor *x = g->input, *w = g->weight;
@@ -176,7 +154,7 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
 		return tlc_rules__arg_fail(out, host, op, rc, "transposed", "transposed is not a bool");
 	int64_t groups = 1;
 	rc = s->groups == NO ? 0 :
-		tlc_rules__int_arg_or(&groups, op, host, (size_t)s->groups, "groups", 1);
+		host->int_arg_or(&groups, op, (size_t)s->groups, "groups", 1);
 	if (rc == TLC_RULE_MISSING_ARGS && !g->transposed && w->shape[1] > 0 &&
 	    g->cin % w->shape[1] == 0) {
 		/* weight is [Cout, Cin/groups, k...]: the shapes pin groups exactly */
@@ -251,15 +229,15 @@ static int rule_conv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	conv_macs_term(&t, &g);
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t)) < 0)
 		return rc;
-	int has_bias = s->bias != NO && tlc_rules__tensor_arg(op, host, (size_t)s->bias, "bias");
+	int has_bias = s->bias != NO && host->tensor_arg(op, (size_t)s->bias, "bias");
 	int64_t per = (has_bias ? 1 : 0) + s->epilogue;
 	conv_out_term(&t, &g);
 	if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, per, &t)) < 0)
 		return rc;
-	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	if ((rc = host->read_inputs(out, op)) < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	int64_t shape[TLC_RULES_MAX_DIMS + 2];
 	size_t n;
 	conv_out_shape(shape, &n, &g);
@@ -278,9 +256,9 @@ static int conv_bwd_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                           const tlc_tensor *go)
 {
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
-	const tlc_value *iv = tlc_rules__arg(op, host, (size_t)s->fwd.input, "input");
-	const tlc_value *wv = tlc_rules__arg(op, host, (size_t)s->fwd.weight, "weight");
+		return host->write_outputs(out, op, NULL);
+	const tlc_value *iv = host->arg(op, (size_t)s->fwd.input, "input");
+	const tlc_value *wv = host->arg(op, (size_t)s->fwd.weight, "weight");
 	int rc = 0;
 	if (mask[0] && (rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, iv)) < 0)
 		return rc;
@@ -295,7 +273,7 @@ static int rule_conv_backward(tlc_cost *out, const tlc_op *op, const tlc_host *h
                               void *payload)
 {
 	const conv_bwd_spec *s = payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, (size_t)s->grad_output, "grad_output");
+	const tlc_tensor *go = host->tensor_arg(op, (size_t)s->grad_output, "grad_output");
 	int mask[3] = { 0, 0, 0 };
 	size_t nm = 0, want = s->legacy_mask ? 2 : 3;
 	if (!go)
@@ -324,7 +302,7 @@ static int rule_conv_backward(tlc_cost *out, const tlc_op *op, const tlc_host *h
 		if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &t)) < 0)
 			return rc;
 	}
-	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	if ((rc = host->read_inputs(out, op)) < 0)
 		return rc;
 	return conv_bwd_write(out, op, host, s, mask, &g, go);
 }
@@ -363,7 +341,7 @@ static int size_arg(int64_t *v, size_t *n, const tlc_op *op, const tlc_host *hos
                     const char *name)
 {
 	*n = 0;
-	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	const tlc_value *a = host->arg(op, i, name);
 	if (!a || tlc_rules__unrecorded(a))
 		return TLC_RULE_MISSING_ARGS;
 	int rc = tlc_rules__int_list(v, TLC_RULES_MAX_DIMS, n, a);
@@ -382,8 +360,8 @@ static int rule_cudnn_bwd_input(tlc_cost *out, const tlc_op *op, const tlc_host 
                                 void *payload)
 {
 	(void)payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 1, "grad_output");
-	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 2, "weight");
+	const tlc_tensor *go = host->tensor_arg(op, 1, "grad_output");
+	const tlc_tensor *w = host->tensor_arg(op, 2, "weight");
 	if (!go || !w)
 		return tlc_rules__missing(out, host, "missing grad_output or weight shape");
 	if (w->ndim < 3 || go->ndim != w->ndim || go->shape[1] != w->shape[0])
@@ -395,11 +373,11 @@ static int rule_cudnn_bwd_input(tlc_cost *out, const tlc_op *op, const tlc_host 
 	tlc_rules__term_mul_numel(&t, w);
 	int rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t);
 	if (rc == 0)
-		rc = tlc_rules__read_inputs(out, op, host);
+		rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	int64_t sz[TLC_RULES_MAX_DIMS];
 	size_t n;
 	rc = size_arg(sz, &n, op, host, 0, "self_size");
@@ -421,8 +399,8 @@ static int rule_cudnn_bwd_weight(tlc_cost *out, const tlc_op *op, const tlc_host
                                  void *payload)
 {
 	(void)payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 1, "grad_output");
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 2, "self");
+	const tlc_tensor *go = host->tensor_arg(op, 1, "grad_output");
+	const tlc_tensor *x = host->tensor_arg(op, 2, "self");
 	if (!go || !x)
 		return tlc_rules__missing(out, host, "missing grad_output or self shape");
 	int64_t sz[TLC_RULES_MAX_DIMS];
@@ -440,11 +418,11 @@ static int rule_cudnn_bwd_weight(tlc_cost *out, const tlc_op *op, const tlc_host
 	tlc_rules__term_mul_shape(&t, sz, n);
 	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &t);
 	if (rc == 0)
-		rc = tlc_rules__read_inputs(out, op, host);
+		rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	return tlc_rules__write_shape(out, host, sz, n, go->dtype);
 }
 

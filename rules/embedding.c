@@ -34,7 +34,7 @@ static int padding_estimated(tlc_cost *out, const tlc_op *op, const tlc_host *ho
                              size_t pos)
 {
 	int64_t p = -1;
-	int rc = tlc_rules__int_arg_or(&p, op, host, pos, "padding_idx", -1);
+	int rc = host->int_arg_or(&p, op, pos, "padding_idx", -1);
 	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op)) {
 		/* not recorded: every index is counted either way (the padding
 		 * convention's upper bound), so the count stands, estimated */
@@ -72,7 +72,7 @@ static int write_or(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                     const int64_t *shape, size_t n, tlc_dtype dtype)
 {
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	if (!shape)
 		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
@@ -84,8 +84,8 @@ static int write_or(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int emb_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 0, "weight");
-	const tlc_value *iv = tlc_rules__arg(op, host, 1, "indices");
+	const tlc_tensor *w = host->tensor_arg(op, 0, "weight");
+	const tlc_value *iv = host->arg(op, 1, "indices");
 	const tlc_tensor *idx = tlc_rules__tensor(iv);
 	if (!w || !idx)
 		return tlc_rules__missing(out, host, "missing weight or indices tensor");
@@ -108,8 +108,8 @@ static int emb_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int emb_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *g = tlc_rules__tensor_arg(op, host, 0, "grad_output");
-	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 1, "indices");
+	const tlc_tensor *g = host->tensor_arg(op, 0, "grad_output");
+	const tlc_tensor *idx = host->tensor_arg(op, 1, "indices");
 	int64_t nw = 0;
 	int scale = 0;
 	if (!g || !idx || g->ndim == 0)
@@ -130,7 +130,7 @@ static int emb_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	tlc_rules__term_mul(&t, d);
 	if (tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1 + (scale != 0), &t) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	int64_t shape[2] = { nw, d };
@@ -173,7 +173,7 @@ static int bag_bytes_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	const size_t pos[3] = { s->idx_pos, s->offsets_pos, s->psw_pos };
 	const char *names[3] = { "indices", "offsets", "per_sample_weights" };
 	for (int i = 0; i < 3; i++) {
-		int rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, pos[i], names[i]));
+		int rc = tlc_rules__read_value(out, host, host->arg(op, pos[i], names[i]));
 		if (rc < 0)
 			return tlc_rules__need(out, host, rc, names[i]);
 	}
@@ -188,7 +188,7 @@ static int bag_bytes_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                          const bag_spec *s, const tlc_tensor *g)
 {
 	int64_t nw = -1;
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if (tlc_rules__int_arg(&nw, op, host, s->nw_pos, "num_weights") < 0 || nw < 0)
@@ -201,14 +201,14 @@ static int bag_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	const bag_spec *s = payload;
 	const tlc_tensor *w = s->weight_pos >= 0
-	        ? tlc_rules__tensor_arg(op, host, (size_t)s->weight_pos, "weight")
-	        : tlc_rules__tensor_arg(op, host, 0, "grad");
-	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, s->idx_pos, "indices");
-	const tlc_tensor *offs = tlc_rules__tensor_arg(op, host, s->offsets_pos, "offsets");
+	        ? host->tensor_arg(op, (size_t)s->weight_pos, "weight")
+	        : host->tensor_arg(op, 0, "grad");
+	const tlc_tensor *idx = host->tensor_arg(op, s->idx_pos, "indices");
+	const tlc_tensor *offs = host->tensor_arg(op, s->offsets_pos, "offsets");
 	int64_t mode = 0, b = 0;
 	if (!w || !idx || w->ndim != 2)
 		return tlc_rules__missing(out, host, "missing weight/grad (2-d) or indices tensor");
-	int rc = tlc_rules__int_arg_or(&mode, op, host, s->mode_pos, "mode", 0);
+	int rc = host->int_arg_or(&mode, op, s->mode_pos, "mode", 0);
 	if (rc == 0)
 		rc = padding_estimated(out, op, host, s->pad_pos);
 	if (rc < 0 || mode < 0 || mode > 2)
@@ -226,7 +226,7 @@ static int bag_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		return tlc_rules__bad(out, host, "bad indices shape");
 	if (!s->backward && b > n)
 		b = n; /* more bags than indices: at most n bags are non-empty */
-	int psw = tlc_rules__tensor_arg(op, host, s->psw_pos, "per_sample_weights") != NULL;
+	int psw = host->tensor_arg(op, s->psw_pos, "per_sample_weights") != NULL;
 	int64_t d = w->shape[1];
 	tlc_rules_term nd;
 	tlc_rules__term_init(&nd);
@@ -260,9 +260,9 @@ static int bag_psw_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                        void *payload)
 {
 	(void)payload;
-	const tlc_tensor *g = tlc_rules__tensor_arg(op, host, 0, "grad");
-	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 1, "weight");
-	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 2, "indices");
+	const tlc_tensor *g = host->tensor_arg(op, 0, "grad");
+	const tlc_tensor *w = host->tensor_arg(op, 1, "weight");
+	const tlc_tensor *idx = host->tensor_arg(op, 2, "indices");
 	if (!g || !w || !idx)
 		return tlc_rules__missing(out, host, "missing grad, weight or indices tensor");
 	if (w->ndim != 2 || padding_estimated(out, op, host, 6) < 0)
@@ -276,7 +276,7 @@ static int bag_psw_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	const char *names[4] = { "grad", "indices", "offsets", "offset2bag" };
 	const size_t pos[4] = { 0, 2, 3, 4 };
 	for (int i = 0; i < 4; i++) {
-		int rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, pos[i], names[i]));
+		int rc = tlc_rules__read_value(out, host, host->arg(op, pos[i], names[i]));
 		if (rc < 0)
 			return tlc_rules__need(out, host, rc, names[i]);
 	}

@@ -54,7 +54,7 @@ static int io_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static const tlc_tensor *need_tensor(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                                      size_t pos, const char *name)
 {
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, pos, name);
+	const tlc_tensor *t = host->tensor_arg(op, pos, name);
 	if (!t)
 		tlc_rules__missing(out, host, "missing %s tensor", name);
 	return t;
@@ -87,7 +87,7 @@ static int gather_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	if (rc == 0)
 		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &g);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (rc == 0)
 		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, &g);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -98,7 +98,7 @@ static int ix_index(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	(void)payload;
 	const tlc_tensor *self = need_tensor(out, op, host, 0, "self");
-	const tlc_value *idx = tlc_rules__arg(op, host, 1, "indices");
+	const tlc_value *idx = host->arg(op, 1, "indices");
 	if (!self)
 		return TLC_RULE_MISSING_ARGS;
 	host->cost_explain(out, "gather: no arithmetic");
@@ -115,7 +115,7 @@ static int ix_select(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 {
 	(void)payload;
 	const tlc_tensor *self = need_tensor(out, op, host, 0, "self");
-	const tlc_value *iv = tlc_rules__arg(op, host, 2, "index");
+	const tlc_value *iv = host->arg(op, 2, "index");
 	const tlc_tensor *idx = tlc_rules__tensor(iv);
 	int64_t dim = 0, n = 0, shape[TLC_RULES_MAX_DIMS];
 	if (!self || !idx)
@@ -128,7 +128,7 @@ static int ix_select(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	size_t nd = self->ndim;
 	memcpy(shape, self->shape, nd * sizeof shape[0]);
 	if (nd > 0) {
-		if (tlc_rules__dim(self, dim) < 0)
+		if (host->dim(self, dim) < 0)
 			return tlc_rules__bad(out, host, "dim out of range");
 		shape[dim < 0 ? dim + (int64_t)nd : dim] = n;
 	} else {
@@ -144,7 +144,7 @@ static int ix_gather(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 {
 	size_t pos = *(const size_t *)payload;
 	const tlc_tensor *self = need_tensor(out, op, host, 0, "self");
-	const tlc_value *iv = tlc_rules__arg(op, host, pos, "index");
+	const tlc_value *iv = host->arg(op, pos, "index");
 	const tlc_tensor *idx = tlc_rules__tensor(iv);
 	if (!self || !idx)
 		return tlc_rules__missing(out, host, "missing self or index tensor");
@@ -185,7 +185,7 @@ static int reduce_kind(int *arith, int *mean, const tlc_op *op, const tlc_host *
 static int ix_scatter(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	int always = *(const int *)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	const tlc_tensor *idx = need_tensor(out, op, host, 2, "index");
 	int arith = always, mean = 0;
 	if (!tlc_rules__tensor(self) || !idx)
@@ -209,12 +209,12 @@ static int ix_index_add(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	const tlc_tensor *src = need_tensor(out, op, host, 3, "source");
 	double alpha = 1.0;
 	if (!tlc_rules__tensor(self) || !src)
 		return tlc_rules__missing(out, host, "missing self or source tensor");
-	const tlc_value *a = tlc_rules__arg(op, host, 4, "alpha");
+	const tlc_value *a = host->arg(op, 4, "alpha");
 	int rc = 0;
 	if (a && a->kind == TLC_VALUE_STRING)
 		alpha = 2.0; /* "inf"/"-inf"/"nan": not 1, a multiply per element */
@@ -254,9 +254,9 @@ static int ix_index_put(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	const tlc_tensor *st = tlc_rules__tensor(self);
-	const tlc_tensor *vals = tlc_rules__tensor_arg(op, host, 2, "values");
+	const tlc_tensor *vals = host->tensor_arg(op, 2, "values");
 	int acc = 0;
 	if (!st || !vals)
 		return tlc_rules__missing(out, host, "missing self or values tensor");
@@ -269,7 +269,7 @@ static int ix_index_put(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	}
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
-	if (!indexed_elems(&t, tlc_rules__arg(op, host, 1, "indices"), st)) {
+	if (!indexed_elems(&t, host->arg(op, 1, "indices"), st)) {
 		host->cost_set_evidence(out, ES); /* masks: one add per value element */
 		tlc_rules__term_init(&t);
 		tlc_rules__term_mul_numel(&t, vals);
@@ -283,7 +283,7 @@ static int ix_index_put(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int ix_copy(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	if (!tlc_rules__tensor(self))
 		return tlc_rules__missing(out, host, "missing self tensor");
 	host->cost_explain(out, "data movement: no arithmetic");
@@ -296,8 +296,8 @@ static int ix_copy(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int ix_masked(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	const tlc_value *mask = tlc_rules__arg(op, host, 1, "mask");
+	const tlc_value *self = host->arg(op, 0, "self");
+	const tlc_value *mask = host->arg(op, 1, "mask");
 	const tlc_tensor *r = tlc_rules__tensor_out(op, 0);
 	if (!tlc_rules__tensor(self) || !tlc_rules__tensor(mask))
 		return tlc_rules__missing(out, host, "missing self or mask tensor");
@@ -338,13 +338,14 @@ static int64_t ceil_log2(int64_t n)
 }
 
 /* Slices along dim and the slice length n of self. */
-static int slices(tlc_rules_term *others, int64_t *n, const tlc_tensor *x, int64_t dim)
+static int slices(tlc_rules_term *others, int64_t *n, const tlc_host *host, const tlc_tensor *x,
+                  int64_t dim)
 {
 	if (x->ndim == 0) {
 		*n = 1;
 		return 0;
 	}
-	*n = tlc_rules__dim(x, dim);
+	*n = host->dim(x, dim);
 	if (*n < 0)
 		return TLC_RULE_BAD_ARGS;
 	size_t d = (size_t)(dim < 0 ? dim + (int64_t)x->ndim : dim);
@@ -362,16 +363,16 @@ static int ix_sort(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	if (!x)
 		return TLC_RULE_MISSING_ARGS;
 	/* sort(self, dim, descending) vs sort.stable(self, *, stable, dim, descending) */
-	const tlc_value *d1 = tlc_rules__arg(op, host, 1, "dim");
+	const tlc_value *d1 = host->arg(op, 1, "dim");
 	size_t pos = d1 && d1->kind == TLC_VALUE_INT ? 1 : 2;
 	int rc = 0;
 	if (strstr(op->name, "msort"))
 		dim = 0;
-	else if ((rc = tlc_rules__int_arg_or(&dim, op, host, pos, "dim", -1)) < 0)
+	else if ((rc = host->int_arg_or(&dim, op, pos, "dim", -1)) < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
-	if (slices(&t, &n, x, dim) < 0)
+	if (slices(&t, &n, host, x, dim) < 0)
 		return tlc_rules__bad(out, host, "dim out of range");
 	tlc_rules__term_mul(&t, n);
 	tlc_rules__term_mul(&t, ceil_log2(n));
@@ -390,13 +391,13 @@ static int ix_topk(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 		return TLC_RULE_MISSING_ARGS;
 	int rc = tlc_rules__int_arg(&k, op, host, 1, "k");
 	if (rc == 0)
-		rc = tlc_rules__int_arg_or(&dim, op, host, 2, "dim", -1);
+		rc = host->int_arg_or(&dim, op, 2, "dim", -1);
 	if (rc < 0 || k < 0)
 		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS, "k or dim",
 		                           "bad k or dim");
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
-	if (slices(&t, &n, x, dim) < 0 || k > n)
+	if (slices(&t, &n, host, x, dim) < 0 || k > n)
 		return tlc_rules__bad(out, host, "dim out of range or k > size");
 	tlc_rules__term_mul(&t, n);
 	tlc_rules__term_mul(&t, k == 0 ? 0 : k == INT64_MAX ? 63 : ceil_log2(k + 1));
@@ -418,7 +419,7 @@ static int ix_repeat(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	if (!x)
 		return TLC_RULE_MISSING_ARGS;
 	int rc = tlc_rules__int_list(rep, TLC_RULES_MAX_DIMS, &n,
-	                             tlc_rules__arg(op, host, 1, "repeats"));
+	                             host->arg(op, 1, "repeats"));
 	if (rc < 0 || n < x->ndim)
 		return tlc_rules__arg_fail(out, host, op, rc < 0 ? rc : TLC_RULE_BAD_ARGS, "repeats",
 		                           "repeats must have at least self's dims");
@@ -430,9 +431,9 @@ static int ix_repeat(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 			return tlc_rules__bad(out, host, "repeated size overflows");
 	}
 	host->cost_explain(out, "copy: no arithmetic");
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (rc == 0)
 		rc = tlc_rules__write_shape(out, host, shape, n, x->dtype);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -444,16 +445,16 @@ static int ix_repeat_il(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, NULL);
-	const tlc_value *r = tlc_rules__arg(op, host, 1, "repeats");
+	const tlc_tensor *x = host->tensor_arg(op, 0, NULL);
+	const tlc_value *r = host->arg(op, 1, "repeats");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing tensor argument");
 	host->cost_explain(out, "copy: no arithmetic");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	/* only self_int has a data-independent size: numel(self) * repeats */
 	if (!op->overload || strcmp(op->overload, "self_int") != 0 || !r ||
@@ -475,8 +476,8 @@ static int ix_index_reduce(tlc_cost *out, const tlc_op *op, const tlc_host *host
                            void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	const tlc_tensor *src = tlc_rules__tensor_arg(op, host, 3, "source");
+	const tlc_value *self = host->arg(op, 0, "self");
+	const tlc_tensor *src = host->tensor_arg(op, 3, "source");
 	int arith = 0, mean = 0;
 	if (!tlc_rules__tensor(self) || !src)
 		return tlc_rules__missing(out, host, "missing self or source tensor");
@@ -494,8 +495,8 @@ static int ix_index_reduce(tlc_cost *out, const tlc_op *op, const tlc_host *host
 static int ix_put(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 1, "index");
+	const tlc_value *self = host->arg(op, 0, "self");
+	const tlc_tensor *idx = host->tensor_arg(op, 1, "index");
 	int acc = 0;
 	if (!tlc_rules__tensor(self) || !idx)
 		return tlc_rules__missing(out, host, "missing self or index tensor");
@@ -514,9 +515,9 @@ static int ix_put(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 static int ix_search(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	int bucketize = *(const int *)payload;
-	const tlc_tensor *seq = tlc_rules__tensor_arg(op, host, bucketize ? 1 : 0,
+	const tlc_tensor *seq = host->tensor_arg(op, bucketize ? 1 : 0,
 	                                              bucketize ? "boundaries" : "sorted_sequence");
-	const tlc_value *q = tlc_rules__arg(op, host, bucketize ? 0 : 1, "self");
+	const tlc_value *q = host->arg(op, bucketize ? 0 : 1, "self");
 	int64_t n = 0;
 	if (!seq || !q)
 		return tlc_rules__missing(out, host, "missing sequence or values");
@@ -585,9 +586,9 @@ static int ix_gather_backward(tlc_cost *out, const tlc_op *op, const tlc_host *h
                               void *payload)
 {
 	(void)payload;
-	const tlc_tensor *g = tlc_rules__tensor_arg(op, host, 0, "grad");
-	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 1, "self");
-	const tlc_tensor *idx = tlc_rules__tensor_arg(op, host, 3, "index");
+	const tlc_tensor *g = host->tensor_arg(op, 0, "grad");
+	const tlc_tensor *self = host->tensor_arg(op, 1, "self");
+	const tlc_tensor *idx = host->tensor_arg(op, 3, "index");
 	int sparse = 0;
 	if (!g || !self || !idx)
 		return tlc_rules__missing(out, host, "missing grad, self or index tensor");
@@ -599,10 +600,10 @@ static int ix_gather_backward(tlc_cost *out, const tlc_op *op, const tlc_host *h
 		                          "is not modelled");
 	if ((rc = add_numel(out, host, 1, idx)) < 0)
 		return rc;
-	if ((rc = tlc_rules__read_inputs(out, op, host)) < 0)
+	if ((rc = host->read_inputs(out, op)) < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	return tlc_rules__write_shape(out, host, self->shape, self->ndim, g->dtype);
 }

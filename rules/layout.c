@@ -62,7 +62,7 @@ static tlc_dtype dtype_kwarg_or(const tlc_op *op, const tlc_host *host, tlc_dtyp
 	}
 	const tlc_value *v = host->op_kwarg(op, "dtype");
 	if (v && v->kind == TLC_VALUE_STRING)
-		return tlc_rules__dtype_parse(v->u.string);
+		return host->dtype_parse(v->u.string);
 	return dflt;
 }
 
@@ -102,12 +102,12 @@ static int cat_shape(int64_t *shape, size_t *n, const tlc_value *list, int64_t d
 
 static int fb_cat(tlc_cost *out, const tlc_op *op, const tlc_host *host, int stack)
 {
-	const tlc_value *list = tlc_rules__arg(op, host, 0, "tensors");
+	const tlc_value *list = host->arg(op, 0, "tensors");
 	int64_t dim = 0, shape[TLC_RULES_MAX_DIMS];
 	size_t n = 0;
 	if (!list || list->kind != TLC_VALUE_LIST || list->u.list.n == 0)
 		return tlc_rules__missing(out, host, "missing the tensor list");
-	int drc = tlc_rules__int_arg_or(&dim, op, host, 1, "dim", 0);
+	int drc = host->int_arg_or(&dim, op, 1, "dim", 0);
 	if (drc < 0)
 		return tlc_rules__arg_fail(out, host, op, drc, "dim", "dim is not an int");
 	int rc = cat_shape(shape, &n, list, dim, stack);
@@ -124,7 +124,7 @@ static int fb_size(tlc_cost *out, const tlc_op *op, const tlc_host *host, size_t
 {
 	int64_t shape[TLC_RULES_MAX_DIMS];
 	size_t n = 0;
-	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, i, name));
+	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, host->arg(op, i, name));
 	if ((rc = tlc_rules__need(out, host, rc, name)) < 0)
 		return rc;
 	return tlc_rules__write_shape(out, host, shape, n, dtype_kwarg_or(op, host, dflt));
@@ -138,7 +138,7 @@ static int fb_pad(tlc_cost *out, const tlc_op *op, const tlc_host *host, const t
 	size_t n = 0;
 	if (!self)
 		return tlc_rules__missing(out, host, "missing self shape");
-	int rc = tlc_rules__int_list(pad, 2 * TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, 1, "pad"));
+	int rc = tlc_rules__int_list(pad, 2 * TLC_RULES_MAX_DIMS, &n, host->arg(op, 1, "pad"));
 	if ((rc = tlc_rules__need(out, host, rc, "pad")) < 0)
 		return rc;
 	if (n % 2 || n / 2 > self->ndim || self->ndim > TLC_RULES_MAX_DIMS)
@@ -156,7 +156,7 @@ static int fb_pad(tlc_cost *out, const tlc_op *op, const tlc_host *host, const t
 /* Written bytes when the outputs are not recorded. */
 static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, int fb)
 {
-	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *self = host->tensor_arg(op, 0, "self");
 	switch (fb) {
 	case FB_SAME:
 	case FB_LIKE:
@@ -165,9 +165,9 @@ static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, 
 		return tlc_rules__write_shape(out, host, self->shape, self->ndim,
 		                              dtype_kwarg_or(op, host, self->dtype));
 	case FB_ARG1:
-		if (!tlc_rules__tensor_arg(op, host, 1, "dst"))
+		if (!host->tensor_arg(op, 1, "dst"))
 			return tlc_rules__missing(out, host, "missing dst shape");
-		return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, tlc_rules__arg(op, host, 1, "dst"));
+		return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, host->arg(op, 1, "dst"));
 	case FB_CAT: return fb_cat(out, op, host, 0);
 	case FB_STACK: return fb_cat(out, op, host, 1);
 	case FB_SIZE0: return fb_size(out, op, host, 0, "size", TLC_DTYPE_NONE);
@@ -185,8 +185,8 @@ static int copy_fallback(tlc_cost *out, const tlc_op *op, const tlc_host *host, 
 /* bytes of the smaller of arg 0 and output 0 (a *_copy of a view). */
 static int read_min(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 {
-	const tlc_value *in = tlc_rules__arg(op, host, 0, "self");
-	const tlc_value *o = tlc_rules__out(op, 0);
+	const tlc_value *in = host->arg(op, 0, "self");
+	const tlc_value *o = host->output(op, 0);
 	const tlc_tensor *ti = tlc_rules__tensor(in), *to = tlc_rules__tensor(o);
 	int64_t ni = 0, no = 0;
 	if (!ti || !to)
@@ -202,16 +202,16 @@ static int read_min(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 static int copy_read(tlc_cost *out, const tlc_op *op, const tlc_host *host, int mode)
 {
 	switch (mode) {
-	case READ_ALL: return tlc_rules__read_inputs(out, op, host);
+	case READ_ALL: return host->read_inputs(out, op);
 	case READ_SRC:
-		if (!tlc_rules__tensor_arg(op, host, 1, "src"))
+		if (!host->tensor_arg(op, 1, "src"))
 			return tlc_rules__missing(out, host, "missing src shape");
-		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, tlc_rules__arg(op, host, 1, "src"));
+		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, host->arg(op, 1, "src"));
 	case READ_SELF:
 		/* _copy_from(self, dst): dst is only written */
-		if (!tlc_rules__tensor_arg(op, host, 0, "self"))
+		if (!host->tensor_arg(op, 0, "self"))
 			return tlc_rules__missing(out, host, "missing self shape");
-		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, tlc_rules__arg(op, host, 0, "self"));
+		return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, host->arg(op, 0, "self"));
 	case READ_MIN: return read_min(out, op, host);
 	default: return 0;
 	}
@@ -224,12 +224,12 @@ static int rule_copy(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	if (s->read == READ_SRC) {
 		/* copy_: self is the destination */
-		if (!tlc_rules__tensor_arg(op, host, 0, "self"))
+		if (!host->tensor_arg(op, 0, "self"))
 			return tlc_rules__missing(out, host, "missing self shape");
-		return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, tlc_rules__arg(op, host, 0, "self"));
+		return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, host->arg(op, 0, "self"));
 	}
 	return copy_fallback(out, op, host, s->fallback);
 }
@@ -240,19 +240,19 @@ static int rule_copy(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 static int rule_pad_backward(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 0, "grad_output");
-	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 1, "self");
+	const tlc_tensor *go = host->tensor_arg(op, 0, "grad_output");
+	const tlc_tensor *self = host->tensor_arg(op, 1, "self");
 	if (!go || !self)
 		return tlc_rules__missing(out, host, "missing grad_output or self shape");
 	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, go);
 	if (rc == 0)
 		rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, -1, self);
 	if (rc == 0)
-		rc = tlc_rules__read_inputs(out, op, host);
+		rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	return tlc_rules__write_shape(out, host, self->shape, self->ndim, go->dtype);
 }
 
@@ -359,7 +359,7 @@ static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	const tlc_tensor *o = tlc_rules__tensor_out(op, 0);
 	if (o) {
 		int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 2, o);
-		return rc < 0 ? rc : tlc_rules__write_outputs(out, op, host, NULL);
+		return rc < 0 ? rc : host->write_outputs(out, op, NULL);
 	}
 	int64_t len = 0;
 	tlc_dtype dt = TLC_DTYPE_NONE;
@@ -377,9 +377,9 @@ static int rule_range(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 static int rule_local_scalar(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	if (!tlc_rules__tensor_arg(op, host, 0, "self"))
+	if (!host->tensor_arg(op, 0, "self"))
 		return tlc_rules__missing(out, host, "missing self shape");
-	return tlc_rules__read_inputs(out, op, host);
+	return host->read_inputs(out, op);
 }
 
 static const copy_spec copy_same = { READ_ALL, FB_SAME };

@@ -34,7 +34,7 @@ enum { RED_NONE = 0, RED_MEAN = 1, RED_SUM = 2 };
 
 static int reduction_arg(int64_t *red, const tlc_op *op, const tlc_host *host, size_t pos)
 {
-	int rc = tlc_rules__int_arg_or(red, op, host, pos, "reduction", RED_MEAN);
+	int rc = host->int_arg_or(red, op, pos, "reduction", RED_MEAN);
 	if (rc < 0)
 		return rc;
 	return *red < 0 || *red > 2 ? TLC_RULE_BAD_ARGS : 0;
@@ -61,11 +61,11 @@ static int add_reduction(tlc_cost *out, const tlc_host *host, int64_t red,
 static int loss_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       const int64_t *shape, size_t n, tlc_dtype d, int extra_scalars)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	rc = tlc_rules__write_shape(out, host, shape, shape ? n : 0, d);
 	for (int i = 0; rc == 0 && i < extra_scalars; i++)
@@ -90,7 +90,7 @@ static int ew_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 {
 	const ew_spec *s = payload;
 	size_t self_pos = s->backward ? 1 : 0;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, self_pos, "self");
+	const tlc_tensor *x = host->tensor_arg(op, self_pos, "self");
 	int64_t red = RED_MEAN;
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
@@ -98,10 +98,10 @@ static int ew_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	if (rrc < 0)
 		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
 	int64_t k = s->k;
-	if (s->weight_pos >= 0 && tlc_rules__tensor_arg(op, host, (size_t)s->weight_pos, "weight"))
+	if (s->weight_pos >= 0 && host->tensor_arg(op, (size_t)s->weight_pos, "weight"))
 		k += 1;
 	if (s->pos_weight_pos >= 0 &&
-	    tlc_rules__tensor_arg(op, host, (size_t)s->pos_weight_pos, "pos_weight"))
+	    host->tensor_arg(op, (size_t)s->pos_weight_pos, "pos_weight"))
 		k += K_POS_WEIGHT;
 	if (s->backward && red == RED_MEAN && s->mean_scale)
 		k += 1; /* times 1/n */
@@ -140,17 +140,17 @@ static int add_nll(tlc_cost *out, const tlc_host *host, const tlc_tensor *target
 static int nll_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 1, "target");
+	const tlc_tensor *t = host->tensor_arg(op, 1, "target");
 	int64_t red = RED_MEAN;
-	if (!tlc_rules__tensor_arg(op, host, 0, "self") || !t)
+	if (!host->tensor_arg(op, 0, "self") || !t)
 		return tlc_rules__missing(out, host, "missing self or target tensor");
 	int rrc = reduction_arg(&red, op, host, 3);
 	if (rrc < 0)
 		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
-	int w = tlc_rules__tensor_arg(op, host, 2, "weight") != NULL;
+	int w = host->tensor_arg(op, 2, "weight") != NULL;
 	if (add_nll(out, host, t, w, red) < 0)
 		return tlc_rules__bad(out, host, "bad target shape");
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	/* (output, total_weight): output target-shaped for 'none', else 0-d */
 	int total = strstr(op->name, "_forward") != NULL;
 	return loss_bytes(out, op, host, red == RED_NONE ? t->shape : NULL, t->ndim, x->dtype,
@@ -162,18 +162,18 @@ static int nll_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int nll_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 2, "target");
+	const tlc_tensor *t = host->tensor_arg(op, 2, "target");
 	int64_t red = RED_MEAN;
 	if (!t)
 		return tlc_rules__missing(out, host, "missing target tensor");
 	int rrc = reduction_arg(&red, op, host, 4);
 	if (rrc < 0)
 		return tlc_rules__arg_fail(out, host, op, rrc, "reduction", "bad reduction");
-	int w = tlc_rules__tensor_arg(op, host, 3, "weight") != NULL;
+	int w = host->tensor_arg(op, 3, "weight") != NULL;
 	int64_t k = 1 + w + (red == RED_MEAN);
 	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, t) < 0)
 		return tlc_rules__bad(out, host, "bad target shape");
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 1, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 1, "self");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	return loss_bytes(out, op, host, x->shape, x->ndim, x->dtype, 0);
@@ -183,8 +183,8 @@ static int nll_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int ce_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 1, "target");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
+	const tlc_tensor *t = host->tensor_arg(op, 1, "target");
 	int64_t red = RED_MEAN;
 	double ls = 0.0;
 	if (!x || !t)
@@ -195,7 +195,7 @@ static int ce_loss(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "reduction or label_smoothing",
 		                           "bad reduction or label_smoothing");
-	int w = tlc_rules__tensor_arg(op, host, 2, "weight") != NULL;
+	int w = host->tensor_arg(op, 2, "weight") != NULL;
 	int prob = t->ndim == x->ndim && t->dtype != TLC_DTYPE_INT64 && t->dtype != TLC_DTYPE_INT32;
 	size_t cdim = x->ndim >= 2 ? 1 : 0;
 	if (x->ndim == 0)

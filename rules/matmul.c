@@ -19,11 +19,11 @@ static tlc_dtype dtype_of(const tlc_tensor *t) { return t ? t->dtype : TLC_DTYPE
 static int gemm_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       const int64_t *oshape, size_t on, tlc_dtype dt)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	return tlc_rules__write_shape(out, host, oshape, on, dt);
 }
 
@@ -62,13 +62,14 @@ static int need_tensor(tlc_cost *out, const tlc_host *host, const tlc_tensor *t,
 
 /* a [..., M, K] x b [..., K, N] with numpy-style batch broadcasting and the
  * 1-D promotions of torch.matmul: the shape helper outside plugins get
- * through the host table (rules/util.c, host->matmul_shape). */
+ * through the host table (host->matmul_shape), which this family uses too. */
 typedef tlc_matmul_shape gemm_shape;
 
-static int gemm_shape_of(gemm_shape *g, const tlc_tensor *a, const tlc_tensor *b)
+static int gemm_shape_of(gemm_shape *g, const tlc_host *host, const tlc_tensor *a,
+                         const tlc_tensor *b)
 {
 	g->size = sizeof *g;
-	return tlc_rules__matmul_shape(g, a, b);
+	return host->matmul_shape(g, a, b);
 }
 
 static void gemm_elems(tlc_rules_term *t, const gemm_shape *g)
@@ -98,15 +99,15 @@ typedef struct gemm_spec {
 static int rule_gemm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const gemm_spec *s = payload;
-	const tlc_tensor *a = tlc_rules__tensor_arg(op, host, (size_t)s->a, NULL);
-	const tlc_tensor *b = tlc_rules__tensor_arg(op, host, (size_t)s->b, NULL);
+	const tlc_tensor *a = host->tensor_arg(op, (size_t)s->a, NULL);
+	const tlc_tensor *b = host->tensor_arg(op, (size_t)s->b, NULL);
 	int rc = need_tensor(out, host, a, s->adim, "first operand");
 	if (rc == 0)
 		rc = need_tensor(out, host, b, s->bdim, "second operand");
 	if (rc < 0)
 		return rc;
 	gemm_shape g;
-	if (gemm_shape_of(&g, a, b) < 0)
+	if (gemm_shape_of(&g, host, a, b) < 0)
 		return tlc_rules__bad(out, host, "operand shapes do not multiply");
 	if (s->adim == 3 && s->bdim == 3 && a->shape[0] != b->shape[0])
 		return tlc_rules__bad(out, host, "batch sizes differ (bmm does not broadcast)");
@@ -149,8 +150,8 @@ typedef struct outer_spec {
 static int rule_outer(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const outer_spec *s = payload;
-	const tlc_tensor *a = tlc_rules__tensor_arg(op, host, (size_t)s->a, NULL);
-	const tlc_tensor *b = tlc_rules__tensor_arg(op, host, (size_t)s->a + 1, NULL);
+	const tlc_tensor *a = host->tensor_arg(op, (size_t)s->a, NULL);
+	const tlc_tensor *b = host->tensor_arg(op, (size_t)s->a + 1, NULL);
 	int rc = need_tensor(out, host, a, 1, "first vector");
 	if (rc == 0)
 		rc = need_tensor(out, host, b, 1, "second vector");
@@ -176,9 +177,9 @@ static const outer_spec spec_addr = { 1, 3, 4 };
 static int rule_linear(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
-	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 1, "weight");
-	const tlc_tensor *bias = tlc_rules__tensor_arg(op, host, 2, "bias");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "input");
+	const tlc_tensor *w = host->tensor_arg(op, 1, "weight");
+	const tlc_tensor *bias = host->tensor_arg(op, 2, "bias");
 	int rc = need_tensor(out, host, x, 0, "input");
 	if (rc == 0)
 		rc = need_tensor(out, host, w, 0, "weight");
@@ -218,8 +219,8 @@ static int rule_addmm_activation(tlc_cost *out, const tlc_op *op, const tlc_host
 	rc = rule_gemm(out, op, host, (void *)(uintptr_t)&spec_addmm);
 	if (rc < 0)
 		return rc;
-	const tlc_tensor *a = tlc_rules__tensor_arg(op, host, 1, NULL);
-	const tlc_tensor *b = tlc_rules__tensor_arg(op, host, 2, NULL);
+	const tlc_tensor *a = host->tensor_arg(op, 1, NULL);
+	const tlc_tensor *b = host->tensor_arg(op, 2, NULL);
 	tlc_rules_term e;
 	tlc_rules__term_init(&e);
 	tlc_rules__term_mul(&e, a->shape[0]);
@@ -238,9 +239,9 @@ static int rule_linear_backward(tlc_cost *out, const tlc_op *op, const tlc_host 
                                 void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 1, "grad_output");
-	const tlc_tensor *w = tlc_rules__tensor_arg(op, host, 2, "weight");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
+	const tlc_tensor *go = host->tensor_arg(op, 1, "grad_output");
+	const tlc_tensor *w = host->tensor_arg(op, 2, "weight");
 	int mask[3];
 	size_t nm = 0;
 	int rc = need_tensor(out, host, x, 0, "self");
@@ -267,13 +268,13 @@ static int rule_linear_backward(tlc_cost *out, const tlc_op *op, const tlc_host 
 		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &e);
 	if (rc < 0)
 		return rc;
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
-	const tlc_value *xv = tlc_rules__arg(op, host, 0, "self");
-	const tlc_value *wv = tlc_rules__arg(op, host, 2, "weight");
+		return host->write_outputs(out, op, NULL);
+	const tlc_value *xv = host->arg(op, 0, "self");
+	const tlc_value *wv = host->arg(op, 2, "weight");
 	if (mask[0] && (rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, xv)) < 0)
 		return rc;
 	if (mask[1] && (rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, wv)) < 0)
@@ -528,7 +529,7 @@ static int es_parse(es_state *st, const char *eq, const tlc_value *list)
 /* The explicit contraction path (flattened pairs), if any, into path[]. */
 static int es_path(int64_t *path, size_t *npath, const tlc_op *op, const tlc_host *host)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, 2, "path");
+	const tlc_value *v = host->arg(op, 2, "path");
 	*npath = 0;
 	if (!v)
 		return 0; /* None, or an einsum without the path argument (torch < 2.0) */
@@ -539,7 +540,7 @@ static int rule_einsum(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 {
 	(void)payload;
 	const char *eq = NULL;
-	const tlc_value *list = tlc_rules__arg(op, host, 1, "tensors");
+	const tlc_value *list = host->arg(op, 1, "tensors");
 	int rc = tlc_rules__string_arg(&eq, op, host, 0, "equation", NULL);
 	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op))
 		return tlc_rules__missing(out, host, "einsum equation not recorded: no trace records "
@@ -581,11 +582,11 @@ static int rule_einsum(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 		if ((rc = es_contract(out, host, &st, x, y, npath != 0)) < 0)
 			return rc;
 	}
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__write_outputs(out, op, host, NULL);
+		return host->write_outputs(out, op, NULL);
 	int64_t oshape[64];
 	size_t on = 0;
 	for (int l = 0; l < 64; l++)

@@ -93,7 +93,7 @@ static int64_t stat_elems(const tlc_op *op, const tlc_host *host, const tlc_tens
 			return 0;
 	for (size_t i = 0; i < sizeof bn / sizeof bn[0]; i++)
 		if (strcmp(op->name, bn[i]) == 0)
-			return training ? tlc_rules__dim(x, 1) : 0;
+			return training ? host->dim(x, 1) : 0;
 	if (strcmp(op->name, "aten::native_group_norm") == 0 && x->ndim > 0 &&
 	    tlc_rules__int_arg(&g, op, host, 6, "group") == 0 && g >= 0 &&
 	    !__builtin_mul_overflow(x->shape[0], g, &n))
@@ -102,7 +102,7 @@ static int64_t stat_elems(const tlc_op *op, const tlc_host *host, const tlc_tens
 		int64_t ns[TLC_RULES_MAX_DIMS];
 		size_t nn = 0;
 		if (tlc_rules__int_list(ns, TLC_RULES_MAX_DIMS, &nn,
-		                        tlc_rules__arg(op, host, 1, "normalized_shape")) == 0 &&
+		                        host->arg(op, 1, "normalized_shape")) == 0 &&
 		    nn <= x->ndim && tlc_rules__numel_range(&rows, x, 0, x->ndim - nn) == 0)
 			return rows;
 	}
@@ -120,7 +120,7 @@ static int norm_fwd_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		return norm_bytes(out, op, host);
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	int64_t st = stat_elems(op, host, x, training);
@@ -148,7 +148,7 @@ static int norm_finish(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int norm_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const norm_spec *s = payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "input");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
 	int training = s->training_dflt;
@@ -162,9 +162,9 @@ static int norm_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	}
 	/* running stats are Tensor?: a trace's empty entry there is None */
 	if (s->stats_pos >= 0)
-		training = tlc_rules__tensor_arg(op, host, (size_t)s->stats_pos, s->stats_name) == NULL;
-	int w = s->weight_pos && tlc_rules__tensor_arg(op, host, s->weight_pos, s->weight_name);
-	int b = s->bias_pos && tlc_rules__tensor_arg(op, host, s->bias_pos, s->bias_name);
+		training = host->tensor_arg(op, (size_t)s->stats_pos, s->stats_name) == NULL;
+	int w = s->weight_pos && host->tensor_arg(op, s->weight_pos, s->weight_name);
+	int b = s->bias_pos && host->tensor_arg(op, s->bias_pos, s->bias_name);
 	return norm_finish(out, op, host, x, training ? s->k_stats : K_NORM_EVAL, w, b, training);
 }
 
@@ -212,7 +212,7 @@ typedef struct norm_bwd_spec {
 
 static int train_from_save_mean(const tlc_op *op, const tlc_host *host, size_t pos)
 {
-	const tlc_tensor *m = tlc_rules__tensor_arg(op, host, pos, "save_mean");
+	const tlc_tensor *m = host->tensor_arg(op, pos, "save_mean");
 	if (!m)
 		return 0;
 	for (size_t i = 0; i < m->ndim; i++)
@@ -230,7 +230,7 @@ static int grad_mask(int *mask, tlc_cost *out, const tlc_op *op, const tlc_host 
 	size_t n = 0;
 	if (pos < 0)
 		return 0;
-	if (tlc_rules__arg(op, host, (size_t)pos, "output_mask") || tlc_rules__observed(op))
+	if (host->arg(op, (size_t)pos, "output_mask") || tlc_rules__observed(op))
 		return tlc_rules__bool_list_arg(mask, 3, &n, op, host, (size_t)pos, "output_mask");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0) {
 		for (size_t i = 0; i < 3; i++)
@@ -251,7 +251,7 @@ static int norm_bwd_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 {
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		return norm_bytes(out, op, host);
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	int params = (mask[1] ? 1 : 0) + (mask[2] && has_bias ? 1 : 0);
@@ -267,7 +267,7 @@ static int norm_bwd_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const norm_bwd_spec *s = payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, s->input_pos, "input");
+	const tlc_tensor *x = host->tensor_arg(op, s->input_pos, "input");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
 	int mask[3] = { 1, 1, 1 };
@@ -281,7 +281,7 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		return tlc_rules__arg_fail(out, host, op, rc, "train flag", "bad train flag");
 	if (s->train_pos == -2)
 		train = train_from_save_mean(op, host, s->save_mean_pos);
-	int w = tlc_rules__tensor_arg(op, host, s->weight_pos, "weight") != NULL;
+	int w = host->tensor_arg(op, s->weight_pos, "weight") != NULL;
 	int64_t k = 0;
 	if (mask[0])
 		k += (train ? s->k_input : 1) + w;
@@ -293,7 +293,7 @@ static int norm_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	if (rc < 0)
 		return rc;
 	return norm_bwd_bytes(out, op, host, x,
-	                      tlc_rules__tensor_arg(op, host, s->weight_pos, "weight"), mask,
+	                      host->tensor_arg(op, s->weight_pos, "weight"), mask,
 	                      s->k_bias != 0);
 }
 
@@ -329,14 +329,14 @@ static const norm_bwd_spec rms_bwd = { 1, 4, -1, 0, 5, K_RMS_BWD_INPUT, K_RMS_BW
  * the input's. */
 static tlc_dtype softmax_dtype(const tlc_op *op, const tlc_host *host, const tlc_tensor *x)
 {
-	const tlc_value *a2 = tlc_rules__arg(op, host, 2, "dtype");
-	const tlc_value *a3 = tlc_rules__arg(op, host, 3, "input_dtype");
+	const tlc_value *a2 = host->arg(op, 2, "dtype");
+	const tlc_value *a3 = host->arg(op, 3, "input_dtype");
 	if (a2 && a2->kind == TLC_VALUE_STRING)
-		return tlc_rules__dtype_parse(a2->u.string);
+		return host->dtype_parse(a2->u.string);
 	if (a2 && a2->kind == TLC_VALUE_BOOL && a2->u.boolean)
 		return TLC_DTYPE_FLOAT32;
 	if (a3 && a3->kind == TLC_VALUE_STRING)
-		return tlc_rules__dtype_parse(a3->u.string);
+		return host->dtype_parse(a3->u.string);
 	return x->dtype;
 }
 
@@ -345,7 +345,7 @@ static tlc_dtype softmax_dtype(const tlc_op *op, const tlc_host *host, const tlc
 static int softmax_like(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         void *payload)
 {
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, NULL);
+	const tlc_tensor *x = host->tensor_arg(op, 0, NULL);
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
 	int rc = add_elems(out, host, *(const int64_t *)payload, x);
@@ -353,7 +353,7 @@ static int softmax_like(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 		return rc;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		return norm_bytes(out, op, host);
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	tlc_dtype d = softmax_dtype(op, host, x);
@@ -371,7 +371,7 @@ static const int64_t k_sm_fwd = TLC_RULES_K_SOFTMAX_FWD, k_sm_bwd = TLC_RULES_K_
  * and grad_v = g/norm * (grad_w - v * grad_g/norm) (3) = 5. */
 static int elems_k(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, NULL);
+	const tlc_tensor *x = host->tensor_arg(op, 0, NULL);
 	if (!x)
 		return tlc_rules__missing(out, host, "missing first tensor argument");
 	int rc = add_elems(out, host, *(const int64_t *)payload, x);

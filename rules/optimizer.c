@@ -115,10 +115,10 @@ typedef struct fe_spec {
 static int fe_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const fe_spec *s = payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int64_t k = s->k, nt = 0;
 	if (s->scale_pos) {
-		const tlc_value *sc = tlc_rules__arg(op, host, s->scale_pos, s->scale_name);
+		const tlc_value *sc = host->arg(op, s->scale_pos, s->scale_name);
 		int given = 0;
 		if (tlc_rules__given(&given, op, host, s->scale_pos, s->scale_name) < 0)
 			return tlc_rules__missing_arg(out, host, op, s->scale_name);
@@ -136,13 +136,13 @@ static int fe_rule(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int fe_fill(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int64_t nt = 0;
 	int rc = add_list(out, host, 0, self, &nt);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "self tensor list");
 	host->cost_explain(out, "no arithmetic: self overwritten");
-	rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, 1, "src"));
+	rc = tlc_rules__read_value(out, host, host->arg(op, 1, "src"));
 	if (rc == 0)
 		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, self);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -152,8 +152,8 @@ static int fe_fill(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int fe_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
-	const tlc_value *ord = tlc_rules__arg(op, host, 1, "ord");
+	const tlc_value *self = host->arg(op, 0, "self");
+	const tlc_value *ord = host->arg(op, 1, "ord");
 	double p = 2.0;
 	int prc = 0;
 	if (ord && ord->kind == TLC_VALUE_STRING)
@@ -179,15 +179,15 @@ static int fe_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int fused_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                        const size_t *pos, size_t n)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0 && !tlc_rules__is_inplace(op))
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	for (size_t i = 0; i < n; i++) {
 		rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN,
-		                          tlc_rules__arg(op, host, pos[i], NULL));
+		                          host->arg(op, pos[i], NULL));
 		if (rc < 0)
 			return tlc_rules__need(out, host, rc, "state lists");
 	}
@@ -210,7 +210,7 @@ static int flag(const tlc_op *op, const tlc_host *host, size_t pos, const char *
 static int nonzero(const tlc_op *op, const tlc_host *host, size_t pos, const char *name,
                    int *miss)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, pos, name);
+	const tlc_value *v = host->arg(op, pos, name);
 	int given = 0;
 	if (tlc_rules__given(&given, op, host, pos, name) < 0) {
 		*miss = 1;
@@ -231,11 +231,11 @@ static int nonzero(const tlc_op *op, const tlc_host *host, size_t pos, const cha
 static int fused_adam(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	int adamw = *(const int *)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int miss = 0;
 	int ams = flag(op, host, 11, "amsgrad", &miss);
 	int64_t k = K_ADAM + ams + flag(op, host, 12, "maximize", &miss) +
-	            (tlc_rules__tensor_arg(op, host, 13, "grad_scale") != NULL);
+	            (host->tensor_arg(op, 13, "grad_scale") != NULL);
 	if (nonzero(op, host, 9, "weight_decay", &miss))
 		k += adamw ? 1 : 2;
 	if (miss)
@@ -253,11 +253,11 @@ static int fused_adam(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 static int fused_sgd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int miss = 0;
 	int mom = nonzero(op, host, 4, "momentum", &miss);
 	int64_t k = 2 + flag(op, host, 8, "maximize", &miss) +
-	            (tlc_rules__tensor_arg(op, host, 10, "grad_scale") != NULL);
+	            (host->tensor_arg(op, 10, "grad_scale") != NULL);
 	if (nonzero(op, host, 3, "weight_decay", &miss))
 		k += 2;
 	if (mom && !flag(op, host, 9, "is_first_step", &miss))
@@ -281,10 +281,10 @@ static int fused_adagrad(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                          void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int miss = 0;
 	int64_t k = K_ADAGRAD + flag(op, host, 8, "maximize", &miss) +
-	            (tlc_rules__tensor_arg(op, host, 9, "grad_scale") != NULL);
+	            (host->tensor_arg(op, 9, "grad_scale") != NULL);
 	if (nonzero(op, host, 6, "weight_decay", &miss))
 		k += 2;
 	if (miss)
@@ -303,7 +303,7 @@ static int amp_unscale(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                        void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	int64_t nt = 0;
 	int rc = add_list(out, host, 2, self, &nt);
 	if (rc < 0)
@@ -319,8 +319,8 @@ static int amp_update(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       void *payload)
 {
 	(void)payload;
-	if (!tlc_rules__tensor_arg(op, host, 0, "self") ||
-	    !tlc_rules__tensor_arg(op, host, 1, "growth_tracker"))
+	if (!host->tensor_arg(op, 0, "self") ||
+	    !host->tensor_arg(op, 1, "growth_tracker"))
 		return tlc_rules__missing(out, host, "missing scale or growth_tracker tensor");
 	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, K_AMP_UPDATE, 0, NULL) < 0)
 		return TLC_RULE_BAD_ARGS;

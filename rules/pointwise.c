@@ -100,7 +100,7 @@ static const tlc_tensor *result_tensor(const tlc_op *op, const tlc_host *host)
 		return t;
 	size_t len = op->name ? strlen(op->name) : 0;
 	if (len > 0 && op->name[len - 1] == '_')
-		return tlc_rules__tensor_arg(op, host, 0, "self");
+		return host->tensor_arg(op, 0, "self");
 	return tlc_rules__tensor(host->op_kwarg(op, "out"));
 }
 
@@ -200,13 +200,13 @@ static tlc_dtype inferred_dtype(const tlc_op *op, const tlc_host *host)
 static int pw_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                     const tlc_rules_term *elems)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "input tensors");
 	const tlc_tensor *r = result_tensor(op, host);
 	tlc_dtype d = TLC_DTYPE_NONE;
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (r)
 		rc = tlc_rules__write_shape(out, host, r->shape, r->ndim, r->dtype);
 	else if (scalar_overload(op))
@@ -241,7 +241,7 @@ static int scalar_not_one(int *out, const tlc_op *op, const tlc_host *host, size
                           const char *name)
 {
 	double v = 1.0;
-	const tlc_value *a = tlc_rules__arg(op, host, i, name);
+	const tlc_value *a = host->arg(op, i, name);
 	if (tlc_rules__unrecorded(a))
 		return TLC_RULE_MISSING_ARGS;
 	if (a && (a->kind == TLC_VALUE_TENSOR || a->kind == TLC_VALUE_STRING)) {
@@ -301,9 +301,9 @@ static int pw_clamp(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 static int pw_pow(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *e = tlc_rules__arg(op, host, 1, "exponent");
+	const tlc_value *e = host->arg(op, 1, "exponent");
 	if (e && (e->kind == TLC_VALUE_INT || e->kind == TLC_VALUE_FLOAT) &&
-	    tlc_rules__tensor_arg(op, host, 0, "self")) {
+	    host->tensor_arg(op, 0, "self")) {
 		double x = e->kind == TLC_VALUE_INT ? (double)e->u.integer : e->u.real;
 		if (x == 2.0 || x == 0.5 || x == -1.0)
 			host->cost_set_evidence(out, EX);
@@ -352,8 +352,8 @@ static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int pw_where(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *cond = tlc_rules__tensor_arg(op, host, 0, "condition");
-	int single = op->nargs <= 1 && !tlc_rules__arg(op, host, 1, "self");
+	const tlc_tensor *cond = host->tensor_arg(op, 0, "condition");
+	int single = op->nargs <= 1 && !host->arg(op, 1, "self");
 	if (!single)
 		return pw_count(out, op, host, 1);
 	if (!cond)
@@ -400,10 +400,10 @@ static int pw_dropout(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int pw_fill(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	if (!tlc_rules__tensor(self))
 		return tlc_rules__missing(out, host, "missing self tensor");
-	int rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, 1, "value"));
+	int rc = tlc_rules__read_value(out, host, host->arg(op, 1, "value"));
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "value");
 	host->cost_explain(out, "fill: no arithmetic, the tensor is written once");
@@ -420,14 +420,14 @@ static int pw_bernoulli(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	(void)payload;
 	if (!tlc_rules__is_inplace(op))
 		return pw_count(out, op, host, 1);
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	const tlc_tensor *t = tlc_rules__tensor(self);
 	if (!t)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, t);
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad self shape");
-	rc = tlc_rules__read_value(out, host, tlc_rules__arg(op, host, 1, "p"));
+	rc = tlc_rules__read_value(out, host, host->arg(op, 1, "p"));
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "p");
 	rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, self);
@@ -445,7 +445,7 @@ static int pw_rng_inplace(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                           void *payload)
 {
 	int64_t k = *(const int64_t *)payload;
-	const tlc_value *self = tlc_rules__arg(op, host, 0, "self");
+	const tlc_value *self = host->arg(op, 0, "self");
 	const tlc_tensor *t = tlc_rules__tensor(self);
 	if (!t)
 		return tlc_rules__missing(out, host, "missing self tensor");
@@ -480,20 +480,20 @@ static int pw_rng_new(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	(void)payload;
 	host->cost_explain(out, "random draws: 0 FLOPs by convention (the result is written once)");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	int64_t shape[TLC_RULES_MAX_DIMS];
 	size_t n = 0;
-	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, tlc_rules__arg(op, host, 0, "size"));
+	int rc = tlc_rules__int_list(shape, TLC_RULES_MAX_DIMS, &n, host->arg(op, 0, "size"));
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "size", "bad size");
 	tlc_dtype dt = TLC_DTYPE_NONE;
 	const tlc_value *d = tlc_rules__observed(op) ?
-		tlc_rules__arg(op, host, op->nargs >= 6 ? 2 : 1, NULL) : host->op_kwarg(op, "dtype");
+		host->arg(op, op->nargs >= 6 ? 2 : 1, NULL) : host->op_kwarg(op, "dtype");
 	if (d && d->kind == TLC_VALUE_INT)
 		dt = tlc_rules__dtype_code(d->u.integer);
 	else if (d && d->kind == TLC_VALUE_STRING)
-		dt = tlc_rules__dtype_parse(d->u.string);
+		dt = host->dtype_parse(d->u.string);
 	return tlc_rules__write_shape(out, host, shape, n, dt);
 }
 
@@ -502,20 +502,20 @@ static int pw_rng_new(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 static int pw_rng_like(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *t = host->tensor_arg(op, 0, "self");
 	if (!t)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	host->cost_explain(out, "random draws: 0 FLOPs by convention (the result is written once)");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	tlc_dtype dt = t->dtype;
-	const tlc_value *d = tlc_rules__observed(op) ? tlc_rules__arg(op, host, 1, NULL)
+	const tlc_value *d = tlc_rules__observed(op) ? host->arg(op, 1, NULL)
 	                                             : host->op_kwarg(op, "dtype");
 	if (d && d->kind == TLC_VALUE_INT)
 		dt = tlc_rules__dtype_code(d->u.integer);
 	else if (d && d->kind == TLC_VALUE_STRING)
-		dt = tlc_rules__dtype_parse(d->u.string);
+		dt = host->dtype_parse(d->u.string);
 	else if (d && d->kind != TLC_VALUE_NONE)
 		dt = TLC_DTYPE_NONE; /* passed, not recorded */
 	return tlc_rules__write_shape(out, host, t->shape, t->ndim, dt);
@@ -526,7 +526,7 @@ static int pw_rng_like(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
  * recorded, is self-shaped in self's dtype. */
 static int pw_self(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
-	const tlc_value *self = tlc_rules__arg(op, host, 0, NULL);
+	const tlc_value *self = host->arg(op, 0, NULL);
 	const tlc_tensor *t = tlc_rules__tensor(self);
 	if (!t)
 		return tlc_rules__missing(out, host, "missing self tensor");
@@ -540,7 +540,7 @@ static int pw_self(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *
 static int pw_self_multi(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                          void *payload)
 {
-	const tlc_tensor *t = tlc_rules__tensor_arg(op, host, 0, NULL);
+	const tlc_tensor *t = host->tensor_arg(op, 0, NULL);
 	if (!t)
 		return tlc_rules__missing(out, host, "missing first tensor argument");
 	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, *(const int64_t *)payload, t) < 0)
@@ -556,24 +556,24 @@ static int pw_self_multi(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static int pw_glu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	int64_t dim = -1, shape[TLC_RULES_MAX_DIMS];
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
-	int rc = tlc_rules__int_arg_or(&dim, op, host, 1, "dim", -1);
+	int rc = host->int_arg_or(&dim, op, 1, "dim", -1);
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "dim", "bad dim");
 	if (x->ndim == 0 ||
-	    x->ndim > TLC_RULES_MAX_DIMS || tlc_rules__dim(x, dim) < 0 ||
-	    tlc_rules__dim(x, dim) % 2 != 0)
+	    x->ndim > TLC_RULES_MAX_DIMS || host->dim(x, dim) < 0 ||
+	    host->dim(x, dim) % 2 != 0)
 		return tlc_rules__bad(out, host, "glu needs an even-sized dim");
 	memcpy(shape, x->shape, x->ndim * sizeof shape[0]);
 	shape[dim < 0 ? dim + (int64_t)x->ndim : dim] /= 2;
 	if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 5, x->ndim, shape) < 0)
 		return tlc_rules__bad(out, host, "bad shape");
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (rc == 0)
 		rc = tlc_rules__write_shape(out, host, shape, x->ndim, x->dtype);
 	return tlc_rules__need(out, host, rc, "tensors");

@@ -112,7 +112,7 @@ static void adaptive_sums(int64_t *sum, int64_t in, int64_t out)
 static int geom_list(int64_t *out, size_t nd, const tlc_op *op, const tlc_host *host,
                      size_t pos, const char *name, const int64_t *dflt, int64_t fill)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, pos, name);
+	const tlc_value *v = host->arg(op, pos, name);
 	int given = 0;
 	if (!v && tlc_rules__given(&given, op, host, pos, name) < 0)
 		return TLC_RULE_MISSING_ARGS; /* a trace that lists fewer arguments */
@@ -123,7 +123,7 @@ static int geom_list(int64_t *out, size_t nd, const tlc_op *op, const tlc_host *
 			out[i] = dflt ? dflt[i] : fill;
 		return 0;
 	}
-	return tlc_rules__int_list_arg(out, nd, op, host, pos, name, 0);
+	return host->int_list_arg(out, nd, op, pos, name, 0);
 }
 
 /* Window parameters starting at arg `at` (kernel, stride, padding, then
@@ -208,11 +208,11 @@ static int add_counts(tlc_cost *out, const tlc_host *host, const tlc_rules_term 
 static int pool_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       const tlc_tensor *x, const pool_geom *g, int indices)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "input tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	int64_t shape[5];
 	size_t lead = x->ndim - g->nd;
@@ -234,7 +234,7 @@ static int pool_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 	memset(&g, 0, sizeof g);
 	g.nd = s->nd;
 	tlc_rules__term_init(&batch);
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	if (geom_input(&g, &batch, x) < 0)
@@ -266,8 +266,8 @@ static int pool_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 static int pool_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const pool_spec *s = payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 0, "grad_output");
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 1, "self");
+	const tlc_tensor *go = host->tensor_arg(op, 0, "grad_output");
+	const tlc_tensor *x = host->tensor_arg(op, 1, "self");
 	if (!go || !x)
 		return tlc_rules__missing(out, host, "missing grad_output or self tensor");
 	int rc = host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, go);
@@ -293,11 +293,11 @@ static int pool_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		if (add_counts(out, host, &batch, &g, s->kind == POOL_ADAPT_AVG_BWD, 1, 0, 0) < 0)
 			return tlc_rules__bad(out, host, "bad shape");
 	}
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "input tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else /* grad_input: self's shape in grad_output's dtype */
 		rc = tlc_rules__write_shape(out, host, x->shape, x->ndim, go->dtype);
 	return tlc_rules__need(out, host, rc, "outputs");

@@ -109,7 +109,7 @@ static int64_t result_elem_bytes(const tlc_op *op, const tlc_host *host, const t
 	if (dt && dt->kind == TLC_VALUE_INT && tlc_rules__observed(op))
 		d = tlc_rules__dtype_code(dt->u.integer);
 	else if (dt && dt->kind == TLC_VALUE_STRING)
-		d = tlc_rules__dtype_parse(dt->u.string);
+		d = host->dtype_parse(dt->u.string);
 	else if (dt && dt->kind != TLC_VALUE_NONE)
 		return 0;
 	else
@@ -139,11 +139,11 @@ static int64_t result_elem_bytes(const tlc_op *op, const tlc_host *host, const t
 static int red_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                      const tlc_tensor *x, const tlc_rules_term *results)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	int64_t eb = results ? result_elem_bytes(op, host, x) : 0;
 	if (eb == 0)
@@ -160,7 +160,7 @@ static const tlc_value *dim_arg(const tlc_op *op, const tlc_host *host, size_t p
 {
 	if (full_arity(op))
 		return NULL; /* slot pos is a dtype code or a flag, not a dim */
-	const tlc_value *d = tlc_rules__arg(op, host, pos, "dim");
+	const tlc_value *d = host->arg(op, pos, "dim");
 	if (d && d->kind != TLC_VALUE_INT && d->kind != TLC_VALUE_LIST)
 		return NULL;
 	return d;
@@ -206,7 +206,7 @@ static int full_arity(const tlc_op *op)
 static int kept_for_op(tlc_rules_term *kept, const tlc_op *op, const tlc_host *host,
                        const tlc_tensor *x, size_t pos)
 {
-	if (!full_arity(op) && tlc_rules__unrecorded(tlc_rules__arg(op, host, pos, "dim"))) {
+	if (!full_arity(op) && tlc_rules__unrecorded(host->arg(op, pos, "dim"))) {
 		/* a trace passed a dim without its value: the output pins it */
 		const tlc_tensor *r = tlc_rules__tensor_out(op, 0);
 		if (r) {
@@ -232,7 +232,7 @@ static int kept_for_op(tlc_rules_term *kept, const tlc_op *op, const tlc_host *h
 static int red_count(tlc_cost *out, const tlc_op *op, const tlc_host *host, int64_t a,
                      int64_t b, size_t dim_pos)
 {
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
 	tlc_rules_term kept;
@@ -266,10 +266,10 @@ static int red_generic(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 static int red_maxmin(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *other = tlc_rules__tensor_arg(op, host, 1, "other");
+	const tlc_tensor *other = host->tensor_arg(op, 1, "other");
 	if (!other)
 		return red_count(out, op, host, 1, -1, 1);
-	const tlc_tensor *self = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *self = host->tensor_arg(op, 0, "self");
 	const tlc_tensor *res = tlc_rules__tensor_out(op, 0);
 	int64_t shape[TLC_RULES_MAX_DIMS];
 	size_t nd = 0;
@@ -278,7 +278,7 @@ static int red_maxmin(tlc_cost *out, const tlc_op *op, const tlc_host *host, voi
 	if (res) {
 		nd = res->ndim <= TLC_RULES_MAX_DIMS ? res->ndim : 0;
 		memcpy(shape, res->shape, nd * sizeof shape[0]);
-	} else if (tlc_rules__broadcast(shape, &nd, self->shape, self->ndim, other->shape,
+	} else if (host->broadcast(shape, &nd, self->shape, self->ndim, other->shape,
 	                                other->ndim) < 0) {
 		return tlc_rules__bad(out, host, "self and other do not broadcast");
 	}
@@ -320,7 +320,7 @@ static int red_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 {
 	(void)payload;
 	int kind = 2;
-	int rc = norm_kind(&kind, tlc_rules__arg(op, host, 1, strstr(op->name, "linalg") ? "ord" : "p"));
+	int rc = norm_kind(&kind, host->arg(op, 1, strstr(op->name, "linalg") ? "ord" : "p"));
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "the norm order", "unsupported norm order");
 	if (kind == 2) /* square, add (n_in - n_out), sqrt (n_out) */
@@ -339,11 +339,11 @@ static int red_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 static int red_linalg_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                            void *payload)
 {
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
-	const tlc_value *ord = tlc_rules__arg(op, host, 1, "ord");
-	const tlc_value *dim = tlc_rules__arg(op, host, 2, "dim");
+	const tlc_value *ord = host->arg(op, 1, "ord");
+	const tlc_value *dim = host->arg(op, 2, "dim");
 	int given = 0;
 	int rc = tlc_rules__given(&given, op, host, 1, "ord");
 	if (rc == 0 && tlc_rules__unrecorded(dim))
@@ -369,7 +369,7 @@ static int red_linalg_norm(tlc_cost *out, const tlc_op *op, const tlc_host *host
 static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "self");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "self");
 	int64_t dim = 0;
 	if (!x)
 		return tlc_rules__missing(out, host, "missing self tensor");
@@ -385,7 +385,7 @@ static int red_scan(tlc_cost *out, const tlc_op *op, const tlc_host *host, void 
 		tlc_rules__term_mul_numel(&all, x);
 		return red_bytes(out, op, host, x, &all);
 	}
-	int64_t n = tlc_rules__dim(x, dim);
+	int64_t n = host->dim(x, dim);
 	if (n < 0)
 		return tlc_rules__bad(out, host, "dim %lld out of range", (long long)dim);
 	int64_t d = dim < 0 ? dim + (int64_t)x->ndim : dim;

@@ -1,6 +1,7 @@
 /* Built-in rule families. Each file rules/FAMILY.c defines one init with the
  * plugin init signature and registers its rules through host->register_rule,
- * exactly as an outside plugin does. */
+ * and its rules call the host table's helpers (host->arg, ...), exactly as
+ * an outside plugin does. */
 #ifndef TLC_RULES_RULES_H
 #define TLC_RULES_RULES_H
 

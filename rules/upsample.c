@@ -46,9 +46,9 @@ static int fwd_shape(int64_t *shape, const tlc_op *op, const tlc_host *host,
 		return 0;
 	}
 	memcpy(shape, x->shape, lead * sizeof shape[0]);
-	if (tlc_rules__arg(op, host, 1, "output_size"))
-		return tlc_rules__int_list_arg(shape + lead, s->nd, op, host, 1, "output_size", 0);
-	const tlc_value *sf = tlc_rules__arg(op, host, s->vec_scale_pos, "scale_factors");
+	if (host->arg(op, 1, "output_size"))
+		return host->int_list_arg(shape + lead, s->nd, op, 1, "output_size", 0);
+	const tlc_value *sf = host->arg(op, s->vec_scale_pos, "scale_factors");
 	if (!sf)
 		return TLC_RULE_MISSING_ARGS;
 	if (sf->kind != TLC_VALUE_LIST || (sf->u.list.n != s->nd && sf->u.list.n != 1))
@@ -68,7 +68,7 @@ static int fwd_shape(int64_t *shape, const tlc_op *op, const tlc_host *host,
 static int up_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const up_spec *s = payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "input");
 	int64_t shape[5];
 	if (!x)
 		return tlc_rules__missing(out, host, "missing input tensor");
@@ -82,9 +82,9 @@ static int up_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 		host->cost_explain(out, "nearest: a gather, no arithmetic");
 	else if (host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 2 * s->taps - 1, x->ndim, shape) < 0)
 		return tlc_rules__bad(out, host, "bad output shape");
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (rc == 0)
 		rc = tlc_rules__write_shape(out, host, shape, x->ndim, x->dtype);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -95,21 +95,21 @@ static int up_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 static int up_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const up_spec *s = payload;
-	const tlc_tensor *go = tlc_rules__tensor_arg(op, host, 0, "grad_output");
+	const tlc_tensor *go = host->tensor_arg(op, 0, "grad_output");
 	if (!go)
 		return tlc_rules__missing(out, host, "missing grad_output tensor");
 	int64_t k = s->taps == 0 ? 1 : 2 * s->taps;
 	if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, k, go) < 0)
 		return tlc_rules__bad(out, host, "bad grad_output shape");
-	int rc = tlc_rules__read_inputs(out, op, host);
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return tlc_rules__need(out, host, rc, "tensors");
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		return tlc_rules__need(out, host, tlc_rules__write_outputs(out, op, host, NULL),
+		return tlc_rules__need(out, host, host->write_outputs(out, op, NULL),
 		                       "outputs");
 	int64_t in[5];
 	size_t n = 0;
-	rc = tlc_rules__int_list(in, 5, &n, tlc_rules__arg(op, host, 2, "input_size"));
+	rc = tlc_rules__int_list(in, 5, &n, host->arg(op, 2, "input_size"));
 	if (rc < 0 || n != go->ndim)
 		return tlc_rules__write_shape(out, host, NULL, 0, TLC_DTYPE_NONE);
 	return tlc_rules__need(out, host, tlc_rules__write_shape(out, host, in, n, go->dtype),
@@ -130,9 +130,9 @@ static const int64_t gs_loc[3] = { 10, 2, 52 };
 static int gs_mode(int64_t *taps, int64_t *loc, const tlc_op *op, const tlc_host *host)
 {
 	int64_t mode = 0, pad = 0;
-	int rc = tlc_rules__int_arg_or(&mode, op, host, 2, "interpolation_mode", 0);
+	int rc = host->int_arg_or(&mode, op, 2, "interpolation_mode", 0);
 	if (rc == 0)
-		rc = tlc_rules__int_arg_or(&pad, op, host, 3, "padding_mode", 0);
+		rc = host->int_arg_or(&pad, op, 3, "padding_mode", 0);
 	if (rc < 0)
 		return rc;
 	if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
@@ -158,8 +158,8 @@ static int gs_shapes(tlc_rules_term *loc, int64_t *channels, const tlc_tensor *x
 static int gs_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 0, "input");
-	const tlc_tensor *grid = tlc_rules__tensor_arg(op, host, 1, "grid");
+	const tlc_tensor *x = host->tensor_arg(op, 0, "input");
+	const tlc_tensor *grid = host->tensor_arg(op, 1, "grid");
 	int64_t taps = 0, loc = 0, c = 0;
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
@@ -177,9 +177,9 @@ static int gs_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "bad shape");
 	int64_t shape[4] = { x->shape[0], c, grid->shape[1], grid->shape[2] };
-	rc = tlc_rules__read_inputs(out, op, host);
+	rc = host->read_inputs(out, op);
 	if (rc == 0 && (op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
-		rc = tlc_rules__write_outputs(out, op, host, NULL);
+		rc = host->write_outputs(out, op, NULL);
 	else if (rc == 0)
 		rc = tlc_rules__write_shape(out, host, shape, 4, x->dtype);
 	return tlc_rules__need(out, host, rc, "tensors");
@@ -192,25 +192,25 @@ static int gs_fwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 static int gs_bwd(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
-	const tlc_tensor *x = tlc_rules__tensor_arg(op, host, 1, "input");
-	const tlc_tensor *grid = tlc_rules__tensor_arg(op, host, 2, "grid");
+	const tlc_tensor *x = host->tensor_arg(op, 1, "input");
+	const tlc_tensor *grid = host->tensor_arg(op, 2, "grid");
 	int64_t taps = 0, loc = 0, c = 0;
 	int mask[2] = { 1, 1 };
 	size_t nm = 0;
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
-	if (!x || !grid || !tlc_rules__tensor_arg(op, host, 0, "grad_output"))
+	if (!x || !grid || !host->tensor_arg(op, 0, "grad_output"))
 		return tlc_rules__missing(out, host, "missing grad_output, input or grid tensor");
-	if (tlc_rules__arg(op, host, 6, "output_mask") || tlc_rules__observed(op)) {
+	if (host->arg(op, 6, "output_mask") || tlc_rules__observed(op)) {
 		int mrc = tlc_rules__bool_list_arg(mask, 2, &nm, op, host, 6, "output_mask");
 		if (mrc < 0)
 			return tlc_rules__arg_fail(out, host, op, mrc, "output_mask", "bad output_mask");
 	}
 	/* the mode sits one position later than in the forward op */
 	int64_t mode = 0, pad = 0;
-	int mrc = tlc_rules__int_arg_or(&mode, op, host, 3, "interpolation_mode", 0);
+	int mrc = host->int_arg_or(&mode, op, 3, "interpolation_mode", 0);
 	if (mrc == 0)
-		mrc = tlc_rules__int_arg_or(&pad, op, host, 4, "padding_mode", 0);
+		mrc = host->int_arg_or(&pad, op, 4, "padding_mode", 0);
 	if (mrc < 0)
 		return tlc_rules__arg_fail(out, host, op, mrc, "interpolation/padding mode",
 		                           "bad mode or shapes (input 4-d, grid [N,H,W,2])");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util.h"
+#include "helpers.h"
 
 /* ---- registration ---------------------------------------------------- */
 
@@ -572,19 +573,6 @@ tlc_dtype tlc_rules__dtype_code(int64_t code)
 	if (code < 0 || (uint64_t)code >= sizeof codes / sizeof codes[0])
 		return TLC_DTYPE_OTHER;
 	return codes[code];
-}
-
-tlc_dtype tlc_rules__dtype_parse(const char *name)
-{
-	/* the one table, tlc_dtype_names() of plugin.h */
-	if (!name)
-		return TLC_DTYPE_NONE;
-	if (strncmp(name, "torch.", 6) == 0)
-		name += 6;
-	for (int d = TLC_DTYPE_NONE + 1; d < TLC_DTYPE_OTHER; d++)
-		if (strcmp(tlc_dtype_names((tlc_dtype)d, NULL), name) == 0)
-			return (tlc_dtype)d;
-	return TLC_DTYPE_OTHER;
 }
 
 /* ---- shape helpers shared with outside plugins ------------------------- */

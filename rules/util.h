@@ -53,25 +53,22 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
 
 /* ---- argument access ------------------------------------------------- */
 
-/** arg(i, name) as described above, or NULL when absent (or JSON null). */
-const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
-                                const char *name);
-/** The i-th output, or NULL when outputs are not recorded / out of range. */
-const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+/* The lookups themselves are the host's (plugin.h), reached as a plugin
+ * reaches them: host->arg, host->tensor_arg, host->output,
+ * host->int_arg_or, host->int_list_arg; so are host->dim, host->numel,
+ * host->broadcast, host->read_inputs, host->write_outputs,
+ * host->matmul_shape, host->conv_out_size and host->dtype_parse. Their
+ * implementations (rules/helpers.h) are for the host table only. */
 
 /** The tensor of a value, or NULL when v is NULL or not a tensor. */
 const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
-/** Tensor of arg(i, name), or NULL. */
-const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
-                                        size_t i, const char *name);
 /** Tensor of output i, or NULL. */
 const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
 
-/** Integer of arg(i, name). A bool is not an int; a one-element int list is. */
+/** Integer of arg(i, name). A bool is not an int; a one-element int list
+ *  is. (host->int_arg_or is the variant with a default.) */
 int tlc_rules__int_arg(int64_t *out, const tlc_op *op, const tlc_host *host, size_t i,
                        const char *name);
-int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,
-                          size_t i, const char *name, int64_t dflt);
 /** Bool of arg(i, name); ints 0/1 are accepted as bools. */
 int tlc_rules__bool_arg_or(int *out, const tlc_op *op, const tlc_host *host, size_t i,
                            const char *name, int dflt);
@@ -86,27 +83,15 @@ const char *tlc_rules__string_arg_or(const tlc_op *op, const tlc_host *host, siz
 /** An int list value into out[cap]. A single int is a list of one. An empty
  *  list gives *n = 0. BAD_ARGS for non-ints or more than cap entries. */
 int tlc_rules__int_list(int64_t *out, size_t cap, size_t *n, const tlc_value *v);
-/** Int list of arg(i, name) expanded to exactly `want` entries: a list of
- *  one is repeated (stride=2 for conv2d means [2,2]); absent gives `dflt`
- *  repeated. BAD_ARGS when the length is neither 1 nor want. */
-int tlc_rules__int_list_arg(int64_t *out, size_t want, const tlc_op *op,
-                            const tlc_host *host, size_t i, const char *name,
-                            int64_t dflt);
 /** Bool list (output_mask) of arg(i, name) into out[cap]; ints 0/1 accepted. */
 int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
                              const tlc_host *host, size_t i, const char *name);
 
 /* ---- shapes ---------------------------------------------------------- */
 
-/** Size of dim d of t; negative d counts from the end. -1 when out of range. */
-int64_t tlc_rules__dim(const tlc_tensor *t, int64_t d);
 /** Product of dims [from, to) of t into *out; BAD_ARGS on int64 overflow
  *  (use a term for counting; this is for sizes such as a batch count). */
 int tlc_rules__numel_range(int64_t *out, const tlc_tensor *t, size_t from, size_t to);
-/** numpy/PyTorch broadcast of two shapes into out[TLC_RULES_MAX_DIMS].
- *  BAD_ARGS when incompatible or too many dims. Either shape may have ndim 0. */
-int tlc_rules__broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
-                         const int64_t *b, size_t nb);
 /** Same over the tensors among vals[0..n) (NULL and non-tensors skipped). */
 int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *const *vals,
                                 size_t n);
@@ -139,17 +124,8 @@ int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field fiel
 /** Nonzero for in-place and out= variants: the name ends with '_', or the
  *  overload is "out" or ends with "_out" ("Tensor_out"); "output_mask" is not. */
 int tlc_rules__is_inplace(const tlc_op *op);
-/** bytes_read += every tensor among the positional args and kwargs (lists
- *  included), except the kwarg "out" (written, not read). */
-int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host);
 /** bytes_read += one value (tensor or list; None adds nothing). */
 int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *v);
-/** bytes_written += every recorded output. When outputs are not recorded,
- *  `fallback` (may be NULL) is written instead: e.g. the computed result
- *  tensor, or self for an in-place op. Returns MISSING_ARGS when neither
- *  exists (the caller explains). */
-int tlc_rules__write_outputs(tlc_cost *out, const tlc_op *op, const tlc_host *host,
-                             const tlc_value *fallback);
 /** bytes_written += prod(shape) * size(dtype); unknown dtype marks the bytes
  *  unknown (never adds 0 silently). */
 int tlc_rules__write_shape(tlc_cost *out, const tlc_host *host, const int64_t *shape,
@@ -170,11 +146,7 @@ int tlc_rules__bad(tlc_cost *out, const tlc_host *host, const char *fmt, ...)
  *  as "missing/bad <what>" and returned; rc == 0 returns 0. */
 int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *what);
 
-/* ---- element types ---------------------------------------------------- */
-
-/** dtype from an op log dtype name ("float32", ...); NONE for NULL, OTHER
- *  for a name of unknown size. */
-tlc_dtype tlc_rules__dtype_parse(const char *name);
+/* ---- element types: names are host->dtype_parse, codes below ---------- */
 
 /* ---- shared per-element conventions ------------------------------------
  * FLOPs per element that are conventions, not arithmetic (rules using them
@@ -229,17 +201,5 @@ tlc_dtype tlc_rules__dtype_code(int64_t code);
 /** Marks the cost's bytes unknown (a tensor the formula writes has a shape
  *  the input did not record); FLOPs stay exact. */
 int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field field);
-/* Shape helpers shared with outside plugins through the host table
- * (host->matmul_shape, host->conv_out_size). matmul.c uses the first; conv.c
- * still holds its own static copy of the second. */
-
-/** torch.matmul shapes of a x b: batch dims broadcast, 1-D operands
- *  promoted. BAD_ARGS when the inner dims or the batch dims disagree. */
-int tlc_rules__matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b);
-/** One convolution output size with overflow checks: (in + 2p - d*(k-1) -
- *  1) / s + 1, or transposed (in-1)*s - 2p + d*(k-1) + op + 1. BAD_ARGS
- *  when the result is not a valid size or s < 1. */
-int tlc_rules__conv_out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p,
-                             int64_t d, int64_t op, int transposed);
 
 #endif

@@ -174,3 +174,9 @@ TESTS += tests/test_rowmem
 tests_test_rowmem_SOURCES = tests/test_rowmem.c
 tests_test_rowmem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rowmem_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# The one hash index (engine/base/hindex.c), the id map and the interner on it.
+check_PROGRAMS += tests/test_hindex
+TESTS += tests/test_hindex
+tests_test_hindex_SOURCES = tests/test_hindex.c
+tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -33,6 +33,7 @@
 #include "tlcost/tlcost.h"
 #include "cost.h"
 #include "../rules/util.h"
+#include "../rules/helpers.h"
 
 #ifndef TLC_RULE_TABLES
 #define TLC_RULE_TABLES ""
@@ -545,10 +546,10 @@ static void test_util_terms_and_names(void **state)
 	op.name = "aten::_slow_conv2d_backward";
 	op.overload = "output_mask"; /* not an out= variant */
 	assert_false(tlc_rules__is_inplace(&op));
-	assert_int_equal(tlc_rules__dtype_parse("bfloat16"), TLC_DTYPE_BFLOAT16);
-	assert_int_equal(tlc_rules__dtype_parse("torch.float16"), TLC_DTYPE_FLOAT16);
-	assert_int_equal(tlc_rules__dtype_parse("int4x2"), TLC_DTYPE_OTHER);
-	assert_int_equal(tlc_rules__dtype_parse(NULL), TLC_DTYPE_NONE);
+	assert_int_equal(tlc_host__table()->dtype_parse("bfloat16"), TLC_DTYPE_BFLOAT16);
+	assert_int_equal(tlc_host__table()->dtype_parse("torch.float16"), TLC_DTYPE_FLOAT16);
+	assert_int_equal(tlc_host__table()->dtype_parse("int4x2"), TLC_DTYPE_OTHER);
+	assert_int_equal(tlc_host__table()->dtype_parse(NULL), TLC_DTYPE_NONE);
 }
 
 /* Recorded vs defaulted: the same absent argument is the schema default in

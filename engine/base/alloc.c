@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "alloc.h"
+#include "hindex.h"
 
 static void *std_malloc(size_t n, void *p) { (void)p; return malloc(n); }
 static void *std_realloc(void *q, size_t n, void *p) { (void)p; return realloc(q, n); }
@@ -222,33 +223,14 @@ void tlc_sb__free(tlc_sb *sb)
 	sb->len = sb->cap = 0;
 }
 
-/* ---- interner: open addressing over stable arena copies ---- */
+/* ---- interner: stable arena copies, found through the hash index ---- */
 struct tlc_intern {
 	const tlc_allocator *a;
 	tlc_arena arena;
-	const char **slots;
-	size_t nslots, count;
+	const char **strs; /* the copies, in order of first appearance */
+	size_t count, cap;
+	tlc_hindex index;  /* hash -> strs index */
 };
-
-/* Eight bytes at a time, multiply-xorshift mixing: names are hashed on
- * every op, so this is on the hot path. */
-uint64_t tlc_hash__bytes(const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 29;
-		s += 8;
-		n -= 8;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 32);
-}
 
 int tlc_intern__new(tlc_intern **out, const tlc_allocator *a)
 {
@@ -257,6 +239,7 @@ int tlc_intern__new(tlc_intern **out, const tlc_allocator *a)
 		return tlc_error__oom();
 	in->a = a;
 	tlc_arena__init(&in->arena, a, 8192);
+	tlc_hindex__init(&in->index, a);
 	*out = in;
 	return 0;
 }
@@ -266,49 +249,40 @@ void tlc_intern__free(tlc_intern *in)
 	if (!in)
 		return;
 	tlc_arena__free(&in->arena);
-	tlc_alloc__free(in->a, (void *)in->slots);
+	tlc_hindex__free(&in->index);
+	tlc_alloc__free(in->a, (void *)in->strs);
 	tlc_alloc__free(in->a, in);
 }
 
-static int intern_rehash(tlc_intern *in)
+typedef struct bytes_key {
+	const char *s;
+	size_t n;
+} bytes_key;
+
+static int intern_eq(size_t idx, const void *key, const void *payload)
 {
-	size_t n = in->nslots ? in->nslots * 2 : 64;
-	const char **s = tlc_alloc__calloc(in->a, n, sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < in->nslots; i++) {
-		const char *v = in->slots[i];
-		if (!v)
-			continue;
-		size_t j = tlc_hash__bytes(v, strlen(v)) & (n - 1);
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = v;
-	}
-	tlc_alloc__free(in->a, (void *)in->slots);
-	in->slots = s;
-	in->nslots = n;
-	return 0;
+	const bytes_key *k = key;
+	const char *v = ((const tlc_intern *)payload)->strs[idx];
+	return strncmp(v, k->s, k->n) == 0 && v[k->n] == '\0';
 }
 
 const char *tlc_intern__get(tlc_intern *in, const char *s, size_t n)
 {
-	if ((in->count + 1) * 2 > in->nslots && intern_rehash(in) < 0)
+	bytes_key k = { s, n };
+	uint64_t h = tlc_hash__bytes(s, n);
+	if (tlc_hindex__reserve(&in->index, in->count + 1) < 0)
 		return NULL;
-	size_t j = tlc_hash__bytes(s, n) & (in->nslots - 1);
-	for (;;) {
-		const char *v = in->slots[j];
-		if (!v)
-			break;
-		if (strncmp(v, s, n) == 0 && v[n] == '\0')
-			return v;
-		j = (j + 1) & (in->nslots - 1);
-	}
+	tlc_hslot *slot = tlc_hindex__probe(&in->index, h, intern_eq, &k, in);
+	if (slot->idx1)
+		return in->strs[slot->idx1 - 1];
+	if (tlc_alloc__grow(in->a, (void **)&in->strs, &in->cap, in->count + 1,
+	                    sizeof *in->strs) < 0)
+		return NULL;
 	char *copy = tlc_arena__strndup(&in->arena, s, n);
 	if (!copy)
 		return NULL;
-	in->slots[j] = copy;
-	in->count++;
+	in->strs[in->count] = copy;
+	tlc_hindex__fill(&in->index, slot, h, in->count++);
 	return copy;
 }
 

@@ -67,7 +67,5 @@ void tlc_intern__free(tlc_intern *in);
 const char *tlc_intern__get(tlc_intern *in, const char *s, size_t n);
 size_t tlc_intern__count(const tlc_intern *in);
 
-/** FNV-1a hash. */
-uint64_t tlc_hash__bytes(const void *p, size_t n);
 
 #endif

@@ -7,6 +7,7 @@
 #include "eval.h"
 #include "cost.h"
 #include "engine.h"
+#include "hindex.h"
 #include "idmap.h"
 #include "opcopy.h"
 #include "comm.h"
@@ -26,13 +27,6 @@ struct optype {
 	tlc_count flops;
 	tlc_optype_row pub;
 };
-
-/* The op-type table: open addressing on the hash of the name and overload
- * bytes; a slot holds the hash and 1 + the type's index (0: empty). */
-typedef struct type_slot {
-	uint64_t h;
-	size_t idx1;
-} type_slot;
 
 typedef struct ledger_group {
 	const char *name, *overload;
@@ -95,8 +89,7 @@ struct tlc_eval {
 
 	optype *types;
 	size_t ntypes, tcap;
-	type_slot *type_slots;   /* (name, overload) -> type (see type_of) */
-	size_t ntype_slots;      /* a power of two, or 0 */
+	tlc_hindex type_index;   /* hash of (name, overload) -> types (see type_of) */
 	size_t recent[256];      /* 1 + type index, by the op's name pointer (see type_of) */
 	const optype **types_sorted;
 
@@ -154,6 +147,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->uncov_index, ev->a, sizeof(int64_t));
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
 	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
+	tlc_hindex__init(&ev->type_index, ev->a);
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
@@ -214,7 +208,7 @@ void tlc_eval_free(tlc_eval *ev)
 	for (size_t i = 0; i < ev->nuncov; i++)
 		tlc_count__clear(&ev->uncov[i].nested);
 	tlc_alloc__free(ev->a, ev->uncov);
-	tlc_alloc__free(ev->a, ev->type_slots);
+	tlc_hindex__free(&ev->type_index);
 	tlc_alloc__free(ev->a, ev->row_index);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
@@ -303,30 +297,9 @@ static uint64_t type_hash(const char *name, size_t nlen, const char *ovl, size_t
 	return tlc_hash__bytes(name, nlen) * 31 + tlc_hash__bytes(ovl, olen);
 }
 
-/* Doubles the table (at half load), re-placing every type by its hash. */
-static int grow_type_slots(tlc_eval *ev)
-{
-	size_t n = ev->ntype_slots ? ev->ntype_slots * 2 : 256;
-	type_slot *s = tlc_alloc__calloc(ev->a, n, sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < ev->ntype_slots; i++) {
-		const type_slot *o = &ev->type_slots[i];
-		if (!o->idx1)
-			continue;
-		size_t j = o->h & (n - 1);
-		while (s[j].idx1)
-			j = (j + 1) & (n - 1);
-		s[j] = *o;
-	}
-	tlc_alloc__free(ev->a, ev->type_slots);
-	ev->type_slots = s;
-	ev->ntype_slots = n;
-	return 0;
-}
-
-/* A new type in slot *slot (empty) for the raw name and overload. */
-static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *raw_name,
+/* A new type for the raw name and overload, in the empty slot of the
+ * index where it belongs. */
+static optype *new_type(tlc_eval *ev, tlc_hslot *slot, uint64_t h, const char *raw_name,
                         size_t nlen, const char *raw_ovl, size_t olen)
 {
 	const char *name = tlc_intern__get(ev->intern, raw_name, nlen);
@@ -341,8 +314,7 @@ static optype *new_type(tlc_eval *ev, type_slot *slot, uint64_t h, const char *r
 	t->rule = tlc_engine__find_rule(ev->eng, name, ovl);
 	t->group = -1;
 	tlc_count__init(&t->flops);
-	slot->h = h;
-	slot->idx1 = ++ev->ntypes;
+	tlc_hindex__fill(&ev->type_index, slot, h, ev->ntypes++);
 	return t;
 }
 
@@ -369,21 +341,28 @@ static optype *type_of(tlc_eval *ev, const tlc_op *op)
 	return t;
 }
 
+typedef struct type_key {
+	const char *name, *ovl;
+} type_key;
+
+static int type_eq(size_t idx, const void *key, const void *payload)
+{
+	const type_key *k = key;
+	const optype *t = &((const tlc_eval *)payload)->types[idx];
+	return strcmp(t->name, k->name) == 0 && strcmp(t->overload, k->ovl) == 0;
+}
+
 static optype *find_type(tlc_eval *ev, const char *name, const char *ovl)
 {
 	size_t nlen = strlen(name), olen = strlen(ovl);
 	uint64_t h = type_hash(name, nlen, ovl, olen);
-	if (ev->ntypes + 1 > ev->ntype_slots / 2 && grow_type_slots(ev) < 0)
+	if (tlc_hindex__reserve(&ev->type_index, ev->ntypes + 1) < 0)
 		return NULL;
-	size_t mask = ev->ntype_slots - 1;
-	for (size_t j = h & mask;; j = (j + 1) & mask) {
-		type_slot *s = &ev->type_slots[j];
-		if (!s->idx1)
-			return new_type(ev, s, h, name, nlen, ovl, olen);
-		optype *t = &ev->types[s->idx1 - 1];
-		if (s->h == h && strcmp(t->name, name) == 0 && strcmp(t->overload, ovl) == 0)
-			return t;
-	}
+	type_key k = { name, ovl };
+	tlc_hslot *s = tlc_hindex__probe(&ev->type_index, h, type_eq, &k, ev);
+	if (!s->idx1)
+		return new_type(ev, s, h, name, nlen, ovl, olen);
+	return &ev->types[s->idx1 - 1];
 }
 
 static ledger_group *find_group(tlc_eval *ev, optype *t)

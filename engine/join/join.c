@@ -6,6 +6,7 @@
 #include <string.h>
 #include "eval.h"
 #include "join.h"
+#include "hindex.h"
 
 typedef struct jctx {
 	tlc_join *j;
@@ -22,7 +23,7 @@ typedef struct jctx {
 	size_t ncand, candcap;
 	size_t *buf;            /* candidates of one launch */
 	size_t nbuf, bufcap;
-	uint64_t *group_hash;
+	tlc_hindex group_index;  /* hash of a group's row set -> group index */
 	size_t *goff;
 	size_t grows_cap, ngrows, groupcap;
 } jctx;
@@ -440,20 +441,28 @@ static int gather(jctx *c, size_t lo, size_t hi)
 /* The group of exactly this set of rows (created on first use). Rows live
  * in j->group_rows; c->goff[g] is where group g's start (pointers are set
  * once the pool stops moving). */
+static int group_eq(size_t g, const void *key, const void *payload)
+{
+	const jctx *c = payload;
+	(void)key;
+	return c->j->groups[g].nrows == c->nbuf &&
+	       memcmp(c->j->group_rows + c->goff[g], c->buf, c->nbuf * sizeof *c->buf) == 0;
+}
+
 static int group_of(jctx *c, int64_t *out)
 {
 	tlc_join *j = c->j;
 	size_t bytes = c->nbuf * sizeof *c->buf;
 	uint64_t h = tlc_hash__bytes(c->buf, bytes);
-	for (size_t g = 0; g < j->ngroups; g++)
-		if (c->group_hash[g] == h && j->groups[g].nrows == c->nbuf &&
-		    memcmp(j->group_rows + c->goff[g], c->buf, bytes) == 0) {
-			*out = (int64_t)g;
-			return 0;
-		}
-	size_t g = j->ngroups, hcap = c->groupcap, ocap = c->groupcap;
+	if (tlc_hindex__reserve(&c->group_index, j->ngroups + 1) < 0)
+		return TLC_ENOMEM;
+	tlc_hslot *s = tlc_hindex__probe(&c->group_index, h, group_eq, NULL, c);
+	if (s->idx1) {
+		*out = (int64_t)(s->idx1 - 1);
+		return 0;
+	}
+	size_t g = j->ngroups, ocap = c->groupcap;
 	if (tlc_alloc__grow(c->a, (void **)&j->groups, &c->groupcap, g + 1, sizeof *j->groups) < 0 ||
-	    tlc_alloc__grow(c->a, (void **)&c->group_hash, &hcap, c->groupcap, sizeof *c->group_hash) < 0 ||
 	    tlc_alloc__grow(c->a, (void **)&c->goff, &ocap, c->groupcap, sizeof *c->goff) < 0 ||
 	    tlc_alloc__grow(c->a, (void **)&j->group_rows, &c->grows_cap, c->ngrows + c->nbuf,
 	                    sizeof *j->group_rows) < 0)
@@ -461,7 +470,7 @@ static int group_of(jctx *c, int64_t *out)
 	memcpy(j->group_rows + c->ngrows, c->buf, bytes);
 	c->goff[g] = c->ngrows;
 	c->ngrows += c->nbuf;
-	c->group_hash[g] = h;
+	tlc_hindex__fill(&c->group_index, s, h, g);
 	memset(&j->groups[g], 0, sizeof j->groups[g]);
 	j->groups[g].id = (int64_t)g;
 	j->groups[g].nrows = c->nbuf;
@@ -1058,7 +1067,7 @@ static void ctx_free(jctx *c)
 	tlc_alloc__free(c->a, c->cand_n);
 	tlc_alloc__free(c->a, c->cand_pool);
 	tlc_alloc__free(c->a, c->buf);
-	tlc_alloc__free(c->a, c->group_hash);
+	tlc_hindex__free(&c->group_index);
 	tlc_alloc__free(c->a, c->goff);
 }
 
@@ -1076,6 +1085,7 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 	memset(&c, 0, sizeof c);
 	c.ev = ev;
 	c.a = tlc_eval__allocator(ev);
+	tlc_hindex__init(&c.group_index, c.a);
 	c.ndev = tlc_eval__device_count(ev);
 	c.nrows = nrows;
 	c.j = tlc_alloc__calloc(c.a, 1, sizeof *c.j);

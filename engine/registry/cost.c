@@ -5,7 +5,8 @@
 #include "cost.h"
 #include "engine.h"
 #include "names.h"
-#include "util.h" /* rules/util.h: the helpers the built-in families use */
+#include "util.h" /* rules/util.h: tlc_rules__numel_range */
+#include "helpers.h" /* rules/helpers.h: what the table's rule helpers call */
 
 /* the host's broadcast buffers are the rules' (tlc_rules__broadcast) */
 _Static_assert(TLC_RULES_MAX_DIMS == TLC_HOST_MAX_DIMS, "host and rules dims differ");

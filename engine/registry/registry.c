@@ -1,10 +1,11 @@
-/* Rule registry: open-addressing index from "ns::op[.overload]" to the
- * active rule; overridden rules are kept so removing a provider restores
- * them. */
+/* Rule registry: the active rules, found by "ns::op[.overload]" through
+ * the hash index; overridden rules are kept so removing a provider
+ * restores them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "registry.h"
+#include "hindex.h"
 
 typedef struct notice_entry {
 	tlc_notice pub;
@@ -15,8 +16,7 @@ struct tlc_registry {
 	const tlc_allocator *a;
 	tlc_rule **rules;          /* active rules, unordered */
 	size_t nrules, cap;
-	tlc_rule **index;          /* hash slots -> active rule */
-	size_t nslots;
+	tlc_hindex index;          /* hash of the name -> rules index */
 	char **providers;          /* provider labels by id */
 	size_t nproviders, pcap;
 	notice_entry *notices;
@@ -31,6 +31,7 @@ int tlc_registry__new(tlc_registry **out, const tlc_allocator *a)
 	if (!r)
 		return tlc_error__oom();
 	r->a = a;
+	tlc_hindex__init(&r->index, a);
 	*out = r;
 	return 0;
 }
@@ -65,7 +66,7 @@ void tlc_registry__free(tlc_registry *r)
 		tlc_alloc__free(r->a, (void *)r->notices[i].pub.message);
 	invalidate_sorted(r);
 	tlc_alloc__free(r->a, r->rules);
-	tlc_alloc__free(r->a, r->index);
+	tlc_hindex__free(&r->index);
 	tlc_alloc__free(r->a, r->providers);
 	tlc_alloc__free(r->a, r->notices);
 	tlc_alloc__free(r->a, r);
@@ -111,39 +112,42 @@ static int key_equal(const char *key, const char *name, const char *overload)
 	return key[n] == '.' && strcmp(key + n + 1, overload) == 0;
 }
 
-static size_t slot_of(const tlc_registry *r, const char *name, const char *overload)
+typedef struct rule_key {
+	const char *name, *overload;
+} rule_key;
+
+static int rule_eq(size_t idx, const void *key, const void *payload)
 {
-	size_t mask = r->nslots - 1;
-	size_t j = key_hash(name, overload) & mask;
-	while (r->index[j] && !key_equal(r->index[j]->info.name, name, overload))
-		j = (j + 1) & mask;
-	return j;
+	const rule_key *k = key;
+	return key_equal(((const tlc_registry *)payload)->rules[idx]->info.name, k->name,
+	                 k->overload);
 }
 
-static int reindex(tlc_registry *r, size_t nslots)
+/* The slot of the active rule for name (+ overload), or the empty slot
+ * where it belongs; the index must have slots. */
+static tlc_hslot *slot_of(const tlc_registry *r, const char *name, const char *overload)
 {
-	tlc_rule **idx = tlc_alloc__calloc(r->a, nslots, sizeof *idx);
-	if (!idx)
-		return tlc_error__oom();
-	tlc_alloc__free(r->a, r->index);
-	r->index = idx;
-	r->nslots = nslots;
-	for (size_t i = 0; i < r->nrules; i++)
-		r->index[slot_of(r, r->rules[i]->info.name, NULL)] = r->rules[i];
-	return 0;
+	rule_key k = { name, overload };
+	return tlc_hindex__probe(&r->index, key_hash(name, overload), rule_eq, &k, r);
+}
+
+static tlc_rule *active(const tlc_registry *r, const char *name, const char *overload)
+{
+	const tlc_hslot *s = slot_of(r, name, overload);
+	return s->idx1 ? r->rules[s->idx1 - 1] : NULL;
 }
 
 const tlc_rule *tlc_registry__find(const tlc_registry *r, const char *name,
                                    const char *overload)
 {
-	if (!r->nslots || !name)
+	if (!r->index.nslots || !name)
 		return NULL;
 	if (overload && *overload) {
-		const tlc_rule *hit = r->index[slot_of(r, name, overload)];
+		const tlc_rule *hit = active(r, name, overload);
 		if (hit)
 			return hit;
 	}
-	return r->index[slot_of(r, name, NULL)];
+	return active(r, name, NULL);
 }
 
 static int valid_name(const char *name)
@@ -220,18 +224,13 @@ static tlc_rule *rule_new(tlc_registry *r, unsigned provider, const tlc_rule_def
 	return rule;
 }
 
-static int replace_active(tlc_registry *r, tlc_rule *old, tlc_rule *rule)
+/* rule takes the place of the active rule at i (same name, same place in
+ * rules, so the index stands) and shadows it. */
+static void replace_active(tlc_registry *r, size_t i, tlc_rule *rule)
 {
-	for (size_t i = 0; i < r->nrules; i++) {
-		if (r->rules[i] == old) {
-			r->rules[i] = rule;
-			break;
-		}
-	}
-	rule->shadowed = old;
+	rule->shadowed = r->rules[i];
 	rule->info.overrides = 1;
-	r->index[slot_of(r, rule->info.name, NULL)] = rule;
-	return 0;
+	r->rules[i] = rule;
 }
 
 /* rule_duplicate naming the provider being loaded and the one that came
@@ -269,9 +268,10 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 	int rc = check_def(def);
 	if (rc < 0)
 		return rc;
-	if ((r->nrules + 1) * 2 > r->nslots && reindex(r, r->nslots ? r->nslots * 2 : 256) < 0)
+	if (tlc_hindex__reserve(&r->index, r->nrules + 1) < 0)
 		return TLC_ENOMEM;
-	tlc_rule *old = r->index[slot_of(r, def->name, NULL)];
+	tlc_hslot *slot = slot_of(r, def->name, NULL); /* valid: nothing below grows the index */
+	tlc_rule *old = slot->idx1 ? r->rules[slot->idx1 - 1] : NULL;
 	if (old && !(def->flags & TLC_RULE_OVERRIDE))
 		return duplicate(r->providers[provider], old->info.provider, def->name);
 	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
@@ -284,10 +284,10 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 			rule_free(r->a, rule);
 			return TLC_ENOMEM;
 		}
-		replace_active(r, old, rule);
+		replace_active(r, slot->idx1 - 1, rule);
 	} else {
-		r->rules[r->nrules++] = rule;
-		r->index[slot_of(r, def->name, NULL)] = rule;
+		r->rules[r->nrules] = rule;
+		tlc_hindex__fill(&r->index, slot, key_hash(def->name, NULL), r->nrules++);
 	}
 	invalidate_sorted(r);
 	return 0;
@@ -332,10 +332,10 @@ void tlc_registry__remove_provider(tlc_registry *r, unsigned provider)
 	r->nnotices = nw;
 	invalidate_sorted(r);
 	/* rebuild in place: removal must not need memory */
-	if (r->nslots) {
-		memset(r->index, 0, r->nslots * sizeof *r->index);
-		for (size_t i = 0; i < r->nrules; i++)
-			r->index[slot_of(r, r->rules[i]->info.name, NULL)] = r->rules[i];
+	tlc_hindex__clear(&r->index);
+	for (size_t i = 0; i < r->nrules; i++) {
+		const char *name = r->rules[i]->info.name;
+		tlc_hindex__fill(&r->index, slot_of(r, name, NULL), key_hash(name, NULL), i);
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "reports.h"
 #include "eval.h"
+#include "hindex.h"
 
 typedef struct pgroup {
 	tlc_profile_row pub;
@@ -20,8 +21,7 @@ struct tlc_profile {
 	tlc_arena ar;
 	pgroup *g;
 	size_t n, cap, shown;
-	size_t *bucket;          /* open addressing: group index + 1 */
-	size_t nbucket;
+	tlc_hindex index;        /* hash of the key -> g index (by type, by module) */
 	int any_time, any_dev;
 };
 
@@ -52,24 +52,28 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	return g->pub.key ? 0 : tlc_error__oom();
 }
 
+static int group_eq(size_t idx, const void *key, const void *payload)
+{
+	return strcmp(((const tlc_profile *)payload)->g[idx].pub.key, key) == 0;
+}
+
 /* Group of key (created when absent). By op, every row is its own group. */
 static int group_of(tlc_profile *p, const char *key, size_t *out)
 {
 	if (p->opts.by == TLC_PROFILE_BY_OP)
 		return new_group(p, key, out);
-	size_t h = (size_t)tlc_hash__bytes(key, strlen(key)) & (p->nbucket - 1);
-	for (;; h = (h + 1) & (p->nbucket - 1)) {
-		size_t v = p->bucket[h];
-		if (v == 0) {
-			int rc = new_group(p, key, out);
-			p->bucket[h] = *out + 1;
-			return rc;
-		}
-		if (strcmp(p->g[v - 1].pub.key, key) == 0) {
-			*out = v - 1;
-			return 0;
-		}
+	uint64_t h = tlc_hash__bytes(key, strlen(key));
+	if (tlc_hindex__reserve(&p->index, p->n + 1) < 0)
+		return TLC_ENOMEM;
+	tlc_hslot *s = tlc_hindex__probe(&p->index, h, group_eq, key, p);
+	if (s->idx1) {
+		*out = s->idx1 - 1;
+		return 0;
 	}
+	int rc = new_group(p, key, out);
+	if (rc == 0)
+		tlc_hindex__fill(&p->index, s, h, *out);
+	return rc;
 }
 
 static void add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
@@ -100,11 +104,6 @@ static void add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
 static int collect(tlc_profile *p)
 {
 	size_t nops = tlc_eval_op_count(p->ev);
-	for (p->nbucket = 16; p->nbucket < 2 * nops + 2; p->nbucket *= 2)
-		;
-	p->bucket = tlc_alloc__calloc(p->a, p->nbucket, sizeof *p->bucket);
-	if (!p->bucket)
-		return tlc_error__oom();
 	for (size_t i = 0; i < nops; i++) {
 		const tlc_op_row *r = tlc_eval_op_at(p->ev, i);
 		char buf[512];
@@ -168,6 +167,7 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 	if (!p)
 		return tlc_error__oom();
 	p->a = a;
+	tlc_hindex__init(&p->index, a);
 	p->ev = ev;
 	p->opts.phase = -1;
 	if (opts)
@@ -175,6 +175,7 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 		                                                                 : sizeof p->opts);
 	tlc_arena__init(&p->ar, a, 8192);
 	rc = collect(p);
+	tlc_hindex__free(&p->index); /* the groups are sorted next: their indices change */
 	for (size_t i = 0; rc == 0 && i < p->n; i++)
 		rc = finish_group(p, &p->g[i]);
 	if (rc) {
@@ -197,7 +198,7 @@ void tlc_profile_free(tlc_profile *prof)
 		tlc_count__clear(&prof->g[i].bytes);
 	}
 	tlc_alloc__free(prof->a, prof->g);
-	tlc_alloc__free(prof->a, prof->bucket);
+	tlc_hindex__free(&prof->index);
 	tlc_arena__free(&prof->ar);
 	tlc_alloc__free(prof->a, prof);
 }

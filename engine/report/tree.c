@@ -6,6 +6,7 @@
 #include <string.h>
 #include "reports.h"
 #include "eval.h"
+#include "hindex.h"
 
 typedef struct tnode {
 	const char *path;   /* arena */

@@ -1,0 +1,69 @@
+/* The implementations behind the host table's rule helpers (host->arg,
+ * host->tensor_arg, host->output, host->int_arg_or, host->int_list_arg,
+ * host->dim, host->broadcast, host->read_inputs, host->write_outputs,
+ * host->matmul_shape, host->conv_out_size; host->numel is
+ * tlc_rules__numel_range over every dim). Semi-private: included only by
+ * rules/util.c, which defines them, and engine/registry/cost.c, which puts
+ * them in the table. The built-in families do not include this header:
+ * they reach these helpers through the host pointer their init and their
+ * rules are given, exactly as an outside plugin does (tests/rules_host.sh
+ * checks it). Conventions as in util.h. */
+#ifndef TLC_RULES_HELPERS_H
+#define TLC_RULES_HELPERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tlcost/plugin.h"
+
+/** arg(i, name) as described above, or NULL when absent (or JSON null). */
+const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
+                                const char *name);
+
+/** The i-th output, or NULL when outputs are not recorded / out of range. */
+const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+
+/** Tensor of arg(i, name), or NULL. */
+const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
+                                        size_t i, const char *name);
+
+/** Integer of arg(i, name), dflt when omitted (see util.h). */
+int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,
+                          size_t i, const char *name, int64_t dflt);
+
+/** Int list of arg(i, name) expanded to exactly `want` entries: a list of
+ *  one is repeated (stride=2 for conv2d means [2,2]); absent gives `dflt`
+ *  repeated. BAD_ARGS when the length is neither 1 nor want. */
+int tlc_rules__int_list_arg(int64_t *out, size_t want, const tlc_op *op,
+                            const tlc_host *host, size_t i, const char *name,
+                            int64_t dflt);
+
+/** Size of dim d of t; negative d counts from the end. -1 when out of range. */
+int64_t tlc_rules__dim(const tlc_tensor *t, int64_t d);
+
+/** numpy/PyTorch broadcast of two shapes into out[TLC_RULES_MAX_DIMS].
+ *  BAD_ARGS when incompatible or too many dims. Either shape may have ndim 0. */
+int tlc_rules__broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
+                         const int64_t *b, size_t nb);
+
+/** bytes_read += every tensor among the positional args and kwargs (lists
+ *  included), except the kwarg "out" (written, not read). */
+int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host);
+
+/** bytes_written += every recorded output. When outputs are not recorded,
+ *  `fallback` (may be NULL) is written instead: e.g. the computed result
+ *  tensor, or self for an in-place op. Returns MISSING_ARGS when neither
+ *  exists (the caller explains). */
+int tlc_rules__write_outputs(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                             const tlc_value *fallback);
+
+/** torch.matmul shapes of a x b: batch dims broadcast, 1-D operands
+ *  promoted. BAD_ARGS when the inner dims or the batch dims disagree. */
+int tlc_rules__matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b);
+
+/** One convolution output size with overflow checks: (in + 2p - d*(k-1) -
+ *  1) / s + 1, or transposed (in-1)*s - 2p + d*(k-1) + op + 1. BAD_ARGS
+ *  when the result is not a valid size or s < 1. */
+int tlc_rules__conv_out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p,
+                             int64_t d, int64_t op, int transposed);
+
+#endif
