@@ -250,6 +250,8 @@ typedef struct reader {
 
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 	int fast_escapes;    /* the line on the fast path has a backslash */
+	int strings_stay;    /* strings and keys of the events are NUL-terminated and
+	                        stay until the line's record is pushed (fast path) */
 } reader;
 
 static const char *remedy_for(const char *code)
@@ -460,6 +462,8 @@ static void *arena_copy(reader *r, const void *src, size_t n, size_t elem, int *
 
 static inline const char *arena_str(reader *r, const unsigned char *s, size_t n)
 {
+	if (r->strings_stay) /* the fast path's strings end in a NUL and outlive the record */
+		return (const char *)s;
 	char *d = n == SIZE_MAX ? NULL : bump(r, n + 1);
 	if (d) {
 		memcpy(d, s, n);
@@ -766,7 +770,7 @@ static const char *want_name(int w)
 }
 
 /* 1 when slot s fits w (null always fits: it means absent). */
-static int fits(const slot *s, int w)
+static inline int fits(const slot *s, int w)
 {
 	switch (w) {
 	case W_NONE: return 1;
@@ -1551,7 +1555,9 @@ static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 {
 	r->pushed = 0;
 	r->fast_escapes = memchr(p, '\\', n) != NULL;
+	r->strings_stay = 1;
 	int st = tlc_json_fast__object(r->fast, p, n, avail, &fast_events, r);
+	r->strings_stay = 0;
 	if (st == TLC_JSON_FAST_OK)
 		return 0;
 	if (st == TLC_JSON_FAST_CANCELED && (r->err_set || r->pushed) && r->depth == 0)
