@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "alloc.h"
 #include "error.h"
 #include "instream.h"
@@ -328,15 +331,29 @@ static int token_error(tlc_instream *s)
 	                   "--max-token-bytes", s->lim.max_token_bytes);
 }
 
-/* How many bytes of p[0..n) are '"', eight at a time: a byte of
- * x = w ^ '"'*ones is zero exactly where w has a quote, and
- * ((x & 0x7f..) + 0x7f..) | x has its high bit clear exactly there; the
- * lanes count up to 255 before they are summed. */
+/* How many bytes of p[0..n) are '"'. With SSE2 (every x86-64), sixteen
+ * at a time: a byte compare gives -1 per quote, subtracted into byte
+ * lanes that are summed (psadbw) before they can reach 256. Elsewhere,
+ * eight at a time: a byte of x = w ^ '"'*ones is zero exactly where w has
+ * a quote, and ((x & 0x7f..) + 0x7f..) | x has its high bit clear exactly
+ * there. */
 static size_t count_quotes(const unsigned char *p, size_t n)
 {
+	size_t total = 0, i = 0;
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), zero = _mm_setzero_si128();
+	while (i + 16 <= n) {
+		__m128i lanes = zero;
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(v, quote));
+		}
+		__m128i sums = _mm_sad_epu8(lanes, zero);
+		total += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+	}
+#endif
 	const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7f7f7f7f7f7f7f7fULL;
 	const uint64_t pairs = 0x00ff00ff00ff00ffULL;
-	size_t total = 0, i = 0;
 	while (i + 8 <= n) {
 		uint64_t lanes = 0;
 		for (int k = 0; k < 255 && i + 8 <= n; k++, i += 8) {
