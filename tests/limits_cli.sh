@@ -63,6 +63,17 @@ for gz in (False, True):
     j = json.loads(expect_ok(["--format", "json", "ledger", log]) or "{}")
     if [e["name"] for e in j.get("ledger", [])] != [name]:
         fails.append("a 600 KB name across read chunks is not kept whole (gzip %s)" % gz)
+# the limit is exact at any length: a string token is its raw JSON text,
+# quotes and escapes included (docs/oplog-v1.md), measured here by
+# json.dumps; at that many bytes the log is read, one fewer refuses it
+# (names of 700 KB span three read chunks; with and without escapes, which
+# the stream scans differently)
+for name in ("mylib::" + "m" * 700000, "mylib::" + 'q"\\' * 233333):
+    log = write("exact.jsonl", HDR + rec(0, name))
+    tok = len(json.dumps(name))
+    expect_ok(["--max-token-bytes", str(tok), "flops", log])
+    expect_error(["--max-token-bytes", str(tok - 1), "flops", log], "token_too_long",
+                 "--max-token-bytes")
 tr = write("long.json", trace([cpu_op(0, "x" * 200000)]))
 expect_error(["--max-token-bytes", "100k", "flops", tr], "token_too_long", "--max-token-bytes")
 expect_ok(["flops", tr])

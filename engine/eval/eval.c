@@ -561,14 +561,38 @@ static int classify(verdict *v, tlc_eval *ev, const tlc_op *op, optype *t, int p
 	return 0;
 }
 
+/* tlc_count__add, with the common case (both counts in 64 bits, no
+ * overflow) inline: every counted op adds each field of its cost. */
+static inline void count_add(tlc_count *c, const tlc_count *v)
+{
+	int64_t sum;
+	if (!c->big && !v->big && !__builtin_add_overflow(c->small, v->small, &sum))
+		c->small = sum;
+	else
+		tlc_count__add(c, v);
+}
+
+/* tlc_cost__add_flops (acc += 2 * macs + other flops), likewise. */
+static inline void add_flops(tlc_count *acc, const tlc_cost *c)
+{
+	const tlc_count *m = &c->f[TLC_FIELD_MACS], *o = &c->f[TLC_FIELD_OTHER_FLOPS];
+	int64_t two_m, sum;
+	if (!acc->big && !m->big && !o->big && !__builtin_mul_overflow(m->small, 2, &two_m) &&
+	    !__builtin_add_overflow(acc->small, two_m, &sum) &&
+	    !__builtin_add_overflow(sum, o->small, &sum))
+		acc->small = sum;
+	else
+		tlc_cost__add_flops(acc, c);
+}
+
 static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 {
 	tlc_phase p = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
 	for (int f = 0; f < TLC_FIELD_COUNT; f++)
-		tlc_count__add(&ev->tot[p][f], &ev->scratch.f[f]);
+		count_add(&ev->tot[p][f], &ev->scratch.f[f]);
 	ev->split_unknown[p] |= ev->scratch.split_unknown;
 	ev->bytes_unknown[p] |= ev->scratch.bytes_unknown;
-	tlc_cost__add_flops(&t->flops, &ev->scratch);
+	add_flops(&t->flops, &ev->scratch);
 	if (ev->scratch.has_comm)
 		tlc_comm__add(ev->comm, p, &ev->scratch);
 }
@@ -587,7 +611,7 @@ static void credit_parent(tlc_eval *ev, const tlc_op *op)
 		return;
 	int64_t k = uncovered_index(ev, op->parent);
 	if (k >= 0)
-		tlc_cost__add_flops(&ev->uncov[k].nested, &ev->scratch);
+		add_flops(&ev->uncov[k].nested, &ev->scratch);
 }
 
 /* Adds an entry for an op whose descendants stay evaluated. */
@@ -805,7 +829,7 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 {
 	int rc = resolve(ev, root, parent_covered);
-	if (rc < 0)
+	if (rc < 0 || ev->pending.count == 0) /* nothing waits for a parent */
 		return rc;
 	int64_t stack_small[64];
 	int64_t *stack = stack_small;
@@ -864,18 +888,22 @@ static int hold(tlc_eval *ev, const tlc_op *op)
 	return 0;
 }
 
+static inline int check_tensor(const tlc_tensor *t)
+{
+	const int64_t *sh = t->shape;
+	size_t n = t->ndim;
+	if (n && !sh)
+		return -1;
+	int64_t any = 0; /* a negative entry sets the sign bit */
+	for (size_t i = 0; i < n; i++)
+		any |= sh[i];
+	return any < 0 ? -1 : 0;
+}
+
 static int check_value(const tlc_value *v, int depth)
 {
-	if (v->kind == TLC_VALUE_TENSOR) {
-		const int64_t *sh = v->u.tensor.shape;
-		size_t n = v->u.tensor.ndim;
-		if (n && !sh)
-			return -1;
-		int64_t any = 0; /* a negative entry sets the sign bit */
-		for (size_t i = 0; i < n; i++)
-			any |= sh[i];
-		return any < 0 ? -1 : 0;
-	}
+	if (v->kind == TLC_VALUE_TENSOR)
+		return check_tensor(&v->u.tensor);
 	if (v->kind != TLC_VALUE_LIST)
 		return 0;
 	if (depth > 64 || (v->u.list.n && !v->u.list.items))
@@ -889,10 +917,12 @@ static int check_value(const tlc_value *v, int depth)
 	return 0;
 }
 
-/* Scalars need no check: only tensors and lists go through check_value. */
+/* Scalars need no check; tensors (most arguments) are checked inline. */
 static inline int value_ok(const tlc_value *v)
 {
-	return (v->kind != TLC_VALUE_TENSOR && v->kind != TLC_VALUE_LIST) || check_value(v, 0) == 0;
+	if (v->kind == TLC_VALUE_TENSOR)
+		return check_tensor(&v->u.tensor) == 0;
+	return v->kind != TLC_VALUE_LIST || check_value(v, 0) == 0;
 }
 
 /* The record's fields; its argument values too unless values_checked
@@ -956,7 +986,7 @@ static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 	id_bits *b = bits_of(ev, op->id, 1);
 	if (!b)
 		return oom();
-	if (test_bit(ev, op->id, 0))
+	if ((b->seen >> (op->id & 63)) & 1)
 		return tlc_error__set(TLC_EINPUT, "oplog_duplicate_id",
 		                      "give every op record a unique id within the file",
 		                      "op id %lld appears more than once", (long long)op->id);

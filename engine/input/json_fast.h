@@ -6,7 +6,8 @@
  * one complete JSON text (today: an op log record line); simdjson's
  * DOM parser validates the whole text first, then the fast path delivers
  * the same events, in the same order, as yajl delivers to that reader's
- * callbacks (strings and keys unescaped), except that numbers come
+ * callbacks (strings and keys unescaped; each is followed by a NUL byte
+ * and stays valid until tlc_json_fast__object returns), except that numbers come
  * converted where yajl hands over their text: integers exactly, other
  * numbers correctly rounded (as strtod rounds). When the text is malformed
  * or anything about it is unusual, it declines before any event, and the

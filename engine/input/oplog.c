@@ -249,6 +249,9 @@ typedef struct reader {
 	char msg[480];
 
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
+	int fast_escapes;    /* the line on the fast path has a backslash */
+	int strings_stay;    /* strings and keys of the events are NUL-terminated and
+	                        stay until the line's record is pushed (fast path) */
 } reader;
 
 static const char *remedy_for(const char *code)
@@ -459,6 +462,8 @@ static void *arena_copy(reader *r, const void *src, size_t n, size_t elem, int *
 
 static inline const char *arena_str(reader *r, const unsigned char *s, size_t n)
 {
+	if (r->strings_stay) /* the fast path's strings end in a NUL and outlive the record */
+		return (const char *)s;
 	char *d = n == SIZE_MAX ? NULL : bump(r, n + 1);
 	if (d) {
 		memcpy(d, s, n);
@@ -765,7 +770,7 @@ static const char *want_name(int w)
 }
 
 /* 1 when slot s fits w (null always fits: it means absent). */
-static int fits(const slot *s, int w)
+static inline int fits(const slot *s, int w)
 {
 	switch (w) {
 	case W_NONE: return 1;
@@ -1282,12 +1287,17 @@ static int has_nul(reader *r, const unsigned char *s, size_t n, const char *what
 	return 1;
 }
 
-static int cb_string(void *ctx, const unsigned char *s, size_t n)
+HOT_INLINE int string_event(reader *r, const unsigned char *s, size_t n)
 {
 	jev e = { .t = J_STR, .s = s, .n = n };
+	return on_value(r, &e);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
 	if (has_nul(ctx, s, n, "the string of field"))
 		return 0;
-	return on_value(ctx, &e);
+	return string_event(ctx, s, n);
 }
 
 static int cb_start_map(void *ctx)
@@ -1322,12 +1332,9 @@ static int cb_end_array(void *ctx)
 	return end_container(r);
 }
 
-static int cb_key(void *ctx, const unsigned char *s, size_t n)
+HOT_INLINE int key_event(reader *r, const unsigned char *s, size_t n)
 {
-	reader *r = ctx;
 	frame *f = &r->fr[r->depth - 1];
-	if (has_nul(r, s, n, "a key inside"))
-		return 0;
 	switch (f->kind) {
 	case FR_RECORD:
 		f->key = (unsigned char)(r->is_header
@@ -1347,6 +1354,13 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	default:
 		return 1;
 	}
+}
+
+static int cb_key(void *ctx, const unsigned char *s, size_t n)
+{
+	if (has_nul(ctx, s, n, "a key inside"))
+		return 0;
+	return key_event(ctx, s, n);
 }
 
 static const yajl_callbacks callbacks = {
@@ -1502,9 +1516,28 @@ static int fast_real(void *ctx, double d)
 	return on_value(ctx, &e);
 }
 
+/* Strings and keys: in a text simdjson accepted, a NUL can only come from
+ * a \u0000 escape (a raw control byte in a string is refused), so a line
+ * without a backslash needs no per-string search for one. */
+static int fast_string(void *ctx, const unsigned char *s, size_t n)
+{
+	reader *r = ctx;
+	if (r->fast_escapes && has_nul(r, s, n, "the string of field"))
+		return 0;
+	return string_event(r, s, n);
+}
+
+static int fast_key(void *ctx, const unsigned char *s, size_t n)
+{
+	reader *r = ctx;
+	if (r->fast_escapes && has_nul(r, s, n, "a key inside"))
+		return 0;
+	return key_event(r, s, n);
+}
+
 static const tlc_json_events fast_events = {
-	cb_null, cb_bool, fast_integer, fast_big_integer, fast_real, cb_string, cb_start_map,
-	cb_key, cb_end_map, cb_start_array, cb_end_array
+	cb_null, cb_bool, fast_integer, fast_big_integer, fast_real, fast_string, cb_start_map,
+	fast_key, cb_end_map, cb_start_array, cb_end_array
 };
 
 /* The column yajl reports for an error raised at the record's closing
@@ -1521,7 +1554,10 @@ static uint64_t closing_column(const unsigned char *p, size_t n)
 static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 {
 	r->pushed = 0;
+	r->fast_escapes = memchr(p, '\\', n) != NULL;
+	r->strings_stay = 1;
 	int st = tlc_json_fast__object(r->fast, p, n, avail, &fast_events, r);
+	r->strings_stay = 0;
 	if (st == TLC_JSON_FAST_OK)
 		return 0;
 	if (st == TLC_JSON_FAST_CANCELED && (r->err_set || r->pushed) && r->depth == 0)
