@@ -17,6 +17,20 @@
 #     an independent computation from the raw kernels, runtime calls and ops
 #     (tests/comms/achieved_bw.py); tl_mi300_resnet_actckpt_ddp fails the gate
 #     and the figures are refused.
+#  4. Collective fields on NCCL kernel events (newer Kineto copies them from
+#     record_param_comms). tests/fixtures/trace/ddp_kernels.json, by hand:
+#     an allreduce whose record_param_comms row records nothing and whose
+#     kernel (External id = that row's) records 64 Float over 4: S = 256 B,
+#     bus = 256 * 6/4 = 384 B; an _allgather_base with no host row fields,
+#     placed by the kernel's launch call (its External id names nothing):
+#     out 32 BFloat16 over 2: S = 64 B, bus = 64 * 1/2 = 32 B; a broadcast
+#     recorded on both the host row and its kernel, counted once: 5 Float,
+#     S = bus = 20 B; a kernel with fields and no row or launch adds nothing.
+#     On the shared DDP trace (tests/comms/kernel_comms.py make): with the
+#     fields on both rows and kernels the communication equals the raw
+#     record_param_comms sum (no collective twice); with record_param_comms
+#     rows and nccl:* annotations dropped it equals an independent sum over
+#     the kernels' args, every group size recorded.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -46,6 +60,19 @@ assert c["allreduce"] == {"calls": 1, "message_bytes": 256, "bus_bytes": "384"},
 assert c["broadcast"] == {"calls": 1, "message_bytes": 6, "bus_bytes": "6"}, c
 assert d["distributed"] == {"rank": 3, "world_size": 4, "backend": "nccl"}, d["distributed"]
 assert d["lower_bound"] is False and d["coverage"]["unknown"] == 0, d["coverage"]
+PY
+
+"$T" flops --format json "$F/ddp_kernels.json" >"$tmp/kern.json" || fail "flops ddp_kernels exit $?"
+python3 - "$tmp/kern.json" <<'PY' || fail "ddp_kernels json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["communication"]
+assert c["phases"] == {"forward": {
+    "allreduce": {"calls": 1, "message_bytes": 256, "bus_bytes": "384"},
+    "allgather": {"calls": 1, "message_bytes": 64, "bus_bytes": "32"},
+    "broadcast": {"calls": 1, "message_bytes": 20, "bus_bytes": "20"}}}, c
+assert c["group_size_basis"] == {"recorded": 3, "derived": 0, "world_size": 0}, c
+assert d["coverage"]["unknown"] == 0, d["coverage"]
 PY
 
 # malformed record_param_comms fields are typed errors, never guesses
@@ -95,4 +122,39 @@ assert not left, (name, "collectives still unknown", left)
 print("ok", name, sorted(raw))
 PY
 done
+
+# 4. the DDP trace with the collective fields on its kernels
+ddp="$shared/real/tl_mi300_resnet_actckpt_ddp.json.gz"
+if [ -f "$ddp" ]; then
+	python3 "$top_srcdir/tests/comms/kernel_comms.py" make "$ddp" "$tmp/kboth.json.gz" \
+		"$tmp/konly.json.gz" 2>/dev/null || fail "kernel fixture not made"
+	python3 "$top_srcdir/tests/comms/raw_comms.py" "$ddp" >"$tmp/k.raw" || fail "raw sum"
+	python3 "$top_srcdir/tests/comms/kernel_comms.py" sum "$tmp/konly.json.gz" >"$tmp/konly.raw" ||
+		fail "kernel sum"
+	for v in kboth:k.raw konly:konly.raw; do
+		"$T" flops --format json "$tmp/${v%%:*}.json.gz" >"$tmp/${v%%:*}.out" ||
+			{ fail "${v%%:*}: flops exit"; continue; }
+		python3 - "$tmp/${v%%:*}.out" "$tmp/${v#*:}" "${v%%:*}" <<'PY' || fail "${v%%:*}: communication differs"
+import json, sys
+from fractions import Fraction
+d, raw, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+assert raw, (name, "the independent sum found no collective")
+got = {}
+for phase in d["communication"]["phases"].values():
+    for kind, r in phase.items():
+        g = got.setdefault(kind, {"calls": 0, "message_bytes": 0, "bus_bytes": Fraction(0)})
+        g["calls"] += r["calls"]
+        g["message_bytes"] += r["message_bytes"]
+        g["bus_bytes"] += Fraction(r["bus_bytes"])
+for g in got.values():
+    g["bus_bytes"] = str(g["bus_bytes"])
+assert got == raw, (name, got, raw)
+calls = sum(r["calls"] for r in raw.values())
+assert d["communication"]["group_size_basis"]["recorded"] == calls, d["communication"]
+left = [e["name"] for e in d["ledger"] if e["name"].startswith(("c10d::", "kineto::"))]
+assert not left, (name, "collectives still unknown", left)
+print("ok", name, raw)
+PY
+	done
+fi
 [ "$fails" -eq 0 ]
