@@ -70,5 +70,15 @@ for name in tl_mi300_resnet_actckpt_ddp hta_sampled_rank0_of128; do
 	grep -q '"rank": 1' tm.json || fail "$name: rank identity lost"
 	"$T" merge t0.json t0.json >dup.out 2>dup.err && fail "$name: same rank merged twice"
 	grep -q "merge_duplicate_rank" dup.err || fail "$name: duplicate rank: $(cat dup.err)"
+	# text groups digits as `tlcost flops` does. The DDP rank all-reduces
+	# 3 x (2,873,320 + 8,816,192) BFloat16 elements over 8 ranks (its
+	# record_param_comms args): S = 70,137,072 B, bus = S x 14/8 = 122,739,876 B
+	if [ "$name" = tl_mi300_resnet_actckpt_ddp ]; then
+		"$T" merge t0.json >tm.txt || fail "$name: merge text"
+		grep -q "communication backward allreduce x6: message 70,137,072 B, bus 122,739,876 B" tm.txt ||
+			{ fail "$name: merge text not grouped"; cat tm.txt; }
+		grep -q "compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): >= [0-9]\{1,3\}," tm.txt ||
+			{ fail "$name: merge FLOPs not grouped"; cat tm.txt; }
+	fi
 done
 [ "$fails" -eq 0 ]

@@ -18,6 +18,9 @@
 #include "error.h"
 #include "jsonw.h"
 #include "jtree.h"
+#include "reports.h"
+#include "textw.h"
+#include "write_comm.h"
 #include "alloc.h"
 
 #define NEX 3
@@ -979,47 +982,43 @@ static int gap_rank(const char *cause)
 	return 4;
 }
 
-static void json_gap(yajl_gen g, const char *cause, uint64_t records, int64_t ns,
-                     const char *message, const char *remedy)
+static const tlc_device_gap *merge_gap_at(const void *payload, size_t i)
 {
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "cause", cause);
-	tlc_jsonw__kuint(g, "records", records);
-	tlc_jsonw__kint(g, "device_ns", ns);
-	tlc_jsonw__kstr(g, "message", message);
-	tlc_jsonw__kstr(g, "remedy", remedy);
-	yajl_gen_map_close(g);
+	return &((const tlc_device_gap *)payload)[i];
 }
 
-static void json_device_work(yajl_gen g, const tlc_merge *m)
+/* The merged gaps in a single evaluation's order, through the one
+ * device_work emitter (write_flops.c). */
+static int json_device_work(yajl_gen g, const tlc_merge *m)
 {
 	const dwork *dw = &m->dw;
 	if (!dw->present)
-		return;
-	tlc_jsonw__key(g, "device_work");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "kernels", dw->kernels);
-	tlc_jsonw__kuint(g, "kernels_in_ops", dw->in_ops);
-	tlc_jsonw__kuint(g, "without_op", dw->without_op);
-	tlc_jsonw__kint(g, "without_op_ns", dw->without_op_ns);
-	tlc_jsonw__kuint(g, "not_compute", dw->not_compute);
-	tlc_jsonw__key(g, "gaps");
-	yajl_gen_array_open(g);
+		return 0;
+	size_t n = 0, cap = dw->ngaps + 1;
+	tlc_device_gap *v = calloc(cap, sizeof *v);
+	char *msgs = calloc(cap, 512);
+	if (!v || !msgs) {
+		free(v), free(msgs);
+		return tlc_error__oom();
+	}
 	for (int r = 0; r <= 4; r++)
 		for (size_t i = 0; i < dw->ngaps; i++) {
 			const dgap *d = &dw->gaps[i];
 			if (gap_rank(d->cause) != r)
 				continue;
-			char msg[512];
-			snprintf(msg, sizeof msg, "%llu%s", (unsigned long long)d->records, d->rest);
-			json_gap(g, d->cause, d->records, d->ns, msg, d->remedy);
+			char *msg = msgs + 512 * n;
+			snprintf(msg, 512, "%llu%s", (unsigned long long)d->records, d->rest);
+			v[n++] = (tlc_device_gap){ d->cause, d->records, d->ns, msg, d->remedy };
 		}
 	if (m->cov[0] == 0)  /* no op rows in any input: nothing was counted */
-		json_gap(g, "no_op_records", 0, 0, "no op records: nothing was counted",
-		         "record ops: torch.profiler.profile(record_shapes=True) for a trace, "
-		         "tools/capture_oplog.py for an op log");
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+		v[n++] = (tlc_device_gap){ "no_op_records", 0, 0, "no op records: nothing was counted",
+		                           "record ops: torch.profiler.profile(record_shapes=True) for "
+		                           "a trace, tools/capture_oplog.py for an op log" };
+	tlc_device_work w = { sizeof w, dw->kernels, dw->in_ops, dw->not_compute, dw->without_op,
+	                      dw->without_op_ns };
+	tlc_rep__json_device_work(g, &w, n, merge_gap_at, v);
+	free(v), free(msgs);
+	return 0;
 }
 
 static void json_coverage(yajl_gen g, const tlc_merge *m)
@@ -1154,8 +1153,9 @@ static int write_json(FILE *out, const tlc_merge *m)
 	json_comm(g, m);
 	json_coverage(g, m);
 	tlc_jsonw__kbool(g, "lower_bound", m->lower_bound);
-	json_device_work(g, m);
-	rc = json_ledger(g, m, &o);
+	rc = json_device_work(g, m);
+	if (rc == 0)
+		rc = json_ledger(g, m, &o);
 	if (rc == 0)
 		rc = json_types(g, m);
 	if (rc == 0)
@@ -1166,13 +1166,22 @@ static int write_json(FILE *out, const tlc_merge *m)
 	return rc ? rc : wrc;
 }
 
-static void text_z(FILE *out, const char *label, const mpz_t z)
+/* An exact count as text, malloc'd with GMP's allocator; gmp_free frees it. */
+static void gmp_free(char *s)
 {
-	char *s = mpz_get_str(NULL, 10, z);
-	fprintf(out, "%s%s", label, s);
 	void (*freefn)(void *, size_t);
 	mp_get_memory_functions(NULL, NULL, &freefn);
 	freefn(s, strlen(s) + 1);
+}
+
+/* An exact total grouped as `tlcost flops` prints it (the one grouping). */
+static void text_z(FILE *out, const char *label, const mpz_t z)
+{
+	char *s = mpz_get_str(NULL, 10, z);
+	tlc_digits d = { 0 };
+	fprintf(out, "%s%s", label, tlc_textw__group(&d, s));
+	tlc_textw__digits_free(&d);
+	gmp_free(s);
 }
 
 static void write_text(FILE *out, const tlc_merge *m)
@@ -1197,12 +1206,11 @@ static void write_text(FILE *out, const tlc_merge *m)
 				continue;
 			fprintf(out, "communication %s %s x%llu: ", phase_keys[p],
 			        tlc_comm_kind_name((tlc_comm_kind)k), (unsigned long long)a->calls);
-			text_z(out, "message ", a->msg);
-			char *b = mpq_get_str(NULL, 10, a->bus);
-			fprintf(out, " B, bus %s B\n", b);
-			void (*freefn)(void *, size_t);
-			mp_get_memory_functions(NULL, NULL, &freefn);
-			freefn(b, strlen(b) + 1);
+			char *msg = mpz_get_str(NULL, 10, a->msg), *b = mpq_get_str(NULL, 10, a->bus);
+			tlc_rep__comm_bytes_text(out, msg, b);
+			fprintf(out, "\n");
+			gmp_free(msg);
+			gmp_free(b);
 		}
 	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu not_applicable"
 	             " + %llu unknown\n", (unsigned long long)m->cov[0],
