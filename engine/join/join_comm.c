@@ -7,6 +7,8 @@
 #include <string.h>
 #include "join_comm.h"
 #include "error.h"
+#include "join.h"
+#include "jsonw.h"
 
 static int is_comm_kernel(const char *name)
 {
@@ -249,4 +251,61 @@ int tlc_join__comm_any(const tlc_join__comm *c)
 		if (c->bw_calls[k])
 			return 1;
 	return 0;
+}
+
+int tlc_join_set_link(tlc_join *j, const tlc_link_preset *link)
+{
+	if (!j)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a join",
+		                      "tlc_join_set_link: NULL join");
+	j->link = link;
+	return 0;
+}
+
+void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c, const tlc_link_preset *link)
+{
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		if (!c->bw_calls[k])
+			continue;
+		tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
+		yajl_gen_map_open(g);
+		tlc_jsonw__kuint(g, "calls", c->bw_calls[k]);
+		tlc_jsonw__kuint(g, "timed_calls", c->bw_timed[k]);
+		tlc_jsonw__kint(g, "device_ns", c->bw_ns[k]);
+		char *m = mpz_get_str(NULL, 10, c->bw_msg[k]), *b = mpq_get_str(NULL, 10, c->bw_bus[k]);
+		tlc_jsonw__knum(g, "message_bytes", m);
+		tlc_jsonw__kstr(g, "bus_bytes", b);
+		void (*freefn)(void *, size_t);
+		mp_get_memory_functions(NULL, NULL, &freefn);
+		freefn(m, strlen(m) + 1);
+		freefn(b, strlen(b) + 1);
+		if (c->bw_ns[k]) {
+			double sec = (double)c->bw_ns[k] / 1e9;
+			double bus = mpq_get_d(c->bw_bus[k]) / sec;
+			tlc_jsonw__kdouble(g, "achieved_algbw_bytes_per_s", mpz_get_d(c->bw_msg[k]) / sec);
+			tlc_jsonw__kdouble(g, "achieved_busbw_bytes_per_s", bus);
+			if (link)
+				tlc_jsonw__kdouble(g, "share_of_link", bus / link->bytes_per_s);
+		}
+		yajl_gen_map_close(g);
+	}
+}
+
+void tlc_join__comm_kind_text(FILE *out, const tlc_join__comm *c, int k,
+                              const tlc_link_preset *link)
+{
+	fprintf(out, "x%-4llu (%llu with kernel time): device %.3f ms",
+	        (unsigned long long)c->bw_calls[k], (unsigned long long)c->bw_timed[k],
+	        (double)c->bw_ns[k] / 1e6);
+	if (!c->bw_ns[k]) {
+		fprintf(out, ", no kernel time attributed: no bandwidth\n");
+		return;
+	}
+	double sec = (double)c->bw_ns[k] / 1e9;
+	double alg = mpz_get_d(c->bw_msg[k]) / sec, bus = mpq_get_d(c->bw_bus[k]) / sec;
+	fprintf(out, ", achieved algbw %.2f GB/s, achieved busbw %.2f GB/s", alg / 1e9, bus / 1e9);
+	if (link)
+		fprintf(out, " = %.1f%% of %s (%.1f GB/s)", 100.0 * bus / link->bytes_per_s, link->id,
+		        link->bytes_per_s / 1e9);
+	fprintf(out, "\n");
 }

@@ -16,6 +16,8 @@
 #include <gmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
 #include "tlcost/tlcost.h"
 
 typedef struct tlc_join__span {
@@ -57,5 +59,15 @@ void tlc_join__comm_free(tlc_join__comm *c);
 /** Nonzero when the eval costed a collective or the join saw a
  *  communication kernel (the join report prints its section then). */
 int tlc_join__comm_any(const tlc_join__comm *c);
+/** Per collective kind (inside an open JSON map): one key per kind with
+ *  calls, timed_calls, device_ns, exact message_bytes / bus_bytes and, with
+ *  kernel time, the achieved algbw / busbw in bytes/s and the share of link
+ *  (when link is not NULL). Only meaningful under a passed gate. */
+void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c,
+                               const tlc_link_preset *link);
+/** One kind's text: "x4    (4 with kernel time): device 1.000 ms, achieved
+ *  algbw ... GB/s, achieved busbw ... GB/s = 1.2% of nvlink4 (450.0 GB/s)\n". */
+void tlc_join__comm_kind_text(FILE *out, const tlc_join__comm *c, int kind,
+                              const tlc_link_preset *link);
 
 #endif

@@ -473,8 +473,6 @@ static void text_stragglers(FILE *out, const tlc_ranks *r, const analysis *a)
 	}
 }
 
-static double q_double(const mpq_t q) { return mpq_get_d(q); }
-
 static void text_achieved(FILE *out, const tlc_ranks *r, const analysis *a)
 {
 	fprintf(out, "\nachieved collective bandwidth (device time of each collective from the "
@@ -490,20 +488,8 @@ static void text_achieved(FILE *out, const tlc_ranks *r, const analysis *a)
 		for (int k = 0; k < TLC_COMM_COUNT; k++) {
 			if (!w->ct.bw_calls[k])
 				continue;
-			fprintf(out, "  rank %lld %-14s x%-4llu (%llu with kernel time): device %.3f ms",
-			        (long long)w->rank, kind_label(k), (unsigned long long)w->ct.bw_calls[k],
-			        (unsigned long long)w->ct.bw_timed[k], ms(w->ct.bw_ns[k]));
-			if (!w->ct.bw_ns[k]) {
-				fprintf(out, ", no kernel time attributed: no bandwidth\n");
-				continue;
-			}
-			double sec = (double)w->ct.bw_ns[k] / 1e9;
-			double alg = mpz_get_d(w->ct.bw_msg[k]) / sec, bus = q_double(w->ct.bw_bus[k]) / sec;
-			fprintf(out, ", achieved algbw %.2f GB/s, achieved busbw %.2f GB/s", alg / 1e9, bus / 1e9);
-			if (link)
-				fprintf(out, " = %.1f%% of %s (%.1f GB/s)", 100.0 * bus / link->bytes_per_s,
-				        link->id, link->bytes_per_s / 1e9);
-			fprintf(out, "\n");
+			fprintf(out, "  rank %lld %-14s ", (long long)w->rank, kind_label(k));
+			tlc_join__comm_kind_text(out, &w->ct, k, link);
 		}
 	}
 }
@@ -546,26 +532,7 @@ static void json_achieved(yajl_gen g, const rank_row *w, const tlc_link_preset *
 	}
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "link", link ? link->id : NULL);
-	for (int k = 0; k < TLC_COMM_COUNT; k++) {
-		if (!w->ct.bw_calls[k])
-			continue;
-		tlc_jsonw__key(g, kind_label(k));
-		yajl_gen_map_open(g);
-		tlc_jsonw__kuint(g, "calls", w->ct.bw_calls[k]);
-		tlc_jsonw__kuint(g, "timed_calls", w->ct.bw_timed[k]);
-		tlc_jsonw__kint(g, "device_ns", w->ct.bw_ns[k]);
-		jz(g, "message_bytes", w->ct.bw_msg[k]);
-		jq(g, "bus_bytes", w->ct.bw_bus[k]);
-		if (w->ct.bw_ns[k]) {
-			double sec = (double)w->ct.bw_ns[k] / 1e9;
-			double bus = mpq_get_d(w->ct.bw_bus[k]) / sec;
-			tlc_jsonw__kdouble(g, "achieved_algbw_bytes_per_s", mpz_get_d(w->ct.bw_msg[k]) / sec);
-			tlc_jsonw__kdouble(g, "achieved_busbw_bytes_per_s", bus);
-			if (link)
-				tlc_jsonw__kdouble(g, "share_of_link", bus / link->bytes_per_s);
-		}
-		yajl_gen_map_close(g);
-	}
+	tlc_join__comm_kinds_json(g, &w->ct, link);
 	tlc_jsonw__key(g, "collectives");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < w->ct.nbw; i++) {

@@ -220,6 +220,14 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
+/* ---- comms2: achieved bandwidth in the join report (issue 14) ---- */
+struct tlc_link_preset;
+/** The link ceiling `tlcost join` compares each collective kind's achieved
+ *  bus bandwidth with (tlc_link_find, tlc_link_for_device in
+ *  <tlcost/collectives.h>); NULL: none. The preset is borrowed (the built-in
+ *  presets are static). TLC_EINVAL when j is NULL. */
+int tlc_join_set_link(tlc_join *j, const struct tlc_link_preset *link);
+
 #ifdef __cplusplus
 }
 #endif
