@@ -318,6 +318,34 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 /* json                                                              */
 /* ---------------------------------------------------------------- */
 
+/* Which input and rank this is: what `tlcost merge` keeps per partial. */
+static void json_identity(yajl_gen g, const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	tlc_jsonw__key(g, "input");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "format", in ? in->format : NULL);
+	tlc_jsonw__kstr(g, "producer", in ? in->producer : NULL);
+	tlc_jsonw__kstr(g, "model", in ? in->model : NULL);
+	tlc_jsonw__kstr(g, "device", in ? in->device : NULL);
+	yajl_gen_map_close(g);
+	const tlc_dist_info *d = tlc_eval_dist(ev);
+	if (!d)
+		return;
+	tlc_jsonw__key(g, "distributed");
+	yajl_gen_map_open(g);
+	if (d->rank >= 0)
+		tlc_jsonw__kint(g, "rank", d->rank);
+	else
+		tlc_jsonw__knull(g, "rank");
+	if (d->world_size >= 1)
+		tlc_jsonw__kint(g, "world_size", d->world_size);
+	else
+		tlc_jsonw__knull(g, "world_size");
+	tlc_jsonw__kstr(g, "backend", d->backend);
+	yajl_gen_map_close(g);
+}
+
 static void json_summary(yajl_gen g, const tlc_join_summary *s)
 {
 	tlc_jsonw__kstr(g, "state", tlc_join_state_name(s->state));
@@ -344,7 +372,8 @@ static void json_summary(yajl_gen g, const tlc_join_summary *s)
 	tlc_jsonw__kint(g, "kernel_ambiguous_ns", s->kernel_ambiguous_ns);
 	tlc_jsonw__kint(g, "kernel_unattributed_ns", s->kernel_unattributed_ns);
 	tlc_jsonw__kint(g, "kernel_internal_ns", s->kernel_internal_ns);
-	tlc_jsonw__kuint(g, "ambiguous_groups", s->ambiguous_groups);
+	/* the count; "ambiguous_groups" is the list (json_groups) */
+	tlc_jsonw__kuint(g, "ambiguous_group_count", s->ambiguous_groups);
 	tlc_jsonw__kuint(g, "launch_calls", s->launch_calls);
 	tlc_jsonw__kuint(g, "launch_calls_with_external", s->launch_calls_with_external);
 	tlc_jsonw__kuint(g, "launch_calls_external_matched", s->launch_calls_external_matched);
@@ -509,6 +538,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "schema", "tlcost.join/2");
 	tlc_jsonw__kstr(g, "report", "join");
+	json_identity(g, ev);
 	json_summary(g, &j->sum);
 	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
 	tlc_jsonw__kuint(g, "correlation_outside_host_interval", j->corr_outside);

@@ -21,6 +21,7 @@
 #include "reports.h"
 #include "textw.h"
 #include "write_comm.h"
+#include "merge_join.h"
 #include "alloc.h"
 
 #define NEX 3
@@ -103,7 +104,11 @@ typedef struct dwork {
 	size_t ngaps, gapcap;
 } dwork;
 
+enum { KIND_NONE = 0, KIND_FLOPS, KIND_JOIN };
+
 struct tlc_merge {
+	int kind;                /* of the partials merged so far */
+	tlc_mjoin *jm;           /* join partials' sums (merge_join.c) */
 	char *schema, *count_basis, *flop_convention;
 	dwork dw;
 	size_t ninputs;
@@ -183,6 +188,7 @@ void tlc_merge_free(tlc_merge *m)
 	free(m->dw.gaps);
 	free(m->srcs), free(m->groups), free(m->types);
 	free(m->schema), free(m->count_basis), free(m->flop_convention);
+	tlc_mjoin__free(m->jm);
 	free(m);
 }
 
@@ -771,6 +777,46 @@ static int fold_doc(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
 	return rc;
 }
 
+/* Which kind of partial a document is; join and flops partials do not mix. */
+static int doc_kind(int *out, const tlc_merge *m, const doc_ctx *d)
+{
+	const tlc_jnode *schema = d->root && d->root->kind == TLC_J_OBJECT ?
+	                          tlc_jtree__get(d->root, "schema") : NULL;
+	*out = is_str(schema) && strncmp(schema->text, "tlcost.join/", 12) == 0 ? KIND_JOIN
+	                                                                         : KIND_FLOPS;
+	if (!m->kind || m->kind == *out)
+		return 0;
+	if (*out == KIND_JOIN)
+		return tlc_error__set_pos(TLC_EINPUT, "merge_incompatible", d->name, 0, 0,
+		                          "merge join partials with join partials only",
+		                          "a join partial cannot merge with flops partials");
+	return tlc_error__set_pos(TLC_EINPUT, "merge_incompatible", d->name, 0, 0,
+	                          "merge flops partials with flops partials only",
+	                          "a flops partial cannot merge with join partials");
+}
+
+static int check_join(tlc_merge *m, doc_ctx *d)
+{
+	d->partials = tlc_jtree__get(d->root, "partials");
+	if (d->partials && (d->partials->kind != TLC_J_ARRAY || d->partials->n == 0))
+		return invalid(d, "partials is not a non-empty array");
+	if (!m->jm && tlc_mjoin__new(&m->jm) < 0)
+		return TLC_ENOMEM;
+	return tlc_mjoin__check(m->jm, d->root, d->name);
+}
+
+static int fold_join(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
+{
+	uint32_t *src_of = malloc((n + 1) * sizeof *src_of);
+	if (!src_of)
+		return tlc_error__oom();
+	int rc = take_sources(m, v, n, src_of);
+	free(src_of);
+	if (rc == 0 && !m->schema && !(m->schema = dup(jstr(d->root, "schema"))))
+		rc = tlc_error__oom();
+	return rc ? rc : tlc_mjoin__fold(m->jm, d->root);
+}
+
 int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name)
 {
 	if (!m || (!json && len) || !name)
@@ -780,8 +826,11 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 	tlc_jdoc doc;
 	int rc = tlc_jtree__parse(&doc, tlc_alloc__default(), json, len, name);
 	doc_ctx d = { name, doc.root, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+	int kind = KIND_FLOPS;
 	if (rc == 0)
-		rc = check_doc(&d);
+		rc = doc_kind(&kind, m, &d);
+	if (rc == 0)
+		rc = kind == KIND_JOIN ? check_join(m, &d) : check_doc(&d);
 	if (rc == 0)
 		rc = check_compat(m, &d);
 	src *v = NULL;
@@ -794,7 +843,8 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 			rc = refuse_duplicate(v, i, &v[i], name);
 	}
 	if (rc == 0) {
-		rc = fold_doc(m, &d, v, n);
+		rc = kind == KIND_JOIN ? fold_join(m, &d, v, n) : fold_doc(m, &d, v, n);
+		m->kind = kind;
 		m->ninputs++;
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -1133,6 +1183,20 @@ static void json_partials(yajl_gen g, const tlc_merge *m, const order *o)
 	yajl_gen_array_close(g);
 }
 
+/* A merge of join partials: a join document of the same schema (so it
+ * merges again) with the sums and the partials' identities. */
+static int write_join_json(yajl_gen g, const tlc_merge *m, const order *o)
+{
+	tlc_jsonw__kstr(g, "schema", m->schema);
+	tlc_jsonw__kstr(g, "report", "join");
+	json_input(g, m);
+	int rc = tlc_mjoin__json(g, m->jm);
+	if (rc == 0)
+		json_partials(g, m, o);
+	yajl_gen_map_close(g);
+	return rc;
+}
+
 static int write_json(FILE *out, const tlc_merge *m)
 {
 	order o;
@@ -1145,6 +1209,12 @@ static int write_json(FILE *out, const tlc_merge *m)
 		return tlc_error__oom();
 	}
 	yajl_gen_map_open(g);
+	if (m->kind == KIND_JOIN) {
+		rc = write_join_json(g, m, &o);
+		int wrc = tlc_jsonw__end(g, out);
+		free(o.rank_of), free(o.by_rank);
+		return rc ? rc : wrc;
+	}
 	tlc_jsonw__kstr(g, "schema", m->schema);
 	json_input(g, m);
 	tlc_jsonw__kstr(g, "count_basis", m->count_basis);
@@ -1189,7 +1259,12 @@ static void write_text(FILE *out, const tlc_merge *m)
 	size_t ranked = 0;
 	for (size_t i = 0; i < m->nsrcs; i++)
 		ranked += m->srcs[i].rank >= 0;
-	fprintf(out, "tlcost merge: %zu partials (%zu with a rank)\n", m->nsrcs, ranked);
+	fprintf(out, "tlcost merge: %zu %spartials (%zu with a rank)\n", m->nsrcs,
+	        m->kind == KIND_JOIN ? "join " : "", ranked);
+	if (m->kind == KIND_JOIN) {
+		tlc_mjoin__text(out, m->jm);
+		return;
+	}
 	const char *lb = m->lower_bound ? ">= " : "";
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		if (!m->ph[p].present)
