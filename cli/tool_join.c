@@ -138,13 +138,13 @@ static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 	tlc_join_options opts = { sizeof opts, ja->flags, 0 };
 	tlc_join *j = NULL;
 	int saved = 0;
-	if (tlc_join_run(&j, ev, &opts) < 0 || tlc_join_verify_saved(&saved, j, ev) < 0 ||
-	    tlc_join_set_link(j, ja->link ? ja->link : device_link(ev)) < 0)
+	if (tlc_join_run(&j, ev, &opts) < 0 || tlc_join_verify_saved(&saved, j, ev) < 0)
 		rc = cli_fail(ctx);
 	if (rc == 0 && saved && ctx->format == TLC_FORMAT_TEXT)
 		printf("saved join verified: the stored attribution and gate verdict are what the "
 		       "file's own records give\n");
-	if (rc == 0 && tlc_write_join(stdout, j, ev, ctx->format) < 0)
+	if (rc == 0 && tlc_write_join_with_link(stdout, j, ev, ctx->format,
+	                                        ja->link ? ja->link : device_link(ev)) < 0)
 		rc = cli_fail(ctx);
 	if (rc == 0 && ja->save)
 		rc = save(ctx, ja->save, j, ev, rec);

@@ -28,7 +28,6 @@ struct tlc_join {
 	 * launching call's thread) does not hold the call: External ids that
 	 * coincide with op ids by accident (tlc_join_correlation_outside) */
 	uint64_t corr_checked, corr_outside;
-	const tlc_link_preset *link; /* ceiling of the communication section, or NULL */
 };
 
 /** Name of the cause an unattributed launch carries. */

@@ -253,15 +253,6 @@ int tlc_join__comm_any(const tlc_join__comm *c)
 	return 0;
 }
 
-int tlc_join_set_link(tlc_join *j, const tlc_link_preset *link)
-{
-	if (!j)
-		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a join",
-		                      "tlc_join_set_link: NULL join");
-	j->link = link;
-	return 0;
-}
-
 void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c, const tlc_link_preset *link)
 {
 	for (int k = 0; k < TLC_COMM_COUNT; k++) {

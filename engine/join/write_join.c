@@ -203,7 +203,8 @@ static void text_outside(FILE *out, const tlc_join *j)
 static const char *const REFUSED_WHY = "the device-time join did not pass the gate: a "
 	"collective's device time is not known well enough to divide its bytes by";
 
-static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c)
+static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	if (!tlc_join__comm_any(c))
 		return;
@@ -217,9 +218,9 @@ static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c)
 		if (!c->bw_calls[k])
 			continue;
 		fprintf(out, "  %-14s ", tlc_comm_kind_name((tlc_comm_kind)k));
-		tlc_join__comm_kind_text(out, c, k, j->link);
+		tlc_join__comm_kind_text(out, c, k, link);
 	}
-	if (!j->link)
+	if (!link)
 		fprintf(out, "  (no link ceiling: the input names no device with a link preset)\n");
 	fprintf(out, "  overlap (share of NCCL/RCCL kernel time during which a compute kernel runs "
 	             "on another stream):\n");
@@ -239,7 +240,8 @@ static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c)
 	        c->comm_ns ? 100.0 * (double)c->overlap_ns / (double)c->comm_ns : 0.0);
 }
 
-static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c)
+static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	char g[16];
 	text_summary(out, &j->sum);
@@ -261,7 +263,7 @@ static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c)
 	if (!j->sum.gate_passed)
 		fprintf(out, "  attributed kernel utilization stays refused "
 		        "(kernel_utilization_requires_device_join)\n");
-	text_comm(out, j, c);
+	text_comm(out, j, c, link);
 	text_remainder(out, j);
 	return ferror(out) ? TLC_EIO : 0;
 }
@@ -485,7 +487,8 @@ static void json_groups(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 	yajl_gen_array_close(g);
 }
 
-static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c)
+static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	tlc_jsonw__key(g, "communication");
 	if (!tlc_join__comm_any(c)) {
@@ -500,18 +503,18 @@ static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c)
 		return;
 	}
 	tlc_jsonw__key(g, "link");
-	if (j->link) {
+	if (link) {
 		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "id", j->link->id);
-		tlc_jsonw__kdouble(g, "bytes_per_s", j->link->bytes_per_s);
-		tlc_jsonw__kstr(g, "source", j->link->source);
+		tlc_jsonw__kstr(g, "id", link->id);
+		tlc_jsonw__kdouble(g, "bytes_per_s", link->bytes_per_s);
+		tlc_jsonw__kstr(g, "source", link->source);
 		yajl_gen_map_close(g);
 	} else {
 		yajl_gen_null(g);
 	}
 	tlc_jsonw__key(g, "kinds");
 	yajl_gen_map_open(g);
-	tlc_join__comm_kinds_json(g, c, j->link);
+	tlc_join__comm_kinds_json(g, c, link);
 	yajl_gen_map_close(g);
 	tlc_jsonw__key(g, "overlap");
 	yajl_gen_map_open(g);
@@ -530,7 +533,8 @@ static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c)
 	yajl_gen_map_close(g);
 }
 
-static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_join__comm *c)
+static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	yajl_gen g = tlc_jsonw__new(out);
 	if (!g)
@@ -546,7 +550,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	json_devices(g, j);
 	json_remainder(g, j);
 	json_groups(g, j, ev);
-	json_comm(g, j, c);
+	json_comm(g, j, c, link);
 	tlc_jsonw__key(g, "launches");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < j->nlaunches; i++)
@@ -558,6 +562,12 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 
 int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt)
 {
+	return tlc_write_join_with_link(out, j, ev, fmt, NULL);
+}
+
+int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
+                             const tlc_link_preset *link)
+{
 	if (!out || !j || !ev)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream, a join and its eval",
 		                      "tlc_write_join: NULL argument");
@@ -568,7 +578,7 @@ int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format 
 		return rc;
 	}
 	if (fmt == TLC_FORMAT_JSON) {
-		rc = write_json(out, j, ev, &c);
+		rc = write_json(out, j, ev, &c, link);
 		tlc_join__comm_free(&c);
 		return rc;
 	}
@@ -577,7 +587,7 @@ int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format 
 		tlc_join__comm_free(&c);
 		return TLC_ENOMEM;
 	}
-	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, &c);
+	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, &c, link);
 	tlc_join__comm_free(&c);
 	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
 }

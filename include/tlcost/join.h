@@ -222,11 +222,12 @@ int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
 
 /* ---- comms2: achieved bandwidth in the join report (issue 14) ---- */
 struct tlc_link_preset;
-/** The link ceiling `tlcost join` compares each collective kind's achieved
- *  bus bandwidth with (tlc_link_find, tlc_link_for_device in
- *  <tlcost/collectives.h>); NULL: none. The preset is borrowed (the built-in
- *  presets are static). TLC_EINVAL when j is NULL. */
-int tlc_join_set_link(tlc_join *j, const struct tlc_link_preset *link);
+/** tlc_write_join, with the link ceiling that the communication section
+ *  compares each collective kind's achieved bus bandwidth with
+ *  (tlc_link_find, tlc_link_for_device in <tlcost/collectives.h>; borrowed;
+ *  NULL: none, as tlc_write_join does). Errors: those of tlc_write_join. */
+int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
+                             const struct tlc_link_preset *link);
 
 #ifdef __cplusplus
 }
