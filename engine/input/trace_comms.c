@@ -314,7 +314,6 @@ static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext
 {
 	qsort(byext, nx, sizeof *byext, cmp_ext);
 	qsort(c->launches, c->nlaunches, sizeof *c->launches, cmp_launch);
-	c->kernels_unplaced = 0;
 	for (size_t i = 0; i < c->nkernels; i++) {
 		const tlc_comm_kernel *kn = &c->kernels[i];
 		const entry *row = row_of_ext(v, byext, nx, kn->ext);
@@ -326,10 +325,8 @@ static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext
 		tlc_comm_launch key = { .corr = kn->corr };
 		const tlc_comm_launch *l = kn->corr < 0 ? NULL :
 			bsearch(&key, c->launches, c->nlaunches, sizeof key, cmp_launch);
-		if (!l) {
-			c->kernels_unplaced++;
-			continue;
-		}
+		if (!l)
+			continue; /* no row and no launch: no op to cost (docs/collectives.md) */
 		v[k++] = (entry){ l->start_ns, l->end_ns, l->pid, l->tid, &c->kernels[i].info, 0 };
 	}
 	return k;

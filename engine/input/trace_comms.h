@@ -75,7 +75,6 @@ typedef struct tlc_trace_comms {
 	size_t nkernels, kcap;
 	tlc_comm_launch *launches;
 	size_t nlaunches, lcap;
-	size_t kernels_unplaced;  /* kernels with fields and no collective row around */
 	/* distributedInfo */
 	int dist_depth;       /* depth inside distributedInfo (0: outside) */
 	int dist_key;         /* current key at the level being read */
