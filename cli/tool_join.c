@@ -9,7 +9,7 @@ static void help(FILE *out)
 {
 	fprintf(out,
 	        "usage: tlcost join [--format text|json|csv] [--force-correlation|--force-containment]\n"
-	        "                   [--save OUT] FILE\n\n"
+	        "                   [--save OUT] [--link ID] FILE\n\n"
 	        "Attributes device activity (kernels, memcpy, memset) of a PyTorch profiler\n"
 	        "trace or an op log with kernel/runtime records to the ops that launched them:\n"
 	        "by correlation id (launch -> runtime call -> op by external id), or, when the\n"
@@ -23,19 +23,26 @@ static void help(FILE *out)
 	        "--save OUT writes the joined result (op records, device and runtime records,\n"
 	        "attribution and gate verdict) as an op log. Joining a saved file re-derives\n"
 	        "everything from its records and refuses it (saved_join_mismatch) when the\n"
-	        "stored attribution or verdict disagrees.\n");
+	        "stored attribution or verdict disagrees.\n\n"
+	        "With collectives and a passed gate it also prints, per collective kind, the\n"
+	        "device time and the achieved algorithm and bus bandwidth (nccl-tests'\n"
+	        "definitions) against a link ceiling: --link ID (nvlink2..5,\n"
+	        "infinity-fabric-mi300x, pcie4-x16, pcie5-x16, ib-hdr, ib-ndr, roce-400g), else\n"
+	        "the link of the input's device preset; and per phase the share of NCCL/RCCL\n"
+	        "kernel time overlapping compute kernels. Without a passed gate they are refused.\n");
 }
 
 typedef struct join_args {
 	const char *file;
 	const char *save;
 	unsigned flags;
+	const tlc_link_preset *link; /* --link, or NULL: the device preset's */
 } join_args;
 
-enum { O_SAVE = 1, O_FORCE_CORRELATION, O_FORCE_CONTAINMENT };
+enum { O_SAVE = 1, O_FORCE_CORRELATION, O_FORCE_CONTAINMENT, O_LINK };
 static const cli_opt join_opts[] = {
 	{ "--save", 1, O_SAVE }, { "--force-correlation", 0, O_FORCE_CORRELATION },
-	{ "--force-containment", 0, O_FORCE_CONTAINMENT }, { NULL, 0, 0 }
+	{ "--force-containment", 0, O_FORCE_CONTAINMENT }, { "--link", 1, O_LINK }, { NULL, 0, 0 }
 };
 
 static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
@@ -55,6 +62,8 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 	case O_FORCE_CORRELATION:
 		ja->flags |= TLC_JOIN_FORCE_CORRELATION;
 		return 0;
+	case O_LINK:
+		return tlc_link_find(&ja->link, v) < 0 ? cli_fail(ctx) : 0;
 	default:
 		ja->flags |= TLC_JOIN_FORCE_CONTAINMENT;
 		return 0;
@@ -104,6 +113,20 @@ static int save(cli_ctx *ctx, const char *path, const tlc_join *j, const tlc_eva
 	return tlc_join_save_file(path, j, ev, rec) < 0 ? cli_fail(ctx) : 0;
 }
 
+/* The link ceiling of the input's device preset, or NULL. */
+static const tlc_link_preset *device_link(const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	const tlc_device_preset *d = NULL;
+	const tlc_link_preset *link = NULL;
+	tlc_devices *devs = NULL;
+	if (in && in->device && tlc_devices_new(&devs) == 0 &&
+	    tlc_devices_find(&d, devs, in->device) == 0)
+		link = tlc_link_for_device(d->id);
+	tlc_devices_free(devs);
+	return link;
+}
+
 /* Loads, joins, verifies a saved join, prints, saves. */
 static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 {
@@ -120,7 +143,8 @@ static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 	if (rc == 0 && saved && ctx->format == TLC_FORMAT_TEXT)
 		printf("saved join verified: the stored attribution and gate verdict are what the "
 		       "file's own records give\n");
-	if (rc == 0 && tlc_write_join(stdout, j, ev, ctx->format) < 0)
+	if (rc == 0 && tlc_write_join_with_link(stdout, j, ev, ctx->format,
+	                                        ja->link ? ja->link : device_link(ev)) < 0)
 		rc = cli_fail(ctx);
 	if (rc == 0 && ja->save)
 		rc = save(ctx, ja->save, j, ev, rec);
@@ -131,7 +155,7 @@ static int run(cli_ctx *ctx, const join_args *ja, tlc_op_recorder *rec)
 
 int tool_join(cli_ctx *ctx)
 {
-	join_args ja = { NULL, NULL, 0 };
+	join_args ja = { NULL, NULL, 0, NULL };
 	int rc = parse(ctx, &ja);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;

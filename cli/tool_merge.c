@@ -14,7 +14,11 @@ static void help(FILE *out)
 	        "single evaluation of all the ops, whatever the order of the inputs, and can be\n"
 	        "merged again. Refused: other schema versions (merge_schema_mismatch), the same\n"
 	        "rank twice (merge_duplicate_rank), a document that is not a flops partial\n"
-	        "(merge_input_invalid). --format json writes the merged partial.\n");
+	        "(merge_input_invalid). --format json writes the merged partial.\n\n"
+	        "The JSON of `tlcost join --format json` merges the same way: launch, kernel\n"
+	        "and time counts, the gate's per-phase sums (verdict formed again), devices,\n"
+	        "the remainder and the collectives' bytes and device time are summed; join and\n"
+	        "flops partials do not mix (merge_incompatible).\n");
 }
 
 int tool_merge(cli_ctx *ctx)

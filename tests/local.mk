@@ -128,6 +128,7 @@ EXTRA_DIST += tests/merge_cli.sh tests/comms/merge_check.py
 TESTS += tests/ranks_cli.sh
 EXTRA_DIST += tests/ranks_cli.sh tests/comms/make_ranks.py
 EXTRA_DIST += tests/comms/achieved_bw.py
+EXTRA_DIST += tests/comms/kernel_comms.py
 # The ABI checker itself (tools/abi-check.sh) on toy libraries.
 TESTS += tests/abi_check.sh
 EXTRA_DIST += tests/abi_check.sh

@@ -10,6 +10,13 @@
 #     real rank-0 trace and a copy as rank 1, ids and threads shifted apart)
 #     merged equal a single evaluation of one trace holding both;
 #  4. refusals: the same rank twice, a file that is not a partial.
+#  5. join partials (`tlcost join --format json`): on the shared traces, the
+#     merge of ranks 1 and 0 equals, field by field where a merge can carry it
+#     (merge_check.py compare-join says what not and why), the join of one
+#     trace holding both; three ranks merge the same in every order and
+#     bracketing, byte for byte; a join partial does not mix with a flops
+#     partial (merge_incompatible), another join schema version is refused
+#     (merge_schema_mismatch), the same rank twice too (merge_duplicate_rank).
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -70,5 +77,46 @@ for name in tl_mi300_resnet_actckpt_ddp hta_sampled_rank0_of128; do
 	grep -q '"rank": 1' tm.json || fail "$name: rank identity lost"
 	"$T" merge t0.json t0.json >dup.out 2>dup.err && fail "$name: same rank merged twice"
 	grep -q "merge_duplicate_rank" dup.err || fail "$name: duplicate rank: $(cat dup.err)"
+	# text groups digits as `tlcost flops` does. The DDP rank all-reduces
+	# 3 x (2,873,320 + 8,816,192) BFloat16 elements over 8 ranks (its
+	# record_param_comms args): S = 70,137,072 B, bus = S x 14/8 = 122,739,876 B
+	# 5. join partials
+	python3 "$H" trace-rank "$f" r2.json 2 || { fail "$name: trace-rank 2"; continue; }
+	"$T" join --format json "$f" >j0.json && "$T" join --format json r1.json >j1.json &&
+		"$T" join --format json r2.json >j2.json &&
+		"$T" join --format json both.json >jboth.json || { fail "$name: join"; continue; }
+	"$T" merge --format json j1.json j0.json >jm.json || { fail "$name: join merge"; continue; }
+	python3 "$H" compare-join jboth.json jm.json || fail "$name: join merge != one join"
+	grep -q '"rank": 1' jm.json || fail "$name: join rank identity lost"
+	"$T" merge --format json j0.json j1.json j2.json >jm012.json &&
+		"$T" merge --format json j2.json j0.json j1.json >jm201.json &&
+		"$T" merge --format json j0.json j1.json >jm01.json &&
+		"$T" merge --format json jm01.json j2.json >jm01_2.json &&
+		"$T" merge --format json j1.json j2.json >jm12.json &&
+		"$T" merge --format json j0.json jm12.json >jm0_12.json || fail "$name: join merges"
+	cmp -s jm012.json jm201.json || fail "$name: order changes the join merge"
+	cmp -s jm012.json jm01_2.json || fail "$name: (0+1)+2 != 0+1+2 (join)"
+	cmp -s jm012.json jm0_12.json || fail "$name: 0+(1+2) != 0+1+2 (join)"
+	"$T" merge j0.json j1.json >jm.txt || fail "$name: join merge text"
+	grep -q "tlcost merge: 2 join partials (2 with a rank)" jm.txt || fail "$name: join text: $(cat jm.txt)"
+	"$T" merge j0.json t1.json >mix.out 2>mix.err && fail "$name: join and flops merged"
+	grep -q "merge_incompatible: a flops partial cannot merge with join partials" mix.err ||
+		fail "$name: mix: $(cat mix.err)"
+	"$T" merge j0.json j0.json >dup.out 2>dup.err && fail "$name: same rank joined twice"
+	grep -q "merge_duplicate_rank" dup.err || fail "$name: join duplicate rank: $(cat dup.err)"
+	sed 's|"kernels": \([0-9]\)|"kernels": -\1|' j1.json >jneg.json
+	"$T" merge j0.json jneg.json >neg.out 2>neg.err && fail "$name: a negative join count merged"
+	grep -q "merge_input_invalid: not a join partial: a summary count" neg.err ||
+		fail "$name: join negative count: $(cat neg.err)"
+	sed 's|"tlcost.join/2"|"tlcost.join/1"|' j1.json >jold.json
+	"$T" merge j0.json jold.json >old.out 2>old.err && fail "$name: join schema versions mixed"
+	grep -q "merge_schema_mismatch" old.err || fail "$name: join schema: $(cat old.err)"
+	if [ "$name" = tl_mi300_resnet_actckpt_ddp ]; then
+		"$T" merge t0.json >tm.txt || fail "$name: merge text"
+		grep -q "communication backward allreduce x6: message 70,137,072 B, bus 122,739,876 B" tm.txt ||
+			{ fail "$name: merge text not grouped"; cat tm.txt; }
+		grep -q "compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): >= [0-9]\{1,3\}," tm.txt ||
+			{ fail "$name: merge FLOPs not grouped"; cat tm.txt; }
+	fi
 done
 [ "$fails" -eq 0 ]

@@ -425,6 +425,27 @@ static int keep_comm_annot(reader *r)
 	return 1;
 }
 
+/* A kernel event carrying collective fields (newer Kineto copies them from
+ * the record_param_comms op that launched it): kept as facts for that
+ * collective (trace_comms.c), then emitted as any kernel. */
+static int device_event(reader *r, tlc_device_kind kind)
+{
+	event *e = &r->cur;
+	tlc_trace_comms *c = &r->ops.comms;
+	int rc = 0;
+	if (kind == TLC_DEVICE_KERNEL && c->cur.have)
+		rc = tlc_trace_comms__keep_kernel(c, (e->have & EV_EXT) ? e->ext : -1,
+		                                  (e->have & EV_CORR) ? e->corr : -1);
+	else if ((kind == TLC_DEVICE_RUNTIME || kind == TLC_DEVICE_DRIVER) &&
+	         (e->have & EV_CORR) && (e->have & EV_NAME) && strstr(e->name, "aunch") &&
+	         (e->have & (EV_TS | EV_DUR | EV_PID | EV_TID)) == (EV_TS | EV_DUR | EV_PID | EV_TID) &&
+	         e->dur >= 0 && e->ts <= INT64_MAX - e->dur)
+		rc = tlc_trace_comms__keep_launch(c, e->corr, e->ts, e->ts + e->dur, e->pid, e->tid);
+	if (rc < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	return emit_device(r, kind);
+}
+
 /* Every cpu_op is held until the end of the file (nesting and phases need
  * them all): the count and the bytes they take are bounded. 1, or 0 with
  * the error pending. */
@@ -538,11 +559,11 @@ static int finish_event(reader *r)
 		if ((e->have & EV_NAME) && is_annotation_row(e->name))
 			return annotation(r);
 		return keep_op(r);
-	case EC_KERNEL: return emit_device(r, TLC_DEVICE_KERNEL);
+	case EC_KERNEL: return device_event(r, TLC_DEVICE_KERNEL);
 	case EC_MEMCPY: return emit_device(r, TLC_DEVICE_MEMCPY);
 	case EC_MEMSET: return emit_device(r, TLC_DEVICE_MEMSET);
-	case EC_RUNTIME: return emit_device(r, TLC_DEVICE_RUNTIME);
-	case EC_DRIVER: return emit_device(r, TLC_DEVICE_DRIVER);
+	case EC_RUNTIME: return device_event(r, TLC_DEVICE_RUNTIME);
+	case EC_DRIVER: return device_event(r, TLC_DEVICE_DRIVER);
 	case EC_USER_ANNOTATION:
 		return annotation(r);
 	case EC_RANGE:

@@ -18,6 +18,8 @@ void tlc_trace_comms__free(tlc_trace_comms *c)
 {
 	tlc_alloc__free(c->a, c->rows);
 	tlc_alloc__free(c->a, c->annots);
+	tlc_alloc__free(c->a, c->kernels);
+	tlc_alloc__free(c->a, c->launches);
 	memset(c, 0, sizeof *c);
 }
 
@@ -208,6 +210,25 @@ int tlc_trace_comms__keep_annot(tlc_trace_comms *c, const char *name, int64_t st
 	return 0;
 }
 
+int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr)
+{
+	if (tlc_alloc__grow(c->a, (void **)&c->kernels, &c->kcap, c->nkernels + 1,
+	                    sizeof *c->kernels) < 0)
+		return TLC_ENOMEM;
+	c->kernels[c->nkernels++] = (tlc_comm_kernel){ ext, corr, c->cur };
+	return 0;
+}
+
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, int64_t corr, int64_t start_ns,
+                                 int64_t end_ns, int64_t pid, int64_t tid)
+{
+	if (tlc_alloc__grow(c->a, (void **)&c->launches, &c->lcap, c->nlaunches + 1,
+	                    sizeof *c->launches) < 0)
+		return TLC_ENOMEM;
+	c->launches[c->nlaunches++] = (tlc_comm_launch){ corr, start_ns, end_ns, pid, tid };
+	return 0;
+}
+
 /* ---- folding nested facts into the collective rows ------------------ */
 
 typedef struct entry {
@@ -260,28 +281,89 @@ static int contains(const entry *p, const entry *c)
 	return p->pid == c->pid && p->tid == c->tid && p->start <= c->start && c->end <= p->end;
 }
 
+static int cmp_ext(const void *pa, const void *pb)
+{
+	const entry *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const tlc_comm_launch *a = pa, *b = pb;
+	return a->corr < b->corr ? -1 : a->corr > b->corr;
+}
+
+/* The collective row whose External id is ext, or NULL: byext holds one
+ * (ext, row) pair per row with an External id (ext in .start, the row's
+ * index in .end). A stale id shared by two rows names neither. */
+static const entry *row_of_ext(const entry *rows, const entry *byext, size_t n, int64_t ext)
+{
+	if (ext < 0 || n == 0)
+		return NULL;
+	entry key = { .start = ext };
+	const entry *e = bsearch(&key, byext, n, sizeof *byext, cmp_ext);
+	if (!e || (e > byext && e[-1].start == ext) || (e + 1 < byext + n && e[1].start == ext))
+		return NULL;
+	return &rows[e->end];
+}
+
+/* Places each collective kernel's facts: at the row its External id names
+ * (Kineto copies them from that record_param_comms op), else at its launch
+ * call. Appends the placed ones to v (from v[k]); returns the new count. */
+static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext, size_t nx)
+{
+	qsort(byext, nx, sizeof *byext, cmp_ext);
+	qsort(c->launches, c->nlaunches, sizeof *c->launches, cmp_launch);
+	for (size_t i = 0; i < c->nkernels; i++) {
+		const tlc_comm_kernel *kn = &c->kernels[i];
+		const entry *row = row_of_ext(v, byext, nx, kn->ext);
+		if (row) {
+			v[k++] = (entry){ row->start, row->end, row->pid, row->tid,
+			                  &c->kernels[i].info, 0 };
+			continue;
+		}
+		tlc_comm_launch key = { .corr = kn->corr };
+		const tlc_comm_launch *l = kn->corr < 0 ? NULL :
+			bsearch(&key, c->launches, c->nlaunches, sizeof key, cmp_launch);
+		if (!l)
+			continue; /* no row and no launch: no op to cost (docs/collectives.md) */
+		v[k++] = (entry){ l->start_ns, l->end_ns, l->pid, l->tid, &c->kernels[i].info, 0 };
+	}
+	return k;
+}
+
 int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops)
 {
-	size_t n = c->nannots;
+	size_t n = c->nannots + c->nkernels, nrows = 0;
 	for (size_t i = 0; i < nops; i++)
-		n += ops[i].comm != 0;
+		nrows += ops[i].comm != 0;
+	n += nrows;
 	if (n == 0)
 		return 0;
 	entry *v = tlc_alloc__malloc(c->a, n * sizeof *v);
 	entry **stack = tlc_alloc__malloc(c->a, n * sizeof *stack);
-	if (!v || !stack) {
+	entry *byext = tlc_alloc__malloc(c->a, (nrows ? nrows : 1) * sizeof *byext);
+	if (!v || !stack || !byext) {
 		tlc_alloc__free(c->a, v);
 		tlc_alloc__free(c->a, stack);
+		tlc_alloc__free(c->a, byext);
 		return tlc_error__oom();
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < nops; i++)
-		if (ops[i].comm)
-			v[k++] = (entry){ ops[i].start_ns, ops[i].end_ns, ops[i].pid, ops[i].tid,
-			                  &c->rows[ops[i].comm - 1], 1 };
+	size_t k = 0, nx = 0;
+	for (size_t i = 0; i < nops; i++) {
+		if (!ops[i].comm)
+			continue;
+		if (ops[i].flags & TLC_TOP_HAS_EXT)
+			byext[nx++] = (entry){ .start = ops[i].ext, .end = (int64_t)k };
+		v[k++] = (entry){ ops[i].start_ns, ops[i].end_ns, ops[i].pid, ops[i].tid,
+		                  &c->rows[ops[i].comm - 1], 1 };
+	}
+	if (c->nkernels)
+		k = place_kernels(c, v, k, byext, nx);
 	for (size_t i = 0; i < c->nannots; i++)
 		v[k++] = (entry){ c->annots[i].start_ns, c->annots[i].end_ns, c->annots[i].pid,
 		                  c->annots[i].tid, &c->annots[i].info, 0 };
+	n = k;
 	qsort(v, n, sizeof *v, cmp_entry);
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -294,6 +376,7 @@ int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, si
 	}
 	tlc_alloc__free(c->a, v);
 	tlc_alloc__free(c->a, stack);
+	tlc_alloc__free(c->a, byext);
 	return 0;
 }
 

@@ -42,6 +42,20 @@ typedef struct tlc_comm_annot {
 	tlc_comm_info info;
 } tlc_comm_annot;
 
+/* The collective fields newer Kineto copies onto an NCCL/RCCL kernel event
+ * from its record_param_comms op, and where the kernel came from: its
+ * External id (that op's) and its correlation (the launching call's). */
+typedef struct tlc_comm_kernel {
+	int64_t ext, corr;   /* -1 when not recorded */
+	tlc_comm_info info;
+} tlc_comm_kernel;
+
+/* A host launch call (runtime/driver, with a correlation): where a kernel
+ * whose External id names no collective row was launched from. */
+typedef struct tlc_comm_launch {
+	int64_t corr, start_ns, end_ns, pid, tid;
+} tlc_comm_launch;
+
 typedef struct tlc_comm_pg {
 	char name[24];
 	int64_t size;
@@ -57,6 +71,10 @@ typedef struct tlc_trace_comms {
 	size_t nrows, rcap;
 	tlc_comm_annot *annots;
 	size_t nannots, acap;
+	tlc_comm_kernel *kernels; /* kernel events carrying collective fields */
+	size_t nkernels, kcap;
+	tlc_comm_launch *launches;
+	size_t nlaunches, lcap;
 	/* distributedInfo */
 	int dist_depth;       /* depth inside distributedInfo (0: outside) */
 	int dist_key;         /* current key at the level being read */
@@ -90,9 +108,20 @@ int tlc_trace_comms__keep_annot(tlc_trace_comms *c, const char *name, int64_t st
                                 int64_t end_ns, int64_t pid, int64_t tid,
                                 const struct tlc_tnode *dims, const struct tlc_tnode *types);
 
-/** Before the ops are pushed: folds the facts of nested rows and nccl:*
- *  annotations into every enclosing collective row (same thread, time
- *  containment). 0 or TLC_ENOMEM. */
+/** Keeps the current event's fields for a kernel event (ext, corr: -1 when
+ *  absent). 0 or TLC_ENOMEM. */
+int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr);
+/** Keeps a host launch call's position by its correlation. 0 or TLC_ENOMEM. */
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, int64_t corr, int64_t start_ns,
+                                 int64_t end_ns, int64_t pid, int64_t tid);
+
+/** Before the ops are pushed: folds the facts of nested rows, nccl:*
+ *  annotations and collective kernels into every enclosing collective row
+ *  (same thread, time containment). A kernel is placed at the collective
+ *  row its External id names, else at its launch call (by correlation);
+ *  it is a source of facts, never an op, so a collective is costed once
+ *  whether its host row, its kernel or both record the fields. 0 or
+ *  TLC_ENOMEM. */
 struct tlc_trace_op;
 int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops);
 /** While an op is pushed: names a record_param_comms row by its collective

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "eval.h"
 #include "join.h"
+#include "join_comm.h"
 #include "jsonw.h"
 #include "textw.h"
 
@@ -196,7 +197,51 @@ static void text_outside(FILE *out, const tlc_join *j)
 	        j->corr_outside, j->corr_checked);
 }
 
-static int write_text(FILE *out, const tlc_join *j)
+/* Communication (docs/collectives.md, "Achieved bandwidth"): per collective
+ * kind the device time and achieved bandwidth, and per phase the overlap,
+ * only under a passed gate (contract section 7). */
+static const char *const REFUSED_WHY = "the device-time join did not pass the gate: a "
+	"collective's device time is not known well enough to divide its bytes by";
+
+static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
+{
+	if (!tlc_join__comm_any(c))
+		return;
+	if (!j->sum.gate_passed) {
+		fprintf(out, "communication: achieved bandwidth and overlap refused: %s\n", REFUSED_WHY);
+		return;
+	}
+	fprintf(out, "communication (bytes analytic: nccl-tests S and bus factor; device time of "
+	             "each collective from this join; achieved, under the passed gate):\n");
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		if (!c->bw_calls[k])
+			continue;
+		fprintf(out, "  %-14s ", tlc_comm_kind_name((tlc_comm_kind)k));
+		tlc_join__comm_kind_text(out, c, k, link);
+	}
+	if (!link)
+		fprintf(out, "  (no link ceiling: the input names no device with a link preset)\n");
+	fprintf(out, "  overlap (share of NCCL/RCCL kernel time during which a compute kernel runs "
+	             "on another stream):\n");
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		if (!c->ph_comm[p])
+			continue;
+		char a[32], b[32];
+		fmt_ms(a, sizeof a, c->ph_overlap[p]);
+		fmt_ms(b, sizeof b, c->ph_comm[p]);
+		fprintf(out, "    %-9s %s of %s = %.1f%%\n", tlc_phase_name((tlc_phase)p), a, b,
+		        100.0 * (double)c->ph_overlap[p] / (double)c->ph_comm[p]);
+	}
+	char a[32], b[32];
+	fmt_ms(a, sizeof a, c->overlap_ns);
+	fmt_ms(b, sizeof b, c->comm_ns);
+	fprintf(out, "    %-9s %s of %s = %.1f%%\n", "all", a, b,
+	        c->comm_ns ? 100.0 * (double)c->overlap_ns / (double)c->comm_ns : 0.0);
+}
+
+static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	char g[16];
 	text_summary(out, &j->sum);
@@ -218,6 +263,7 @@ static int write_text(FILE *out, const tlc_join *j)
 	if (!j->sum.gate_passed)
 		fprintf(out, "  attributed kernel utilization stays refused "
 		        "(kernel_utilization_requires_device_join)\n");
+	text_comm(out, j, c, link);
 	text_remainder(out, j);
 	return ferror(out) ? TLC_EIO : 0;
 }
@@ -274,6 +320,34 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 /* json                                                              */
 /* ---------------------------------------------------------------- */
 
+/* Which input and rank this is: what `tlcost merge` keeps per partial. */
+static void json_identity(yajl_gen g, const tlc_eval *ev)
+{
+	const tlc_input_info *in = tlc_eval_info(ev);
+	tlc_jsonw__key(g, "input");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "format", in ? in->format : NULL);
+	tlc_jsonw__kstr(g, "producer", in ? in->producer : NULL);
+	tlc_jsonw__kstr(g, "model", in ? in->model : NULL);
+	tlc_jsonw__kstr(g, "device", in ? in->device : NULL);
+	yajl_gen_map_close(g);
+	const tlc_dist_info *d = tlc_eval_dist(ev);
+	if (!d)
+		return;
+	tlc_jsonw__key(g, "distributed");
+	yajl_gen_map_open(g);
+	if (d->rank >= 0)
+		tlc_jsonw__kint(g, "rank", d->rank);
+	else
+		tlc_jsonw__knull(g, "rank");
+	if (d->world_size >= 1)
+		tlc_jsonw__kint(g, "world_size", d->world_size);
+	else
+		tlc_jsonw__knull(g, "world_size");
+	tlc_jsonw__kstr(g, "backend", d->backend);
+	yajl_gen_map_close(g);
+}
+
 static void json_summary(yajl_gen g, const tlc_join_summary *s)
 {
 	tlc_jsonw__kstr(g, "state", tlc_join_state_name(s->state));
@@ -300,7 +374,8 @@ static void json_summary(yajl_gen g, const tlc_join_summary *s)
 	tlc_jsonw__kint(g, "kernel_ambiguous_ns", s->kernel_ambiguous_ns);
 	tlc_jsonw__kint(g, "kernel_unattributed_ns", s->kernel_unattributed_ns);
 	tlc_jsonw__kint(g, "kernel_internal_ns", s->kernel_internal_ns);
-	tlc_jsonw__kuint(g, "ambiguous_groups", s->ambiguous_groups);
+	/* the count; "ambiguous_groups" is the list (json_groups) */
+	tlc_jsonw__kuint(g, "ambiguous_group_count", s->ambiguous_groups);
 	tlc_jsonw__kuint(g, "launch_calls", s->launch_calls);
 	tlc_jsonw__kuint(g, "launch_calls_with_external", s->launch_calls_with_external);
 	tlc_jsonw__kuint(g, "launch_calls_external_matched", s->launch_calls_external_matched);
@@ -412,14 +487,62 @@ static void json_groups(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 	yajl_gen_array_close(g);
 }
 
-static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
+static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
+{
+	tlc_jsonw__key(g, "communication");
+	if (!tlc_join__comm_any(c)) {
+		yajl_gen_null(g);
+		return;
+	}
+	yajl_gen_map_open(g);
+	tlc_jsonw__kbool(g, "achieved", j->sum.gate_passed);
+	tlc_jsonw__kstr(g, "refused", j->sum.gate_passed ? NULL : REFUSED_WHY);
+	if (!j->sum.gate_passed) {
+		yajl_gen_map_close(g);
+		return;
+	}
+	tlc_jsonw__key(g, "link");
+	if (link) {
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "id", link->id);
+		tlc_jsonw__kdouble(g, "bytes_per_s", link->bytes_per_s);
+		tlc_jsonw__kstr(g, "source", link->source);
+		yajl_gen_map_close(g);
+	} else {
+		yajl_gen_null(g);
+	}
+	tlc_jsonw__key(g, "kinds");
+	yajl_gen_map_open(g);
+	tlc_join__comm_kinds_json(g, c, link);
+	yajl_gen_map_close(g);
+	tlc_jsonw__key(g, "overlap");
+	yajl_gen_map_open(g);
+	for (int p = 0; p <= TLC_PHASE_COUNT; p++) {
+		int all = p == TLC_PHASE_COUNT;
+		int64_t cn = all ? c->comm_ns : c->ph_comm[p], on = all ? c->overlap_ns : c->ph_overlap[p];
+		if (!all && !cn)
+			continue;
+		tlc_jsonw__key(g, all ? "all" : tlc_phase_name((tlc_phase)p));
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "comm_ns", cn);
+		tlc_jsonw__kint(g, "overlap_ns", on);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+}
+
+static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_join__comm *c,
+                      const tlc_link_preset *link)
 {
 	yajl_gen g = tlc_jsonw__new(out);
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.join/1");
+	tlc_jsonw__kstr(g, "schema", "tlcost.join/2");
 	tlc_jsonw__kstr(g, "report", "join");
+	json_identity(g, ev);
 	json_summary(g, &j->sum);
 	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
 	tlc_jsonw__kuint(g, "correlation_outside_host_interval", j->corr_outside);
@@ -427,6 +550,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	json_devices(g, j);
 	json_remainder(g, j);
 	json_groups(g, j, ev);
+	json_comm(g, j, c, link);
 	tlc_jsonw__key(g, "launches");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < j->nlaunches; i++)
@@ -438,14 +562,32 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev)
 
 int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt)
 {
+	return tlc_write_join_with_link(out, j, ev, fmt, NULL);
+}
+
+int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
+                             const tlc_link_preset *link)
+{
 	if (!out || !j || !ev)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream, a join and its eval",
 		                      "tlc_write_join: NULL argument");
-	if (fmt == TLC_FORMAT_JSON)
-		return write_json(out, j, ev);
+	tlc_join__comm c;
+	int rc = tlc_join__comm_compute(&c, ev, j);
+	if (rc < 0) {
+		tlc_join__comm_free(&c);
+		return rc;
+	}
+	if (fmt == TLC_FORMAT_JSON) {
+		rc = write_json(out, j, ev, &c, link);
+		tlc_join__comm_free(&c);
+		return rc;
+	}
 	FILE *t = tlc_textw__open(out);
-	if (!t)
+	if (!t) {
+		tlc_join__comm_free(&c);
 		return TLC_ENOMEM;
-	int rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j);
+	}
+	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, &c, link);
+	tlc_join__comm_free(&c);
 	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
 }

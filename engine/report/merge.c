@@ -18,6 +18,10 @@
 #include "error.h"
 #include "jsonw.h"
 #include "jtree.h"
+#include "reports.h"
+#include "textw.h"
+#include "write_comm.h"
+#include "merge_join.h"
 #include "alloc.h"
 
 #define NEX 3
@@ -100,7 +104,11 @@ typedef struct dwork {
 	size_t ngaps, gapcap;
 } dwork;
 
+enum { KIND_NONE = 0, KIND_FLOPS, KIND_JOIN };
+
 struct tlc_merge {
+	int kind;                /* of the partials merged so far */
+	tlc_mjoin *jm;           /* join partials' sums (merge_join.c) */
 	char *schema, *count_basis, *flop_convention;
 	dwork dw;
 	size_t ninputs;
@@ -180,6 +188,7 @@ void tlc_merge_free(tlc_merge *m)
 	free(m->dw.gaps);
 	free(m->srcs), free(m->groups), free(m->types);
 	free(m->schema), free(m->count_basis), free(m->flop_convention);
+	tlc_mjoin__free(m->jm);
 	free(m);
 }
 
@@ -768,6 +777,46 @@ static int fold_doc(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
 	return rc;
 }
 
+/* Which kind of partial a document is; join and flops partials do not mix. */
+static int doc_kind(int *out, const tlc_merge *m, const doc_ctx *d)
+{
+	const tlc_jnode *schema = d->root && d->root->kind == TLC_J_OBJECT ?
+	                          tlc_jtree__get(d->root, "schema") : NULL;
+	*out = is_str(schema) && strncmp(schema->text, "tlcost.join/", 12) == 0 ? KIND_JOIN
+	                                                                         : KIND_FLOPS;
+	if (!m->kind || m->kind == *out)
+		return 0;
+	if (*out == KIND_JOIN)
+		return tlc_error__set_pos(TLC_EINPUT, "merge_incompatible", d->name, 0, 0,
+		                          "merge join partials with join partials only",
+		                          "a join partial cannot merge with flops partials");
+	return tlc_error__set_pos(TLC_EINPUT, "merge_incompatible", d->name, 0, 0,
+	                          "merge flops partials with flops partials only",
+	                          "a flops partial cannot merge with join partials");
+}
+
+static int check_join(tlc_merge *m, doc_ctx *d)
+{
+	d->partials = tlc_jtree__get(d->root, "partials");
+	if (d->partials && (d->partials->kind != TLC_J_ARRAY || d->partials->n == 0))
+		return invalid(d, "partials is not a non-empty array");
+	if (!m->jm && tlc_mjoin__new(&m->jm) < 0)
+		return TLC_ENOMEM;
+	return tlc_mjoin__check(m->jm, d->root, d->name);
+}
+
+static int fold_join(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
+{
+	uint32_t *src_of = malloc((n + 1) * sizeof *src_of);
+	if (!src_of)
+		return tlc_error__oom();
+	int rc = take_sources(m, v, n, src_of);
+	free(src_of);
+	if (rc == 0 && !m->schema && !(m->schema = dup(jstr(d->root, "schema"))))
+		rc = tlc_error__oom();
+	return rc ? rc : tlc_mjoin__fold(m->jm, d->root);
+}
+
 int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name)
 {
 	if (!m || (!json && len) || !name)
@@ -777,8 +826,11 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 	tlc_jdoc doc;
 	int rc = tlc_jtree__parse(&doc, tlc_alloc__default(), json, len, name);
 	doc_ctx d = { name, doc.root, NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+	int kind = KIND_FLOPS;
 	if (rc == 0)
-		rc = check_doc(&d);
+		rc = doc_kind(&kind, m, &d);
+	if (rc == 0)
+		rc = kind == KIND_JOIN ? check_join(m, &d) : check_doc(&d);
 	if (rc == 0)
 		rc = check_compat(m, &d);
 	src *v = NULL;
@@ -791,7 +843,8 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 			rc = refuse_duplicate(v, i, &v[i], name);
 	}
 	if (rc == 0) {
-		rc = fold_doc(m, &d, v, n);
+		rc = kind == KIND_JOIN ? fold_join(m, &d, v, n) : fold_doc(m, &d, v, n);
+		m->kind = kind;
 		m->ninputs++;
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -979,47 +1032,43 @@ static int gap_rank(const char *cause)
 	return 4;
 }
 
-static void json_gap(yajl_gen g, const char *cause, uint64_t records, int64_t ns,
-                     const char *message, const char *remedy)
+static const tlc_device_gap *merge_gap_at(const void *payload, size_t i)
 {
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "cause", cause);
-	tlc_jsonw__kuint(g, "records", records);
-	tlc_jsonw__kint(g, "device_ns", ns);
-	tlc_jsonw__kstr(g, "message", message);
-	tlc_jsonw__kstr(g, "remedy", remedy);
-	yajl_gen_map_close(g);
+	return &((const tlc_device_gap *)payload)[i];
 }
 
-static void json_device_work(yajl_gen g, const tlc_merge *m)
+/* The merged gaps in a single evaluation's order, through the one
+ * device_work emitter (write_flops.c). */
+static int json_device_work(yajl_gen g, const tlc_merge *m)
 {
 	const dwork *dw = &m->dw;
 	if (!dw->present)
-		return;
-	tlc_jsonw__key(g, "device_work");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "kernels", dw->kernels);
-	tlc_jsonw__kuint(g, "kernels_in_ops", dw->in_ops);
-	tlc_jsonw__kuint(g, "without_op", dw->without_op);
-	tlc_jsonw__kint(g, "without_op_ns", dw->without_op_ns);
-	tlc_jsonw__kuint(g, "not_compute", dw->not_compute);
-	tlc_jsonw__key(g, "gaps");
-	yajl_gen_array_open(g);
+		return 0;
+	size_t n = 0, cap = dw->ngaps + 1;
+	tlc_device_gap *v = calloc(cap, sizeof *v);
+	char *msgs = calloc(cap, 512);
+	if (!v || !msgs) {
+		free(v), free(msgs);
+		return tlc_error__oom();
+	}
 	for (int r = 0; r <= 4; r++)
 		for (size_t i = 0; i < dw->ngaps; i++) {
 			const dgap *d = &dw->gaps[i];
 			if (gap_rank(d->cause) != r)
 				continue;
-			char msg[512];
-			snprintf(msg, sizeof msg, "%llu%s", (unsigned long long)d->records, d->rest);
-			json_gap(g, d->cause, d->records, d->ns, msg, d->remedy);
+			char *msg = msgs + 512 * n;
+			snprintf(msg, 512, "%llu%s", (unsigned long long)d->records, d->rest);
+			v[n++] = (tlc_device_gap){ d->cause, d->records, d->ns, msg, d->remedy };
 		}
 	if (m->cov[0] == 0)  /* no op rows in any input: nothing was counted */
-		json_gap(g, "no_op_records", 0, 0, "no op records: nothing was counted",
-		         "record ops: torch.profiler.profile(record_shapes=True) for a trace, "
-		         "tools/capture_oplog.py for an op log");
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+		v[n++] = (tlc_device_gap){ "no_op_records", 0, 0, "no op records: nothing was counted",
+		                           "record ops: torch.profiler.profile(record_shapes=True) for "
+		                           "a trace, tools/capture_oplog.py for an op log" };
+	tlc_device_work w = { sizeof w, dw->kernels, dw->in_ops, dw->not_compute, dw->without_op,
+	                      dw->without_op_ns };
+	tlc_rep__json_device_work(g, &w, n, merge_gap_at, v);
+	free(v), free(msgs);
+	return 0;
 }
 
 static void json_coverage(yajl_gen g, const tlc_merge *m)
@@ -1134,6 +1183,20 @@ static void json_partials(yajl_gen g, const tlc_merge *m, const order *o)
 	yajl_gen_array_close(g);
 }
 
+/* A merge of join partials: a join document of the same schema (so it
+ * merges again) with the sums and the partials' identities. */
+static int write_join_json(yajl_gen g, const tlc_merge *m, const order *o)
+{
+	tlc_jsonw__kstr(g, "schema", m->schema);
+	tlc_jsonw__kstr(g, "report", "join");
+	json_input(g, m);
+	int rc = tlc_mjoin__json(g, m->jm);
+	if (rc == 0)
+		json_partials(g, m, o);
+	yajl_gen_map_close(g);
+	return rc;
+}
+
 static int write_json(FILE *out, const tlc_merge *m)
 {
 	order o;
@@ -1146,6 +1209,12 @@ static int write_json(FILE *out, const tlc_merge *m)
 		return tlc_error__oom();
 	}
 	yajl_gen_map_open(g);
+	if (m->kind == KIND_JOIN) {
+		rc = write_join_json(g, m, &o);
+		int wrc = tlc_jsonw__end(g, out);
+		free(o.rank_of), free(o.by_rank);
+		return rc ? rc : wrc;
+	}
 	tlc_jsonw__kstr(g, "schema", m->schema);
 	json_input(g, m);
 	tlc_jsonw__kstr(g, "count_basis", m->count_basis);
@@ -1154,8 +1223,9 @@ static int write_json(FILE *out, const tlc_merge *m)
 	json_comm(g, m);
 	json_coverage(g, m);
 	tlc_jsonw__kbool(g, "lower_bound", m->lower_bound);
-	json_device_work(g, m);
-	rc = json_ledger(g, m, &o);
+	rc = json_device_work(g, m);
+	if (rc == 0)
+		rc = json_ledger(g, m, &o);
 	if (rc == 0)
 		rc = json_types(g, m);
 	if (rc == 0)
@@ -1166,13 +1236,22 @@ static int write_json(FILE *out, const tlc_merge *m)
 	return rc ? rc : wrc;
 }
 
-static void text_z(FILE *out, const char *label, const mpz_t z)
+/* An exact count as text, malloc'd with GMP's allocator; gmp_free frees it. */
+static void gmp_free(char *s)
 {
-	char *s = mpz_get_str(NULL, 10, z);
-	fprintf(out, "%s%s", label, s);
 	void (*freefn)(void *, size_t);
 	mp_get_memory_functions(NULL, NULL, &freefn);
 	freefn(s, strlen(s) + 1);
+}
+
+/* An exact total grouped as `tlcost flops` prints it (the one grouping). */
+static void text_z(FILE *out, const char *label, const mpz_t z)
+{
+	char *s = mpz_get_str(NULL, 10, z);
+	tlc_digits d = { 0 };
+	fprintf(out, "%s%s", label, tlc_textw__group(&d, s));
+	tlc_textw__digits_free(&d);
+	gmp_free(s);
 }
 
 static void write_text(FILE *out, const tlc_merge *m)
@@ -1180,7 +1259,12 @@ static void write_text(FILE *out, const tlc_merge *m)
 	size_t ranked = 0;
 	for (size_t i = 0; i < m->nsrcs; i++)
 		ranked += m->srcs[i].rank >= 0;
-	fprintf(out, "tlcost merge: %zu partials (%zu with a rank)\n", m->nsrcs, ranked);
+	fprintf(out, "tlcost merge: %zu %spartials (%zu with a rank)\n", m->nsrcs,
+	        m->kind == KIND_JOIN ? "join " : "", ranked);
+	if (m->kind == KIND_JOIN) {
+		tlc_mjoin__text(out, m->jm);
+		return;
+	}
 	const char *lb = m->lower_bound ? ">= " : "";
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		if (!m->ph[p].present)
@@ -1197,12 +1281,11 @@ static void write_text(FILE *out, const tlc_merge *m)
 				continue;
 			fprintf(out, "communication %s %s x%llu: ", phase_keys[p],
 			        tlc_comm_kind_name((tlc_comm_kind)k), (unsigned long long)a->calls);
-			text_z(out, "message ", a->msg);
-			char *b = mpq_get_str(NULL, 10, a->bus);
-			fprintf(out, " B, bus %s B\n", b);
-			void (*freefn)(void *, size_t);
-			mp_get_memory_functions(NULL, NULL, &freefn);
-			freefn(b, strlen(b) + 1);
+			char *msg = mpz_get_str(NULL, 10, a->msg), *b = mpq_get_str(NULL, 10, a->bus);
+			tlc_rep__comm_bytes_text(out, msg, b);
+			fprintf(out, "\n");
+			gmp_free(msg);
+			gmp_free(b);
 		}
 	fprintf(out, "coverage: %llu op rows = %llu known + %llu zero_by_rule + %llu not_applicable"
 	             " + %llu unknown\n", (unsigned long long)m->cov[0],

@@ -99,4 +99,12 @@ struct tlc_devices {
 size_t tlc_devices__builtin_count(void);
 const tlc_device_preset *tlc_devices__builtin_at(size_t i);
 
+/* ---- comms2: one device_work emitter (the eval's and the merge's) ---- */
+/** The i-th gap to write (payload: the emitter's caller's data). */
+typedef const tlc_device_gap *(*tlc_rep_gap_at)(const void *payload, size_t i);
+/** Writes the "device_work" key and object of a flops partial: the counts
+ *  of w and the ngaps gaps at(payload, 0..ngaps-1) in that order. */
+void tlc_rep__json_device_work(yajl_gen g, const tlc_device_work *w, size_t ngaps,
+                               tlc_rep_gap_at at, const void *payload);
+
 #endif

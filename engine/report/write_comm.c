@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "write_comm.h"
+#include "textw.h"
 #include "error.h"
 #include "jsonw.h"
 
@@ -16,28 +17,22 @@ int tlc_rep__comm_any(const tlc_eval *ev)
 	return 0;
 }
 
-/* "1234567" -> "1,234,567" (integers only; a fraction is left as it is) */
-static void grouped(char *buf, size_t cap, const char *s)
-{
-	size_t n = strlen(s);
-	if (strchr(s, '/') || n + n / 3 + 1 > cap) {
-		snprintf(buf, cap, "%s", s);
-		return;
-	}
-	char *w = buf;
-	for (size_t i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			*w++ = ',';
-		*w++ = s[i];
-	}
-	*w = '\0';
-}
-
 static double q_value(const char *q)
 {
 	const char *slash = strchr(q, '/');
 	double num = strtod(q, NULL);
 	return slash ? num / strtod(slash + 1, NULL) : num;
+}
+
+void tlc_rep__comm_bytes_text(FILE *out, const char *msg, const char *bus)
+{
+	tlc_digits d = { 0 };
+	fprintf(out, "message %s B, ", tlc_textw__group(&d, msg));
+	/* a fraction is printed as it is: grouping applies to integers */
+	fprintf(out, "bus %s B", strchr(bus, '/') ? bus : tlc_textw__group(&d, bus));
+	if (strchr(bus, '/'))
+		fprintf(out, " (~%.2f B)", q_value(bus));
+	tlc_textw__digits_free(&d);
 }
 
 static void dist_text(FILE *out, const tlc_eval *ev)
@@ -64,14 +59,9 @@ int tlc_rep__comm_text(FILE *out, const tlc_eval *ev)
 			char *m, *b;
 			if (tlc_eval_comm_bytes(&m, &b, ev, (tlc_phase)p, (tlc_comm_kind)k) < 0)
 				return TLC_ENOMEM;
-			char gm[96], gb[200];
-			grouped(gm, sizeof gm, m);
-			grouped(gb, sizeof gb, b);
-			fprintf(out, "  %-9s %-15s x%-5llu message %s B, bus %s B", 
-			        tlc_phase_name((tlc_phase)p), tlc_comm_kind_name((tlc_comm_kind)k),
-			        (unsigned long long)calls, gm, gb);
-			if (strchr(b, '/'))
-				fprintf(out, " (~%.2f B)", q_value(b));
+			fprintf(out, "  %-9s %-15s x%-5llu ", tlc_phase_name((tlc_phase)p),
+			        tlc_comm_kind_name((tlc_comm_kind)k), (unsigned long long)calls);
+			tlc_rep__comm_bytes_text(out, m, b);
 			fprintf(out, "\n");
 			tlc_free(m);
 			tlc_free(b);

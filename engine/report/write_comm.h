@@ -14,5 +14,9 @@ int tlc_rep__comm_any(const tlc_eval *ev);
 int tlc_rep__comm_text(FILE *out, const tlc_eval *ev);
 /** "distributed" and "communication" keys (each only when there is one). */
 int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev);
+/** "message 1,234 B, bus 2,159/2 B (~1079.50 B)": exact decimals, integers
+ *  grouped by the one grouping (tlc_textw__group), a rational bus count as
+ *  P/Q with its rounded value; the flops and merge reports share it. */
+void tlc_rep__comm_bytes_text(FILE *out, const char *msg, const char *bus);
 
 #endif

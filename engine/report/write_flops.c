@@ -268,22 +268,20 @@ static void json_coverage(yajl_gen g, const tlc_eval *ev)
 	yajl_gen_map_close(g);
 }
 
-/* The device-work accounting and its gaps (contract: "Device work"). */
-static void json_device_work(yajl_gen g, const tlc_eval *ev)
+void tlc_rep__json_device_work(yajl_gen g, const tlc_device_work *w, size_t ngaps,
+                               tlc_rep_gap_at at, const void *payload)
 {
-	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
-	tlc_eval_device_work(&w, ev);
 	tlc_jsonw__key(g, "device_work");
 	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "kernels", w.kernels);
-	tlc_jsonw__kuint(g, "kernels_in_ops", w.kernels_in_ops);
-	tlc_jsonw__kuint(g, "without_op", w.without_op);
-	tlc_jsonw__kint(g, "without_op_ns", w.without_op_ns);
-	tlc_jsonw__kuint(g, "not_compute", w.not_compute);
+	tlc_jsonw__kuint(g, "kernels", w->kernels);
+	tlc_jsonw__kuint(g, "kernels_in_ops", w->kernels_in_ops);
+	tlc_jsonw__kuint(g, "without_op", w->without_op);
+	tlc_jsonw__kint(g, "without_op_ns", w->without_op_ns);
+	tlc_jsonw__kuint(g, "not_compute", w->not_compute);
 	tlc_jsonw__key(g, "gaps");
 	yajl_gen_array_open(g);
-	for (size_t i = 0; i < tlc_eval_device_gap_count(ev); i++) {
-		const tlc_device_gap *d = tlc_eval_device_gap_at(ev, i);
+	for (size_t i = 0; i < ngaps; i++) {
+		const tlc_device_gap *d = at(payload, i);
 		yajl_gen_map_open(g);
 		tlc_jsonw__kstr(g, "cause", d->cause);
 		tlc_jsonw__kuint(g, "records", d->records);
@@ -294,6 +292,19 @@ static void json_device_work(yajl_gen g, const tlc_eval *ev)
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
+}
+
+static const tlc_device_gap *eval_gap_at(const void *payload, size_t i)
+{
+	return tlc_eval_device_gap_at(payload, i);
+}
+
+/* The device-work accounting and its gaps (contract: "Device work"). */
+static void json_device_work(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
+	tlc_eval_device_work(&w, ev);
+	tlc_rep__json_device_work(g, &w, tlc_eval_device_gap_count(ev), eval_gap_at, ev);
 }
 
 static void json_ledger_entry(yajl_gen g, const tlc_ledger_entry *e)

@@ -220,6 +220,15 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
+/* ---- comms2: achieved bandwidth in the join report (issue 14) ---- */
+struct tlc_link_preset;
+/** tlc_write_join, with the link ceiling that the communication section
+ *  compares each collective kind's achieved bus bandwidth with
+ *  (tlc_link_find, tlc_link_for_device in <tlcost/collectives.h>; borrowed;
+ *  NULL: none, as tlc_write_join does). Errors: those of tlc_write_join. */
+int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
+                             const struct tlc_link_preset *link);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,16 @@ it, or (traces whose runtime calls carry their own correlation as External
 id) start inside the op's interval on its host thread: the device-time
 join's two paths, rolled up to the op (docs/join.md). Message and bus bytes per call come from
 raw_comms.py's definitions (nccl-tests). Prints {kind: {algbw, busbw}} in
-bytes/s over the calls' summed kernel time."""
+bytes/s over the calls' summed kernel time.
+
+  achieved_bw.py overlap TRACE  prints the communication/computation overlap
+  instead: communication kernels are the kernels whose name holds "nccl" or
+  "rccl"; compute kernels are the others; comm_ns is the union of the
+  communication kernels' intervals, overlap_ns its intersection with the
+  union of the compute kernels' (HTA's definition), in exact integer ns
+  (ts/dur read as decimals, truncated to the ns as the trace format says),
+  for all communication kernels ("all") and for those of each collective
+  kind's ops ("by_kind"), the kernels matched to ops as above."""
 import gzip
 import json
 import sys
@@ -67,5 +76,66 @@ def main(path):
     print()
 
 
+def union(iv):
+    out = []
+    for a, b in sorted(iv):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def inter(u, v):
+    t, i, j = 0, 0, 0
+    while i < len(u) and j < len(v):
+        lo, hi = max(u[i][0], v[j][0]), min(u[i][1], v[j][1])
+        t += max(0, hi - lo)
+        if u[i][1] < v[j][1]:
+            i += 1
+        else:
+            j += 1
+    return t
+
+
+def overlap(path):
+    from decimal import Decimal
+    doc = json.load(gzip.open(path), parse_float=Decimal)
+    ev = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
+
+    def ns(e):
+        a = int(Decimal(e["ts"]) * 1000)
+        return a, a + int(Decimal(e["dur"]) * 1000)
+    kern = [e for e in ev if e.get("cat") == "kernel"]
+    is_comm = [("nccl" in e["name"].lower() or "rccl" in e["name"].lower()) for e in kern]
+    comp = union([ns(e) for e, c in zip(kern, is_comm) if not c])
+    comm = [e for e, c in zip(kern, is_comm) if c]
+    # kernels of each kind: launched (containment, as main()) inside a c10d op
+    cpu = [e for e in ev if e.get("cat") == "cpu_op"]
+    ann = [e for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("nccl:")]
+    calls = {e["args"]["correlation"]: e for e in ev
+             if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+
+    def inside(p, c):
+        return p["tid"] == c["tid"] and p["ts"] <= c["ts"] and c["ts"] + c["dur"] <= p["ts"] + p["dur"]
+    kind_of = {}
+    for op in (e for e in cpu if e["name"].startswith("c10d::")):
+        a = [x for x in ann if inside(op, x)][0]
+        for corr, c in calls.items():
+            if c["tid"] == op["tid"] and op["ts"] <= c["ts"] <= op["ts"] + op["dur"]:
+                kind_of[corr] = KIND[a["name"][5:]]
+    out = {"all": {}, "by_kind": {}}
+    u = union([ns(e) for e in comm])
+    out["all"] = {"comm_ns": sum(b - a for a, b in u), "overlap_ns": inter(u, comp)}
+    for kind in sorted(set(kind_of.values())):
+        u = union([ns(e) for e in comm if kind_of.get(e["args"]["correlation"]) == kind])
+        out["by_kind"][kind] = {"comm_ns": sum(b - a for a, b in u), "overlap_ns": inter(u, comp)}
+    json.dump(out, sys.stdout, sort_keys=True)
+    print()
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "overlap":
+        overlap(sys.argv[2])
+    else:
+        main(sys.argv[1])

@@ -12,6 +12,15 @@
   compare X Y                X and Y agree field by field, except what only a merge
                              has (input, partials, distributed, example_sources,
                              example_shape_sources); exit 1 with the first difference
+  compare-join X Y           the same for join documents (tlcost join --format json),
+                             except also what a merge does not carry or cannot add:
+                             launches and ambiguous_groups (each input's own launches
+                             and ops), path_reason (its counts are per input), and the
+                             unions of intervals on one device clock (busy_ns, the
+                             communication overlap): a trace holding two copies of a
+                             rank's events on the same device ids and timestamps
+                             unites them, a merge sums its inputs' (distinct devices);
+                             and a refusal's wording (the merge names its own reason)
 """
 import gzip
 import json
@@ -94,6 +103,30 @@ def compare(x, y):
     return 1
 
 
+def strip_join(d):
+    d = dict(d)
+    for k in ("input", "partials", "distributed", "launches", "ambiguous_groups",
+              "path_reason", "busy_ns"):
+        d.pop(k, None)
+    d["devices"] = [{k: v for k, v in x.items() if k != "busy_ns"} for x in d["devices"]]
+    if d.get("communication"):  # the refusal's wording names the merge's own reason
+        d["communication"] = {k: v for k, v in d["communication"].items()
+                              if k not in ("overlap", "refused")}
+    return d
+
+
+def compare_join(x, y):
+    a, b = strip_join(load(x)), strip_join(load(y))
+    if a == b:
+        return 0
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            print(f"{x} vs {y}: field {k} differs:\n  {json.dumps(a.get(k))[:800]}\n  "
+                  f"{json.dumps(b.get(k))[:800]}")
+            break
+    return 1
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "oplog-parts":
@@ -104,5 +137,7 @@ if __name__ == "__main__":
         trace_concat(args[0], args[1:])
     elif cmd == "compare":
         sys.exit(compare(args[0], args[1]))
+    elif cmd == "compare-join":
+        sys.exit(compare_join(args[0], args[1]))
     else:
         sys.exit(f"unknown command {cmd}")

@@ -1,0 +1,302 @@
+/* Communication through a device-time join: device times, overlap and
+ * achieved bandwidth (engine/join/join_comm.h). Moved here from
+ * engine/report/ranks.c so that `tlcost join` and `tlcost ranks` share one
+ * computation. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "join_comm.h"
+#include "error.h"
+#include "join.h"
+#include "jsonw.h"
+
+static int is_comm_kernel(const char *name)
+{
+	if (!name)
+		return 0;
+	for (const char *p = name; p[0] && p[1] && p[2] && p[3]; p++)
+		if ((tolower((unsigned char)p[0]) == 'n' || tolower((unsigned char)p[0]) == 'r') &&
+		    tolower((unsigned char)p[1]) == 'c' && tolower((unsigned char)p[2]) == 'c' &&
+		    tolower((unsigned char)p[3]) == 'l')
+			return 1;
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const tlc_join__span *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Union length of sorted tlc_join__spans selected by want (comm 0/1, -1 both) and
+ * phase (-1 any). */
+static int64_t union_ns(const tlc_join__span *v, size_t n, int want, int phase)
+{
+	int64_t total = 0, cs = 0, ce = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		if ((want >= 0 && v[i].comm != want) || (phase >= 0 && v[i].phase != phase))
+			continue;
+		if (v[i].start > ce) {
+			if (ce > cs)
+				total += ce - cs;
+			cs = v[i].start;
+			ce = v[i].end;
+		} else if (v[i].end > ce) {
+			ce = v[i].end;
+		}
+	}
+	if (ce > cs && ce != INT64_MIN)
+		total += ce - cs;
+	return total;
+}
+
+/* Merged (sorted, disjoint) intervals of the selected tlc_join__spans into u. */
+static size_t merged(tlc_join__span *u, const tlc_join__span *v, size_t n, int want, int phase)
+{
+	size_t nu = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].comm != want || (phase >= 0 && v[i].phase != phase))
+			continue;
+		if (nu && v[i].start <= u[nu - 1].end) {
+			if (v[i].end > u[nu - 1].end)
+				u[nu - 1].end = v[i].end;
+		} else {
+			u[nu++] = v[i];
+		}
+	}
+	return nu;
+}
+
+/* Communication kernel time (of one phase, or all with -1) during which a
+ * compute kernel runs; -1 when out of memory. */
+static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase)
+{
+	tlc_join__span *c = malloc((n + 1) * sizeof *c), *u = malloc((n + 1) * sizeof *u);
+	if (!c || !u) {
+		free(c), free(u);
+		return -1;
+	}
+	size_t nc = merged(c, v, n, 1, phase), nu = merged(u, v, n, 0, -1);
+	int64_t total = 0;
+	for (size_t a = 0, b = 0; a < nc && b < nu;) {
+		int64_t lo = c[a].start > u[b].start ? c[a].start : u[b].start;
+		int64_t hi = c[a].end < u[b].end ? c[a].end : u[b].end;
+		if (hi > lo)
+			total += hi - lo;
+		if (c[a].end < u[b].end)
+			a++;
+		else
+			b++;
+	}
+	free(c), free(u);
+	return total;
+}
+
+/* The kernels of ev, each with the phase and collective kind of its op
+ * (from the join; -1 without one). */
+static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j)
+{
+	size_t cnt = j ? tlc_join_launch_count(j) : 0;
+	tlc_join__span *v = malloc((cnt + 1) * sizeof *v);
+	if (!v)
+		return tlc_error__oom();
+	size_t k = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		const tlc_join_launch *l = tlc_join_launch_at(j, i);
+		if (!l->rec || l->rec->kind != TLC_DEVICE_KERNEL || l->rec->end_ns < l->rec->start_ns)
+			continue;
+		tlc_join__span s = { l->rec->start_ns, l->rec->end_ns, -1, -1, is_comm_kernel(l->rec->name) };
+		if (l->op_row >= 0) {
+			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			int64_t counted = -1;
+			if (row)
+				s.phase = (int)row->phase;
+			if (tlc_join_rollup(&counted, j, (size_t)l->op_row) == 0 && counted >= 0) {
+				const tlc_op_row *c = tlc_eval_op_at(ev, (size_t)counted);
+				tlc_comm_kind kind;
+				if (c && tlc_cost_comm(c->cost, &kind, NULL, NULL, NULL) == 1)
+					s.kind = (int)kind;
+			}
+		}
+		v[k++] = s;
+	}
+	qsort(v, k, sizeof *v, by_start);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
+{
+	tlc_join__span *v = NULL;
+	size_t n = 0;
+	int rc = collect_kernels(&v, &n, ev, j);
+	if (rc < 0)
+		return rc;
+	w->first = n ? v[0].start : 0;
+	w->last = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].end > w->last)
+			w->last = v[i].end;
+	w->kernel_ns = union_ns(v, n, -1, -1);
+	w->comm_ns = union_ns(v, n, 1, -1);
+	w->compute_ns = union_ns(v, n, 0, -1);
+	w->overlap_ns = overlap_of(v, n, -1);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		w->ph_kernel[p] = union_ns(v, n, -1, p);
+		w->ph_comm[p] = union_ns(v, n, 1, p);
+		w->ph_overlap[p] = overlap_of(v, n, p);
+	}
+	size_t nc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].comm)
+			v[nc++] = v[i];
+	/* keep only the communication kernels: the row must not hold every launch */
+	tlc_join__span *cc = realloc(v, (nc ? nc : 1) * sizeof *cc);
+	w->colls = cc ? cc : v;
+	w->ncolls = nc;
+	int oom = w->overlap_ns < 0;
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		oom |= w->ph_overlap[p] < 0;
+	return oom ? tlc_error__oom() : 0;
+}
+
+/* Per kind, the collectives' message and bus bytes and their rolled-up
+ * kernel time, when the join passed its gate (contract section 7: no
+ * achieved figure without it). */
+static int achieved(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
+{
+	w->gate_passed = j && tlc_join_summary_get(j)->gate_passed;
+	if (!w->gate_passed)
+		return 0;
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
+		const tlc_op_row *row = tlc_eval_op_at(ev, i);
+		tlc_comm_kind k;
+		char *m = NULL, *b = NULL;
+		if (row->cls != TLC_CLASS_KNOWN)
+			continue;
+		int rc = tlc_cost_comm(row->cost, &k, NULL, &m, &b);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
+		int64_t t = tlc_join_counted_kernel_ns(j, i);
+		if (w->nbw == w->bwcap) {
+			size_t c = w->bwcap ? w->bwcap * 2 : 16;
+			tlc_join__coll *q = realloc(w->bw_list, c * sizeof *q);
+			if (!q) {
+				tlc_free(m);
+				tlc_free(b);
+				return tlc_error__oom();
+			}
+			w->bw_list = q;
+			w->bwcap = c;
+		}
+		w->bw_calls[k]++;
+		if (t > 0) {
+			mpz_t z;
+			mpq_t q;
+			mpz_init_set_str(z, m, 10);
+			mpq_init(q);
+			mpq_set_str(q, b, 10);
+			mpz_add(w->bw_msg[k], w->bw_msg[k], z);
+			mpq_add(w->bw_bus[k], w->bw_bus[k], q);
+			mpz_clear(z);
+			mpq_clear(q);
+			w->bw_timed[k]++;
+			w->bw_ns[k] += t;
+		}
+		w->bw_list[w->nbw++] = (tlc_join__coll){ (int)k, (int)row->phase, t > 0 ? t : 0, m, b };
+	}
+	return 0;
+}
+
+
+int tlc_join__comm_compute(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j)
+{
+	memset(c, 0, sizeof *c);
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		mpz_init(c->bw_msg[k]);
+		mpq_init(c->bw_bus[k]);
+	}
+	c->joined = j && tlc_join_summary_get(j)->launches_attributed > 0;
+	int rc = device_times(c, ev, j);
+	if (rc == 0)
+		rc = achieved(c, ev, j);
+	return rc;
+}
+
+void tlc_join__comm_free(tlc_join__comm *c)
+{
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		mpz_clear(c->bw_msg[k]);
+		mpq_clear(c->bw_bus[k]);
+	}
+	free(c->colls);
+	for (size_t i = 0; i < c->nbw; i++) {
+		tlc_free(c->bw_list[i].msg);
+		tlc_free(c->bw_list[i].bus);
+	}
+	free(c->bw_list);
+	memset(c, 0, sizeof *c);
+}
+
+int tlc_join__comm_any(const tlc_join__comm *c)
+{
+	if (c->ncolls)
+		return 1;
+	for (int k = 0; k < TLC_COMM_COUNT; k++)
+		if (c->bw_calls[k])
+			return 1;
+	return 0;
+}
+
+void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c, const tlc_link_preset *link)
+{
+	for (int k = 0; k < TLC_COMM_COUNT; k++) {
+		if (!c->bw_calls[k])
+			continue;
+		tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
+		yajl_gen_map_open(g);
+		tlc_jsonw__kuint(g, "calls", c->bw_calls[k]);
+		tlc_jsonw__kuint(g, "timed_calls", c->bw_timed[k]);
+		tlc_jsonw__kint(g, "device_ns", c->bw_ns[k]);
+		char *m = mpz_get_str(NULL, 10, c->bw_msg[k]), *b = mpq_get_str(NULL, 10, c->bw_bus[k]);
+		tlc_jsonw__knum(g, "message_bytes", m);
+		tlc_jsonw__kstr(g, "bus_bytes", b);
+		void (*freefn)(void *, size_t);
+		mp_get_memory_functions(NULL, NULL, &freefn);
+		freefn(m, strlen(m) + 1);
+		freefn(b, strlen(b) + 1);
+		if (c->bw_ns[k]) {
+			double sec = (double)c->bw_ns[k] / 1e9;
+			double bus = mpq_get_d(c->bw_bus[k]) / sec;
+			tlc_jsonw__kdouble(g, "achieved_algbw_bytes_per_s", mpz_get_d(c->bw_msg[k]) / sec);
+			tlc_jsonw__kdouble(g, "achieved_busbw_bytes_per_s", bus);
+			if (link)
+				tlc_jsonw__kdouble(g, "share_of_link", bus / link->bytes_per_s);
+		}
+		yajl_gen_map_close(g);
+	}
+}
+
+void tlc_join__comm_kind_text(FILE *out, const tlc_join__comm *c, int k,
+                              const tlc_link_preset *link)
+{
+	fprintf(out, "x%-4llu (%llu with kernel time): device %.3f ms",
+	        (unsigned long long)c->bw_calls[k], (unsigned long long)c->bw_timed[k],
+	        (double)c->bw_ns[k] / 1e6);
+	if (!c->bw_ns[k]) {
+		fprintf(out, ", no kernel time attributed: no bandwidth\n");
+		return;
+	}
+	double sec = (double)c->bw_ns[k] / 1e9;
+	double alg = mpz_get_d(c->bw_msg[k]) / sec, bus = mpq_get_d(c->bw_bus[k]) / sec;
+	fprintf(out, ", achieved algbw %.2f GB/s, achieved busbw %.2f GB/s", alg / 1e9, bus / 1e9);
+	if (link)
+		fprintf(out, " = %.1f%% of %s (%.1f GB/s)", 100.0 * bus / link->bytes_per_s, link->id,
+		        link->bytes_per_s / 1e9);
+	fprintf(out, "\n");
+}

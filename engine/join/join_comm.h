@@ -1,0 +1,73 @@
+/* Communication through a device-time join (semi-private): the device
+ * times of a joined input's kernels, communication/computation overlap
+ * and, under a passed gate, each collective's rolled-up kernel time and the
+ * achieved bandwidth that follows from it (docs/collectives.md, "Achieved
+ * bandwidth"). One computation for `tlcost join` (write_join.c) and
+ * `tlcost ranks` (engine/report/ranks.c).
+ *
+ * Kernel time is the union of kernel intervals; communication kernels are
+ * the NCCL/RCCL kernels (name contains "nccl" or "rccl"); overlap is the
+ * share of communication kernel time during which a compute kernel runs
+ * (on another stream: one stream runs one kernel at a time), as HTA's
+ * communication/computation overlap. A kernel's phase is its op's. */
+#ifndef TLC_ENGINE_JOIN_COMM_H
+#define TLC_ENGINE_JOIN_COMM_H
+
+#include <gmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
+#include "tlcost/tlcost.h"
+
+typedef struct tlc_join__span {
+	int64_t start, end;
+	int phase;          /* tlc_phase, -1 unknown */
+	int kind;           /* tlc_comm_kind of a comm kernel's op, -1 unknown */
+	int comm;           /* an NCCL/RCCL kernel */
+} tlc_join__span;
+
+/* One costed collective op and its rolled-up kernel time. */
+typedef struct tlc_join__coll {
+	int kind, phase;
+	int64_t ns;                       /* 0: no kernel time attributed */
+	char *msg, *bus;                  /* exact; tlc_free */
+} tlc_join__coll;
+
+typedef struct tlc_join__comm {
+	int joined;                       /* the join attributed launches */
+	int64_t first, last;              /* device span */
+	int64_t kernel_ns, comm_ns, compute_ns, overlap_ns;
+	int64_t ph_kernel[TLC_PHASE_COUNT], ph_comm[TLC_PHASE_COUNT], ph_overlap[TLC_PHASE_COUNT];
+	tlc_join__span *colls;            /* communication kernels, start order */
+	size_t ncolls;
+	/* achieved bandwidth: only when the join passed its gate */
+	int gate_passed;
+	uint64_t bw_calls[TLC_COMM_COUNT], bw_timed[TLC_COMM_COUNT];
+	int64_t bw_ns[TLC_COMM_COUNT];
+	mpz_t bw_msg[TLC_COMM_COUNT];      /* of the timed calls */
+	mpq_t bw_bus[TLC_COMM_COUNT];
+	tlc_join__coll *bw_list;          /* each collective op, in row order */
+	size_t nbw, bwcap;
+} tlc_join__comm;
+
+/** Computes c from ev and its join j (j may be NULL: no device time, no
+ *  achieved figure). c is initialized here; free it with
+ *  tlc_join__comm_free, also after an error. 0 or TLC_ENOMEM. */
+int tlc_join__comm_compute(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j);
+void tlc_join__comm_free(tlc_join__comm *c);
+/** Nonzero when the eval costed a collective or the join saw a
+ *  communication kernel (the join report prints its section then). */
+int tlc_join__comm_any(const tlc_join__comm *c);
+/** Per collective kind (inside an open JSON map): one key per kind with
+ *  calls, timed_calls, device_ns, exact message_bytes / bus_bytes and, with
+ *  kernel time, the achieved algbw / busbw in bytes/s and the share of link
+ *  (when link is not NULL). Only meaningful under a passed gate. */
+void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c,
+                               const tlc_link_preset *link);
+/** One kind's text: "x4    (4 with kernel time): device 1.000 ms, achieved
+ *  algbw ... GB/s, achieved busbw ... GB/s = 1.2% of nvlink4 (450.0 GB/s)\n". */
+void tlc_join__comm_kind_text(FILE *out, const tlc_join__comm *c, int kind,
+                              const tlc_link_preset *link);
+
+#endif
