@@ -167,3 +167,11 @@ EXTRA_DIST += tests/hostile_cli.sh
 # Reader limits (issue 11): each limit's typed error, tokens across chunks.
 TESTS += tests/limits_cli.sh
 EXTRA_DIST += tests/limits_cli.sh
+# Held op-log records (issue 11 item 10): packed small (engine/eval/held.c),
+# bounded in bytes (held_bytes_exceeded), released when their parent comes.
+check_PROGRAMS += tests/test_held
+TESTS += tests/test_held tests/held_cli.sh
+tests_test_held_SOURCES = tests/test_held.c
+tests_test_held_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_held_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += tests/held_cli.sh

@@ -239,6 +239,7 @@ typedef struct reader {
 	int seen_header;
 
 	uint64_t max_held; /* records held for a later parent (0: no bound) */
+	uint64_t max_held_bytes; /* bytes those records take (0: no bound) */
 	/* pending error */
 	int err;          /* klass of a pending error to set, 0 when none */
 	int err_set;      /* the thread's error is already set: only locate it */
@@ -265,6 +266,10 @@ static const char *remedy_for(const char *code)
 		       "reads this version";
 	if (!strcmp(code, "held_records_exceeded"))
 		return "if the log is genuine, raise the limit with --max-held-records N (or "
+		       "tlc_input_limits), or write parents before their children; otherwise the "
+		       "log is hostile";
+	if (!strcmp(code, "held_bytes_exceeded"))
+		return "if the log is genuine, raise the limit with --max-held-bytes N (or "
 		       "tlc_input_limits), or write parents before their children; otherwise the "
 		       "log is hostile";
 	if (!strcmp(code, "oplog_string_nul"))
@@ -982,6 +987,11 @@ static int finish_op(reader *r)
 		            "more than %llu records wait for a parent that comes later in the log "
 		            "(the max-held-records limit, --max-held-records)",
 		            (unsigned long long)r->max_held);
+	if (r->max_held_bytes && tlc_eval__held_bytes(r->ev) > r->max_held_bytes)
+		return fail(r, TLC_EINPUT, "held_bytes_exceeded", 0,
+		            "records waiting for a parent that comes later in the log take more "
+		            "than %llu bytes (the max-held-bytes limit, --max-held-bytes)",
+		            (unsigned long long)r->max_held_bytes);
 	return 1;
 }
 
@@ -1658,6 +1668,7 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->file = tlc_instream__name(in);
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
 	r->max_held = tlc_instream__limits(in)->max_held_records;
+	r->max_held_bytes = tlc_instream__limits(in)->max_held_bytes;
 	r->line = 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);

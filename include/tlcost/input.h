@@ -111,8 +111,10 @@ const char *tlc_profiler_state_name(tlc_profiler_state s);
  *                      the file), op log records whose parent has not come
  *                      yet (held_records_exceeded, --max-held-records;
  *                      default 4,000,000)
- *    max_held_bytes    bytes the held trace ops take (held_bytes_exceeded,
- *                      --max-held-bytes; default 1 GiB) */
+ *    max_held_bytes    bytes those held records take: a trace's cpu_ops,
+ *                      an op log's records packed while they wait
+ *                      (held_bytes_exceeded, --max-held-bytes; default
+ *                      1 GiB) */
 typedef struct tlc_input_limits {
 	uint32_t size; /* sizeof(tlc_input_limits) */
 	uint64_t max_input_bytes;
