@@ -175,3 +175,6 @@ tests_test_held_SOURCES = tests/test_held.c
 tests_test_held_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_held_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += tests/held_cli.sh
+# The capture remedies name `python3 -m tlcost capture` and its real options.
+TESTS += tests/capture_remedy.sh
+EXTRA_DIST += tests/capture_remedy.sh

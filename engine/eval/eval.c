@@ -486,8 +486,9 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "
-		               "op's arguments in schema order with shapes and dtypes (capture with "
-		               "tools/capture_oplog.py, or torch.profiler record_shapes=True; a "
+		               "op's arguments in schema order with shapes and dtypes (capture an op "
+		               "log with `python3 -m tlcost capture --model MODEL --out FILE`, "
+		               "docs/capture.md; or torch.profiler record_shapes=True; a "
 		               "trace holds scalar and list arguments only in 'Concrete Inputs', "
 		               "written by torch >= 2.0), or "
 		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
@@ -1093,7 +1094,8 @@ int tlc_eval_finish(tlc_eval *ev)
 		rc = tlc_eval__add_device_gap(ev, "no_op_records", 0, 0,
 		                              "no op records: nothing was counted",
 		                              "record ops: torch.profiler.profile(record_shapes=True) "
-		                              "for a trace, tools/capture_oplog.py for an op log");
+		                              "for a trace, `python3 -m tlcost capture --model MODEL "
+		                              "--out FILE` for an op log (docs/capture.md)");
 	if (rc == 0)
 		fold_nested(ev);
 	if (rc == 0)
