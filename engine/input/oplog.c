@@ -1594,8 +1594,28 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* The input ends inside its first line, an object that has not said
+ * "format":"tlcost-oplog": the sniffer sent it here only because it is no
+ * clear trace either (one line, no "traceEvents" yet), so the error names
+ * both. */
+static int truncated_undecided(reader *r)
+{
+	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, 1, r->line_len + 1,
+	                          "copy or export the whole file again (a Kineto trace with "
+	                          "torch.profiler export_chrome_trace, an op log with `python3 -m "
+	                          "tlcost capture`), then read it again",
+	                          "the input ends inside its first JSON object, before it became "
+	                          "an op log header ({\"format\":\"tlcost-oplog\",...}) or reached "
+	                          "a trace's \"traceEvents\": a truncated trace or op log; nothing "
+	                          "was read");
+}
+
 static int truncated(reader *r)
 {
+	if (!r->seen_header && r->line == 1 && r->line_len > 0 &&
+	    !(has(r, K_FORMAT) && r->slots[K_FORMAT].t == J_STR &&
+	      strcmp(r->slots[K_FORMAT].s, "tlcost-oplog") == 0))
+		return truncated_undecided(r);
 	if (r->line_len == 0 && r->line > 1) /* a compressed stream cut between lines */
 		return tlc_error__set_pos(TLC_EINPUT, "oplog_truncated", r->file, r->line - 1, 0,
 		                          "the file is incomplete: let the capture finish (flush and "

@@ -20,7 +20,9 @@ extern "C" {
 /** Reads an op log v1 file (plain or gzip, detected by magic bytes) into ev,
  *  streaming. Errors carry file, line and column: oplog_parse_error,
  *  oplog_header_invalid, oplog_version_unsupported, oplog_field_invalid,
- *  oplog_duplicate_id, oplog_parent_unknown, oplog_truncated, io_error. Does
+ *  oplog_duplicate_id, oplog_parent_unknown, oplog_truncated, io_error;
+ *  input_truncated when the input ends inside a first line that had not yet
+ *  said "format":"tlcost-oplog" (a cut trace looks the same). Does
  *  not call tlc_eval_finish. path "-" reads standard input. */
 int tlc_oplog_read(tlc_eval *ev, const char *path);
 
