@@ -178,3 +178,7 @@ EXTRA_DIST += tests/held_cli.sh
 # The capture remedies name `python3 -m tlcost capture` and its real options.
 TESTS += tests/capture_remedy.sh
 EXTRA_DIST += tests/capture_remedy.sh
+# An unrecorded argument round-trips through join --save (the "unrecorded"
+# extension of docs/oplog-v1.md), on both JSON paths.
+TESTS += tests/unrecorded_cli.sh
+EXTRA_DIST += tests/unrecorded_cli.sh
