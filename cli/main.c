@@ -43,7 +43,7 @@ static void usage(FILE *out)
 	        "  --max-token-bytes N   one JSON string or number (default 8M)\n"
 	        "  --max-held-records N  records held before they can be evaluated: a trace's\n"
 	        "                        cpu_ops, op log records before their parent (4000000)\n"
-	        "  --max-held-bytes N    bytes of a trace's held cpu_ops (default 1G)\n"
+	        "  --max-held-bytes N    bytes those held records take (default 1G)\n"
 	        "                  (N: a count, suffix k M G T = powers of 1024, or none)\n"
 	        "  --              end of options: what follows is a file name\n"
 	        "  --help          help for tlcost or for COMMAND\n"

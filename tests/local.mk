@@ -181,3 +181,18 @@ TESTS += tests/test_hindex
 tests_test_hindex_SOURCES = tests/test_hindex.c
 tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# Held op-log records (issue 11 item 10): packed small (engine/eval/held.c),
+# bounded in bytes (held_bytes_exceeded), released when their parent comes.
+check_PROGRAMS += tests/test_held
+TESTS += tests/test_held tests/held_cli.sh
+tests_test_held_SOURCES = tests/test_held.c
+tests_test_held_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_held_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += tests/held_cli.sh
+# The capture remedies name `python3 -m tlcost capture` and its real options.
+TESTS += tests/capture_remedy.sh
+EXTRA_DIST += tests/capture_remedy.sh
+# An unrecorded argument round-trips through join --save (the "unrecorded"
+# extension of docs/oplog-v1.md), on both JSON paths.
+TESTS += tests/unrecorded_cli.sh
+EXTRA_DIST += tests/unrecorded_cli.sh

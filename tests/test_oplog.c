@@ -492,6 +492,11 @@ static const bad_case bad_cases[] = {
 	{ "profiler_no_status.jsonl", "oplog_field_invalid", 2, 1, "status" },
 	{ "duplicate_id.jsonl", "oplog_duplicate_id", 3, 36, "0" },
 	{ "truncated.jsonl", "oplog_truncated", 3, 47, "nothing after line 3" },
+	/* a one-line object cut (60 bytes, no newline) before it said either
+	 * "format":"tlcost-oplog" or "traceEvents": both are named; a header cut
+	 * after its format (30 bytes) is an op log's */
+	{ "trace_cut_early.json", "input_truncated", 1, 61, "traceEvents" },
+	{ "header_cut.jsonl", "oplog_truncated", 1, 31, "nothing after line 1" },
 };
 
 static void test_bad_files(void **state)
@@ -722,10 +727,25 @@ static void test_input_detects_trace(void **state)
 	}
 }
 
+/* Sniffed (tlc_input_read), the cut one-line object is no more an op log
+ * than a trace: the error says both, not oplog_truncated. */
+static void test_sniff_cut_object(void **state)
+{
+	(void)state;
+	ctx c;
+	ctx_open(&c, NULL);
+	assert_true(tlc_input_read(c.ev, fixture("bad/trace_cut_early.json")) < 0);
+	assert_string_equal(tlc_error_last()->code, "input_truncated");
+	assert_non_null(strstr(tlc_error_last()->message, "op log header"));
+	assert_non_null(strstr(tlc_error_last()->message, "\"traceEvents\""));
+	ctx_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
+		cmocka_unit_test(test_sniff_cut_object),
 		cmocka_unit_test(test_good_gzip_file),
 		cmocka_unit_test(test_good_mem),
 		cmocka_unit_test(test_good_gzip_mem),

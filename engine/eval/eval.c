@@ -9,7 +9,7 @@
 #include "engine.h"
 #include "hindex.h"
 #include "idmap.h"
-#include "opcopy.h"
+#include "held.h"
 #include "comm.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
@@ -56,10 +56,9 @@ typedef struct tlc_row_key {
 	int64_t id, row;
 } tlc_row_key;
 
+/* The records held for one parent, packed (held.h), in input order. */
 typedef struct pending_list {
-	tlc_op **ops;
-	uint64_t *lines;  /* input line of each held record (0: unknown) */
-	size_t n, cap, lcap;
+	tlc_held *head, *tail;
 } pending_list;
 
 struct tlc_eval {
@@ -80,6 +79,8 @@ struct tlc_eval {
 	int folded;
 	tlc_idmap pending;   /* parent id -> pending_list */
 	size_t npending;
+	uint64_t held_bytes; /* the packed records' allocations (pending's table aside) */
+	tlc_arena held_arena; /* one held record unpacked while it is resolved */
 
 	tlc_count tot[TLC_PHASE_COUNT][TLC_FIELD_COUNT];
 	int split_unknown[TLC_PHASE_COUNT];
@@ -149,6 +150,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
 	tlc_hindex__init(&ev->type_index, ev->a);
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
+	tlc_arena__init(&ev->held_arena, ev->a, 16 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			tlc_count__init(&ev->tot[p][f]);
@@ -175,14 +177,13 @@ static void free_pending(tlc_eval *ev)
 {
 	for (size_t i = 0; i < ev->pending.nslots; i++) {
 		pending_list *pl = tlc_idmap__slot(&ev->pending, i, NULL);
-		if (!pl)
-			continue;
-		for (size_t k = 0; k < pl->n; k++)
-			tlc_alloc__free(ev->a, pl->ops[k]);
-		tlc_alloc__free(ev->a, pl->ops);
-		tlc_alloc__free(ev->a, pl->lines);
+		for (tlc_held *h = pl ? pl->head : NULL, *next; h; h = next) {
+			next = h->next;
+			tlc_alloc__free(ev->a, h);
+		}
 	}
 	tlc_idmap__free(&ev->pending);
+	tlc_arena__free(&ev->held_arena);
 }
 
 void tlc_eval_free(tlc_eval *ev)
@@ -474,8 +475,9 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "
-		               "op's arguments in schema order with shapes and dtypes (capture with "
-		               "tools/capture_oplog.py, or torch.profiler record_shapes=True; a "
+		               "op's arguments in schema order with shapes and dtypes (capture an op "
+		               "log with `python3 -m tlcost capture --model MODEL --out FILE`, "
+		               "docs/capture.md; or torch.profiler record_shapes=True; a "
 		               "trace holds scalar and list arguments only in 'Concrete Inputs', "
 		               "written by torch >= 2.0), or "
 		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
@@ -840,12 +842,17 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 		pending_list *pl = tlc_idmap__get(&ev->pending, id);
 		if (!pl)
 			continue;
-		pending_list list = *pl;
+		tlc_held *h = pl->head;
 		tlc_idmap__del(&ev->pending, id);
 		int covered = test_bit(ev, id, 2);
-		for (size_t i = 0; i < list.n; i++) {
+		for (tlc_held *next; h; h = next) {
+			next = h->next;
+			tlc_op op;
 			if (rc == 0)
-				rc = resolve(ev, list.ops[i], covered);
+				rc = tlc_held__unpack(&op, h, &ev->held_arena) < 0 ? oom() : 0;
+			if (rc == 0)
+				rc = resolve(ev, &op, covered);
+			tlc_arena__reset(&ev->held_arena);
 			if (rc == 0 && n == cap) {
 				int64_t *ns = tlc_alloc__malloc(ev->a, cap * 2 * sizeof *ns);
 				if (!ns) {
@@ -859,31 +866,34 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 				}
 			}
 			if (rc == 0)
-				stack[n++] = list.ops[i]->id;
-			tlc_alloc__free(ev->a, list.ops[i]);
+				stack[n++] = op.id;
+			ev->held_bytes -= h->size;
+			tlc_alloc__free(ev->a, h);
 			ev->npending--;
 		}
-		tlc_alloc__free(ev->a, list.ops);
-		tlc_alloc__free(ev->a, list.lines);
 	}
 	if (stack != stack_small)
 		tlc_alloc__free(ev->a, stack);
 	return rc;
 }
 
+/* Keeps op, packed, until its parent arrives (resolve_tree). */
 static int hold(tlc_eval *ev, const tlc_op *op)
 {
-	tlc_op *copy = tlc_opcopy__clone(ev->a, op);
-	if (!copy)
+	tlc_held *h = tlc_held__pack(ev->a, op, ev->src_line);
+	if (!h)
 		return oom();
 	pending_list *pl = tlc_idmap__put(&ev->pending, op->parent, NULL);
-	if (!pl || tlc_alloc__grow(ev->a, (void **)&pl->ops, &pl->cap, pl->n + 1, sizeof *pl->ops) < 0 ||
-	    tlc_alloc__grow(ev->a, (void **)&pl->lines, &pl->lcap, pl->n + 1, sizeof *pl->lines) < 0) {
-		tlc_alloc__free(ev->a, copy);
+	if (!pl) {
+		tlc_alloc__free(ev->a, h);
 		return oom();
 	}
-	pl->lines[pl->n] = ev->src_line;
-	pl->ops[pl->n++] = copy;
+	if (pl->tail)
+		pl->tail->next = h;
+	else
+		pl->head = h;
+	pl->tail = h;
+	ev->held_bytes += h->size;
 	ev->npending++;
 	return 0;
 }
@@ -1141,26 +1151,29 @@ static int index_rows(tlc_eval *ev)
 /* The held record with the earliest input line names the problem. */
 static int report_unresolved(tlc_eval *ev)
 {
-	const pending_list *best = NULL;
-	int64_t best_parent = -1;
-	size_t best_k = 0;
+	int found = 0;
+	int64_t best_parent = -1, best_id = -1;
+	uint64_t best_line = 0;
 	for (size_t i = 0; i < ev->pending.nslots; i++) {
 		int64_t parent;
 		const pending_list *pl = tlc_idmap__slot(&ev->pending, i, &parent);
-		for (size_t k = 0; pl && k < pl->n; k++) {
-			if (!best || pl->lines[k] < best->lines[best_k] ||
-			    (pl->lines[k] == best->lines[best_k] && pl->ops[k]->id < best->ops[best_k]->id)) {
-				best = pl;
-				best_k = k;
+		for (const tlc_held *h = pl ? pl->head : NULL; h; h = h->next) {
+			uint64_t line;
+			int64_t id;
+			tlc_held__key(h, &line, &id);
+			if (!found || line < best_line || (line == best_line && id < best_id)) {
+				found = 1;
+				best_line = line;
+				best_id = id;
 				best_parent = parent;
 			}
 		}
 	}
-	if (!best)
+	if (!found)
 		return 0;
 	int cycle = test_bit(ev, best_parent, 0);
 	return tlc_error__set_pos(TLC_EINPUT, "oplog_parent_unknown", ev->src_name,
-	                          best->lines[best_k], 0,
+	                          best_line, 0,
 	                          cycle ? "break the cycle: a parent must enclose its child, "
 	                                  "never the other way round"
 	                                : "point parent at an op id of the same file, or drop it "
@@ -1169,7 +1182,7 @@ static int report_unresolved(tlc_eval *ev)
 	                                  "(%zu ops left unresolved)"
 	                                : "op %lld names parent %lld, which is no op of the input "
 	                                  "(%zu ops left unresolved)",
-	                          (long long)best->ops[best_k]->id, (long long)best_parent,
+	                          (long long)best_id, (long long)best_parent,
 	                          ev->npending);
 }
 
@@ -1185,7 +1198,8 @@ int tlc_eval_finish(tlc_eval *ev)
 		rc = tlc_eval__add_device_gap(ev, "no_op_records", 0, 0,
 		                              "no op records: nothing was counted",
 		                              "record ops: torch.profiler.profile(record_shapes=True) "
-		                              "for a trace, tools/capture_oplog.py for an op log");
+		                              "for a trace, `python3 -m tlcost capture --model MODEL "
+		                              "--out FILE` for an op log (docs/capture.md)");
 	if (rc == 0)
 		fold_nested(ev);
 	if (rc == 0)
@@ -1385,6 +1399,11 @@ tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i)
 
 const tlc_allocator *tlc_eval__allocator(const tlc_eval *ev) { return ev->a; }
 size_t tlc_eval__held_count(const tlc_eval *ev) { return ev->npending; }
+
+uint64_t tlc_eval__held_bytes(const tlc_eval *ev)
+{
+	return ev->held_bytes + (uint64_t)ev->pending.nslots * ev->pending.stride;
+}
 tlc_engine *tlc_eval__engine(const tlc_eval *ev) { return ev->eng; }
 tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
 size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->ndev; }

@@ -8,6 +8,9 @@
 const tlc_allocator *tlc_eval__allocator(const tlc_eval *ev);
 /** Op records held until their parent arrives (readers bound this). */
 size_t tlc_eval__held_count(const tlc_eval *ev);
+/** Bytes those held records take: their packed allocations (engine/eval/
+ *  held.h) and the table of parents they wait for. */
+uint64_t tlc_eval__held_bytes(const tlc_eval *ev);
 tlc_engine *tlc_eval__engine(const tlc_eval *ev);
 /** The eval's interner: stable strings that live as long as the eval. */
 tlc_intern *tlc_eval__intern(tlc_eval *ev);

@@ -45,6 +45,7 @@ enum key {
 	K_PARENT, K_ARGS, K_KWARGS, K_OUTPUTS, K_HOST_NS, K_START_NS, K_END_NS, K_THREAD,
 	K_CORRELATION, K_NAME, K_DEVICE, K_STREAM, K_BYTES, K_EXTERNAL_ID,
 	K_STATUS, K_SOURCE, K_MESSAGE, K_FAILED_CALL, /* device_profiler */
+	K_UNRECORDED, /* extension: args positions whose value was not recorded */
 	/* header */
 	K_FORMAT, K_VERSION, K_PRODUCER, K_MODEL, K_PARAMS, K_TOKENS, K_META,
 	/* tensor objects */
@@ -70,7 +71,7 @@ static const keydef record_keys[] = {
 	KD("end_ns", K_END_NS), KD("name", K_NAME), KD("device", K_DEVICE),
 	KD("stream", K_STREAM), KD("bytes", K_BYTES), KD("external_id", K_EXTERNAL_ID),
 	KD("status", K_STATUS), KD("source", K_SOURCE), KD("message", K_MESSAGE),
-	KD("failed_call", K_FAILED_CALL),
+	KD("failed_call", K_FAILED_CALL), KD("unrecorded", K_UNRECORDED),
 };
 static const keydef header_keys[] = {
 	KD("format", K_FORMAT), KD("version", K_VERSION), KD("producer", K_PRODUCER),
@@ -121,6 +122,7 @@ static int record_key(const unsigned char *s, size_t n)
 		return IS("outputs") ? K_OUTPUTS : IS("host_ns") ? K_HOST_NS
 		     : IS("message") ? K_MESSAGE : K_NONE;
 	case 8: return IS("overload") ? K_OVERLOAD : IS("start_ns") ? K_START_NS : K_NONE;
+	case 10: return IS("unrecorded") ? K_UNRECORDED : K_NONE;
 	case 11:
 		return IS("module_type") ? K_MODULE_TYPE : IS("module_call") ? K_MODULE_CALL
 		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID
@@ -213,6 +215,8 @@ typedef struct reader {
 	uint64_t present; /* bit per enum key */
 	slot slots[K_COUNT];
 	size_t args_base, nargs, outputs_base, noutputs; /* on the value stack */
+	const int64_t *unrec; /* the "unrecorded" positions (in the int chunks) */
+	size_t nunrec;
 	size_t nkwargs;                                  /* on the kwarg stack */
 	const char *kwname;
 	tlc_tensor tensor;
@@ -239,6 +243,7 @@ typedef struct reader {
 	int seen_header;
 
 	uint64_t max_held; /* records held for a later parent (0: no bound) */
+	uint64_t max_held_bytes; /* bytes those records take (0: no bound) */
 	/* pending error */
 	int err;          /* klass of a pending error to set, 0 when none */
 	int err_set;      /* the thread's error is already set: only locate it */
@@ -268,6 +273,10 @@ static const char *remedy_for(const char *code)
 		       "reads this version";
 	if (!strcmp(code, "held_records_exceeded"))
 		return "if the log is genuine, raise the limit with --max-held-records N (or "
+		       "tlc_input_limits), or write parents before their children; otherwise the "
+		       "log is hostile";
+	if (!strcmp(code, "held_bytes_exceeded"))
+		return "if the log is genuine, raise the limit with --max-held-bytes N (or "
 		       "tlc_input_limits), or write parents before their children; otherwise the "
 		       "log is hostile";
 	if (!strcmp(code, "oplog_string_nul"))
@@ -664,7 +673,10 @@ static int end_dims(reader *r, const frame *f)
 {
 	size_t n = r->nints - f->ibase;
 	const int64_t *d = n ? r->ints + f->ibase : NULL;
-	if (f->key == T_SHAPE) {
+	if (f->key == K_UNRECORDED) {
+		r->unrec = d;
+		r->nunrec = n;
+	} else if (f->key == T_SHAPE) {
 		r->tensor.shape = d;
 		r->tensor.ndim = n;
 		r->tensor_has_shape = 1;
@@ -723,7 +735,7 @@ static const unsigned char want_op[K_COUNT] = {
 	[K_PHASE] = W_STR, [K_MODULE] = W_STR, [K_MODULE_TYPE] = W_STR,
 	[K_MODULE_CALL] = W_UINT, [K_PARENT] = W_UINT, [K_ARGS] = W_ARRAY, [K_KWARGS] = W_MAP,
 	[K_OUTPUTS] = W_ARRAY, [K_HOST_NS] = W_UINT, [K_START_NS] = W_INT, [K_THREAD] = W_INT,
-	[K_CORRELATION] = W_INT,
+	[K_CORRELATION] = W_INT, [K_UNRECORDED] = W_ARRAY,
 };
 static const unsigned char want_device[K_COUNT] = {
 	[K_KIND] = W_STR, [K_START_NS] = W_INT, [K_END_NS] = W_INT, [K_THREAD] = W_INT,
@@ -888,6 +900,8 @@ HOT_INLINE int record_event(reader *r, const jev *e)
 		r->meta_done = 0;
 		return push_frame(r, FR_META_MAP, 0);
 	}
+	if (k == K_UNRECORDED && e->t == J_ARRAY)
+		return push_frame(r, FR_DIMS, K_UNRECORDED);
 	if (w == W_ARRAY && e->t == J_ARRAY)
 		return push_frame(r, k == K_ARGS ? FR_ARGS : FR_OUTPUTS, 0);
 	if (w == W_MAP && e->t == J_MAP) {
@@ -911,6 +925,7 @@ static void begin_record(reader *r)
 	r->bcur = r->bend = NULL;
 	r->ints = NULL; /* its chunks went with the arena */
 	r->nints = r->capints = 0;
+	r->nunrec = 0;
 	r->meta_done = 0;
 }
 
@@ -925,6 +940,23 @@ static int missing(reader *r, const char *what, int k)
 {
 	return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
 	            "%s record without required field %s", what, key_name(k));
+}
+
+/* The "unrecorded" extension (docs/oplog-v1.md): each listed position of
+ * args holds null for a reader of plain v1 (None, as before) and is an
+ * argument passed whose value was not recorded for this one. 1, or 0 with
+ * the error pending. */
+static int mark_unrecorded(reader *r, tlc_value *args)
+{
+	for (size_t i = 0; i < r->nunrec; i++) {
+		int64_t k = r->unrec[i];
+		if (k < 0 || (uint64_t)k >= r->nargs || args[k].kind != TLC_VALUE_NONE)
+			return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+			            "field unrecorded[%zu]: %lld is not the position of a null "
+			            "argument (args has %zu)", i, (long long)k, r->nargs);
+		args[k].kind = TLC_VALUE_UNRECORDED;
+	}
+	return 1;
 }
 
 static int finish_op(reader *r)
@@ -962,6 +994,8 @@ static int finish_op(reader *r)
 	op.correlation = has(r, K_CORRELATION) ? r->slots[K_CORRELATION].i : op.id;
 	op.nargs = r->nargs;
 	op.args = r->nargs ? r->vals + r->args_base : NULL;
+	if (has(r, K_UNRECORDED) && !mark_unrecorded(r, r->vals + r->args_base))
+		return 0;
 	if (has(r, K_KWARGS) && r->nkwargs) {
 		op.nkwargs = r->nkwargs;
 		op.kwargs = r->kws;
@@ -987,6 +1021,11 @@ static int finish_op(reader *r)
 		            "more than %llu records wait for a parent that comes later in the log "
 		            "(the max-held-records limit, --max-held-records)",
 		            (unsigned long long)r->max_held);
+	if (r->max_held_bytes && tlc_eval__held_bytes(r->ev) > r->max_held_bytes)
+		return fail(r, TLC_EINPUT, "held_bytes_exceeded", 0,
+		            "records waiting for a parent that comes later in the log take more "
+		            "than %llu bytes (the max-held-bytes limit, --max-held-bytes)",
+		            (unsigned long long)r->max_held_bytes);
 	return 1;
 }
 
@@ -1620,8 +1659,28 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* The input ends inside its first line, an object that has not said
+ * "format":"tlcost-oplog": the sniffer sent it here only because it is no
+ * clear trace either (one line, no "traceEvents" yet), so the error names
+ * both. */
+static int truncated_undecided(reader *r)
+{
+	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, 1, r->line_len + 1,
+	                          "copy or export the whole file again (a Kineto trace with "
+	                          "torch.profiler export_chrome_trace, an op log with `python3 -m "
+	                          "tlcost capture`), then read it again",
+	                          "the input ends inside its first JSON object, before it became "
+	                          "an op log header ({\"format\":\"tlcost-oplog\",...}) or reached "
+	                          "a trace's \"traceEvents\": a truncated trace or op log; nothing "
+	                          "was read");
+}
+
 static int truncated(reader *r)
 {
+	if (!r->seen_header && r->line == 1 && r->line_len > 0 &&
+	    !(has(r, K_FORMAT) && r->slots[K_FORMAT].t == J_STR &&
+	      strcmp(r->slots[K_FORMAT].s, "tlcost-oplog") == 0))
+		return truncated_undecided(r);
 	if (r->line_len == 0 && r->line > 1) /* a compressed stream cut between lines */
 		return tlc_error__set_pos(TLC_EINPUT, "oplog_truncated", r->file, r->line - 1, 0,
 		                          "the file is incomplete: let the capture finish (flush and "
@@ -1694,6 +1753,7 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->file = tlc_instream__name(in);
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
 	r->max_held = tlc_instream__limits(in)->max_held_records;
+	r->max_held_bytes = tlc_instream__limits(in)->max_held_bytes;
 	r->line = 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);

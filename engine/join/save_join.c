@@ -124,6 +124,26 @@ static void gen_values(yajl_gen g, const char *key, const tlc_value *v, size_t n
 	yajl_gen_array_close(g);
 }
 
+/* An argument passed but not recorded is written null (what a reader of
+ * plain op log v1 has always read) and its position listed under
+ * "unrecorded" (the extension of docs/oplog-v1.md), so tlcost reads it
+ * back as not recorded, never as None or a schema default. */
+static void gen_unrecorded(yajl_gen g, const tlc_op *op)
+{
+	int any = 0;
+	for (size_t i = 0; i < op->nargs; i++) {
+		if (op->args[i].kind != TLC_VALUE_UNRECORDED)
+			continue;
+		if (!any++) {
+			gstr(g, "unrecorded");
+			yajl_gen_array_open(g);
+		}
+		yajl_gen_integer(g, (long long)i);
+	}
+	if (any)
+		yajl_gen_array_close(g);
+}
+
 static void gen_optional(yajl_gen g, const tlc_op *op)
 {
 	static const struct { unsigned flag; const char *key; size_t off; } f[] = {
@@ -152,6 +172,7 @@ static void gen_op(yajl_gen g, const tlc_op *op)
 	if (op->module_type)
 		gkstr(g, "module_type", op->module_type);
 	gen_values(g, "args", op->args, op->nargs);
+	gen_unrecorded(g, op);
 	if (op->nkwargs) {
 		gstr(g, "kwargs");
 		yajl_gen_map_open(g);

@@ -20,7 +20,9 @@ extern "C" {
 /** Reads an op log v1 file (plain or gzip, detected by magic bytes) into ev,
  *  streaming. Errors carry file, line and column: oplog_parse_error,
  *  oplog_header_invalid, oplog_version_unsupported, oplog_field_invalid,
- *  oplog_duplicate_id, oplog_parent_unknown, oplog_truncated, io_error. Does
+ *  oplog_duplicate_id, oplog_parent_unknown, oplog_truncated, io_error;
+ *  input_truncated when the input ends inside a first line that had not yet
+ *  said "format":"tlcost-oplog" (a cut trace looks the same). Does
  *  not call tlc_eval_finish. path "-" reads standard input. */
 int tlc_oplog_read(tlc_eval *ev, const char *path);
 
@@ -111,8 +113,10 @@ const char *tlc_profiler_state_name(tlc_profiler_state s);
  *                      the file), op log records whose parent has not come
  *                      yet (held_records_exceeded, --max-held-records;
  *                      default 4,000,000)
- *    max_held_bytes    bytes the held trace ops take (held_bytes_exceeded,
- *                      --max-held-bytes; default 1 GiB) */
+ *    max_held_bytes    bytes those held records take: a trace's cpu_ops,
+ *                      an op log's records packed while they wait
+ *                      (held_bytes_exceeded, --max-held-bytes; default
+ *                      1 GiB) */
 typedef struct tlc_input_limits {
 	uint32_t size; /* sizeof(tlc_input_limits) */
 	uint64_t max_input_bytes;
