@@ -544,7 +544,7 @@ static int rule_einsum(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 	int rc = tlc_rules__string_arg(&eq, op, host, 0, "equation", NULL);
 	if (rc == TLC_RULE_MISSING_ARGS && tlc_rules__observed(op))
 		return tlc_rules__missing(out, host, "einsum equation not recorded: no trace records "
-		                          "a string argument (capture an op log with tools/capture_oplog.py)");
+		                          "a string argument (capture an op log with python3 -m tlcost capture)");
 	if (!eq || !list)
 		return tlc_rules__missing(out, host, "einsum needs the equation and the tensor list");
 	if (list->kind != TLC_VALUE_LIST || list->u.list.n == 0)

@@ -97,7 +97,7 @@ static int honest_unknown(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 static const tlc_rules_entry unknowns[] = {
 	{ "kineto::triton", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
 	  "Inductor-generated Triton kernel: its arithmetic is generated code, not an ATen "
-	  "op; count the model in eager mode with an op log (tools/capture_oplog.py), or "
+	  "op; count the model in eager mode with an op log (python3 -m tlcost capture), or "
 	  "register a rule for kineto::triton.<kernel name> from the kernel source",
 	  "Inductor-generated Triton kernel: unknown (the work is in generated code)" },
 	{ "torchvision::nms", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,

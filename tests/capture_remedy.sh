@@ -3,7 +3,8 @@
 # the one for an input without op records name the capture command that
 # exists, `python3 -m tlcost capture` (docs/capture.md), not the retired
 # tools/capture_oplog.py; and every option the remedy shows is one that
-# command's own --help lists (checked when the Python package is built).
+# command's own --help lists (checked when the Python package is built);
+# and no source under engine/, rules/, cli/ or capture/ names the old tool.
 set -u
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
@@ -35,6 +36,16 @@ for name, text in (("missing_args remedy", remedy), ("no_op_records remedy", not
         fails.append("%s names no `python3 -m tlcost capture ...`: %s" % (name, text[:300]))
     else:
         commands.append(m.group(1))
+# no user-facing text in the library or the rules names the retired tool
+for top in ("engine", "rules", "cli", "capture"):
+    for root, _, files in os.walk(os.path.join(srcdir, top)):
+        for fn in files:
+            if fn.endswith((".c", ".h", ".cpp")):
+                path = os.path.join(root, fn)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for no, line in enumerate(f, 1):
+                        if "capture_oplog.py" in line:
+                            fails.append("%s:%d names tools/capture_oplog.py" % (path, no))
 env = dict(os.environ)
 env["PYTHONPATH"] = os.pathsep.join([os.path.join(builddir, ".libs"), os.path.join(srcdir, "python")])
 h = subprocess.run(["/usr/bin/python3", "-m", "tlcost", "capture", "--help"], env=env,

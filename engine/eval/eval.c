@@ -1196,10 +1196,8 @@ int tlc_eval_finish(tlc_eval *ev)
 	int rc = report_unresolved(ev);
 	if (rc == 0 && ev->cov.rows == 0)
 		rc = tlc_eval__add_device_gap(ev, "no_op_records", 0, 0,
-		                              "no op records: nothing was counted",
-		                              "record ops: torch.profiler.profile(record_shapes=True) "
-		                              "for a trace, `python3 -m tlcost capture --model MODEL "
-		                              "--out FILE` for an op log (docs/capture.md)");
+		                              TLC_EVAL__NO_OP_RECORDS_MSG,
+		                              TLC_EVAL__NO_OP_RECORDS_REMEDY);
 	if (rc == 0)
 		fold_nested(ev);
 	if (rc == 0)

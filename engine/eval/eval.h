@@ -42,6 +42,13 @@ int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 /** Records one cause of device work that no op row accounts for (the
  *  reader that saw the device records calls it; one line per cause, message
  *  and remedy copied). Makes the totals a lower bound. */
+/* The gap an input with no op rows carries; one text for the eval and for a
+ * merge of partials, so a merge equals a single evaluation. */
+#define TLC_EVAL__NO_OP_RECORDS_MSG "no op records: nothing was counted"
+#define TLC_EVAL__NO_OP_RECORDS_REMEDY \
+	"record ops: torch.profiler.profile(record_shapes=True) for a trace, " \
+	"`python3 -m tlcost capture --model MODEL --out FILE` for an op log (docs/capture.md)"
+
 int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
                              int64_t device_ns, const char *message, const char *remedy);
 /** The reader's accounting of the device records (tlc_eval_device_work). */

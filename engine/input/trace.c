@@ -128,7 +128,7 @@ static const char *remedy_for(const char *code)
 		return "this export has no event categories, so ops, kernels and runtime calls "
 		       "cannot be told apart: profile with torch.profiler.profile(activities=[CPU, "
 		       "CUDA], record_shapes=True) and export_chrome_trace, or capture an op log "
-		       "(tools/capture_oplog.py)";
+		       "(`python3 -m tlcost capture --model MODEL --out FILE`, docs/capture.md)";
 	if (strcmp(code, "held_records_exceeded") == 0 || strcmp(code, "held_bytes_exceeded") == 0)
 		return "if the trace is genuine, raise the limit with the option named (or "
 		       "tlc_input_limits); otherwise the trace is hostile: it holds more ops "

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "tlcost/tlcost.h"
 #include "error.h"
+#include "eval.h"
 #include "jsonw.h"
 #include "jtree.h"
 #include "reports.h"
@@ -1061,9 +1062,8 @@ static int json_device_work(yajl_gen g, const tlc_merge *m)
 			v[n++] = (tlc_device_gap){ d->cause, d->records, d->ns, msg, d->remedy };
 		}
 	if (m->cov[0] == 0)  /* no op rows in any input: nothing was counted */
-		v[n++] = (tlc_device_gap){ "no_op_records", 0, 0, "no op records: nothing was counted",
-		                           "record ops: torch.profiler.profile(record_shapes=True) for "
-		                           "a trace, tools/capture_oplog.py for an op log" };
+		v[n++] = (tlc_device_gap){ "no_op_records", 0, 0, TLC_EVAL__NO_OP_RECORDS_MSG,
+		                           TLC_EVAL__NO_OP_RECORDS_REMEDY };
 	tlc_device_work w = { sizeof w, dw->kernels, dw->in_ops, dw->not_compute, dw->without_op,
 	                      dw->without_op_ns };
 	tlc_rep__json_device_work(g, &w, n, merge_gap_at, v);
