@@ -52,6 +52,8 @@ struct tlc_instream {
 	int hold_out;             /* hold was handed out: empty it before reuse */
 	const unsigned char *tail; /* scanned bytes to move into hold next time */
 	size_t tail_len;
+	const unsigned char *direct; /* scanned whole tokens to hand out next time, */
+	size_t direct_len;           /* where they lie (the chunk of tail) */
 };
 
 enum { TS_OUT = 0, TS_STR, TS_ESC, TS_BARE };
@@ -478,6 +480,29 @@ static int scan(tlc_instream *s, const unsigned char *p, size_t n, size_t *safe)
 	return 0;
 }
 
+/* Where the token open at p[0] in scanning state st ends in p[0..n): the
+ * first token boundary of the chunk (n + 1 when there is none). */
+static size_t first_boundary(int st, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	if (st == TS_BARE) {
+		while (i < n && is_bare(p[i]))
+			i++;
+		return i < n ? i : n + 1;
+	}
+	if (st == TS_ESC)
+		i = 1;
+	else if (st != TS_STR)
+		return 0;
+	while (i < n) {
+		unsigned char c = p[i];
+		if (c == '"')
+			return i + 1;
+		i += c == '\\' ? 2 : 1;
+	}
+	return n + 1;
+}
+
 static int hold_append(tlc_instream *s, const unsigned char *p, size_t n)
 {
 	if (!n)
@@ -511,6 +536,12 @@ static int token_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
 	s->tail_len = 0;
 	if (rc < 0)
 		return rc;
+	if (s->direct_len) { /* the rest of the chunk behind the held token */
+		*data = s->direct;
+		*len = s->direct_len;
+		s->direct_len = 0;
+		return 0;
+	}
 	for (;;) {
 		const unsigned char *p;
 		size_t n, safe;
@@ -522,6 +553,7 @@ static int token_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
 			s->hold_out = 1;
 			return 0;
 		}
+		int st = s->tok_state;
 		if ((rc = scan(s, p, n, &safe)) < 0)
 			return rc;
 		if (safe > n) { /* one token spans the whole chunk */
@@ -538,8 +570,16 @@ static int token_chunk(tlc_instream *s, const unsigned char **data, size_t *len)
 			*len = safe;
 			return 0;
 		}
-		if ((rc = hold_append(s, p, safe)) < 0)
+		/* the held token goes out completed, with the chunk's bytes up to
+		 * the token's end only: the whole tokens after it go out next time
+		 * where they lie, not copied */
+		size_t first = first_boundary(st, p, n);
+		if (first > safe)
+			first = safe;
+		if ((rc = hold_append(s, p, first)) < 0)
 			return rc;
+		s->direct = p + first;
+		s->direct_len = safe - first;
 		s->tail = p + safe; /* valid until the next chunk is taken */
 		s->tail_len = n - safe;
 		*data = s->hold;

@@ -17,6 +17,7 @@
 #define SIMDJSON_EXCEPTIONS 0
 #include <simdjson.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +32,8 @@ struct tlc_json_fast {
 	dom::parser parser{TLC_JSON_FAST_MAX_TEXT + simdjson::SIMDJSON_PADDING};
 	char *buf = nullptr; // the text, copied, with SIMDJSON_PADDING bytes after it
 	size_t cap = 0;
+	dom::object root;     // the text parsed last (tlc_json_fast__parse)
+	bool parsed = false;
 };
 
 namespace {
@@ -136,11 +139,12 @@ extern "C" void tlc_json_fast__free(tlc_json_fast *j)
 
 static_assert(TLC_JSON_FAST_PADDING == simdjson::SIMDJSON_PADDING, "json_fast.h padding");
 
-extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
-                                     size_t readable, const tlc_json_events *cb, void *ctx)
+extern "C" int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                    size_t readable)
 {
 	if (!j || len > TLC_JSON_FAST_MAX_TEXT)
 		return TLC_JSON_FAST_DECLINED;
+	j->parsed = false;
 	// simdjson reads up to SIMDJSON_PADDING bytes past the text, whatever
 	// they hold ("it does not matter what those bytes are initialized to,
 	// as long as they are allocated"): a text followed by that many of the
@@ -154,12 +158,360 @@ extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text
 	}
 	try {
 		dom::element root;
-		dom::object o;
-		if (j->parser.parse(at, len, false).get(root) || root.get_object().get(o))
+		if (j->parser.parse(at, len, false).get(root) || root.get_object().get(j->root))
 			return TLC_JSON_FAST_DECLINED;
-		walk w = { cb, ctx };
-		return walk_object(w, o);
 	} catch (...) {
 		return TLC_JSON_FAST_DECLINED;
 	}
+	j->parsed = true;
+	return TLC_JSON_FAST_OK;
+}
+
+extern "C" int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx)
+{
+	if (!j || !j->parsed)
+		return TLC_JSON_FAST_DECLINED;
+	walk w = { cb, ctx };
+	return walk_object(w, j->root);
+}
+
+extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                     size_t readable, const tlc_json_events *cb, void *ctx)
+{
+	int rc = tlc_json_fast__parse(j, text, len, readable);
+	return rc ? rc : tlc_json_fast__events(j, cb, ctx);
+}
+
+// ---- op records built straight from the DOM (tlc_json_fast__op) ----
+//
+// The same record engine/input/oplog.c builds from events (finish_op and
+// the value, tensor and dims events there), for the plain shape only: any
+// departure throws decline{} and the reader walks the events instead,
+// which reproduces every error and its position.
+
+namespace {
+
+struct decline {};
+
+struct op_build {
+	const tlc_json_op_sink *sink;
+	void *mem(size_t n)
+	{
+		void *p = sink->alloc(sink->ctx, n);
+		if (!p)
+			throw decline{};
+		return p;
+	}
+	template <class T> T *items(size_t n)
+	{
+		// (sizes saturate at 0xFFFFFF on the tape: such a big array is declined)
+		if (n >= 0xFFFFFF)
+			throw decline{};
+		return n ? static_cast<T *>(mem(n * sizeof(T))) : nullptr;
+	}
+	void depth_ok(int d) const
+	{
+		if (d > sink->max_depth)
+			throw decline{};
+	}
+};
+
+int64_t as_int(dom::element e)
+{
+	if (e.type() != dom::element_type::INT64)
+		throw decline{};
+	return e.get_int64().value_unsafe();
+}
+
+int64_t as_uint(dom::element e)
+{
+	int64_t v = as_int(e);
+	if (v < 0)
+		throw decline{};
+	return v;
+}
+
+const char *as_str(dom::element e)
+{
+	if (e.type() != dom::element_type::STRING)
+		throw decline{};
+	return e.get_c_str().value_unsafe();
+}
+
+// A value the reader skips (an unknown field's): only its nesting counts;
+// d is the frame depth of its parent.
+void skip(op_build &b, dom::element e, int d)
+{
+	switch (e.type()) {
+	case dom::element_type::OBJECT: {
+		b.depth_ok(d + 1);
+		dom::object o = e.get_object().value_unsafe();
+		for (dom::key_value_pair kv : o)
+			skip(b, kv.value, d + 1);
+		return;
+	}
+	case dom::element_type::ARRAY: {
+		b.depth_ok(d + 1);
+		dom::array a = e.get_array().value_unsafe();
+		for (dom::element x : a)
+			skip(b, x, d + 1);
+		return;
+	}
+	default: return;
+	}
+}
+
+// Shape or stride entries (frame depth d); shape entries are >= 0.
+const int64_t *dims(op_build &b, dom::element e, bool shape, size_t *n, int d)
+{
+	if (e.type() != dom::element_type::ARRAY)
+		throw decline{};
+	b.depth_ok(d);
+	dom::array a = e.get_array().value_unsafe();
+	int64_t *out = b.items<int64_t>(a.size());
+	size_t i = 0;
+	for (dom::element x : a)
+		out[i++] = shape ? as_uint(x) : as_int(x);
+	*n = i;
+	return out;
+}
+
+void value(op_build &b, dom::element e, tlc_value *v, int d);
+
+// A tensor object at frame depth d (oplog.c's tensor_event and check_tensor).
+void tensor(op_build &b, dom::object o, tlc_value *v, int d)
+{
+	b.depth_ok(d);
+	v->kind = TLC_VALUE_TENSOR;
+	tlc_tensor *t = &v->u.tensor;
+	unsigned seen = 0;
+	size_t nstride = 0;
+	for (dom::key_value_pair kv : o) {
+		std::string_view k = kv.key;
+		dom::element x = kv.value;
+		unsigned bit;
+		if (k == "shape") {
+			bit = 1;
+			t->shape = dims(b, x, true, &t->ndim, d + 1);
+		} else if (k == "dtype") {
+			bit = 2;
+			if (!x.is_null())
+				b.sink->dtype(b.sink->ctx, as_str(x), x.get_string().value_unsafe().size(), t);
+		} else if (k == "stride") {
+			bit = 4;
+			if (!x.is_null())
+				t->stride = dims(b, x, false, &nstride, d + 1);
+		} else if (k == "device") {
+			bit = 8;
+			if (!x.is_null())
+				t->device = as_str(x);
+		} else if (k == "numel") {
+			bit = 16;
+			if (!x.is_null())
+				(void)as_uint(x);
+		} else {
+			skip(b, x, d);
+			continue;
+		}
+		if (seen & bit) // a repeated field: the events say what it means
+			throw decline{};
+		seen |= bit;
+	}
+	if (!(seen & 1) || (t->stride && nstride != t->ndim))
+		throw decline{};
+	if (!t->ndim) // (an empty shape or stride is NULL, as the reader leaves it)
+		t->shape = nullptr;
+	if (!nstride)
+		t->stride = nullptr;
+}
+
+// One value of args, kwargs, outputs or a list (oplog.c's value_event); d
+// is the frame depth of its parent.
+void value(op_build &b, dom::element e, tlc_value *v, int d)
+{
+	std::memset(v, 0, sizeof *v);
+	switch (e.type()) {
+	case dom::element_type::OBJECT: return tensor(b, e.get_object().value_unsafe(), v, d + 1);
+	case dom::element_type::ARRAY: {
+		b.depth_ok(d + 1);
+		dom::array a = e.get_array().value_unsafe();
+		tlc_value *items = b.items<tlc_value>(a.size());
+		size_t i = 0;
+		for (dom::element x : a)
+			value(b, x, &items[i++], d + 1);
+		v->kind = TLC_VALUE_LIST;
+		v->u.list.n = i;
+		v->u.list.items = items;
+		return;
+	}
+	case dom::element_type::STRING: {
+		std::string_view s = e.get_string().value_unsafe();
+		v->kind = TLC_VALUE_FLOAT;
+		if (s == "inf")
+			v->u.real = HUGE_VAL;
+		else if (s == "-inf")
+			v->u.real = -HUGE_VAL;
+		else if (s == "nan")
+			v->u.real = NAN;
+		else
+			v->kind = TLC_VALUE_STRING, v->u.string = s.data();
+		return;
+	}
+	case dom::element_type::INT64:
+		v->kind = TLC_VALUE_INT;
+		v->u.integer = e.get_int64().value_unsafe();
+		return;
+	case dom::element_type::DOUBLE:
+		v->kind = TLC_VALUE_FLOAT;
+		v->u.real = e.get_double().value_unsafe();
+		return;
+	case dom::element_type::BOOL:
+		v->kind = TLC_VALUE_BOOL;
+		v->u.boolean = e.get_bool().value_unsafe();
+		return;
+	case dom::element_type::NULL_VALUE: v->kind = TLC_VALUE_NONE; return;
+	default: throw decline{}; // an integer above INT64_MAX
+	}
+}
+
+// args or outputs (frame depth 2): the values, their count in *n.
+const tlc_value *values(op_build &b, dom::element e, size_t *n)
+{
+	if (e.type() != dom::element_type::ARRAY)
+		throw decline{};
+	dom::array a = e.get_array().value_unsafe();
+	tlc_value *out = b.items<tlc_value>(a.size());
+	size_t i = 0;
+	for (dom::element x : a)
+		value(b, x, &out[i++], 2);
+	*n = i;
+	return out;
+}
+
+const tlc_kwarg *kwargs(op_build &b, dom::element e, size_t *n)
+{
+	if (e.type() != dom::element_type::OBJECT)
+		throw decline{};
+	dom::object o = e.get_object().value_unsafe();
+	tlc_kwarg *out = b.items<tlc_kwarg>(o.size());
+	size_t i = 0;
+	for (dom::key_value_pair kv : o) {
+		out[i].name = kv.key.data(); // NUL-terminated in the parser's string buffer
+		value(b, kv.value, &out[i].value, 2);
+		i++;
+	}
+	*n = i;
+	return i ? out : nullptr;
+}
+
+enum op_key {
+	O_NONE, O_KIND, O_ID, O_OP, O_OVERLOAD, O_PHASE, O_MODULE, O_MODULE_TYPE, O_MODULE_CALL,
+	O_PARENT, O_ARGS, O_KWARGS, O_OUTPUTS, O_HOST_NS, O_START_NS, O_THREAD, O_CORRELATION
+};
+
+// The op fields of a record (oplog.c's record_key, less the other kinds').
+op_key op_key_of(std::string_view k)
+{
+	switch (k.size()) {
+	case 2: return k == "id" ? O_ID : k == "op" ? O_OP : O_NONE;
+	case 4: return k == "args" ? O_ARGS : k == "kind" ? O_KIND : O_NONE;
+	case 5: return k == "phase" ? O_PHASE : O_NONE;
+	case 6:
+		return k == "module" ? O_MODULE : k == "parent" ? O_PARENT : k == "kwargs" ? O_KWARGS
+		     : k == "thread" ? O_THREAD : O_NONE;
+	case 7: return k == "outputs" ? O_OUTPUTS : k == "host_ns" ? O_HOST_NS : O_NONE;
+	case 8: return k == "overload" ? O_OVERLOAD : k == "start_ns" ? O_START_NS : O_NONE;
+	case 10: // the "unrecorded" extension marks args: the event walk applies it
+		if (k == "unrecorded")
+			throw decline{};
+		return O_NONE;
+	case 11:
+		return k == "module_type" ? O_MODULE_TYPE : k == "module_call" ? O_MODULE_CALL
+		     : k == "correlation" ? O_CORRELATION : O_NONE;
+	default: return O_NONE;
+	}
+}
+
+tlc_phase phase_of(dom::element e)
+{
+	std::string_view s = e.get_string().value_unsafe(); // (checked a string)
+	if (s == "forward")
+		return TLC_PHASE_FORWARD;
+	if (s == "backward")
+		return TLC_PHASE_BACKWARD;
+	if (s == "optimizer")
+		return TLC_PHASE_OPTIMIZER;
+	if (s == "other")
+		return TLC_PHASE_OTHER;
+	throw decline{};
+}
+
+void record(op_build &b, dom::object o, tlc_op *op)
+{
+	uint32_t any = 0, seen = 0; // fields that came; those not null
+	for (dom::key_value_pair kv : o) {
+		op_key k = op_key_of(kv.key);
+		if (k == O_NONE) { // not an op field: ignored, as the reader ignores it
+			skip(b, kv.value, 1);
+			continue;
+		}
+		if (any >> k & 1) // a repeated field: the events say what it means
+			throw decline{};
+		any |= (uint32_t)1 << k;
+		dom::element v = kv.value;
+		if (v.is_null()) // null means absent
+			continue;
+		seen |= (uint32_t)1 << k;
+		switch (k) {
+		case O_KIND:
+			if (std::string_view(as_str(v)) != "op")
+				throw decline{};
+			break;
+		case O_ID: op->id = as_uint(v); break;
+		case O_OP: op->name = as_str(v); break;
+		case O_OVERLOAD: op->overload = as_str(v); break;
+		case O_PHASE: (void)as_str(v), op->phase = phase_of(v); break;
+		case O_MODULE: op->module = as_str(v); break;
+		case O_MODULE_TYPE: op->module_type = as_str(v); break;
+		case O_MODULE_CALL: op->module_call = as_uint(v), op->flags |= TLC_OP_HAS_MODULE_CALL; break;
+		case O_PARENT: op->parent = as_uint(v), op->flags |= TLC_OP_HAS_PARENT; break;
+		case O_HOST_NS: op->host_ns = as_uint(v), op->flags |= TLC_OP_HAS_HOST_NS; break;
+		case O_START_NS: op->start_ns = as_int(v), op->flags |= TLC_OP_HAS_START_NS; break;
+		case O_THREAD: op->thread = as_int(v), op->flags |= TLC_OP_HAS_THREAD; break;
+		case O_CORRELATION: op->correlation = as_int(v); break;
+		case O_ARGS: op->args = values(b, v, &op->nargs); break;
+		case O_OUTPUTS:
+			op->outputs = values(b, v, &op->noutputs);
+			op->flags |= TLC_OP_HAS_OUTPUTS;
+			break;
+		case O_KWARGS: op->kwargs = kwargs(b, v, &op->nkwargs); break;
+		default: throw decline{};
+		}
+	}
+	if (!(seen >> O_ID & 1) || !(seen >> O_OP & 1) || !(seen >> O_ARGS & 1))
+		throw decline{};
+	if (!(seen >> O_CORRELATION & 1))
+		op->correlation = op->id;
+	if (!op->nargs)
+		op->args = nullptr;
+	if (!op->noutputs)
+		op->outputs = nullptr;
+}
+
+} // namespace
+
+extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op)
+{
+	if (!j || !j->parsed)
+		return TLC_JSON_FAST_DECLINED;
+	std::memset(op, 0, sizeof *op);
+	op->size = sizeof *op;
+	op->phase = TLC_PHASE_FORWARD;
+	op_build b = { sink };
+	try {
+		record(b, j->root, op);
+	} catch (...) { // decline{}, or anything of simdjson's
+		return TLC_JSON_FAST_DECLINED;
+	}
+	return TLC_JSON_FAST_OK;
 }

@@ -17,6 +17,10 @@
  * yajl's position for that error keeps the events of a text free of side
  * effects until the text's last event, and reads the text again with yajl.
  *
+ * For op log records of the plain shape, tlc_json_fast__op goes further and
+ * builds the tlc_op itself from the parse (no events); it declines anything
+ * else to the events, which keep every check and error of the reader.
+ *
  * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
  * the inline stubs below decline everything and yajl reads it all. The
  * environment variable TLCOST_JSON_FAST=0 turns the fast path off at run
@@ -28,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "tlcost/plugin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,6 +70,19 @@ enum {
 
 typedef struct tlc_json_fast tlc_json_fast;
 
+/** What tlc_json_fast__op needs from the reader to build an op record
+ *  straight from the parsed text, without events: memory for the record
+ *  (valid until it is pushed) and the reader's dtype names. */
+typedef struct tlc_json_op_sink {
+	void *ctx;
+	/** n bytes aligned for tlc_value, or NULL (the record is declined) */
+	void *(*alloc)(void *ctx, size_t n);
+	/** Sets t->dtype and t->dtype_name from the NUL-terminated name s[0..n)
+	 *  (which stays valid as the strings below do) */
+	void (*dtype)(void *ctx, const char *s, size_t n, tlc_tensor *t);
+	int max_depth; /* the reader's nesting bound, in its frames (record = 1) */
+} tlc_json_op_sink;
+
 #ifdef TLC_HAVE_SIMDJSON
 
 /** A parser, or NULL when the fast path is off (TLCOST_JSON_FAST=0), the
@@ -84,6 +102,29 @@ void tlc_json_fast__free(tlc_json_fast *j);
 int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text, size_t len,
                           size_t readable, const tlc_json_events *cb, void *ctx);
 
+/** tlc_json_fast__object in two steps, so that one parse serves both ways
+ *  of reading it: __parse validates text (as __object does; DECLINED when
+ *  it is not one object simdjson takes), then __op and __events read the
+ *  text parsed last, any number of times, until the next __parse. */
+int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
+                         size_t readable);
+int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx);
+
+/** Fills *op from the parsed text when it is an op record (docs/oplog-v1.md)
+ *  of the plain shape: kind absent, null or "op"; every known field of an op
+ *  once, of its type (null counting as absent), id, op and args present,
+ *  phase one of the four; values as value_event of engine/input/oplog.c
+ *  makes them ("inf", "-inf", "nan" strings as floats); tensors with a
+ *  shape of integers >= 0, a stride of as many integers when given, dtype
+ *  and device strings, a numel >= 0; nesting within max_depth, unknown
+ *  fields included. Strings point into the parser (NUL-terminated, valid
+ *  until the next __parse) and must hold no NUL: call it only for a text
+ *  without a backslash. Anything else is DECLINED, with nothing read and
+ *  the text still there for __events; OK otherwise. op->correlation
+ *  defaults to op->id and op->flags says which fields came, as the reader's
+ *  finish_op sets them. */
+int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op);
+
 #else
 
 static inline tlc_json_fast *tlc_json_fast__new(void) { return NULL; }
@@ -92,6 +133,22 @@ static inline int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *t
                                         size_t readable, const tlc_json_events *cb, void *ctx)
 {
 	(void)j, (void)text, (void)len, (void)readable, (void)cb, (void)ctx;
+	return TLC_JSON_FAST_DECLINED;
+}
+static inline int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                       size_t readable)
+{
+	(void)j, (void)text, (void)len, (void)readable;
+	return TLC_JSON_FAST_DECLINED;
+}
+static inline int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx)
+{
+	(void)j, (void)cb, (void)ctx;
+	return TLC_JSON_FAST_DECLINED;
+}
+static inline int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op)
+{
+	(void)j, (void)sink, (void)op;
 	return TLC_JSON_FAST_DECLINED;
 }
 
