@@ -437,6 +437,10 @@ int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *
 int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 {
 	for (size_t i = 0; i < op->nargs; i++) {
+		/* the host counts tensors (and lists of them) only: scalars,
+		 * strings and None need no call */
+		if (op->args[i].kind != TLC_VALUE_TENSOR && op->args[i].kind != TLC_VALUE_LIST)
+			continue;
 		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[i]);
 		if (rc < 0)
 			return rc;

@@ -332,7 +332,9 @@ static optype *type_of(tlc_eval *ev, const tlc_op *op)
 	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
 	if (*recent) {
 		optype *t = &ev->types[*recent - 1];
-		if (strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+		/* a caller that passes the interned strings back skips strcmp */
+		if ((t->name == op->name || strcmp(t->name, op->name) == 0) &&
+		    (t->overload == ovl || strcmp(t->overload, ovl) == 0))
 			return t;
 	}
 	optype *t = find_type(ev, op->name, ovl);
