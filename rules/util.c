@@ -365,54 +365,15 @@ int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *con
 
 /* ---- exact products -------------------------------------------------- */
 
-void tlc_rules__term_init(tlc_rules_term *t)
-{
-	t->n = 0;
-	t->bad = 0;
-}
-
-void tlc_rules__term_mul(tlc_rules_term *t, int64_t x)
-{
-	if (x < 0 || t->n >= TLC_RULES_MAX_FACTORS) {
-		t->bad = 1;
-		return;
-	}
-	if (x == 1)
-		return;
-	t->f[t->n++] = x;
-}
-
-void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
-                              size_t to)
-{
-	if (!x) {
-		t->bad = 1;
-		return;
-	}
-	if (to > x->ndim)
-		to = x->ndim;
-	for (size_t i = from; i < to; i++)
-		tlc_rules__term_mul(t, x->shape[i]);
-}
-
-void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x)
-{
-	tlc_rules__term_mul_dims(t, x, 0, x ? x->ndim : 0);
-}
-
-void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		tlc_rules__term_mul(t, shape[i]);
-}
-
-int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
-                        int64_t coeff, const tlc_rules_term *t)
-{
-	if (t->bad)
-		return TLC_RULE_BAD_ARGS;
-	return host->cost_add(out, field, coeff, t->n, t->f);
-}
+/* the external definitions of the inline term helpers in util.h */
+extern void tlc_rules__term_init(tlc_rules_term *t);
+extern void tlc_rules__term_mul(tlc_rules_term *t, int64_t x);
+extern void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
+                                     size_t to);
+extern void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x);
+extern void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n);
+extern int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
+                               int64_t coeff, const tlc_rules_term *t);
 
 /* ---- bytes ------------------------------------------------------------ */
 

@@ -105,19 +105,71 @@ typedef struct tlc_rules_term {
 	int bad; /* too many factors or a negative one */
 } tlc_rules_term;
 
-void tlc_rules__term_init(tlc_rules_term *t);
+/* The term helpers run for every factor of every count: they are C99
+ * inline definitions, inlined in the rules; rules/util.c emits the
+ * external definitions, so the exported symbols stay as they were. */
+inline void tlc_rules__term_init(tlc_rules_term *t)
+{
+	t->n = 0;
+	t->bad = 0;
+}
+
 /** Multiplies the term by x (x >= 0). */
-void tlc_rules__term_mul(tlc_rules_term *t, int64_t x);
+inline void tlc_rules__term_mul(tlc_rules_term *t, int64_t x)
+{
+	if (x < 0 || t->n >= TLC_RULES_MAX_FACTORS) {
+		t->bad = 1;
+		return;
+	}
+	if (x == 1)
+		return;
+	t->f[t->n++] = x;
+}
+
 /** Multiplies by dims [from, to) of a tensor (to clamped to ndim). */
-void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
-                              size_t to);
+inline void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
+                                     size_t to)
+{
+	if (!x) {
+		t->bad = 1;
+		return;
+	}
+	if (to > x->ndim)
+		to = x->ndim;
+	for (size_t i = from; i < to; i++)
+		tlc_rules__term_mul(t, x->shape[i]);
+}
+
 /** Multiplies by numel(x). */
-void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x);
+inline void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x)
+{
+	tlc_rules__term_mul_dims(t, x, 0, x ? x->ndim : 0);
+}
+
 /** Multiplies by the product of shape[0..n). */
-void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n);
+inline void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tlc_rules__term_mul(t, shape[i]);
+}
+
 /** out->field += coeff * term. Returns 0 or TLC_RULE_BAD_ARGS (bad term). */
-int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
-                        int64_t coeff, const tlc_rules_term *t);
+inline int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
+                               int64_t coeff, const tlc_rules_term *t)
+{
+	if (t->bad)
+		return TLC_RULE_BAD_ARGS;
+	return host->cost_add(out, field, coeff, t->n, t->f);
+}
+
+/** *dst = *src, copying only the factors in use (a term is ~0.5 KiB). */
+static inline void tlc_rules__term_copy(tlc_rules_term *dst, const tlc_rules_term *src)
+{
+	dst->n = src->n;
+	dst->bad = src->bad;
+	for (size_t i = 0; i < src->n; i++)
+		dst->f[i] = src->f[i];
+}
 
 /* ---- bytes ------------------------------------------------------------ */
 

@@ -180,3 +180,10 @@ TESTS += tests/test_hindex
 tests_test_hindex_SOURCES = tests/test_hindex.c
 tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- eng2: the host's cost accumulation fast path and its overflow boundary ----
+check_PROGRAMS += tests/test_cost_fast
+TESTS += tests/test_cost_fast
+tests_test_cost_fast_SOURCES = tests/test_cost_fast.c
+tests_test_cost_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cost_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)
