@@ -31,22 +31,16 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
 
 /* ---- argument access ------------------------------------------------- */
 
-static const tlc_value *present(const tlc_value *v)
-{
-	return v && v->kind != TLC_VALUE_NONE ? v : NULL;
-}
-
-const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
-                                const char *name)
-{
-	if (!op)
-		return NULL;
-	if (i < op->nargs && op->args)
-		return present(&op->args[i]);
-	if (name && host)
-		return present(host->op_kwarg(op, name));
-	return NULL;
-}
+/* the external definitions of the inline accessors (util.h, helpers.h) */
+extern const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
+                                       const char *name);
+extern const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+extern const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
+extern const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
+                                               size_t i, const char *name);
+extern const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
+extern int tlc_rules__observed(const tlc_op *op);
+extern int tlc_rules__unrecorded(const tlc_value *v);
 
 /* An argument the caller could have omitted (op logs) takes its schema
  * default; in an op whose arguments a profiler observed nothing was omitted,
@@ -79,39 +73,6 @@ int tlc_rules__given(int *out, const tlc_op *op, const tlc_host *host, size_t i,
 	if (v && v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
 	return v ? 0 : given_or_default(op, host, i, name);
-}
-
-const tlc_value *tlc_rules__out(const tlc_op *op, size_t i)
-{
-	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
-		return NULL;
-	return present(&op->outputs[i]);
-}
-
-const tlc_tensor *tlc_rules__tensor(const tlc_value *v)
-{
-	return v && v->kind == TLC_VALUE_TENSOR ? &v->u.tensor : NULL;
-}
-
-const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
-                                        size_t i, const char *name)
-{
-	return tlc_rules__tensor(tlc_rules__arg(op, host, i, name));
-}
-
-const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i)
-{
-	return tlc_rules__tensor(tlc_rules__out(op, i));
-}
-
-int tlc_rules__observed(const tlc_op *op)
-{
-	return op && (op->flags & TLC_OP_ARGS_OBSERVED) != 0;
-}
-
-int tlc_rules__unrecorded(const tlc_value *v)
-{
-	return v && v->kind == TLC_VALUE_UNRECORDED;
 }
 
 static int value_int(int64_t *out, const tlc_value *v)

@@ -60,10 +60,22 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
  * host->matmul_shape, host->conv_out_size and host->dtype_parse. Their
  * implementations (rules/helpers.h) are for the host table only. */
 
+/* The small accessors below run several times per op: C99 inline
+ * definitions, with the external ones in rules/util.c. */
+
 /** The tensor of a value, or NULL when v is NULL or not a tensor. */
-const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
-/** Tensor of output i, or NULL. */
-const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
+inline const tlc_tensor *tlc_rules__tensor(const tlc_value *v)
+{
+	return v && v->kind == TLC_VALUE_TENSOR ? &v->u.tensor : NULL;
+}
+
+/** Tensor of output i, or NULL (outputs not recorded, out of range, None). */
+inline const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i)
+{
+	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
+		return NULL;
+	return tlc_rules__tensor(&op->outputs[i]);
+}
 
 /** Integer of arg(i, name). A bool is not an int; a one-element int list
  *  is. (host->int_arg_or is the variant with a default.) */
@@ -224,9 +236,16 @@ int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *wha
  * the default; a recorded None still means None. */
 
 /** Nonzero when the op's arguments were observed by a profiler (traces). */
-int tlc_rules__observed(const tlc_op *op);
+inline int tlc_rules__observed(const tlc_op *op)
+{
+	return op && (op->flags & TLC_OP_ARGS_OBSERVED) != 0;
+}
+
 /** Nonzero when v is an argument whose value the input did not record. */
-int tlc_rules__unrecorded(const tlc_value *v);
+inline int tlc_rules__unrecorded(const tlc_value *v)
+{
+	return v && v->kind == TLC_VALUE_UNRECORDED;
+}
 /** *out = 1 when arg(i, name) was given (not None), 0 when None or omitted.
  *  MISSING_ARGS when the input did not record whether it was (unrecorded
  *  value, or absent from an observed op). For optional arguments whose
