@@ -590,8 +590,22 @@ static inline void add_flops(tlc_count *acc, const tlc_cost *c)
 static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 {
 	tlc_phase p = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
+	/* all fields' int64 sums first, stored only when none is big or
+	 * overflows (one branch, not one per field); else GMP field by field,
+	 * nothing having been written yet */
+	tlc_count *tot = ev->tot[p];
+	const tlc_count *sc = ev->scratch.f;
+	int64_t sum[TLC_FIELD_COUNT];
+	int slow = 0;
 	for (int f = 0; f < TLC_FIELD_COUNT; f++)
-		count_add(&ev->tot[p][f], &ev->scratch.f[f]);
+		slow |= tot[f].big | sc[f].big |
+		        __builtin_add_overflow(tot[f].small, sc[f].small, &sum[f]);
+	if (!slow)
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			tot[f].small = sum[f];
+	else
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			count_add(&tot[f], &sc[f]);
 	ev->split_unknown[p] |= ev->scratch.split_unknown;
 	ev->bytes_unknown[p] |= ev->scratch.bytes_unknown;
 	add_flops(&t->flops, &ev->scratch);

@@ -98,20 +98,29 @@ int tlc_cost__negative(const tlc_cost *c)
 
 static int valid_field(tlc_cost_field f) { return (unsigned)f < TLC_FIELD_COUNT; }
 
+/* The GMP path, out of line and last, so that the int64 path saves no
+ * registers for it. */
+static __attribute__((noinline, cold)) int add_big_product(tlc_count *c, int64_t coeff,
+                                                           size_t n, const int64_t *factors)
+{
+	tlc_count__add_product(c, coeff, n, factors);
+	return 0;
+}
+
 /* out->field += coeff * prod(factors), the factors already known
- * non-negative: int64 while it fits, GMP only on overflow. */
-static inline void add_checked_product(tlc_cost *out, tlc_cost_field field, int64_t coeff,
-                                       size_t n, const int64_t *factors, int64_t p,
-                                       int overflow)
+ * non-negative: int64 while it fits, GMP only on overflow. Returns 0. */
+static inline int add_checked_product(tlc_cost *out, tlc_cost_field field, int64_t coeff,
+                                      size_t n, const int64_t *factors, int64_t p,
+                                      int overflow)
 {
 	out->negative_terms |= coeff < 0;
 	tlc_count *c = &out->f[field];
 	int64_t sum;
 	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &sum)) {
 		c->small = sum;
-		return;
+		return 0;
 	}
-	tlc_count__add_product(c, coeff, n, factors);
+	return add_big_product(c, coeff, n, factors);
 }
 
 static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, size_t n,
@@ -130,8 +139,7 @@ static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, siz
 		out->bad_factor = 1;
 		return TLC_RULE_BAD_ARGS;
 	}
-	add_checked_product(out, field, coeff, n, factors, p, overflow);
-	return 0;
+	return add_checked_product(out, field, coeff, n, factors, p, overflow);
 }
 
 static int host_cost_add_numel(tlc_cost *out, tlc_cost_field field, int64_t coeff,
@@ -166,8 +174,7 @@ static inline int add_tensor_bytes(tlc_cost *out, tlc_cost_field field, const tl
 		out->bad_factor = 1;
 		return TLC_RULE_BAD_ARGS;
 	}
-	add_checked_product(out, field, (int64_t)es, n, sh, p, overflow);
-	return 0;
+	return add_checked_product(out, field, (int64_t)es, n, sh, p, overflow);
 }
 
 static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_value *v);
