@@ -4,7 +4,8 @@
  * scratch reset after a total went to GMP. Every expected value is worked
  * by hand (element size x dims, summed) and the big ones checked with
  * Python integers: 8 * 2^60 = 2^63 = 9223372036854775808,
- * 2 * (2^63 - 1) = 18446744073709551614, 2^64 = 18446744073709551616. */
+ * 2 * (2^63 - 1) = 18446744073709551614, 2^64 = 18446744073709551616,
+ * 2 * 2^64 + 3 = 36893488147419103235. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +182,68 @@ static void test_read_inputs(void **state)
 	tlc_cost__clear(&c);
 }
 
+/* Test rule: macs += v, other += 1, bytes read += v, written += 2, with v
+ * the op's int arg0 (a coefficient with no factors). */
+static int coeff_rule(tlc_cost *out, const tlc_op *op, const tlc_host *h, void *payload)
+{
+	(void)payload;
+	int64_t v = op->args[0].u.integer;
+	h->cost_add(out, TLC_FIELD_MACS, v, 0, NULL);
+	h->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, 0, NULL);
+	h->cost_add(out, TLC_FIELD_BYTES_READ, v, 0, NULL);
+	h->cost_add(out, TLC_FIELD_BYTES_WRITTEN, 2, 0, NULL);
+	return TLC_RULE_OK;
+}
+
+static void assert_total(const tlc_eval *ev, tlc_total which, const char *want)
+{
+	char *s = NULL;
+	assert_int_equal(tlc_eval_total_str(&s, ev, TLC_PHASE_FORWARD, which), 0);
+	assert_string_equal(s, want);
+	tlc_free(s);
+}
+
+/* eval's per-phase totals: the second op overflows macs and bytes read in
+ * int64 while other FLOPs and bytes written do not (each field must still
+ * be added once), the third adds to GMP totals. v = 2^63 - 1, 2^63 - 1, 2:
+ * macs = bytes read = 2^64, other = 3, written = 6, FLOPs = 2 * 2^64 + 3. */
+static void test_eval_totals_boundary(void **state)
+{
+	(void)state;
+	tlc_engine_options o = { sizeof o, TLC_ENGINE_NO_BUILTINS, NULL };
+	tlc_engine *eng;
+	assert_int_equal(tlc_engine_new(&eng, &o), 0);
+	tlc_rule_def d = { sizeof d, "t::coeff", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,
+		           coeff_rule, NULL, "test", 0 };
+	assert_int_equal(tlc_engine_register_rule(eng, &d), 0);
+	tlc_eval *ev;
+	assert_int_equal(tlc_eval_new(&ev, eng, NULL), 0);
+	const int64_t vs[] = { INT64_MAX, INT64_MAX, 2 };
+	for (int i = 0; i < 3; i++) {
+		tlc_value arg;
+		memset(&arg, 0, sizeof arg);
+		arg.kind = TLC_VALUE_INT;
+		arg.u.integer = vs[i];
+		tlc_op op;
+		memset(&op, 0, sizeof op);
+		op.size = sizeof op;
+		op.id = i;
+		op.name = "t::coeff";
+		op.phase = TLC_PHASE_FORWARD;
+		op.nargs = 1;
+		op.args = &arg;
+		assert_int_equal(tlc_eval_push_op(ev, &op), 0);
+	}
+	assert_int_equal(tlc_eval_finish(ev), 0);
+	assert_total(ev, TLC_TOTAL_MACS, "18446744073709551616");
+	assert_total(ev, TLC_TOTAL_OTHER_FLOPS, "3");
+	assert_total(ev, TLC_TOTAL_BYTES_READ, "18446744073709551616");
+	assert_total(ev, TLC_TOTAL_BYTES_WRITTEN, "6");
+	assert_total(ev, TLC_TOTAL_FLOPS, "36893488147419103235");
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_sum_boundary),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_read_inputs),
+		cmocka_unit_test(test_eval_totals_boundary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
