@@ -131,7 +131,10 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const tlc_op *op,
                         const tlc_host *host, const tlc_tensor *outt)
 {
-	memset(g, 0, sizeof *g);
+	/* every other field is set below before a successful return reads it
+	 * (zeroing out_sp's TLC_RULES_MAX_DIMS entries per call is waste) */
+	g->out_from_shape = 0;
+	g->derived = NULL;
 	g->input = host->tensor_arg(op, (size_t)s->input, "input");
 	g->weight = host->tensor_arg(op, (size_t)s->weight, "weight");
 	if (!g->input || !g->weight)

@@ -16,15 +16,32 @@
 #include "tlcost/plugin.h"
 
 /** arg(i, name) as described above, or NULL when absent (or JSON null). */
-const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
-                                const char *name);
+inline const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
+                                       const char *name)
+{
+	if (!op)
+		return NULL;
+	const tlc_value *v = i < op->nargs && op->args ? &op->args[i] :
+	                     name && host ? host->op_kwarg(op, name) : NULL;
+	return v && v->kind != TLC_VALUE_NONE ? v : NULL;
+}
 
 /** The i-th output, or NULL when outputs are not recorded / out of range. */
-const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+inline const tlc_value *tlc_rules__out(const tlc_op *op, size_t i)
+{
+	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
+		return NULL;
+	const tlc_value *v = &op->outputs[i];
+	return v->kind != TLC_VALUE_NONE ? v : NULL;
+}
 
 /** Tensor of arg(i, name), or NULL. */
-const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
-                                        size_t i, const char *name);
+inline const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
+                                               size_t i, const char *name)
+{
+	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	return v && v->kind == TLC_VALUE_TENSOR ? &v->u.tensor : NULL;
+}
 
 /** Integer of arg(i, name), dflt when omitted (see util.h). */
 int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,

@@ -196,7 +196,8 @@ static int rule_linear(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 	tlc_rules_term e;
 	tlc_rules__term_init(&e);
 	tlc_rules__term_mul_shape(&e, oshape, on);
-	tlc_rules_term m = e;
+	tlc_rules_term m;
+	tlc_rules__term_copy(&m, &e);
 	tlc_rules__term_mul(&m, x->shape[x->ndim - 1]);
 	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m);
 	if (rc == 0 && bias)
@@ -260,7 +261,8 @@ static int rule_linear_backward(tlc_cost *out, const tlc_op *op, const tlc_host 
 	tlc_rules_term e;
 	tlc_rules__term_init(&e);
 	tlc_rules__term_mul_numel(&e, go);
-	tlc_rules_term m = e;
+	tlc_rules_term m;
+	tlc_rules__term_copy(&m, &e);
 	tlc_rules__term_mul(&m, w->shape[1]);
 	int64_t k = (int64_t)mask[0] + mask[1];
 	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, k, &m);

@@ -31,22 +31,16 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
 
 /* ---- argument access ------------------------------------------------- */
 
-static const tlc_value *present(const tlc_value *v)
-{
-	return v && v->kind != TLC_VALUE_NONE ? v : NULL;
-}
-
-const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
-                                const char *name)
-{
-	if (!op)
-		return NULL;
-	if (i < op->nargs && op->args)
-		return present(&op->args[i]);
-	if (name && host)
-		return present(host->op_kwarg(op, name));
-	return NULL;
-}
+/* the external definitions of the inline accessors (util.h, helpers.h) */
+extern const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
+                                       const char *name);
+extern const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+extern const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
+extern const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
+                                               size_t i, const char *name);
+extern const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
+extern int tlc_rules__observed(const tlc_op *op);
+extern int tlc_rules__unrecorded(const tlc_value *v);
 
 /* An argument the caller could have omitted (op logs) takes its schema
  * default; in an op whose arguments a profiler observed nothing was omitted,
@@ -79,39 +73,6 @@ int tlc_rules__given(int *out, const tlc_op *op, const tlc_host *host, size_t i,
 	if (v && v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
 	return v ? 0 : given_or_default(op, host, i, name);
-}
-
-const tlc_value *tlc_rules__out(const tlc_op *op, size_t i)
-{
-	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
-		return NULL;
-	return present(&op->outputs[i]);
-}
-
-const tlc_tensor *tlc_rules__tensor(const tlc_value *v)
-{
-	return v && v->kind == TLC_VALUE_TENSOR ? &v->u.tensor : NULL;
-}
-
-const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
-                                        size_t i, const char *name)
-{
-	return tlc_rules__tensor(tlc_rules__arg(op, host, i, name));
-}
-
-const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i)
-{
-	return tlc_rules__tensor(tlc_rules__out(op, i));
-}
-
-int tlc_rules__observed(const tlc_op *op)
-{
-	return op && (op->flags & TLC_OP_ARGS_OBSERVED) != 0;
-}
-
-int tlc_rules__unrecorded(const tlc_value *v)
-{
-	return v && v->kind == TLC_VALUE_UNRECORDED;
 }
 
 static int value_int(int64_t *out, const tlc_value *v)
@@ -365,54 +326,15 @@ int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *con
 
 /* ---- exact products -------------------------------------------------- */
 
-void tlc_rules__term_init(tlc_rules_term *t)
-{
-	t->n = 0;
-	t->bad = 0;
-}
-
-void tlc_rules__term_mul(tlc_rules_term *t, int64_t x)
-{
-	if (x < 0 || t->n >= TLC_RULES_MAX_FACTORS) {
-		t->bad = 1;
-		return;
-	}
-	if (x == 1)
-		return;
-	t->f[t->n++] = x;
-}
-
-void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
-                              size_t to)
-{
-	if (!x) {
-		t->bad = 1;
-		return;
-	}
-	if (to > x->ndim)
-		to = x->ndim;
-	for (size_t i = from; i < to; i++)
-		tlc_rules__term_mul(t, x->shape[i]);
-}
-
-void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x)
-{
-	tlc_rules__term_mul_dims(t, x, 0, x ? x->ndim : 0);
-}
-
-void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		tlc_rules__term_mul(t, shape[i]);
-}
-
-int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
-                        int64_t coeff, const tlc_rules_term *t)
-{
-	if (t->bad)
-		return TLC_RULE_BAD_ARGS;
-	return host->cost_add(out, field, coeff, t->n, t->f);
-}
+/* the external definitions of the inline term helpers in util.h */
+extern void tlc_rules__term_init(tlc_rules_term *t);
+extern void tlc_rules__term_mul(tlc_rules_term *t, int64_t x);
+extern void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
+                                     size_t to);
+extern void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x);
+extern void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n);
+extern int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
+                               int64_t coeff, const tlc_rules_term *t);
 
 /* ---- bytes ------------------------------------------------------------ */
 
@@ -437,6 +359,10 @@ int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *
 int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host)
 {
 	for (size_t i = 0; i < op->nargs; i++) {
+		/* the host counts tensors (and lists of them) only: scalars,
+		 * strings and None need no call */
+		if (op->args[i].kind != TLC_VALUE_TENSOR && op->args[i].kind != TLC_VALUE_LIST)
+			continue;
 		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[i]);
 		if (rc < 0)
 			return rc;

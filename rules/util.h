@@ -60,10 +60,22 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
  * host->matmul_shape, host->conv_out_size and host->dtype_parse. Their
  * implementations (rules/helpers.h) are for the host table only. */
 
+/* The small accessors below run several times per op: C99 inline
+ * definitions, with the external ones in rules/util.c. */
+
 /** The tensor of a value, or NULL when v is NULL or not a tensor. */
-const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
-/** Tensor of output i, or NULL. */
-const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
+inline const tlc_tensor *tlc_rules__tensor(const tlc_value *v)
+{
+	return v && v->kind == TLC_VALUE_TENSOR ? &v->u.tensor : NULL;
+}
+
+/** Tensor of output i, or NULL (outputs not recorded, out of range, None). */
+inline const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i)
+{
+	if (!op || !(op->flags & TLC_OP_HAS_OUTPUTS) || !op->outputs || i >= op->noutputs)
+		return NULL;
+	return tlc_rules__tensor(&op->outputs[i]);
+}
 
 /** Integer of arg(i, name). A bool is not an int; a one-element int list
  *  is. (host->int_arg_or is the variant with a default.) */
@@ -105,19 +117,71 @@ typedef struct tlc_rules_term {
 	int bad; /* too many factors or a negative one */
 } tlc_rules_term;
 
-void tlc_rules__term_init(tlc_rules_term *t);
+/* The term helpers run for every factor of every count: they are C99
+ * inline definitions, inlined in the rules; rules/util.c emits the
+ * external definitions, so the exported symbols stay as they were. */
+inline void tlc_rules__term_init(tlc_rules_term *t)
+{
+	t->n = 0;
+	t->bad = 0;
+}
+
 /** Multiplies the term by x (x >= 0). */
-void tlc_rules__term_mul(tlc_rules_term *t, int64_t x);
+inline void tlc_rules__term_mul(tlc_rules_term *t, int64_t x)
+{
+	if (x < 0 || t->n >= TLC_RULES_MAX_FACTORS) {
+		t->bad = 1;
+		return;
+	}
+	if (x == 1)
+		return;
+	t->f[t->n++] = x;
+}
+
 /** Multiplies by dims [from, to) of a tensor (to clamped to ndim). */
-void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
-                              size_t to);
+inline void tlc_rules__term_mul_dims(tlc_rules_term *t, const tlc_tensor *x, size_t from,
+                                     size_t to)
+{
+	if (!x) {
+		t->bad = 1;
+		return;
+	}
+	if (to > x->ndim)
+		to = x->ndim;
+	for (size_t i = from; i < to; i++)
+		tlc_rules__term_mul(t, x->shape[i]);
+}
+
 /** Multiplies by numel(x). */
-void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x);
+inline void tlc_rules__term_mul_numel(tlc_rules_term *t, const tlc_tensor *x)
+{
+	tlc_rules__term_mul_dims(t, x, 0, x ? x->ndim : 0);
+}
+
 /** Multiplies by the product of shape[0..n). */
-void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n);
+inline void tlc_rules__term_mul_shape(tlc_rules_term *t, const int64_t *shape, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tlc_rules__term_mul(t, shape[i]);
+}
+
 /** out->field += coeff * term. Returns 0 or TLC_RULE_BAD_ARGS (bad term). */
-int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
-                        int64_t coeff, const tlc_rules_term *t);
+inline int tlc_rules__term_add(tlc_cost *out, const tlc_host *host, tlc_cost_field field,
+                               int64_t coeff, const tlc_rules_term *t)
+{
+	if (t->bad)
+		return TLC_RULE_BAD_ARGS;
+	return host->cost_add(out, field, coeff, t->n, t->f);
+}
+
+/** *dst = *src, copying only the factors in use (a term is ~0.5 KiB). */
+static inline void tlc_rules__term_copy(tlc_rules_term *dst, const tlc_rules_term *src)
+{
+	dst->n = src->n;
+	dst->bad = src->bad;
+	for (size_t i = 0; i < src->n; i++)
+		dst->f[i] = src->f[i];
+}
 
 /* ---- bytes ------------------------------------------------------------ */
 
@@ -172,9 +236,16 @@ int tlc_rules__need(tlc_cost *out, const tlc_host *host, int rc, const char *wha
  * the default; a recorded None still means None. */
 
 /** Nonzero when the op's arguments were observed by a profiler (traces). */
-int tlc_rules__observed(const tlc_op *op);
+inline int tlc_rules__observed(const tlc_op *op)
+{
+	return op && (op->flags & TLC_OP_ARGS_OBSERVED) != 0;
+}
+
 /** Nonzero when v is an argument whose value the input did not record. */
-int tlc_rules__unrecorded(const tlc_value *v);
+inline int tlc_rules__unrecorded(const tlc_value *v)
+{
+	return v && v->kind == TLC_VALUE_UNRECORDED;
+}
 /** *out = 1 when arg(i, name) was given (not None), 0 when None or omitted.
  *  MISSING_ARGS when the input did not record whether it was (unrecorded
  *  value, or absent from an observed op). For optional arguments whose

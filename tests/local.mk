@@ -196,3 +196,10 @@ EXTRA_DIST += tests/capture_remedy.sh
 # extension of docs/oplog-v1.md), on both JSON paths.
 TESTS += tests/unrecorded_cli.sh
 EXTRA_DIST += tests/unrecorded_cli.sh
+
+# ---- eng2: the host's cost accumulation fast path and its overflow boundary ----
+check_PROGRAMS += tests/test_cost_fast
+TESTS += tests/test_cost_fast
+tests_test_cost_fast_SOURCES = tests/test_cost_fast.c
+tests_test_cost_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cost_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -333,7 +333,9 @@ static optype *type_of(tlc_eval *ev, const tlc_op *op)
 	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
 	if (*recent) {
 		optype *t = &ev->types[*recent - 1];
-		if (strcmp(t->name, op->name) == 0 && strcmp(t->overload, ovl) == 0)
+		/* a caller that passes the interned strings back skips strcmp */
+		if ((t->name == op->name || strcmp(t->name, op->name) == 0) &&
+		    (t->overload == ovl || strcmp(t->overload, ovl) == 0))
 			return t;
 	}
 	optype *t = find_type(ev, op->name, ovl);
@@ -590,8 +592,22 @@ static inline void add_flops(tlc_count *acc, const tlc_cost *c)
 static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 {
 	tlc_phase p = (unsigned)op->phase < TLC_PHASE_COUNT ? op->phase : TLC_PHASE_OTHER;
+	/* all fields' int64 sums first, stored only when none is big or
+	 * overflows (one branch, not one per field); else GMP field by field,
+	 * nothing having been written yet */
+	tlc_count *tot = ev->tot[p];
+	const tlc_count *sc = ev->scratch.f;
+	int64_t sum[TLC_FIELD_COUNT];
+	int slow = 0;
 	for (int f = 0; f < TLC_FIELD_COUNT; f++)
-		count_add(&ev->tot[p][f], &ev->scratch.f[f]);
+		slow |= tot[f].big | sc[f].big |
+		        __builtin_add_overflow(tot[f].small, sc[f].small, &sum[f]);
+	if (!slow)
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			tot[f].small = sum[f];
+	else
+		for (int f = 0; f < TLC_FIELD_COUNT; f++)
+			count_add(&tot[f], &sc[f]);
 	ev->split_unknown[p] |= ev->scratch.split_unknown;
 	ev->bytes_unknown[p] |= ev->scratch.bytes_unknown;
 	add_flops(&t->flops, &ev->scratch);

@@ -39,11 +39,17 @@ void tlc_cost__clear(tlc_cost *c)
 
 void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
 {
+	/* a scratch cost is reset before every rule and almost never holds a
+	 * GMP value: one test for all fields, the clearing loop only then */
+	int big = 0;
 	for (int i = 0; i < TLC_FIELD_COUNT; i++) {
-		if (c->f[i].big)
-			tlc_count__clear(&c->f[i]);
+		big |= c->f[i].big;
 		c->f[i].small = 0;
 	}
+	if (big)
+		for (int i = 0; i < TLC_FIELD_COUNT; i++)
+			if (c->f[i].big)
+				tlc_count__clear(&c->f[i]);
 	c->evidence = ev;
 	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
 	c->note = NULL;
@@ -92,6 +98,31 @@ int tlc_cost__negative(const tlc_cost *c)
 
 static int valid_field(tlc_cost_field f) { return (unsigned)f < TLC_FIELD_COUNT; }
 
+/* The GMP path, out of line and last, so that the int64 path saves no
+ * registers for it. */
+static __attribute__((noinline, cold)) int add_big_product(tlc_count *c, int64_t coeff,
+                                                           size_t n, const int64_t *factors)
+{
+	tlc_count__add_product(c, coeff, n, factors);
+	return 0;
+}
+
+/* out->field += coeff * prod(factors), the factors already known
+ * non-negative: int64 while it fits, GMP only on overflow. Returns 0. */
+static inline int add_checked_product(tlc_cost *out, tlc_cost_field field, int64_t coeff,
+                                      size_t n, const int64_t *factors, int64_t p,
+                                      int overflow)
+{
+	out->negative_terms |= coeff < 0;
+	tlc_count *c = &out->f[field];
+	int64_t sum;
+	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &sum)) {
+		c->small = sum;
+		return 0;
+	}
+	return add_big_product(c, coeff, n, factors);
+}
+
 static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, size_t n,
                          const int64_t *factors)
 {
@@ -108,15 +139,7 @@ static int host_cost_add(tlc_cost *out, tlc_cost_field field, int64_t coeff, siz
 		out->bad_factor = 1;
 		return TLC_RULE_BAD_ARGS;
 	}
-	out->negative_terms |= coeff < 0;
-	tlc_count *c = &out->f[field];
-	int64_t sum;
-	if (!overflow && !c->big && !__builtin_add_overflow(c->small, p, &sum)) {
-		c->small = sum;
-		return 0;
-	}
-	tlc_count__add_product(c, coeff, n, factors);
-	return 0;
+	return add_checked_product(out, field, coeff, n, factors, p, overflow);
 }
 
 static int host_cost_add_numel(tlc_cost *out, tlc_cost_field field, int64_t coeff,
@@ -127,26 +150,58 @@ static int host_cost_add_numel(tlc_cost *out, tlc_cost_field field, int64_t coef
 	return host_cost_add(out, field, coeff, t->ndim, t->shape);
 }
 
-static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_value *v)
+/* Bytes of one tensor: the same checks, in the same order, as
+ * cost_add_numel(out, field, element size, t), without the calls (every
+ * rule's bytes come through here). The element size is positive. */
+static inline int add_tensor_bytes(tlc_cost *out, tlc_cost_field field, const tlc_tensor *t)
 {
-	if (!v)
-		return 0;
-	if (v->kind == TLC_VALUE_LIST) {
-		for (size_t i = 0; i < v->u.list.n; i++) {
-			int rc = host_cost_add_bytes(out, field, &v->u.list.items[i]);
-			if (rc < 0)
-				return rc;
-		}
-		return 0;
-	}
-	if (v->kind != TLC_VALUE_TENSOR)
-		return 0;
-	unsigned es = tlc_dtype_size(v->u.tensor.dtype);
+	unsigned es = tlc_dtype_size(t->dtype);
 	if (es == 0) {
 		out->bytes_unknown = 1;
 		return 0;
 	}
-	return host_cost_add_numel(out, field, (int64_t)es, &v->u.tensor);
+	size_t n = t->ndim;
+	const int64_t *sh = t->shape;
+	if (!out || !valid_field(field) || (n && !sh))
+		return TLC_RULE_BAD_ARGS;
+	int64_t p = (int64_t)es, neg = 0;
+	int overflow = 0;
+	for (size_t i = 0; i < n; i++) {
+		neg |= sh[i];
+		overflow |= __builtin_mul_overflow(p, sh[i], &p);
+	}
+	if (neg < 0) {
+		out->bad_factor = 1;
+		return TLC_RULE_BAD_ARGS;
+	}
+	return add_checked_product(out, field, (int64_t)es, n, sh, p, overflow);
+}
+
+static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_value *v);
+
+/* A list's tensors in order; only a nested list recurses (int lists, the
+ * usual case, cost a kind test per item). Apart so that the tensor case,
+ * the most frequent call, is a leaf without a frame to save. */
+static __attribute__((noinline)) int list_bytes(tlc_cost *out, tlc_cost_field field,
+                                                const tlc_value *v)
+{
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		const tlc_value *it = &v->u.list.items[i];
+		int rc = it->kind == TLC_VALUE_TENSOR ? add_tensor_bytes(out, field, &it->u.tensor) :
+		         it->kind == TLC_VALUE_LIST ? host_cost_add_bytes(out, field, it) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_value *v)
+{
+	if (!v)
+		return 0;
+	if (v->kind == TLC_VALUE_TENSOR)
+		return add_tensor_bytes(out, field, &v->u.tensor);
+	return v->kind == TLC_VALUE_LIST ? list_bytes(out, field, v) : 0;
 }
 
 static void host_set_evidence(tlc_cost *out, tlc_evidence ev)
