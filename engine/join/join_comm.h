@@ -65,6 +65,12 @@ int tlc_join__comm_any(const tlc_join__comm *c);
  *  (when link is not NULL). Only meaningful under a passed gate. */
 void tlc_join__comm_kinds_json(yajl_gen g, const tlc_join__comm *c,
                                const tlc_link_preset *link);
+/** The achieved part of a communication section (inside an open JSON map,
+ *  under a passed gate): "link" (the preset or null), "kinds" (as above)
+ *  and "overlap" (comm_ns and overlap_ns per phase with communication, and
+ *  "all"). One writer for the join and for a merge of join partials. */
+void tlc_join__comm_achieved_json(yajl_gen g, const tlc_join__comm *c,
+                                  const tlc_link_preset *link);
 /** One kind's text: "x4    (4 with kernel time): device 1.000 ms, achieved
  *  algbw ... GB/s, achieved busbw ... GB/s = 1.2% of nvlink4 (450.0 GB/s)\n". */
 void tlc_join__comm_kind_text(FILE *out, const tlc_join__comm *c, int kind,

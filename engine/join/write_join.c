@@ -502,34 +502,7 @@ static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c,
 		yajl_gen_map_close(g);
 		return;
 	}
-	tlc_jsonw__key(g, "link");
-	if (link) {
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "id", link->id);
-		tlc_jsonw__kdouble(g, "bytes_per_s", link->bytes_per_s);
-		tlc_jsonw__kstr(g, "source", link->source);
-		yajl_gen_map_close(g);
-	} else {
-		yajl_gen_null(g);
-	}
-	tlc_jsonw__key(g, "kinds");
-	yajl_gen_map_open(g);
-	tlc_join__comm_kinds_json(g, c, link);
-	yajl_gen_map_close(g);
-	tlc_jsonw__key(g, "overlap");
-	yajl_gen_map_open(g);
-	for (int p = 0; p <= TLC_PHASE_COUNT; p++) {
-		int all = p == TLC_PHASE_COUNT;
-		int64_t cn = all ? c->comm_ns : c->ph_comm[p], on = all ? c->overlap_ns : c->ph_overlap[p];
-		if (!all && !cn)
-			continue;
-		tlc_jsonw__key(g, all ? "all" : tlc_phase_name((tlc_phase)p));
-		yajl_gen_map_open(g);
-		tlc_jsonw__kint(g, "comm_ns", cn);
-		tlc_jsonw__kint(g, "overlap_ns", on);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_map_close(g);
+	tlc_join__comm_achieved_json(g, c, link);
 	yajl_gen_map_close(g);
 }
 

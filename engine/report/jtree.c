@@ -153,3 +153,19 @@ const tlc_jnode *tlc_jtree__get(const tlc_jnode *obj, const char *key)
 			return c;
 	return NULL;
 }
+
+int tlc_jtree__is_uint(const tlc_jnode *n)
+{
+	if (!n || n->kind != TLC_J_NUMBER || !n->text[0])
+		return 0;
+	for (const char *p = n->text; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+const char *tlc_jtree__str(const tlc_jnode *obj, const char *key)
+{
+	const tlc_jnode *n = tlc_jtree__get(obj, key);
+	return n && n->kind == TLC_J_STRING ? n->text : NULL;
+}

@@ -35,4 +35,11 @@ void tlc_jtree__free(tlc_jdoc *doc);
 /** Member of an object by name, or NULL. */
 const tlc_jnode *tlc_jtree__get(const tlc_jnode *obj, const char *key);
 
+/** 1 if n is a JSON number written as decimal digits only (an exact
+ *  non-negative integer of any size), else 0. */
+int tlc_jtree__is_uint(const tlc_jnode *n);
+
+/** The text of member key of obj when it is a string, else NULL. */
+const char *tlc_jtree__str(const tlc_jnode *obj, const char *key);
+
 #endif

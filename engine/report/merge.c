@@ -229,15 +229,7 @@ static int invalid(const doc_ctx *d, const char *what)
 	                          "not a flops partial: %s", what);
 }
 
-static int is_uint(const tlc_jnode *n)
-{
-	if (!n || n->kind != TLC_J_NUMBER || !n->text[0])
-		return 0;
-	for (const char *p = n->text; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
-}
+static int is_uint(const tlc_jnode *n) { return tlc_jtree__is_uint(n); }
 
 static int is_str(const tlc_jnode *n) { return n && n->kind == TLC_J_STRING; }
 static int is_str_or_null(const tlc_jnode *n) { return n && (n->kind == TLC_J_STRING || n->kind == TLC_J_NULL); }
@@ -371,11 +363,7 @@ static int check_doc(doc_ctx *d)
 
 /* ---- identities ---------------------------------------------------- */
 
-static const char *jstr(const tlc_jnode *obj, const char *k)
-{
-	const tlc_jnode *n = tlc_jtree__get(obj, k);
-	return is_str(n) ? n->text : NULL;
-}
+static const char *jstr(const tlc_jnode *obj, const char *k) { return tlc_jtree__str(obj, k); }
 
 static int64_t jint(const tlc_jnode *obj, const char *k)
 {
@@ -459,13 +447,7 @@ static int check_compat(const tlc_merge *m, const doc_ctx *d)
 
 /* ---- folding ------------------------------------------------------- */
 
-static void add_text(mpz_t acc, const char *text)
-{
-	mpz_t z;
-	mpz_init_set_str(z, text, 10); /* validated digits */
-	mpz_add(acc, acc, z);
-	mpz_clear(z);
-}
+static void add_text(mpz_t acc, const char *text) { tlc_rep__mpz_add_digits(acc, text); }
 
 static void fold_phases(tlc_merge *m, const doc_ctx *d)
 {

@@ -19,6 +19,7 @@
 #include "jsonw.h"
 #include "join_comm.h"
 #include "merge_join.h"
+#include "reports.h"
 #include "textw.h"
 
 static const char *const sum_keys[] = {
@@ -123,15 +124,7 @@ static int invalid(const char *name, const char *what)
 	                          "not a join partial: %s", what);
 }
 
-static int is_uint(const tlc_jnode *n)
-{
-	if (!n || n->kind != TLC_J_NUMBER || !n->text[0])
-		return 0;
-	for (const char *p = n->text; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
-}
+static int is_uint(const tlc_jnode *n) { return tlc_jtree__is_uint(n); }
 
 static int is_rational(const tlc_jnode *n)
 {
@@ -170,11 +163,7 @@ static int kind_index(const char *s)
 	return -1;
 }
 
-static const char *jstr(const tlc_jnode *o, const char *k)
-{
-	const tlc_jnode *n = tlc_jtree__get(o, k);
-	return n && n->kind == TLC_J_STRING ? n->text : NULL;
-}
+static const char *jstr(const tlc_jnode *o, const char *k) { return tlc_jtree__str(o, k); }
 
 static int check_comm(const tlc_jnode *c, const char *name)
 {
@@ -237,13 +226,7 @@ int tlc_mjoin__check(const tlc_mjoin *j, const tlc_jnode *r, const char *name)
 
 /* ---- folding --------------------------------------------------------- */
 
-static void add_text(mpz_t acc, const char *text)
-{
-	mpz_t z;
-	mpz_init_set_str(z, text, 10);
-	mpz_add(acc, acc, z);
-	mpz_clear(z);
-}
+static void add_text(mpz_t acc, const char *text) { tlc_rep__mpz_add_digits(acc, text); }
 
 static int agree(common *c, const char *s)
 {
@@ -382,14 +365,7 @@ int tlc_mjoin__fold(tlc_mjoin *j, const tlc_jnode *r)
 
 /* ---- output ---------------------------------------------------------- */
 
-static void jz(yajl_gen g, const char *k, const mpz_t z)
-{
-	char *s = mpz_get_str(NULL, 10, z);
-	tlc_jsonw__knum(g, k, s);
-	void (*freefn)(void *, size_t);
-	mp_get_memory_functions(NULL, NULL, &freefn);
-	freefn(s, strlen(s) + 1);
-}
+static void jz(yajl_gen g, const char *k, const mpz_t z) { tlc_rep__json_mpz(g, k, z); }
 
 /* The share and verdict of one phase, from its sums (join.c's rule). */
 static void phase_verdict(const tlc_mjoin *j, int p, uint64_t *share, int *passed)
@@ -520,34 +496,7 @@ static void json_comm(yajl_gen g, const tlc_mjoin *j)
 	const tlc_link_preset *link = NULL;
 	if (j->link.text && tlc_link_find(&link, j->link.text) < 0)
 		link = NULL; /* a preset of another version: no ceiling rather than a wrong one */
-	tlc_jsonw__key(g, "link");
-	if (link) {
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "id", link->id);
-		tlc_jsonw__kdouble(g, "bytes_per_s", link->bytes_per_s);
-		tlc_jsonw__kstr(g, "source", link->source);
-		yajl_gen_map_close(g);
-	} else {
-		yajl_gen_null(g);
-	}
-	tlc_jsonw__key(g, "kinds");
-	yajl_gen_map_open(g);
-	tlc_join__comm_kinds_json(g, &j->ct, link);
-	yajl_gen_map_close(g);
-	tlc_jsonw__key(g, "overlap");
-	yajl_gen_map_open(g);
-	for (int p = 0; p <= TLC_PHASE_COUNT; p++) {
-		int all = p == TLC_PHASE_COUNT;
-		int64_t cn = all ? j->ct.comm_ns : j->ct.ph_comm[p];
-		if (!all && !cn)
-			continue;
-		tlc_jsonw__key(g, all ? "all" : tlc_phase_name((tlc_phase)p));
-		yajl_gen_map_open(g);
-		tlc_jsonw__kint(g, "comm_ns", cn);
-		tlc_jsonw__kint(g, "overlap_ns", all ? j->ct.overlap_ns : j->ct.ph_overlap[p]);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_map_close(g);
+	tlc_join__comm_achieved_json(g, &j->ct, link);
 	yajl_gen_map_close(g);
 }
 

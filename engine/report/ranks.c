@@ -16,6 +16,7 @@
 #include "error.h"
 #include "jsonw.h"
 #include "join_comm.h"
+#include "reports.h"
 
 typedef struct rank_row {
 	char *name;
@@ -505,14 +506,7 @@ static void write_text(FILE *out, const tlc_ranks *r, const analysis *a)
 	text_achieved(out, r, a);
 }
 
-static void jz(yajl_gen g, const char *k, const mpz_t z)
-{
-	char *s = mpz_get_str(NULL, 10, z);
-	tlc_jsonw__knum(g, k, s);
-	void (*freefn)(void *, size_t);
-	mp_get_memory_functions(NULL, NULL, &freefn);
-	freefn(s, strlen(s) + 1);
-}
+static void jz(yajl_gen g, const char *k, const mpz_t z) { tlc_rep__json_mpz(g, k, z); }
 
 static void jq(yajl_gen g, const char *k, const mpq_t q)
 {

@@ -270,3 +270,21 @@ void tlc_rep__coverage_line(FILE *out, const tlc_eval *ev)
 {
 	tlc_rep__coverage_line_w(out, ev, 0);
 }
+
+void tlc_rep__mpz_add_digits(mpz_t acc, const char *text)
+{
+	mpz_t z;
+	mpz_init_set_str(z, text, 10); /* the caller validated the digits */
+	mpz_add(acc, acc, z);
+	mpz_clear(z);
+}
+
+void tlc_rep__json_mpz(yajl_gen g, const char *key, const mpz_t z)
+{
+	char *s = mpz_get_str(NULL, 10, z);
+	tlc_jsonw__knum(g, key, s);
+	/* GMP allocated s through its own memory functions (maybe ours) */
+	void (*freefn)(void *, size_t);
+	mp_get_memory_functions(NULL, NULL, &freefn);
+	freefn(s, strlen(s) + 1);
+}

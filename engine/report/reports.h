@@ -104,6 +104,13 @@ const tlc_device_preset *tlc_devices__builtin_at(size_t i);
 typedef const tlc_device_gap *(*tlc_rep_gap_at)(const void *payload, size_t i);
 /** Writes the "device_work" key and object of a flops partial: the counts
  *  of w and the ngaps gaps at(payload, 0..ngaps-1) in that order. */
+/** acc += the exact integer written in text (decimal digits, validated by
+ *  the caller). */
+void tlc_rep__mpz_add_digits(mpz_t acc, const char *text);
+
+/** Writes key: z as an exact JSON number (any size). */
+void tlc_rep__json_mpz(yajl_gen g, const char *key, const mpz_t z);
+
 void tlc_rep__json_device_work(yajl_gen g, const tlc_device_work *w, size_t ngaps,
                                tlc_rep_gap_at at, const void *payload);
 
