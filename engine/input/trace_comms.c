@@ -312,8 +312,11 @@ static const entry *row_of_ext(const entry *rows, const entry *byext, size_t n, 
  * call. Appends the placed ones to v (from v[k]); returns the new count. */
 static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext, size_t nx)
 {
-	qsort(byext, nx, sizeof *byext, cmp_ext);
-	qsort(c->launches, c->nlaunches, sizeof *c->launches, cmp_launch);
+	/* (qsort and bsearch take no NULL base, even for no elements) */
+	if (nx)
+		qsort(byext, nx, sizeof *byext, cmp_ext);
+	if (c->nlaunches)
+		qsort(c->launches, c->nlaunches, sizeof *c->launches, cmp_launch);
 	for (size_t i = 0; i < c->nkernels; i++) {
 		const tlc_comm_kernel *kn = &c->kernels[i];
 		const entry *row = row_of_ext(v, byext, nx, kn->ext);
@@ -323,7 +326,7 @@ static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext
 			continue;
 		}
 		tlc_comm_launch key = { .corr = kn->corr };
-		const tlc_comm_launch *l = kn->corr < 0 ? NULL :
+		const tlc_comm_launch *l = kn->corr < 0 || !c->nlaunches ? NULL :
 			bsearch(&key, c->launches, c->nlaunches, sizeof key, cmp_launch);
 		if (!l)
 			continue; /* no row and no launch: no op to cost (docs/collectives.md) */
