@@ -196,15 +196,7 @@ static int achieved(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
 		}
 		w->bw_calls[k]++;
 		if (t > 0) {
-			mpz_t z;
-			mpq_t q;
-			mpz_init_set_str(z, m, 10);
-			mpq_init(q);
-			mpq_set_str(q, b, 10);
-			mpz_add(w->bw_msg[k], w->bw_msg[k], z);
-			mpq_add(w->bw_bus[k], w->bw_bus[k], q);
-			mpz_clear(z);
-			mpq_clear(q);
+			tlc_join__comm_add_bytes(w->bw_msg[k], w->bw_bus[k], m, b);
 			w->bw_timed[k]++;
 			w->bw_ns[k] += t;
 		}
@@ -330,5 +322,37 @@ void tlc_join__comm_achieved_json(yajl_gen g, const tlc_join__comm *c, const tlc
 		tlc_jsonw__kint(g, "overlap_ns", on);
 		yajl_gen_map_close(g);
 	}
+	yajl_gen_map_close(g);
+}
+
+void tlc_join__comm_add_bytes(mpz_t msg, mpq_t bus, const char *m, const char *b)
+{
+	mpz_t z;
+	mpq_t q;
+	mpz_init_set_str(z, m, 10);
+	mpq_init(q);
+	mpq_set_str(q, b, 10);
+	mpz_add(msg, msg, z);
+	mpq_add(bus, bus, q);
+	mpz_clear(z);
+	mpq_clear(q);
+}
+
+void tlc_join__dist_json(yajl_gen g, const tlc_eval *ev)
+{
+	const tlc_dist_info *d = tlc_eval_dist(ev);
+	if (!d)
+		return;
+	tlc_jsonw__key(g, "distributed");
+	yajl_gen_map_open(g);
+	if (d->rank >= 0)
+		tlc_jsonw__kint(g, "rank", d->rank);
+	else
+		tlc_jsonw__knull(g, "rank");
+	if (d->world_size >= 1)
+		tlc_jsonw__kint(g, "world_size", d->world_size);
+	else
+		tlc_jsonw__knull(g, "world_size");
+	tlc_jsonw__kstr(g, "backend", d->backend);
 	yajl_gen_map_close(g);
 }

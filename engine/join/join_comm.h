@@ -56,6 +56,13 @@ typedef struct tlc_join__comm {
  *  tlc_join__comm_free, also after an error. 0 or TLC_ENOMEM. */
 int tlc_join__comm_compute(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j);
 void tlc_join__comm_free(tlc_join__comm *c);
+/** msg += the exact integer m and bus += the exact rational b, both as
+ *  tlc_eval_comm_bytes writes them (decimal; "p/q" for a fraction). */
+void tlc_join__comm_add_bytes(mpz_t msg, mpq_t bus, const char *m, const char *b);
+/** "distributed": {rank, world_size, backend} of the eval's input (null
+ *  where not recorded); nothing when the input said nothing of ranks. One
+ *  writer for the flops and the join JSON, which merge reads back. */
+void tlc_join__dist_json(yajl_gen g, const tlc_eval *ev);
 /** Nonzero when the eval costed a collective or the join saw a
  *  communication kernel (the join report prints its section then). */
 int tlc_join__comm_any(const tlc_join__comm *c);

@@ -331,21 +331,7 @@ static void json_identity(yajl_gen g, const tlc_eval *ev)
 	tlc_jsonw__kstr(g, "model", in ? in->model : NULL);
 	tlc_jsonw__kstr(g, "device", in ? in->device : NULL);
 	yajl_gen_map_close(g);
-	const tlc_dist_info *d = tlc_eval_dist(ev);
-	if (!d)
-		return;
-	tlc_jsonw__key(g, "distributed");
-	yajl_gen_map_open(g);
-	if (d->rank >= 0)
-		tlc_jsonw__kint(g, "rank", d->rank);
-	else
-		tlc_jsonw__knull(g, "rank");
-	if (d->world_size >= 1)
-		tlc_jsonw__kint(g, "world_size", d->world_size);
-	else
-		tlc_jsonw__knull(g, "world_size");
-	tlc_jsonw__kstr(g, "backend", d->backend);
-	yajl_gen_map_close(g);
+	tlc_join__dist_json(g, ev);
 }
 
 static void json_summary(yajl_gen g, const tlc_join_summary *s)

@@ -101,15 +101,7 @@ static int exact_totals(rank_row *w, const tlc_eval *ev)
 			char *m, *b;
 			if (tlc_eval_comm_bytes(&m, &b, ev, (tlc_phase)p, (tlc_comm_kind)k) < 0)
 				return tlc_error__oom();
-			mpz_t z;
-			mpq_t q;
-			mpz_init_set_str(z, m, 10);
-			mpq_init(q);
-			mpq_set_str(q, b, 10);
-			mpz_add(w->msg[p], w->msg[p], z);
-			mpq_add(w->bus[p], w->bus[p], q);
-			mpz_clear(z);
-			mpq_clear(q);
+			tlc_join__comm_add_bytes(w->msg[p], w->bus[p], m, b);
 			tlc_free(m);
 			tlc_free(b);
 		}

@@ -7,6 +7,7 @@
 #include "textw.h"
 #include "error.h"
 #include "jsonw.h"
+#include "join_comm.h"
 
 int tlc_rep__comm_any(const tlc_eval *ev)
 {
@@ -76,25 +77,6 @@ int tlc_rep__comm_text(FILE *out, const tlc_eval *ev)
 	return 0;
 }
 
-static void dist_json(yajl_gen g, const tlc_eval *ev)
-{
-	const tlc_dist_info *d = tlc_eval_dist(ev);
-	if (!d)
-		return;
-	tlc_jsonw__key(g, "distributed");
-	yajl_gen_map_open(g);
-	if (d->rank >= 0)
-		tlc_jsonw__kint(g, "rank", d->rank);
-	else
-		tlc_jsonw__kstr(g, "rank", NULL);
-	if (d->world_size >= 1)
-		tlc_jsonw__kint(g, "world_size", d->world_size);
-	else
-		tlc_jsonw__kstr(g, "world_size", NULL);
-	tlc_jsonw__kstr(g, "backend", d->backend);
-	yajl_gen_map_close(g);
-}
-
 static int phase_json(yajl_gen g, const tlc_eval *ev, tlc_phase p)
 {
 	tlc_jsonw__key(g, tlc_phase_name(p));
@@ -121,7 +103,7 @@ static int phase_json(yajl_gen g, const tlc_eval *ev, tlc_phase p)
 
 int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev)
 {
-	dist_json(g, ev);
+	tlc_join__dist_json(g, ev);
 	if (!tlc_rep__comm_any(ev))
 		return 0;
 	tlc_jsonw__key(g, "communication");
