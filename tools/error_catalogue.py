@@ -299,11 +299,16 @@ def role_of_expr(expr, func, env_locals):
     return None
 
 
-def locals_built_by_printf(func):
+def locals_built_by_printf(func, before=None):
     """local -> ("fmt", FMT, [arg roles]) for snprintf(local, size, FMT, ...)
-    in the body (messages built before being passed on)."""
+    in the body (messages built before being passed on). With before (an
+    offset in the body), only the snprintf calls ahead of it count, so a
+    buffer written twice gives each raise the message written last before
+    it, not the function's last one."""
     env = {}
-    for name, args, _ in calls_in(func.body):
+    for name, args, at in calls_in(func.body):
+        if before is not None and at >= before:
+            break
         if name in ("snprintf", "vsnprintf") and len(args) >= 3:
             tgt = args[0].strip()
             fmt = args[2]
@@ -338,11 +343,11 @@ def infer_sinks(files):
 
 
 def derive_roles(f, gsinks, lsinks, rtable):
-    env = locals_built_by_printf(f)
-    for name, args, _ in calls_in(f.body):
+    for name, args, at in calls_in(f.body):
         s = lsinks.get(name) or gsinks.get(name)
         if not s or name == f.name:
             continue
+        env = locals_built_by_printf(f, at)
         # as in collect(): an exported function raising a fixed code raises
         # it itself; calling it does not make the caller a raising function
         if name not in lsinks and name not in BASE_SINKS and (s.get("code") or ("",))[0] == "const":
@@ -405,10 +410,14 @@ def remedy_table(funcs):
     if not f:
         return None
     table = {}
+    # `if (strcmp(code, "a") == 0 || strcmp(code, "b") == 0) return "...";`
+    # gives the remedy to every code of the chain, not only the last one
+    test = r'!?\s*strcmp\s*\(\s*code\s*,\s*"[a-z0-9_]+"\s*\)\s*(?:==\s*0\s*)?'
     for m in re.finditer(
-            r'strcmp\s*\(\s*code\s*,\s*"([a-z0-9_]+)"\s*\)\s*(?:==\s*0\s*)?\)\s*return\s+((?:"(?:[^"\\]|\\.)*"\s*)+);',
+            r'if\s*\(\s*((?:' + test + r'\|\|\s*)*' + test + r')\)\s*return\s+((?:"(?:[^"\\]|\\.)*"\s*)+);',
             f.body):
-        table[m.group(1)] = literal(m.group(2))
+        for code in re.findall(r'"([a-z0-9_]+)"', m.group(1)):
+            table[code] = literal(m.group(2))
     last = re.findall(r'return\s+((?:"(?:[^"\\]|\\.)*"\s*)+);\s*}\s*$', f.body)
     if last:
         table[None] = literal(last[-1])
@@ -488,11 +497,11 @@ def collect(srcdir):
         sinks.update(lsinks[path])
         rt = rtables[path]
         for f in funcs.values():
-            env = locals_built_by_printf(f)
             for name, args, off in calls_in(f.body, f.body_start):
                 s = sinks.get(name)
                 if not s:
                     continue
+                env = locals_built_by_printf(f, off - f.body_start)
                 # calling an exported function that raises a fixed code (a
                 # parser such as tlc_dtype_parse) passes its error on; the
                 # error is raised, and listed, inside that function

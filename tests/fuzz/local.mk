@@ -129,11 +129,11 @@ tests_test_extremes_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # and the catalogue check: docs/errors.md regenerated from the sources must
 # match, and every code must have a test (tools/error_catalogue.py).
 check_PROGRAMS += tests/test_errors
-TESTS += tests/test_errors tests/error_catalogue.sh
+TESTS += tests/test_errors tests/error_catalogue.sh tests/error_catalogue_self.sh
 tests_test_errors_SOURCES = tests/test_errors.c
 tests_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_errors_LDADD = libtlcore.la $(CMOCKA_LIBS)
-EXTRA_DIST += tests/error_catalogue.sh tools/error_catalogue.py docs/errors.md
+EXTRA_DIST += tests/error_catalogue.sh tests/error_catalogue_self.sh tools/error_catalogue.py docs/errors.md
 
 # libtlcost-cupti error codes reachable without a GPU (built with CUPTI only).
 EXTRA_DIST += tests/test_errors_cupti.c

@@ -1,0 +1,66 @@
+#!/bin/sh
+# tools/error_catalogue.py on a made-up source tree whose right answer is
+# known by reading it: a remedy_for(code) test chained with `||` gives its
+# remedy to every code of the chain (it once gave it to the last only), and
+# a message buffer written twice gives each raise the text written last
+# before it (it once gave every raise the function's last text). Skips
+# without python3.
+srcdir=${top_srcdir:-.}
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/engine" "$tmp/tests"
+cat > "$tmp/engine/r.c" <<'C'
+static const char *remedy_for(const char *code)
+{
+	if (strcmp(code, "alpha_bad") == 0 || strcmp(code, "beta_bad") == 0)
+		return "remedy of alpha and beta";
+	if (!strcmp(code, "gamma_bad"))
+		return "remedy of gamma";
+	return "the default remedy";
+}
+
+static int limits(reader *r)
+{
+	char msg[100];
+	if (r->a) {
+		snprintf(msg, sizeof msg, "first text %d", r->a);
+		return fail(r, TLC_EINPUT, "alpha_bad", msg);
+	}
+	if (r->b) {
+		snprintf(msg, sizeof msg, "second text %d", r->b);
+		return fail(r, TLC_EINPUT, "beta_bad", msg);
+	}
+	if (r->c)
+		return fail(r, TLC_EINPUT, "gamma_bad", "third text");
+	return fail(r, TLC_EINPUT, "delta_bad", "fourth text");
+}
+
+static int fail(reader *r, int klass, const char *code, const char *msg)
+{
+	return tlc_error__set(klass, code, remedy_for(code), "%s", msg);
+}
+C
+echo 'alpha_bad beta_bad gamma_bad delta_bad' > "$tmp/tests/names.sh"
+python3 "$srcdir/tools/error_catalogue.py" --srcdir "$tmp" --output "$tmp/out.md" --check || {
+	echo "FAIL: the catalogue tool failed on the made-up tree"; exit 1; }
+status=0
+# row CODE MESSAGE REMEDY: the code's table row must hold both texts
+row() {
+	line=$(grep "^| \`$1\` |" "$tmp/out.md")
+	case "$line" in *"$2"*"$3"*) ;; *)
+		echo "FAIL: $1 should list message '$2' and remedy '$3'; its row: $line"; status=1 ;;
+	esac
+	for other in "first text" "second text" "third text" "fourth text"; do
+		case "$2" in "$other"*) continue ;; esac
+		case "$line" in *"$other"*)
+			echo "FAIL: $1 lists another raise's message '$other': $line"; status=1 ;;
+		esac
+	done
+}
+row alpha_bad "first text %d" "remedy of alpha and beta"
+row beta_bad "second text %d" "remedy of alpha and beta"
+row gamma_bad "third text" "remedy of gamma"
+row delta_bad "fourth text" "the default remedy"
+[ $status = 0 ] && echo "error catalogue: chained remedies and rewritten buffers attributed to each code"
+exit $status
