@@ -9,6 +9,7 @@
 # ("GenericList") and arg 2 ("Scalar") have no Concrete Inputs, so the trace
 # records only their types (docs/kineto.md): positions [1, 2]. Both JSON
 # paths (simdjson and yajl, TLCOST_JSON_FAST=0) read the marker the same.
+# The second marker, "args_observed", is checked at the end.
 set -u
 top_builddir=${top_builddir:-.}
 T="$top_builddir/tlcost"
@@ -84,6 +85,49 @@ for name, unrec in (("beyond", [2]), ("negative", [-1]), ("tensor", [0])):
         if q.returncode != 1 or "oplog_field_invalid" not in err or "unrecorded" not in err \
                 or (":2:") not in err:
             fails.append("unrecorded %s (fast %s): exit %d %s" % (unrec, fast, q.returncode, err[:300]))
+
+# An argument the trace did not list at all (aten::add's alpha: Kineto gave
+# two inputs of the three-argument schema) is not recorded either, because
+# a profiler lists every argument (TLC_OP_ARGS_OBSERVED): add's FLOPs depend
+# on alpha (x + alpha*y), so the op is missing_args in the trace. The saved
+# join marks the record "args_observed": true (docs/oplog-v1.md), so it reads
+# back missing_args too; without the marker the absent alpha would take the
+# schema default 1 and the op would read known (6 FLOPs for [2,3]).
+obs = os.path.join(tmp, "obs.json")
+with open(obs, "w") as f:
+    json.dump({"schemaVersion": 1, "traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 10,
+         "dur": 100, "args": {"External id": 1, "Input Dims": [[2, 3], [2, 3]],
+                              "Input type": ["float", "float"]}}]}, f)
+want_add = [("aten::add", "missing_args")]
+if ledger(obs) != want_add:
+    fails.append("observed trace itself: %s" % ledger(obs))
+saved_obs = os.path.join(tmp, "saved_obs.jsonl")
+p = run(["join", "--save", saved_obs, obs])
+if p.returncode != 0:
+    fails.append("join --save (observed): exit %d: %s" % (p.returncode, p.stderr[:300]))
+else:
+    ops = [json.loads(l) for l in open(saved_obs) if '"op"' in l and '"kind"' not in l]
+    if len(ops) != 1 or ops[0].get("args_observed") is not True or "unrecorded" in ops[0]:
+        fails.append("saved observed record: %s" % ops)
+    for fast in (True, False):
+        if ledger(saved_obs, fast) != want_add:
+            fails.append("saved observed read back (fast %s): %s" % (fast, ledger(saved_obs, fast)))
+# the same record without the marker: alpha defaults to 1, known
+plain_add = log("plain_add.jsonl", {"id": 0, "op": "aten::add", "overload": "Tensor",
+                                    "args": [T23, T23]})
+if ledger(plain_add) != []:
+    fails.append("plain add: %s" % ledger(plain_add))
+# the marker is a boolean, or it is refused at line 2
+bad = log("obs_bad.jsonl", {"id": 0, "op": "aten::add", "args": [T23, T23],
+                            "args_observed": 1})
+for fast in (True, False):
+    q = run(["flops", bad], fast)
+    err = q.stderr.decode()
+    if q.returncode != 1 or "oplog_field_invalid" not in err or "args_observed" not in err \
+            or ":2:" not in err:
+        fails.append("args_observed 1 (fast %s): exit %d %s" % (fast, q.returncode, err[:300]))
+
 for f in fails:
     print("FAIL: " + f)
 print("unrecorded_cli: %s" % ("%d failed" % len(fails) if fails else "all passed"))

@@ -428,6 +428,10 @@ op_key op_key_of(std::string_view k)
 	case 11:
 		return k == "module_type" ? O_MODULE_TYPE : k == "module_call" ? O_MODULE_CALL
 		     : k == "correlation" ? O_CORRELATION : O_NONE;
+	case 13: // the "args_observed" extension sets a flag: the event walk applies it
+		if (k == "args_observed")
+			throw decline{};
+		return O_NONE;
 	default: return O_NONE;
 	}
 }

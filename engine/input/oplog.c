@@ -46,6 +46,7 @@ enum key {
 	K_CORRELATION, K_NAME, K_DEVICE, K_STREAM, K_BYTES, K_EXTERNAL_ID,
 	K_STATUS, K_SOURCE, K_MESSAGE, K_FAILED_CALL, /* device_profiler */
 	K_UNRECORDED, /* extension: args positions whose value was not recorded */
+	K_ARGS_OBSERVED, /* extension: a profiler listed every argument */
 	/* header */
 	K_FORMAT, K_VERSION, K_PRODUCER, K_MODEL, K_PARAMS, K_TOKENS, K_META,
 	/* tensor objects */
@@ -72,6 +73,7 @@ static const keydef record_keys[] = {
 	KD("stream", K_STREAM), KD("bytes", K_BYTES), KD("external_id", K_EXTERNAL_ID),
 	KD("status", K_STATUS), KD("source", K_SOURCE), KD("message", K_MESSAGE),
 	KD("failed_call", K_FAILED_CALL), KD("unrecorded", K_UNRECORDED),
+	KD("args_observed", K_ARGS_OBSERVED),
 };
 static const keydef header_keys[] = {
 	KD("format", K_FORMAT), KD("version", K_VERSION), KD("producer", K_PRODUCER),
@@ -127,6 +129,7 @@ static int record_key(const unsigned char *s, size_t n)
 		return IS("module_type") ? K_MODULE_TYPE : IS("module_call") ? K_MODULE_CALL
 		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID
 		     : IS("failed_call") ? K_FAILED_CALL : K_NONE;
+	case 13: return IS("args_observed") ? K_ARGS_OBSERVED : K_NONE;
 	default: return K_NONE;
 	}
 }
@@ -730,7 +733,7 @@ static int end_list(reader *r, const frame *f)
 
 /* ---- record fields ---- */
 
-enum want { W_NONE = 0, W_INT, W_UINT, W_STR, W_ARRAY, W_MAP };
+enum want { W_NONE = 0, W_INT, W_UINT, W_STR, W_ARRAY, W_MAP, W_BOOL };
 
 /* Expected type of record field k given what is known of the record's kind;
  * W_NONE: not a field of this kind (ignored). An unseen kind counts as op, so
@@ -740,7 +743,7 @@ static const unsigned char want_op[K_COUNT] = {
 	[K_PHASE] = W_STR, [K_MODULE] = W_STR, [K_MODULE_TYPE] = W_STR,
 	[K_MODULE_CALL] = W_UINT, [K_PARENT] = W_UINT, [K_ARGS] = W_ARRAY, [K_KWARGS] = W_MAP,
 	[K_OUTPUTS] = W_ARRAY, [K_HOST_NS] = W_UINT, [K_START_NS] = W_INT, [K_THREAD] = W_INT,
-	[K_CORRELATION] = W_INT, [K_UNRECORDED] = W_ARRAY,
+	[K_CORRELATION] = W_INT, [K_UNRECORDED] = W_ARRAY, [K_ARGS_OBSERVED] = W_BOOL,
 };
 static const unsigned char want_device[K_COUNT] = {
 	[K_KIND] = W_STR, [K_START_NS] = W_INT, [K_END_NS] = W_INT, [K_THREAD] = W_INT,
@@ -782,6 +785,7 @@ static const char *want_name(int w)
 	case W_UINT: return "a non-negative integer";
 	case W_STR: return "a string";
 	case W_ARRAY: return "an array";
+	case W_BOOL: return "a boolean";
 	default: return "an object";
 	}
 }
@@ -795,6 +799,7 @@ static inline int fits(const slot *s, int w)
 	case W_UINT: return (s->t == J_INT && s->i >= 0) || s->t == J_NULL;
 	case W_STR: return s->t == J_STR || s->t == J_NULL;
 	case W_ARRAY: return s->t == J_ARRAY || s->t == J_NULL;
+	case W_BOOL: return s->t == J_BOOL || s->t == J_NULL;
 	default: return s->t == J_MAP || s->t == J_NULL;
 	}
 }
@@ -872,7 +877,7 @@ HOT_INLINE int store_slot(reader *r, int k, const jev *e)
 {
 	slot *s = &r->slots[k];
 	s->t = e->t;
-	s->i = e->i;
+	s->i = e->t == J_BOOL ? e->b : e->i;
 	s->s = NULL;
 	if (e->t == J_STR && k == K_PHASE && !r->is_header)
 		s->i = phase_code(e->s, e->n); /* the name is kept only when unknown */
@@ -1003,6 +1008,8 @@ static int finish_op(reader *r)
 	op.args = r->nargs ? r->vals + r->args_base : NULL;
 	if (has(r, K_UNRECORDED) && !mark_unrecorded(r, r->vals + r->args_base))
 		return 0;
+	if (has(r, K_ARGS_OBSERVED) && r->slots[K_ARGS_OBSERVED].i)
+		op.flags |= TLC_OP_ARGS_OBSERVED;
 	if (has(r, K_KWARGS) && r->nkwargs) {
 		op.nkwargs = r->nkwargs;
 		op.kwargs = r->kws;

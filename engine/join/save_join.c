@@ -173,6 +173,12 @@ static void gen_op(yajl_gen g, const tlc_op *op)
 		gkstr(g, "module_type", op->module_type);
 	gen_values(g, "args", op->args, op->nargs);
 	gen_unrecorded(g, op);
+	/* a profiler listed every argument: one absent from args was not
+	 * recorded (never a schema default) when the log is read back */
+	if (op->flags & TLC_OP_ARGS_OBSERVED) {
+		gstr(g, "args_observed");
+		yajl_gen_bool(g, 1);
+	}
 	if (op->nkwargs) {
 		gstr(g, "kwargs");
 		yajl_gen_map_open(g);
