@@ -56,6 +56,12 @@ typedef struct tlc_row_key {
 	int64_t id, row;
 } tlc_row_key;
 
+/* The type last found for a caller's (name, overload) pointers. */
+typedef struct recent_type {
+	const char *name, *overload; /* as the caller passed them (overload may be NULL) */
+	size_t type1;                /* 1 + type index; 0: empty */
+} recent_type;
+
 /* The records held for one parent, packed (held.h), in input order. */
 typedef struct pending_list {
 	tlc_held *head, *tail;
@@ -91,7 +97,8 @@ struct tlc_eval {
 	optype *types;
 	size_t ntypes, tcap;
 	tlc_hindex type_index;   /* hash of (name, overload) -> types (see type_of) */
-	size_t recent[256];      /* 1 + type index, by the op's name pointer (see type_of) */
+	recent_type recent[256]; /* the type last found, by the op's name pointer (see type_of) */
+	int stable_names;        /* tlc_eval_set_stable_names */
 	const optype **types_sorted;
 
 	ledger_group *groups;
@@ -253,6 +260,18 @@ int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info)
 
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev) { return ev ? &ev->info : NULL; }
 
+int tlc_eval_set_stable_names(tlc_eval *ev, int stable)
+{
+	if (!ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval",
+		                      "tlc_eval_set_stable_names: NULL argument");
+	/* pointers remembered before the promise may have been a reused
+	 * buffer's: forget them (the types themselves stay) */
+	memset(ev->recent, 0, sizeof ev->recent);
+	ev->stable_names = stable != 0;
+	return 0;
+}
+
 /* ---- id bookkeeping ---- */
 
 static id_bits *bits_of(tlc_eval *ev, int64_t id, int create)
@@ -325,14 +344,20 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *ovl);
  * overload bytes, then a probe that compares strings only on an equal
  * hash. A new (name, overload) is interned once, when its type is made.
  * Callers of the C API pass the same string pointers again and again: the
- * type last found for a name pointer is tried first (strcmp decides), which
- * saves hashing the bytes. */
+ * type last found for the pointers is tried first, which saves hashing the
+ * bytes. strcmp decides, unless the caller promised stable names
+ * (tlc_eval_set_stable_names): then the same pointers are the same
+ * name, and a hit compares no bytes. */
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
+	uint64_t key = (uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL +
+	               (uint64_t)(uintptr_t)op->overload;
+	recent_type *r = &ev->recent[(key * 0x9E3779B97F4A7C15ULL) >> 56];
 	const char *ovl = op->overload ? op->overload : "";
-	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
-	if (*recent) {
-		optype *t = &ev->types[*recent - 1];
+	if (r->type1) {
+		optype *t = &ev->types[r->type1 - 1];
+		if (r->name == op->name && r->overload == op->overload && ev->stable_names)
+			return t;
 		/* a caller that passes the interned strings back skips strcmp */
 		if ((t->name == op->name || strcmp(t->name, op->name) == 0) &&
 		    (t->overload == ovl || strcmp(t->overload, ovl) == 0))
@@ -340,7 +365,7 @@ static optype *type_of(tlc_eval *ev, const tlc_op *op)
 	}
 	optype *t = find_type(ev, op->name, ovl);
 	if (t)
-		*recent = (size_t)(t - ev->types) + 1;
+		*r = (recent_type){ op->name, op->overload, (size_t)(t - ev->types) + 1 };
 	return t;
 }
 
@@ -815,6 +840,7 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 		return oom();
 	verdict v;
 	int rc = classify(&v, ev, op, t, parent_covered);
+	ev->scratch.io.op = NULL; /* the sums were op's: a held record resolved next is not */
 	if (rc < 0)
 		return rc;
 	if (!v.covers) {
@@ -914,49 +940,15 @@ static int hold(tlc_eval *ev, const tlc_op *op)
 	return 0;
 }
 
-static inline int check_tensor(const tlc_tensor *t)
-{
-	const int64_t *sh = t->shape;
-	size_t n = t->ndim;
-	if (n && !sh)
-		return -1;
-	int64_t any = 0; /* a negative entry sets the sign bit */
-	for (size_t i = 0; i < n; i++)
-		any |= sh[i];
-	return any < 0 ? -1 : 0;
-}
-
-static int check_value(const tlc_value *v, int depth)
-{
-	if (v->kind == TLC_VALUE_TENSOR)
-		return check_tensor(&v->u.tensor);
-	if (v->kind != TLC_VALUE_LIST)
-		return 0;
-	if (depth > 64 || (v->u.list.n && !v->u.list.items))
-		return -1;
-	for (size_t i = 0; i < v->u.list.n; i++) {
-		const tlc_value *it = &v->u.list.items[i];
-		if ((it->kind == TLC_VALUE_TENSOR || it->kind == TLC_VALUE_LIST) &&
-		    check_value(it, depth + 1) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Scalars need no check; tensors (most arguments) are checked inline. */
-static inline int value_ok(const tlc_value *v)
-{
-	if (v->kind == TLC_VALUE_TENSOR)
-		return check_tensor(&v->u.tensor) == 0;
-	return v->kind != TLC_VALUE_LIST || check_value(v, 0) == 0;
-}
-
 /* The record's fields; its argument values too unless values_checked
- * (a reader that has already refused what check_value refuses, at the
- * input position: the op log reader). */
-static int check_op(const tlc_op *op, int values_checked)
+ * (a reader that has already refused what they are checked for, at the
+ * input position: the op log reader). The values are checked in the walk
+ * that sums their bytes for the rule (tlc_cost__io_check): a record pushed
+ * through the C API is walked once, not once to check and again to count. */
+static int check_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 {
 	const char *bad = NULL;
+	ev->scratch.io.op = NULL;
 	if (op->size < offsetof(tlc_op, correlation) + sizeof op->correlation)
 		bad = "size (too small: set .size = sizeof(tlc_op))";
 	else if (op->id < 0)
@@ -968,20 +960,14 @@ static int check_op(const tlc_op *op, int values_checked)
 	else if ((op->nargs && !op->args) || (op->nkwargs && !op->kwargs) ||
 	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
 		bad = "args (count given without values)";
-	for (size_t i = 0; !bad && !values_checked && i < op->nargs; i++)
-		if (!value_ok(&op->args[i]))
-			bad = "args (negative shape entry or nesting deeper than 64)";
-	for (size_t i = 0; !bad && !values_checked && i < op->nkwargs; i++)
-		if (!op->kwargs[i].name || !value_ok(&op->kwargs[i].value))
-			bad = "kwargs (unnamed, negative shape entry or too deep)";
-	for (size_t i = 0; !bad && !values_checked && (op->flags & TLC_OP_HAS_OUTPUTS) &&
-	                   i < op->noutputs; i++)
-		if (!value_ok(&op->outputs[i]))
-			bad = "outputs (negative shape entry or nesting deeper than 64)";
-	if (bad)
+	else if (!values_checked)
+		bad = tlc_cost__io_check(&ev->scratch.io, op);
+	if (bad) {
+		ev->scratch.io.op = NULL;
 		return tlc_error__set(TLC_EINPUT, "oplog_field_invalid",
 		                      "fix the record so it follows docs/oplog-v1.md",
 		                      "op record %lld: invalid field %s", (long long)op->id, bad);
+	}
 	return 0;
 }
 
@@ -1006,7 +992,7 @@ static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 		return tlc_error__set(TLC_ESTATE, "eval_finished",
 		                      "create a new tlc_eval for more input",
 		                      "tlc_eval_push_op after tlc_eval_finish");
-	int rc = check_op(op, values_checked);
+	int rc = check_op(ev, op, values_checked);
 	if (rc < 0)
 		return rc;
 	id_bits *b = bits_of(ev, op->id, 1);

@@ -6,6 +6,20 @@
 #include "tlcost/plugin.h"
 #include "count.h"
 
+/* The bytes of one op record's values, summed once while the record was
+ * checked (tlc_cost__io_check): host->read_inputs and host->write_outputs
+ * add these instead of walking the values again. Kept in the scratch cost
+ * the rule writes to, for the record named by op only (NULL: none). A sum
+ * that overflowed int64 is not kept (*_ok 0): the helpers then walk the
+ * values and count exactly, as without a summary. */
+typedef struct tlc_cost_io {
+	const tlc_op *op;
+	int64_t read;          /* bytes of the tensors read_inputs counts */
+	int64_t written;       /* bytes of the recorded outputs */
+	unsigned char read_ok, written_ok;           /* the sums fit int64 */
+	unsigned char read_unknown, written_unknown; /* an element size was unknown */
+} tlc_cost_io;
+
 struct tlc_cost {
 	tlc_count f[TLC_FIELD_COUNT];
 	tlc_evidence evidence;
@@ -22,6 +36,7 @@ struct tlc_cost {
 	tlc_count comm_msg;
 	char *notebuf;         /* scratch costs: where cost_explain writes */
 	size_t notecap;
+	tlc_cost_io io;        /* scratch costs: the record's byte sums (io.op NULL: none) */
 };
 
 void tlc_cost__init(tlc_cost *c, tlc_evidence ev);
@@ -34,6 +49,14 @@ void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src);
 void tlc_cost__add_flops(tlc_count *acc, const tlc_cost *c);
 /** Nonzero when any field ended negative. */
 int tlc_cost__negative(const tlc_cost *c);
+
+/** Checks the values of op (args, kwargs, outputs: every tensor's shape
+ *  given and non-negative, lists nested at most 64 deep, every kwarg
+ *  named) and sums their bytes into *io as read_inputs and write_outputs
+ *  count them, in one walk. Returns NULL, or the invalid field as the
+ *  eval's oplog_field_invalid message names it (io is then not valid).
+ *  The record's counts and pointers must have been checked already. */
+const char *tlc_cost__io_check(tlc_cost_io *io, const tlc_op *op);
 
 /** The host table given to every rule and plugin (built-ins included). */
 const tlc_host *tlc_host__table(void);

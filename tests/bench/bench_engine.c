@@ -1,9 +1,13 @@
-/* bench_engine [N]: "engine alone" throughput. Pushes N pre-built op
- * records (the same mix as gen_oplog: convolution, relu, add, view, linear
+/* bench_engine [N [compare]]: "engine alone" throughput. Pushes N pre-built
+ * op records (the same mix as gen_oplog: convolution, relu, add, view, linear
  * with a nested addmm) through tlc_eval_push_op with the built-in rules, no
- * parsing, and prints "N CPU_SECONDS OPS_PER_CPU_SECOND KNOWN_OPS". */
+ * parsing, and prints "N CPU_SECONDS OPS_PER_CPU_SECOND KNOWN_OPS". The op
+ * names are string literals, so the bench promises stable names
+ * (tlc_eval_set_stable_names); "compare" leaves the promise out, and the
+ * names are then compared by content as for any caller. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "tlcost/tlcost.h"
 
@@ -62,7 +66,9 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
 	tlc_engine *eng;
 	tlc_eval *ev;
-	if (tlc_engine_new(&eng, NULL) < 0 || tlc_eval_new(&ev, eng, NULL) < 0) {
+	int stable = !(argc > 2 && strcmp(argv[2], "compare") == 0);
+	if (tlc_engine_new(&eng, NULL) < 0 || tlc_eval_new(&ev, eng, NULL) < 0 ||
+	    tlc_eval_set_stable_names(ev, stable) < 0) {
 		fprintf(stderr, "bench_engine: %s\n", tlc_error_last()->message);
 		return 1;
 	}
