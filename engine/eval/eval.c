@@ -551,7 +551,8 @@ static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
 	if (rule->info.kind == TLC_RULE_ZERO)
 		return TLC_RULE_OK;
 	int rc = rule->fn(&ev->scratch, op, tlc_host__table(), rule->payload);
-	if (rc == TLC_RULE_OK && (ev->scratch.bad_factor || tlc_cost__negative(&ev->scratch)))
+	if (rc == TLC_RULE_OK && (ev->scratch.bad_factor ||
+	                          (ev->scratch.negative_terms && tlc_cost__negative(&ev->scratch))))
 		rc = TLC_RULE_BAD_ARGS;
 	return rc;
 }
@@ -624,12 +625,16 @@ static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 	const tlc_count *sc = ev->scratch.f;
 	int64_t sum[TLC_FIELD_COUNT];
 	int slow = 0;
+	/* unrolled: a loop of four costs more in its control than in its adds */
+#pragma GCC unroll 4
 	for (int f = 0; f < TLC_FIELD_COUNT; f++)
 		slow |= tot[f].big | sc[f].big |
 		        __builtin_add_overflow(tot[f].small, sc[f].small, &sum[f]);
-	if (!slow)
+	if (!slow) {
+#pragma GCC unroll 4
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			tot[f].small = sum[f];
+	}
 	else
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			count_add(&tot[f], &sc[f]);
@@ -833,7 +838,8 @@ static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const ver
 }
 
 /* Final classification of one op whose parent (if any) is resolved. */
-static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
+/* b: op's id bits when the caller has them (NULL: looked up). */
+static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered, id_bits *b)
 {
 	optype *t = type_of(ev, op);
 	if (!t)
@@ -856,7 +862,8 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 		add_totals(ev, op, t);
 		credit_parent(ev, op);
 	}
-	id_bits *b = bits_of(ev, op->id, 0); /* created by tlc_eval_push_op */
+	if (!b)
+		b = bits_of(ev, op->id, 0); /* created by tlc_eval_push_op */
 	set_bit(b, op->id, 1);
 	if (v.covers)
 		set_bit(b, op->id, 2);
@@ -869,16 +876,16 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 	return 0;
 }
 
-/* Resolves op, then every held descendant, without recursion. */
-static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
+/* Resolves every held descendant of the resolved op root_id, without
+ * recursion. Apart from resolve_tree: most ops have none, and their path
+ * need not set up this one's frame. */
+static __attribute__((noinline)) int resolve_held(tlc_eval *ev, int64_t root_id)
 {
-	int rc = resolve(ev, root, parent_covered);
-	if (rc < 0 || ev->pending.count == 0) /* nothing waits for a parent */
-		return rc;
+	int rc = 0;
 	int64_t stack_small[64];
 	int64_t *stack = stack_small;
 	size_t n = 0, cap = 64;
-	stack[n++] = root->id;
+	stack[n++] = root_id;
 	while (n && rc == 0) {
 		int64_t id = stack[--n];
 		pending_list *pl = tlc_idmap__get(&ev->pending, id);
@@ -893,7 +900,7 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 			if (rc == 0)
 				rc = tlc_held__unpack(&op, h, &ev->held_arena) < 0 ? oom() : 0;
 			if (rc == 0)
-				rc = resolve(ev, &op, covered);
+				rc = resolve(ev, &op, covered, NULL);
 			tlc_arena__reset(&ev->held_arena);
 			if (rc == 0 && n == cap) {
 				int64_t *ns = tlc_alloc__malloc(ev->a, cap * 2 * sizeof *ns);
@@ -917,6 +924,17 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 	if (stack != stack_small)
 		tlc_alloc__free(ev->a, stack);
 	return rc;
+}
+
+/* Resolves op (its id bits b, valid: nothing was added to the bits map
+ * since they were found), then every held descendant. */
+static inline int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered,
+                               id_bits *b)
+{
+	int rc = resolve(ev, root, parent_covered, b);
+	if (rc < 0 || ev->pending.count == 0) /* nothing waits for a parent */
+		return rc;
+	return resolve_held(ev, root->id);
 }
 
 /* Keeps op, packed, until its parent arrives (resolve_tree). */
@@ -1004,13 +1022,16 @@ static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 		                      "op id %lld appears more than once", (long long)op->id);
 	set_bit(b, op->id, 0);
 	if (!(op->flags & TLC_OP_HAS_PARENT))
-		return resolve_tree(ev, op, 0);
+		return resolve_tree(ev, op, 0, b);
 	if (op->parent == op->id)
 		return tlc_error__set(TLC_EINPUT, "oplog_parent_unknown",
 		                      "point parent at the enclosing op's id, or drop it for a top-level op",
 		                      "op %lld names itself as its parent", (long long)op->id);
-	if (test_bit(ev, op->parent, 1))
-		return resolve_tree(ev, op, test_bit(ev, op->parent, 2));
+	/* a lookup adds nothing to the bits map: b stays valid */
+	const id_bits *pb = bits_of(ev, op->parent, 0);
+	uint64_t pm = 1ULL << (op->parent & 63);
+	if (pb && (pb->resolved & pm))
+		return resolve_tree(ev, op, (pb->covered & pm) != 0, b);
 	return hold(ev, op);
 }
 

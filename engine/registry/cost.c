@@ -38,28 +38,13 @@ void tlc_cost__clear(tlc_cost *c)
 	tlc_count__clear(&c->comm_msg);
 }
 
-void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
+void tlc_cost__reset_big(tlc_cost *c)
 {
-	/* a scratch cost is reset before every rule and almost never holds a
-	 * GMP value: one test for all fields, the clearing loop only then */
-	int big = 0;
-	for (int i = 0; i < TLC_FIELD_COUNT; i++) {
-		big |= c->f[i].big;
-		c->f[i].small = 0;
-	}
-	if (big)
-		for (int i = 0; i < TLC_FIELD_COUNT; i++)
-			if (c->f[i].big)
-				tlc_count__clear(&c->f[i]);
-	c->evidence = ev;
-	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
-	c->note = NULL;
-	if (c->has_comm) {
-		if (c->comm_msg.big)
-			tlc_count__clear(&c->comm_msg);
-		c->comm_msg.small = 0;
-		c->has_comm = 0;
-	}
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		if (c->f[i].big)
+			tlc_count__clear(&c->f[i]);
+	if (c->comm_msg.big)
+		tlc_count__clear(&c->comm_msg);
 }
 
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)

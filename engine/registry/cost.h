@@ -41,8 +41,30 @@ struct tlc_cost {
 
 void tlc_cost__init(tlc_cost *c, tlc_evidence ev);
 void tlc_cost__clear(tlc_cost *c);
-/** Clears values and note, keeping notebuf. */
-void tlc_cost__reset(tlc_cost *c, tlc_evidence ev);
+/** The GMP values of a reset: every big field (comm_msg included) back
+ *  to a small 0. */
+void tlc_cost__reset_big(tlc_cost *c);
+
+/** Clears values and note, keeping notebuf. Inline: the eval resets its
+ *  scratch cost before every rule, and it almost never holds a GMP value
+ *  (one test for all fields; the clearing only then). */
+static inline void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
+{
+	int big = c->comm_msg.big;
+#pragma GCC unroll 4
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		big |= c->f[i].big;
+	if (big)
+		tlc_cost__reset_big(c);
+#pragma GCC unroll 4
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		c->f[i].small = 0;
+	c->evidence = ev;
+	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
+	c->note = NULL;
+	c->comm_msg.small = 0;
+	c->has_comm = 0;
+}
 /** Copies values and flags; dst->note borrows src->note (re-point it). */
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src);
 /** fma=2 FLOPs of c added to acc. */
