@@ -37,9 +37,11 @@ typedef struct conv_geom {
 	int64_t n, cin, cout, groups;
 	int transposed;
 	const int64_t *in_sp;             /* r entries */
-	int64_t out_sp[TLC_RULES_MAX_DIMS];
+	int64_t out_sp[TLC_RULES_MAX_DIMS]; /* computed output spatial sizes */
+	const int64_t *osp;               /* the output's spatial sizes (r entries): out_sp,
+	                                     in_sp ("same") or a recorded tensor's */
 	const tlc_tensor *input, *weight;
-	int out_from_shape;               /* out_sp copied from a recorded tensor */
+	int out_from_shape;               /* osp points into a recorded tensor */
 	const char *derived;              /* a parameter pinned by the shapes, or NULL */
 } conv_geom;
 
@@ -101,7 +103,7 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	            TLC_RULE_MISSING_ARGS)
 		return tlc_rules__missing_arg(out, host, op, "padding");
 	if (mode && strcmp(mode, "same") == 0) {
-		memcpy(g->out_sp, g->in_sp, r * sizeof g->out_sp[0]);
+		g->osp = g->in_sp;
 		return 0;
 	}
 	if (mode && strcmp(mode, "valid") == 0) {
@@ -115,6 +117,7 @@ static int conv_out_formula(tlc_cost *out, conv_geom *g, const conv_spec *s,
 	if ((rc = conv_param(out, opad, r, op, host, g->transposed ? s->output_padding : NO,
 	                     "output_padding", 0, s->required && g->transposed)) < 0)
 		return rc;
+	g->osp = g->out_sp;
 	for (size_t d = 0; d < r; d++) {
 		if (st[d] < 1 || dil[d] < 1 || pad[d] < 0 || opad[d] < 0)
 			return tlc_rules__bad(out, host, "stride/dilation < 1 or negative padding");
@@ -185,7 +188,7 @@ static int conv_geom_of(tlc_cost *out, conv_geom *g, const conv_spec *s, const t
 	if (outt && outt->ndim == x->ndim) {
 		/* the output's spatial sizes are the count's: stride, padding and
 		 * dilation are not needed (nor read) */
-		memcpy(g->out_sp, outt->shape + (g->batched ? 2 : 1), g->r * sizeof g->out_sp[0]);
+		g->osp = outt->shape + (g->batched ? 2 : 1);
 		g->out_from_shape = 1;
 		return 0;
 	}
@@ -197,7 +200,7 @@ static void conv_macs_term(tlc_rules_term *t, const conv_geom *g)
 {
 	tlc_rules__term_init(t);
 	tlc_rules__term_mul(t, g->n);
-	tlc_rules__term_mul_shape(t, g->transposed ? g->in_sp : g->out_sp, g->r);
+	tlc_rules__term_mul_shape(t, g->transposed ? g->in_sp : g->osp, g->r);
 	tlc_rules__term_mul_numel(t, g->weight);
 }
 
@@ -207,7 +210,7 @@ static void conv_out_term(tlc_rules_term *t, const conv_geom *g)
 	tlc_rules__term_init(t);
 	tlc_rules__term_mul(t, g->n);
 	tlc_rules__term_mul(t, g->cout);
-	tlc_rules__term_mul_shape(t, g->out_sp, g->r);
+	tlc_rules__term_mul_shape(t, g->osp, g->r);
 }
 
 static void conv_out_shape(int64_t *shape, size_t *n, const conv_geom *g)
@@ -216,7 +219,7 @@ static void conv_out_shape(int64_t *shape, size_t *n, const conv_geom *g)
 	if (g->batched)
 		shape[(*n)++] = g->n;
 	shape[(*n)++] = g->cout;
-	memcpy(shape + *n, g->out_sp, g->r * sizeof shape[0]);
+	memcpy(shape + *n, g->osp, g->r * sizeof shape[0]);
 	*n += g->r;
 }
 

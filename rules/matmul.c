@@ -188,22 +188,29 @@ static int rule_linear(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 	if (x->ndim < 1 || w->ndim < 1 || w->ndim > 2 ||
 	    w->shape[w->ndim - 1] != x->shape[x->ndim - 1] || x->ndim + 1 > TLC_RULES_MAX_DIMS)
 		return tlc_rules__bad(out, host, "linear: input [..., in] and weight [out, in] differ in in");
-	int64_t oshape[TLC_RULES_MAX_DIMS];
-	size_t on = x->ndim - 1;
-	memcpy(oshape, x->shape, on * sizeof oshape[0]);
-	if (w->ndim == 2)
-		oshape[on++] = w->shape[0];
-	tlc_rules_term e;
+	/* output [..., out] = x's leading dims and weight[0]; the terms are
+	 * built from the shapes directly (copies of a few dims cost a libc call) */
+	tlc_rules_term e, m;
 	tlc_rules__term_init(&e);
-	tlc_rules__term_mul_shape(&e, oshape, on);
-	tlc_rules_term m;
-	tlc_rules__term_copy(&m, &e);
-	tlc_rules__term_mul(&m, x->shape[x->ndim - 1]);
+	tlc_rules__term_mul_dims(&e, x, 0, x->ndim - 1);
+	if (w->ndim == 2)
+		tlc_rules__term_mul(&e, w->shape[0]);
+	tlc_rules__term_init(&m);
+	tlc_rules__term_mul_dims(&m, x, 0, x->ndim);
+	if (w->ndim == 2)
+		tlc_rules__term_mul(&m, w->shape[0]);
 	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m);
 	if (rc == 0 && bias)
 		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, &e);
 	if (rc < 0)
 		return rc;
+	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+		return gemm_bytes(out, op, host, NULL, 0, x->dtype); /* writes the outputs */
+	int64_t oshape[TLC_RULES_MAX_DIMS];
+	size_t on = x->ndim - 1;
+	memcpy(oshape, x->shape, on * sizeof oshape[0]);
+	if (w->ndim == 2)
+		oshape[on++] = w->shape[0];
 	return gemm_bytes(out, op, host, oshape, on, x->dtype);
 }
 

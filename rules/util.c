@@ -431,10 +431,12 @@ int tlc_rules__bytes_unknown(tlc_cost *out, const tlc_host *host, tlc_cost_field
 int tlc_rules__io_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                         const tlc_value *fallback)
 {
-	int rc = tlc_rules__read_inputs(out, op, host);
+	/* through the table: the host adds the sums it made while checking
+	 * the record instead of walking its values again */
+	int rc = host->read_inputs(out, op);
 	if (rc < 0)
 		return rc;
-	return tlc_rules__write_outputs(out, op, host, fallback);
+	return host->write_outputs(out, op, fallback);
 }
 
 /* ---- explanations ---------------------------------------------------- */

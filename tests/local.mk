@@ -203,3 +203,10 @@ TESTS += tests/test_cost_fast
 tests_test_cost_fast_SOURCES = tests/test_cost_fast.c
 tests_test_cost_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cost_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- engine: an op's bytes summed once while its values are checked, and op types by name pointer ----
+check_PROGRAMS += tests/test_cost_io
+TESTS += tests/test_cost_io
+tests_test_cost_io_SOURCES = tests/test_cost_io.c
+tests_test_cost_io_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cost_io_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -56,6 +56,12 @@ typedef struct tlc_row_key {
 	int64_t id, row;
 } tlc_row_key;
 
+/* The type last found for a caller's (name, overload) pointers. */
+typedef struct recent_type {
+	const char *name, *overload; /* as the caller passed them (overload may be NULL) */
+	size_t type1;                /* 1 + type index; 0: empty */
+} recent_type;
+
 /* The records held for one parent, packed (held.h), in input order. */
 typedef struct pending_list {
 	tlc_held *head, *tail;
@@ -91,7 +97,8 @@ struct tlc_eval {
 	optype *types;
 	size_t ntypes, tcap;
 	tlc_hindex type_index;   /* hash of (name, overload) -> types (see type_of) */
-	size_t recent[256];      /* 1 + type index, by the op's name pointer (see type_of) */
+	recent_type recent[256]; /* the type last found, by the op's name pointer (see type_of) */
+	int stable_names;        /* tlc_eval_set_stable_names */
 	const optype **types_sorted;
 
 	ledger_group *groups;
@@ -253,6 +260,18 @@ int tlc_eval_set_info(tlc_eval *ev, const tlc_input_info *info)
 
 const tlc_input_info *tlc_eval_info(const tlc_eval *ev) { return ev ? &ev->info : NULL; }
 
+int tlc_eval_set_stable_names(tlc_eval *ev, int stable)
+{
+	if (!ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval",
+		                      "tlc_eval_set_stable_names: NULL argument");
+	/* pointers remembered before the promise may have been a reused
+	 * buffer's: forget them (the types themselves stay) */
+	memset(ev->recent, 0, sizeof ev->recent);
+	ev->stable_names = stable != 0;
+	return 0;
+}
+
 /* ---- id bookkeeping ---- */
 
 static id_bits *bits_of(tlc_eval *ev, int64_t id, int create)
@@ -325,14 +344,20 @@ static optype *find_type(tlc_eval *ev, const char *name, const char *ovl);
  * overload bytes, then a probe that compares strings only on an equal
  * hash. A new (name, overload) is interned once, when its type is made.
  * Callers of the C API pass the same string pointers again and again: the
- * type last found for a name pointer is tried first (strcmp decides), which
- * saves hashing the bytes. */
+ * type last found for the pointers is tried first, which saves hashing the
+ * bytes. strcmp decides, unless the caller promised stable names
+ * (tlc_eval_set_stable_names): then the same pointers are the same
+ * name, and a hit compares no bytes. */
 static optype *type_of(tlc_eval *ev, const tlc_op *op)
 {
+	uint64_t key = (uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL +
+	               (uint64_t)(uintptr_t)op->overload;
+	recent_type *r = &ev->recent[(key * 0x9E3779B97F4A7C15ULL) >> 56];
 	const char *ovl = op->overload ? op->overload : "";
-	size_t *recent = &ev->recent[((uint64_t)(uintptr_t)op->name * 0x9E3779B97F4A7C15ULL) >> 56];
-	if (*recent) {
-		optype *t = &ev->types[*recent - 1];
+	if (r->type1) {
+		optype *t = &ev->types[r->type1 - 1];
+		if (r->name == op->name && r->overload == op->overload && ev->stable_names)
+			return t;
 		/* a caller that passes the interned strings back skips strcmp */
 		if ((t->name == op->name || strcmp(t->name, op->name) == 0) &&
 		    (t->overload == ovl || strcmp(t->overload, ovl) == 0))
@@ -340,7 +365,7 @@ static optype *type_of(tlc_eval *ev, const tlc_op *op)
 	}
 	optype *t = find_type(ev, op->name, ovl);
 	if (t)
-		*recent = (size_t)(t - ev->types) + 1;
+		*r = (recent_type){ op->name, op->overload, (size_t)(t - ev->types) + 1 };
 	return t;
 }
 
@@ -526,7 +551,8 @@ static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
 	if (rule->info.kind == TLC_RULE_ZERO)
 		return TLC_RULE_OK;
 	int rc = rule->fn(&ev->scratch, op, tlc_host__table(), rule->payload);
-	if (rc == TLC_RULE_OK && (ev->scratch.bad_factor || tlc_cost__negative(&ev->scratch)))
+	if (rc == TLC_RULE_OK && (ev->scratch.bad_factor ||
+	                          (ev->scratch.negative_terms && tlc_cost__negative(&ev->scratch))))
 		rc = TLC_RULE_BAD_ARGS;
 	return rc;
 }
@@ -599,12 +625,16 @@ static void add_totals(tlc_eval *ev, const tlc_op *op, optype *t)
 	const tlc_count *sc = ev->scratch.f;
 	int64_t sum[TLC_FIELD_COUNT];
 	int slow = 0;
+	/* unrolled: a loop of four costs more in its control than in its adds */
+#pragma GCC unroll 4
 	for (int f = 0; f < TLC_FIELD_COUNT; f++)
 		slow |= tot[f].big | sc[f].big |
 		        __builtin_add_overflow(tot[f].small, sc[f].small, &sum[f]);
-	if (!slow)
+	if (!slow) {
+#pragma GCC unroll 4
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			tot[f].small = sum[f];
+	}
 	else
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			count_add(&tot[f], &sc[f]);
@@ -808,13 +838,15 @@ static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const ver
 }
 
 /* Final classification of one op whose parent (if any) is resolved. */
-static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
+/* b: op's id bits when the caller has them (NULL: looked up). */
+static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered, id_bits *b)
 {
 	optype *t = type_of(ev, op);
 	if (!t)
 		return oom();
 	verdict v;
 	int rc = classify(&v, ev, op, t, parent_covered);
+	ev->scratch.io.op = NULL; /* the sums were op's: a held record resolved next is not */
 	if (rc < 0)
 		return rc;
 	if (!v.covers) {
@@ -830,7 +862,8 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 		add_totals(ev, op, t);
 		credit_parent(ev, op);
 	}
-	id_bits *b = bits_of(ev, op->id, 0); /* created by tlc_eval_push_op */
+	if (!b)
+		b = bits_of(ev, op->id, 0); /* created by tlc_eval_push_op */
 	set_bit(b, op->id, 1);
 	if (v.covers)
 		set_bit(b, op->id, 2);
@@ -843,16 +876,16 @@ static int resolve(tlc_eval *ev, const tlc_op *op, int parent_covered)
 	return 0;
 }
 
-/* Resolves op, then every held descendant, without recursion. */
-static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
+/* Resolves every held descendant of the resolved op root_id, without
+ * recursion. Apart from resolve_tree: most ops have none, and their path
+ * need not set up this one's frame. */
+static __attribute__((noinline)) int resolve_held(tlc_eval *ev, int64_t root_id)
 {
-	int rc = resolve(ev, root, parent_covered);
-	if (rc < 0 || ev->pending.count == 0) /* nothing waits for a parent */
-		return rc;
+	int rc = 0;
 	int64_t stack_small[64];
 	int64_t *stack = stack_small;
 	size_t n = 0, cap = 64;
-	stack[n++] = root->id;
+	stack[n++] = root_id;
 	while (n && rc == 0) {
 		int64_t id = stack[--n];
 		pending_list *pl = tlc_idmap__get(&ev->pending, id);
@@ -867,7 +900,7 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 			if (rc == 0)
 				rc = tlc_held__unpack(&op, h, &ev->held_arena) < 0 ? oom() : 0;
 			if (rc == 0)
-				rc = resolve(ev, &op, covered);
+				rc = resolve(ev, &op, covered, NULL);
 			tlc_arena__reset(&ev->held_arena);
 			if (rc == 0 && n == cap) {
 				int64_t *ns = tlc_alloc__malloc(ev->a, cap * 2 * sizeof *ns);
@@ -893,6 +926,17 @@ static int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered)
 	return rc;
 }
 
+/* Resolves op (its id bits b, valid: nothing was added to the bits map
+ * since they were found), then every held descendant. */
+static inline int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_covered,
+                               id_bits *b)
+{
+	int rc = resolve(ev, root, parent_covered, b);
+	if (rc < 0 || ev->pending.count == 0) /* nothing waits for a parent */
+		return rc;
+	return resolve_held(ev, root->id);
+}
+
 /* Keeps op, packed, until its parent arrives (resolve_tree). */
 static int hold(tlc_eval *ev, const tlc_op *op)
 {
@@ -914,49 +958,15 @@ static int hold(tlc_eval *ev, const tlc_op *op)
 	return 0;
 }
 
-static inline int check_tensor(const tlc_tensor *t)
-{
-	const int64_t *sh = t->shape;
-	size_t n = t->ndim;
-	if (n && !sh)
-		return -1;
-	int64_t any = 0; /* a negative entry sets the sign bit */
-	for (size_t i = 0; i < n; i++)
-		any |= sh[i];
-	return any < 0 ? -1 : 0;
-}
-
-static int check_value(const tlc_value *v, int depth)
-{
-	if (v->kind == TLC_VALUE_TENSOR)
-		return check_tensor(&v->u.tensor);
-	if (v->kind != TLC_VALUE_LIST)
-		return 0;
-	if (depth > 64 || (v->u.list.n && !v->u.list.items))
-		return -1;
-	for (size_t i = 0; i < v->u.list.n; i++) {
-		const tlc_value *it = &v->u.list.items[i];
-		if ((it->kind == TLC_VALUE_TENSOR || it->kind == TLC_VALUE_LIST) &&
-		    check_value(it, depth + 1) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Scalars need no check; tensors (most arguments) are checked inline. */
-static inline int value_ok(const tlc_value *v)
-{
-	if (v->kind == TLC_VALUE_TENSOR)
-		return check_tensor(&v->u.tensor) == 0;
-	return v->kind != TLC_VALUE_LIST || check_value(v, 0) == 0;
-}
-
 /* The record's fields; its argument values too unless values_checked
- * (a reader that has already refused what check_value refuses, at the
- * input position: the op log reader). */
-static int check_op(const tlc_op *op, int values_checked)
+ * (a reader that has already refused what they are checked for, at the
+ * input position: the op log reader). The values are checked in the walk
+ * that sums their bytes for the rule (tlc_cost__io_check): a record pushed
+ * through the C API is walked once, not once to check and again to count. */
+static int check_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 {
 	const char *bad = NULL;
+	ev->scratch.io.op = NULL;
 	if (op->size < offsetof(tlc_op, correlation) + sizeof op->correlation)
 		bad = "size (too small: set .size = sizeof(tlc_op))";
 	else if (op->id < 0)
@@ -968,20 +978,14 @@ static int check_op(const tlc_op *op, int values_checked)
 	else if ((op->nargs && !op->args) || (op->nkwargs && !op->kwargs) ||
 	         ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs && !op->outputs))
 		bad = "args (count given without values)";
-	for (size_t i = 0; !bad && !values_checked && i < op->nargs; i++)
-		if (!value_ok(&op->args[i]))
-			bad = "args (negative shape entry or nesting deeper than 64)";
-	for (size_t i = 0; !bad && !values_checked && i < op->nkwargs; i++)
-		if (!op->kwargs[i].name || !value_ok(&op->kwargs[i].value))
-			bad = "kwargs (unnamed, negative shape entry or too deep)";
-	for (size_t i = 0; !bad && !values_checked && (op->flags & TLC_OP_HAS_OUTPUTS) &&
-	                   i < op->noutputs; i++)
-		if (!value_ok(&op->outputs[i]))
-			bad = "outputs (negative shape entry or nesting deeper than 64)";
-	if (bad)
+	else if (!values_checked)
+		bad = tlc_cost__io_check(&ev->scratch.io, op);
+	if (bad) {
+		ev->scratch.io.op = NULL;
 		return tlc_error__set(TLC_EINPUT, "oplog_field_invalid",
 		                      "fix the record so it follows docs/oplog-v1.md",
 		                      "op record %lld: invalid field %s", (long long)op->id, bad);
+	}
 	return 0;
 }
 
@@ -1006,7 +1010,7 @@ static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 		return tlc_error__set(TLC_ESTATE, "eval_finished",
 		                      "create a new tlc_eval for more input",
 		                      "tlc_eval_push_op after tlc_eval_finish");
-	int rc = check_op(op, values_checked);
+	int rc = check_op(ev, op, values_checked);
 	if (rc < 0)
 		return rc;
 	id_bits *b = bits_of(ev, op->id, 1);
@@ -1018,13 +1022,16 @@ static int push_op(tlc_eval *ev, const tlc_op *op, int values_checked)
 		                      "op id %lld appears more than once", (long long)op->id);
 	set_bit(b, op->id, 0);
 	if (!(op->flags & TLC_OP_HAS_PARENT))
-		return resolve_tree(ev, op, 0);
+		return resolve_tree(ev, op, 0, b);
 	if (op->parent == op->id)
 		return tlc_error__set(TLC_EINPUT, "oplog_parent_unknown",
 		                      "point parent at the enclosing op's id, or drop it for a top-level op",
 		                      "op %lld names itself as its parent", (long long)op->id);
-	if (test_bit(ev, op->parent, 1))
-		return resolve_tree(ev, op, test_bit(ev, op->parent, 2));
+	/* a lookup adds nothing to the bits map: b stays valid */
+	const id_bits *pb = bits_of(ev, op->parent, 0);
+	uint64_t pm = 1ULL << (op->parent & 63);
+	if (pb && (pb->resolved & pm))
+		return resolve_tree(ev, op, (pb->covered & pm) != 0, b);
 	return hold(ev, op);
 }
 

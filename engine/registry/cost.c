@@ -28,6 +28,7 @@ void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 	c->comm_group = 0;
 	c->comm_flags = 0;
 	tlc_count__init(&c->comm_msg);
+	memset(&c->io, 0, sizeof c->io);
 }
 
 void tlc_cost__clear(tlc_cost *c)
@@ -37,28 +38,13 @@ void tlc_cost__clear(tlc_cost *c)
 	tlc_count__clear(&c->comm_msg);
 }
 
-void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
+void tlc_cost__reset_big(tlc_cost *c)
 {
-	/* a scratch cost is reset before every rule and almost never holds a
-	 * GMP value: one test for all fields, the clearing loop only then */
-	int big = 0;
-	for (int i = 0; i < TLC_FIELD_COUNT; i++) {
-		big |= c->f[i].big;
-		c->f[i].small = 0;
-	}
-	if (big)
-		for (int i = 0; i < TLC_FIELD_COUNT; i++)
-			if (c->f[i].big)
-				tlc_count__clear(&c->f[i]);
-	c->evidence = ev;
-	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
-	c->note = NULL;
-	if (c->has_comm) {
-		if (c->comm_msg.big)
-			tlc_count__clear(&c->comm_msg);
-		c->comm_msg.small = 0;
-		c->has_comm = 0;
-	}
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		if (c->f[i].big)
+			tlc_count__clear(&c->f[i]);
+	if (c->comm_msg.big)
+		tlc_count__clear(&c->comm_msg);
 }
 
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
@@ -204,6 +190,128 @@ static int host_cost_add_bytes(tlc_cost *out, tlc_cost_field field, const tlc_va
 	return v->kind == TLC_VALUE_LIST ? list_bytes(out, field, v) : 0;
 }
 
+/* ---- the record's byte sums, made as its values are checked ---- */
+
+typedef struct io_acc {
+	int64_t sum;
+	int overflow, unknown;
+} io_acc;
+
+/* One tensor: its shape given and non-negative (else -1), and its bytes
+ * added as add_tensor_bytes adds them (an unknown element size adds 0 and
+ * marks the bytes unknown). */
+static inline int io_tensor(io_acc *a, const tlc_tensor *t)
+{
+	size_t n = t->ndim, i = 0;
+	const int64_t *sh = t->shape;
+	if (n && !sh)
+		return -1;
+	unsigned es = tlc_dtype_size(t->dtype);
+	int64_t p = (int64_t)es, any = 0; /* a negative entry sets any's sign bit */
+	for (; i < n; i++) {
+		any |= sh[i];
+		if (__builtin_mul_overflow(p, sh[i], &p))
+			goto wide;
+	}
+	if (any < 0)
+		return -1;
+	a->unknown |= es == 0;
+	a->overflow |= __builtin_add_overflow(a->sum, p, &a->sum);
+	return 0;
+wide: /* past int64: the helpers will count it exactly; the rest is checked */
+	for (; i < n; i++)
+		any |= sh[i];
+	a->overflow = 1;
+	return any < 0 ? -1 : 0;
+}
+
+/* a += b (the sum of a list's tensors) */
+static inline void io_merge(io_acc *a, const io_acc *b)
+{
+	a->overflow |= b->overflow | __builtin_add_overflow(a->sum, b->sum, &a->sum);
+	a->unknown |= b->unknown;
+}
+
+/* A list's tensors, nested lists at most 64 deep (list_bytes' order). */
+static int io_list(io_acc *a, const tlc_value *v, int depth)
+{
+	if (depth > 64 || (v->u.list.n && !v->u.list.items))
+		return -1;
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		const tlc_value *it = &v->u.list.items[i];
+		int rc = it->kind == TLC_VALUE_TENSOR ? io_tensor(a, &it->u.tensor) :
+		         it->kind == TLC_VALUE_LIST ? io_list(a, it, depth + 1) : 0;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Scalars need no check; tensors (most values) are checked inline. A
+ * list sums into an accumulator of its own, so that a (the caller's)
+ * stays in registers. */
+static inline int io_value(io_acc *a, const tlc_value *v)
+{
+	if (v->kind == TLC_VALUE_TENSOR)
+		return io_tensor(a, &v->u.tensor);
+	if (v->kind != TLC_VALUE_LIST)
+		return 0;
+	/* most lists hold ints (strides, sizes): a kind test per item */
+	size_t n = v->u.list.n;
+	const tlc_value *it = v->u.list.items;
+	if (n && !it)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (it[i].kind == TLC_VALUE_TENSOR || it[i].kind == TLC_VALUE_LIST)
+			goto deep;
+	return 0;
+deep:;
+	io_acc l = { 0, 0, 0 };
+	if (io_list(&l, v, 0) < 0)
+		return -1;
+	io_merge(a, &l);
+	return 0;
+}
+
+/* The kwargs, apart: few records have any. */
+static __attribute__((noinline)) int io_kwargs(io_acc *r, const tlc_op *op)
+{
+	io_acc skip = { 0, 0, 0 };
+	for (size_t i = 0; i < op->nkwargs; i++) {
+		const tlc_kwarg *k = &op->kwargs[i];
+		/* read_inputs reads every kwarg but "out" (written, not read) */
+		if (!k->name || io_value(strcmp(k->name, "out") == 0 ? &skip : r, &k->value) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+const char *tlc_cost__io_check(tlc_cost_io *io, const tlc_op *op)
+{
+	io_acc r = { 0, 0, 0 }, w = { 0, 0, 0 };
+	for (size_t i = 0; i < op->nargs; i++)
+		if (io_value(&r, &op->args[i]) < 0)
+			return "args (negative shape entry or nesting deeper than 64)";
+	if (op->nkwargs) {
+		io_acc k = { 0, 0, 0 };
+		if (io_kwargs(&k, op) < 0)
+			return "kwargs (unnamed, negative shape entry or too deep)";
+		io_merge(&r, &k);
+	}
+	int outs = (op->flags & TLC_OP_HAS_OUTPUTS) != 0;
+	for (size_t i = 0; outs && i < op->noutputs; i++)
+		if (io_value(&w, &op->outputs[i]) < 0)
+			return "outputs (negative shape entry or nesting deeper than 64)";
+	io->op = op;
+	io->read = r.sum;
+	io->written = w.sum;
+	io->read_ok = !r.overflow;
+	io->written_ok = outs && op->noutputs > 0 && !w.overflow;
+	io->read_unknown = (unsigned char)r.unknown;
+	io->written_unknown = (unsigned char)w.unknown;
+	return NULL;
+}
+
 static void host_set_evidence(tlc_cost *out, tlc_evidence ev)
 {
 	if (out && (ev == TLC_EVIDENCE_FORMULA_EXACT || ev == TLC_EVIDENCE_ESTIMATED))
@@ -302,17 +410,58 @@ static int host_broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t n
 	return tlc_rules__broadcast(out, nout, a, na, b, nb);
 }
 
+/* out->field += a byte sum of the record's summary (exact past int64). */
+static int add_io_sum(tlc_cost *out, tlc_cost_field field, int64_t v, int unknown)
+{
+	out->bytes_unknown |= unknown;
+	tlc_count *c = &out->f[field];
+	int64_t sum;
+	if (!c->big && !__builtin_add_overflow(c->small, v, &sum))
+		c->small = sum;
+	else
+		tlc_count__add_i64(c, v);
+	return 0;
+}
+
+/* tlc_rules__read_inputs, with the table's own byte helper called
+ * directly: the same values in the same order, added the same way. */
+static int read_inputs_walk(tlc_cost *out, const tlc_op *op)
+{
+	for (size_t i = 0; i < op->nargs; i++) {
+		const tlc_value *v = &op->args[i];
+		int rc = v->kind == TLC_VALUE_TENSOR ? add_tensor_bytes(out, TLC_FIELD_BYTES_READ,
+		                                                        &v->u.tensor) :
+		         v->kind == TLC_VALUE_LIST ? list_bytes(out, TLC_FIELD_BYTES_READ, v) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	for (size_t i = 0; i < op->nkwargs; i++) {
+		if (op->kwargs[i].name && strcmp(op->kwargs[i].name, "out") == 0)
+			continue;
+		int rc = host_cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->kwargs[i].value);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int host_read_inputs(tlc_cost *out, const tlc_op *op)
 {
 	if (!out || !op)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__read_inputs(out, op, &host_table);
+	if (out->io.op == op && out->io.read_ok)
+		return add_io_sum(out, TLC_FIELD_BYTES_READ, out->io.read, out->io.read_unknown);
+	return read_inputs_walk(out, op);
 }
 
 static int host_write_outputs(tlc_cost *out, const tlc_op *op, const tlc_value *fallback)
 {
 	if (!out || !op)
 		return TLC_RULE_BAD_ARGS;
+	if (out->io.op == op && out->io.written_ok && (op->flags & TLC_OP_HAS_OUTPUTS) &&
+	    op->noutputs > 0)
+		return add_io_sum(out, TLC_FIELD_BYTES_WRITTEN, out->io.written,
+		                  out->io.written_unknown);
 	return tlc_rules__write_outputs(out, op, &host_table, fallback);
 }
 

@@ -238,6 +238,17 @@ size_t tlc_eval_device_gap_count(const tlc_eval *ev);
 const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
 int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
 
+/* ---- engine: stable op names ---- */
+/** Promises (stable nonzero) that every op->name and op->overload string
+ *  pushed from now on stays valid and unchanged until tlc_eval_free (string
+ *  literals, or names the caller interned), so that the same pointer always
+ *  means the same name: the op type of a record is then found by its
+ *  pointers alone, without comparing the names' bytes. 0 (the default)
+ *  takes any pointers and compares names by content. Types already found
+ *  are kept either way. Returns 0, or TLC_EINVAL (invalid_argument) when ev
+ *  is NULL. */
+int tlc_eval_set_stable_names(tlc_eval *ev, int stable);
+
 #ifdef __cplusplus
 }
 #endif

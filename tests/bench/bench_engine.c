@@ -1,9 +1,13 @@
-/* bench_engine [N]: "engine alone" throughput. Pushes N pre-built op
- * records (the same mix as gen_oplog: convolution, relu, add, view, linear
+/* bench_engine [N [compare]]: "engine alone" throughput. Pushes N pre-built
+ * op records (the same mix as gen_oplog: convolution, relu, add, view, linear
  * with a nested addmm) through tlc_eval_push_op with the built-in rules, no
- * parsing, and prints "N CPU_SECONDS OPS_PER_CPU_SECOND KNOWN_OPS". */
+ * parsing, and prints "N CPU_SECONDS OPS_PER_CPU_SECOND KNOWN_OPS". The op
+ * names are string literals, so the bench promises stable names
+ * (tlc_eval_set_stable_names); "compare" leaves the promise out, and the
+ * names are then compared by content as for any caller. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "tlcost/tlcost.h"
 
@@ -62,28 +66,42 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
 	tlc_engine *eng;
 	tlc_eval *ev;
-	if (tlc_engine_new(&eng, NULL) < 0 || tlc_eval_new(&ev, eng, NULL) < 0) {
+	int stable = !(argc > 2 && strcmp(argv[2], "compare") == 0);
+	if (tlc_engine_new(&eng, NULL) < 0 || tlc_eval_new(&ev, eng, NULL) < 0 ||
+	    tlc_eval_set_stable_names(ev, stable) < 0) {
 		fprintf(stderr, "bench_engine: %s\n", tlc_error_last()->message);
 		return 1;
 	}
+	/* the ten records are built once, as a caller that reuses its records
+	 * would; per op only the fields that change are set (zeroing a whole
+	 * record per op, a `rep stos` here, cost the bench more than some of
+	 * the engine's own steps) */
+	tlc_op rec[10];
+	for (int k = 0; k < 10; k++) {
+		const proto *p = &mix[k];
+		rec[k] = (tlc_op){ .size = sizeof rec[k], .name = p->name, .overload = p->overload,
+		                   .module = "layer1.0.conv1", .module_type = "Conv2d",
+		                   .nargs = p->nargs, .args = p->args };
+		if (p->outs) {
+			rec[k].flags |= TLC_OP_HAS_OUTPUTS;
+			rec[k].noutputs = 1;
+			rec[k].outputs = p->outs;
+		}
+		if (p->child_of_prev)
+			rec[k].flags |= TLC_OP_HAS_PARENT;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	for (long i = 0; i < n; i++) {
-		const proto *p = &mix[i % 10];
-		tlc_op op = { .size = sizeof op, .id = i, .name = p->name, .overload = p->overload,
-			      .phase = (i / 10) % 3 == 2 ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD,
-			      .module = "layer1.0.conv1", .module_type = "Conv2d",
-			      .nargs = p->nargs, .args = p->args, .correlation = i };
-		if (p->outs) {
-			op.flags |= TLC_OP_HAS_OUTPUTS;
-			op.noutputs = 1;
-			op.outputs = p->outs;
+	for (long i = 0, k = 0, block = 0; i < n; i++) {
+		tlc_op *op = &rec[k];
+		op->id = op->correlation = i;
+		op->parent = i - 1; /* read only with TLC_OP_HAS_PARENT */
+		op->phase = block % 3 == 2 ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
+		if (++k == 10) {
+			k = 0;
+			block++;
 		}
-		if (p->child_of_prev) {
-			op.flags |= TLC_OP_HAS_PARENT;
-			op.parent = i - 1;
-		}
-		if (tlc_eval_push_op(ev, &op) < 0) {
+		if (tlc_eval_push_op(ev, op) < 0) {
 			fprintf(stderr, "bench_engine: op %ld: %s\n", i, tlc_error_last()->message);
 			return 1;
 		}
