@@ -15,7 +15,18 @@
 // Numbers arrive typed, as simdjson converts them: integers exactly,
 // others correctly rounded to the nearest double (as strtod does).
 #define SIMDJSON_EXCEPTIONS 0
+// simdjson's internal invariants are assert()s unless NDEBUG is set (as in
+// its own release builds): they check simdjson, not the input, and cost
+// On-Demand a third of its instructions, so they are off here.
+#ifndef NDEBUG
+#define NDEBUG 1
+#define TLC_JSON_FAST_NDEBUG
+#endif
 #include <simdjson.h>
+#ifdef TLC_JSON_FAST_NDEBUG
+#undef NDEBUG
+#undef TLC_JSON_FAST_NDEBUG
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -28,12 +39,20 @@
 
 namespace dom = simdjson::dom;
 
+struct tlc_json_fast_op; // the op records' parser (tlc_json_fast__op, below)
+
+namespace {
+tlc_json_fast_op *op_new();
+void op_free(tlc_json_fast_op *o);
+} // namespace
+
 struct tlc_json_fast {
 	dom::parser parser{TLC_JSON_FAST_MAX_TEXT + simdjson::SIMDJSON_PADDING};
 	char *buf = nullptr; // the text, copied, with SIMDJSON_PADDING bytes after it
 	size_t cap = 0;
 	dom::object root;     // the text parsed last (tlc_json_fast__parse)
 	bool parsed = false;
+	tlc_json_fast_op *op = nullptr;
 };
 
 namespace {
@@ -123,7 +142,12 @@ extern "C" tlc_json_fast *tlc_json_fast__new(void)
 	if (env && std::strcmp(env, "0") == 0)
 		return nullptr;
 	try {
-		return new (std::nothrow) tlc_json_fast();
+		tlc_json_fast *j = new (std::nothrow) tlc_json_fast();
+		if (j && !(j->op = op_new())) {
+			delete j;
+			return nullptr;
+		}
+		return j;
 	} catch (...) {
 		return nullptr;
 	}
@@ -134,6 +158,7 @@ extern "C" void tlc_json_fast__free(tlc_json_fast *j)
 	if (!j)
 		return;
 	delete[] j->buf;
+	op_free(j->op);
 	delete j;
 }
 
@@ -182,226 +207,432 @@ extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text
 	return rc ? rc : tlc_json_fast__events(j, cb, ctx);
 }
 
-// ---- op records built straight from the DOM (tlc_json_fast__op) ----
+
+// ---- op records built straight from the line (tlc_json_fast__op) ----
 //
 // The same record engine/input/oplog.c builds from events (finish_op and
-// the value, tensor and dims events there), for the plain shape only: any
-// departure throws decline{} and the reader walks the events instead,
-// which reproduces every error and its position.
+// the value, tensor and dims events there), for the plain shape only, read
+// with simdjson's On-Demand API: no tape and no DOM, each value read once,
+// where it lies in the fast path's copy of the line. Any departure throws
+// decline{} and the reader takes the line through the events instead,
+// which reproduce every error and its position.
+//
+// On-Demand validates only what is read. Stage 1 (simdjson's SIMD kernels,
+// chosen at run time) has checked the whole line's UTF-8, that every
+// string is closed and holds no raw control byte; the rest is checked here
+// as yajl would: every value is read, the ignored ones too (a literal
+// spelled out, a number's syntax and range, brackets matched, commas and
+// colons where they belong), and nothing but whitespace may follow the
+// object. A line with a backslash never comes here (its strings would need
+// unescaping), so a string ends at its first '"': that quote is overwritten
+// with the string's NUL, which the parse never reads again (simdjson moves
+// between structural characters, and a closing quote is none).
 
 namespace {
 
+namespace od = simdjson::ondemand;
+
 struct decline {};
 
+[[noreturn]] void no() { throw decline{}; }
+
+// The value of a simdjson result, or a decline.
+#define OD(expr, var)                  \
+	do {                           \
+		if ((expr).get(var))   \
+			no();          \
+	} while (0)
+
+bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+} // namespace
+
+struct tlc_json_fast_op {
+	od::parser parser{TLC_JSON_FAST_MAX_TEXT + simdjson::SIMDJSON_PADDING};
+	od::document doc;
+	char *buf = nullptr; // the line, copied (its strings get their NULs here)
+	size_t cap = 0;
+	// values of args, outputs and the lists being read; the kwargs: reused
+	// from line to line (the finished lists move to the record's memory)
+	tlc_value *vals = nullptr;
+	size_t nvals = 0, capvals = 0;
+	tlc_kwarg *kws = nullptr;
+	size_t nkws = 0, capkws = 0;
+	~tlc_json_fast_op()
+	{
+		delete[] buf;
+		std::free(vals);
+		std::free(kws);
+	}
+};
+
+namespace {
+
+template <class T> void grow(T *&items, size_t &cap)
+{
+	size_t n = cap ? cap * 2 : 64;
+	void *p = std::realloc(items, n * sizeof(T));
+	if (!p)
+		no();
+	items = static_cast<T *>(p);
+	cap = n;
+}
+
 struct op_build {
+	tlc_json_fast_op *o;
 	const tlc_json_op_sink *sink;
+
 	void *mem(size_t n)
 	{
 		void *p = sink->alloc(sink->ctx, n);
 		if (!p)
-			throw decline{};
+			no();
 		return p;
-	}
-	template <class T> T *items(size_t n)
-	{
-		// (sizes saturate at 0xFFFFFF on the tape: such a big array is declined)
-		if (n >= 0xFFFFFF)
-			throw decline{};
-		return n ? static_cast<T *>(mem(n * sizeof(T))) : nullptr;
 	}
 	void depth_ok(int d) const
 	{
 		if (d > sink->max_depth)
-			throw decline{};
+			no();
+	}
+	void push(const tlc_value &v)
+	{
+		if (o->nvals == o->capvals)
+			grow(o->vals, o->capvals);
+		o->vals[o->nvals++] = v;
+	}
+	// Where the parse stands: the token after the one read last.
+	char *next_token()
+	{
+		const char *at;
+		OD(o->doc.current_location(), at);
+		return const_cast<char *>(at); // (in o->buf, which is ours)
+	}
+	// The string that starts at s (after its '"') and was read last: its
+	// closing quote, found back from the next token over whitespace and,
+	// for a key, its ':', becomes its NUL. Returns its length.
+	size_t terminate(const char *s, bool key)
+	{
+		char *q = next_token() - 1;
+		while (q > s && is_ws(*q))
+			q--;
+		if (key) {
+			if (q <= s || *q != ':')
+				no();
+			for (q--; q > s && is_ws(*q); q--) {
+			}
+		}
+		if (q < s || *q != '"')
+			no();
+		*q = '\0';
+		return static_cast<size_t>(q - s);
+	}
+	const char *str(od::value v, size_t *n)
+	{
+		od::raw_json_string raw;
+		OD(v.get_raw_json_string(), raw);
+		*n = terminate(raw.raw(), false);
+		return raw.raw();
+	}
+	std::string_view key(od::field &f)
+	{
+		const char *s = f.key().raw();
+		size_t n = terminate(s, true);
+		return std::string_view(s, n);
 	}
 };
 
-int64_t as_int(dom::element e)
+od::json_type type_of(od::value v)
 {
-	if (e.type() != dom::element_type::INT64)
-		throw decline{};
-	return e.get_int64().value_unsafe();
+	od::json_type t;
+	OD(v.type(), t);
+	return t;
 }
 
-int64_t as_uint(dom::element e)
+// A null, read; false (nothing read) for any other value.
+bool null(od::value v)
 {
-	int64_t v = as_int(e);
-	if (v < 0)
-		throw decline{};
-	return v;
+	if (type_of(v) != od::json_type::null)
+		return false;
+	bool z;
+	OD(v.is_null(), z);
+	if (!z)
+		no();
+	return true;
 }
 
-const char *as_str(dom::element e)
+int64_t as_int(od::value v)
 {
-	if (e.type() != dom::element_type::STRING)
-		throw decline{};
-	return e.get_c_str().value_unsafe();
+	int64_t x;
+	OD(v.get_int64(), x);
+	return x;
 }
 
-// A value the reader skips (an unknown field's): only its nesting counts;
-// d is the frame depth of its parent.
-void skip(op_build &b, dom::element e, int d)
+int64_t as_uint(od::value v)
 {
-	switch (e.type()) {
-	case dom::element_type::OBJECT: {
+	int64_t x = as_int(v);
+	if (x < 0)
+		no();
+	return x;
+}
+
+// A value the reader ignores (an unknown field's): read all the same, so
+// that it is checked; only its nesting counts. d is the frame depth of its
+// parent.
+void skip(op_build &b, od::value v, int d)
+{
+	switch (type_of(v)) {
+	case od::json_type::object: {
 		b.depth_ok(d + 1);
-		dom::object o = e.get_object().value_unsafe();
-		for (dom::key_value_pair kv : o)
-			skip(b, kv.value, d + 1);
+		od::object o;
+		OD(v.get_object(), o);
+		for (auto fr : o) {
+			od::field f;
+			OD(std::move(fr), f);
+			skip(b, f.value(), d + 1);
+		}
 		return;
 	}
-	case dom::element_type::ARRAY: {
+	case od::json_type::array: {
 		b.depth_ok(d + 1);
-		dom::array a = e.get_array().value_unsafe();
-		for (dom::element x : a)
+		od::array a;
+		OD(v.get_array(), a);
+		for (auto xr : a) {
+			od::value x;
+			OD(std::move(xr), x);
 			skip(b, x, d + 1);
+		}
 		return;
 	}
-	default: return;
+	case od::json_type::string: {
+		od::raw_json_string s;
+		OD(v.get_raw_json_string(), s);
+		return;
+	}
+	case od::json_type::number: {
+		// (get_double checks the syntax of any number: yajl's big integers,
+		// ignored here, are ignored by the events too)
+		double x;
+		OD(v.get_double(), x);
+		return;
+	}
+	case od::json_type::boolean: {
+		bool x;
+		OD(v.get_bool(), x);
+		return;
+	}
+	default:
+		if (!null(v))
+			no();
+		return;
 	}
 }
 
 // Shape or stride entries (frame depth d); shape entries are >= 0.
-const int64_t *dims(op_build &b, dom::element e, bool shape, size_t *n, int d)
+const int64_t *dims(op_build &b, od::value v, bool shape, size_t *n, int d)
 {
-	if (e.type() != dom::element_type::ARRAY)
-		throw decline{};
+	od::array a;
+	OD(v.get_array(), a);
 	b.depth_ok(d);
-	dom::array a = e.get_array().value_unsafe();
-	int64_t *out = b.items<int64_t>(a.size());
-	size_t i = 0;
-	for (dom::element x : a)
-		out[i++] = shape ? as_uint(x) : as_int(x);
+	int64_t small[16];
+	int64_t *at = small, *big = nullptr;
+	size_t i = 0, cap = 16;
+	for (auto xr : a) {
+		od::value x;
+		OD(std::move(xr), x);
+		int64_t e = shape ? as_uint(x) : as_int(x);
+		if (i == cap) { // (a long shape: its entries move to the record's memory)
+			int64_t *m = static_cast<int64_t *>(b.mem(2 * cap * sizeof *m));
+			std::memcpy(m, at, i * sizeof *m);
+			at = big = m;
+			cap *= 2;
+		}
+		at[i++] = e;
+	}
 	*n = i;
+	if (big || !i)
+		return big;
+	int64_t *out = static_cast<int64_t *>(b.mem(i * sizeof *out));
+	std::memcpy(out, small, i * sizeof *out);
 	return out;
 }
 
-void value(op_build &b, dom::element e, tlc_value *v, int d);
+void value(op_build &b, od::value v, tlc_value *out, int d);
 
 // A tensor object at frame depth d (oplog.c's tensor_event and check_tensor).
-void tensor(op_build &b, dom::object o, tlc_value *v, int d)
+void tensor(op_build &b, od::object o, tlc_value *v, int d)
 {
 	b.depth_ok(d);
 	v->kind = TLC_VALUE_TENSOR;
 	tlc_tensor *t = &v->u.tensor;
 	unsigned seen = 0;
 	size_t nstride = 0;
-	for (dom::key_value_pair kv : o) {
-		std::string_view k = kv.key;
-		dom::element x = kv.value;
+	for (auto fr : o) {
+		od::field f;
+		OD(std::move(fr), f);
+		std::string_view k = b.key(f);
+		od::value x = f.value();
 		unsigned bit;
 		if (k == "shape") {
 			bit = 1;
 			t->shape = dims(b, x, true, &t->ndim, d + 1);
 		} else if (k == "dtype") {
 			bit = 2;
-			if (!x.is_null())
-				b.sink->dtype(b.sink->ctx, as_str(x), x.get_string().value_unsafe().size(), t);
+			if (!null(x)) {
+				size_t n;
+				const char *s = b.str(x, &n);
+				b.sink->dtype(b.sink->ctx, s, n, t);
+			}
 		} else if (k == "stride") {
 			bit = 4;
-			if (!x.is_null())
+			if (!null(x))
 				t->stride = dims(b, x, false, &nstride, d + 1);
 		} else if (k == "device") {
 			bit = 8;
-			if (!x.is_null())
-				t->device = as_str(x);
+			size_t n;
+			if (!null(x))
+				t->device = b.str(x, &n);
 		} else if (k == "numel") {
 			bit = 16;
-			if (!x.is_null())
+			if (!null(x))
 				(void)as_uint(x);
 		} else {
 			skip(b, x, d);
 			continue;
 		}
 		if (seen & bit) // a repeated field: the events say what it means
-			throw decline{};
+			no();
 		seen |= bit;
 	}
 	if (!(seen & 1) || (t->stride && nstride != t->ndim))
-		throw decline{};
-	if (!t->ndim) // (an empty shape or stride is NULL, as the reader leaves it)
-		t->shape = nullptr;
-	if (!nstride)
+		no();
+	if (!nstride) // (an empty shape or stride is NULL, as the reader leaves it)
 		t->stride = nullptr;
+}
+
+// A list (frame depth d): its items, read onto the value stack, move to
+// the record's memory.
+void list(op_build &b, od::value v, tlc_value *out, int d)
+{
+	b.depth_ok(d);
+	od::array a;
+	OD(v.get_array(), a);
+	size_t base = b.o->nvals;
+	for (auto xr : a) {
+		od::value x;
+		OD(std::move(xr), x);
+		tlc_value item;
+		value(b, x, &item, d);
+		b.push(item);
+	}
+	size_t n = b.o->nvals - base;
+	tlc_value *items = nullptr;
+	if (n) {
+		items = static_cast<tlc_value *>(b.mem(n * sizeof *items));
+		std::memcpy(items, b.o->vals + base, n * sizeof *items);
+	}
+	b.o->nvals = base;
+	out->kind = TLC_VALUE_LIST;
+	out->u.list.n = n;
+	out->u.list.items = items;
 }
 
 // One value of args, kwargs, outputs or a list (oplog.c's value_event); d
 // is the frame depth of its parent.
-void value(op_build &b, dom::element e, tlc_value *v, int d)
+void value(op_build &b, od::value v, tlc_value *out, int d)
 {
-	std::memset(v, 0, sizeof *v);
-	switch (e.type()) {
-	case dom::element_type::OBJECT: return tensor(b, e.get_object().value_unsafe(), v, d + 1);
-	case dom::element_type::ARRAY: {
-		b.depth_ok(d + 1);
-		dom::array a = e.get_array().value_unsafe();
-		tlc_value *items = b.items<tlc_value>(a.size());
-		size_t i = 0;
-		for (dom::element x : a)
-			value(b, x, &items[i++], d + 1);
-		v->kind = TLC_VALUE_LIST;
-		v->u.list.n = i;
-		v->u.list.items = items;
-		return;
+	std::memset(out, 0, sizeof *out);
+	switch (type_of(v)) {
+	case od::json_type::object: {
+		od::object o;
+		OD(v.get_object(), o);
+		return tensor(b, o, out, d + 1);
 	}
-	case dom::element_type::STRING: {
-		std::string_view s = e.get_string().value_unsafe();
-		v->kind = TLC_VALUE_FLOAT;
-		if (s == "inf")
-			v->u.real = HUGE_VAL;
-		else if (s == "-inf")
-			v->u.real = -HUGE_VAL;
-		else if (s == "nan")
-			v->u.real = NAN;
+	case od::json_type::array: return list(b, v, out, d + 1);
+	case od::json_type::string: {
+		size_t n;
+		const char *s = b.str(v, &n);
+		std::string_view sv(s, n);
+		out->kind = TLC_VALUE_FLOAT;
+		if (sv == "inf")
+			out->u.real = HUGE_VAL;
+		else if (sv == "-inf")
+			out->u.real = -HUGE_VAL;
+		else if (sv == "nan")
+			out->u.real = NAN;
 		else
-			v->kind = TLC_VALUE_STRING, v->u.string = s.data();
+			out->kind = TLC_VALUE_STRING, out->u.string = s;
 		return;
 	}
-	case dom::element_type::INT64:
-		v->kind = TLC_VALUE_INT;
-		v->u.integer = e.get_int64().value_unsafe();
+	case od::json_type::number: {
+		// (not get_number(): in simdjson 3.0.1 it makes 0 of a number with
+		// more than 19 digits, tests/fixtures/oplog/fast/float_forms.jsonl)
+		od::number_type t;
+		OD(v.get_number_type(), t);
+		if (t == od::number_type::signed_integer) {
+			out->kind = TLC_VALUE_INT;
+			out->u.integer = as_int(v);
+		} else if (t == od::number_type::floating_point_number) {
+			out->kind = TLC_VALUE_FLOAT;
+			OD(v.get_double(), out->u.real);
+		} else {
+			no(); // an integer above INT64_MAX
+		}
 		return;
-	case dom::element_type::DOUBLE:
-		v->kind = TLC_VALUE_FLOAT;
-		v->u.real = e.get_double().value_unsafe();
+	}
+	case od::json_type::boolean: {
+		bool x;
+		OD(v.get_bool(), x);
+		out->kind = TLC_VALUE_BOOL;
+		out->u.boolean = x;
 		return;
-	case dom::element_type::BOOL:
-		v->kind = TLC_VALUE_BOOL;
-		v->u.boolean = e.get_bool().value_unsafe();
+	}
+	default:
+		if (!null(v))
+			no();
+		out->kind = TLC_VALUE_NONE;
 		return;
-	case dom::element_type::NULL_VALUE: v->kind = TLC_VALUE_NONE; return;
-	default: throw decline{}; // an integer above INT64_MAX
 	}
 }
 
-// args or outputs (frame depth 2): the values, their count in *n.
-const tlc_value *values(op_build &b, dom::element e, size_t *n)
+// args or outputs (frame depth 2): the values stay on the value stack, from
+// the index returned, their count in *n.
+size_t values(op_build &b, od::value v, size_t *n)
 {
-	if (e.type() != dom::element_type::ARRAY)
-		throw decline{};
-	dom::array a = e.get_array().value_unsafe();
-	tlc_value *out = b.items<tlc_value>(a.size());
-	size_t i = 0;
-	for (dom::element x : a)
-		value(b, x, &out[i++], 2);
-	*n = i;
-	return out;
+	od::array a;
+	OD(v.get_array(), a);
+	size_t base = b.o->nvals;
+	for (auto xr : a) {
+		od::value x;
+		OD(std::move(xr), x);
+		tlc_value item;
+		value(b, x, &item, 2);
+		b.push(item);
+	}
+	*n = b.o->nvals - base;
+	return base;
 }
 
-const tlc_kwarg *kwargs(op_build &b, dom::element e, size_t *n)
+void kwargs(op_build &b, od::value v, size_t *n)
 {
-	if (e.type() != dom::element_type::OBJECT)
-		throw decline{};
-	dom::object o = e.get_object().value_unsafe();
-	tlc_kwarg *out = b.items<tlc_kwarg>(o.size());
-	size_t i = 0;
-	for (dom::key_value_pair kv : o) {
-		out[i].name = kv.key.data(); // NUL-terminated in the parser's string buffer
-		value(b, kv.value, &out[i].value, 2);
-		i++;
+	od::object o;
+	OD(v.get_object(), o);
+	tlc_json_fast_op *s = b.o;
+	for (auto fr : o) {
+		od::field f;
+		OD(std::move(fr), f);
+		const char *name = b.key(f).data(); // NUL-terminated where it lies
+		tlc_value item;
+		value(b, f.value(), &item, 2);
+		if (s->nkws == s->capkws)
+			grow(s->kws, s->capkws);
+		s->kws[s->nkws].name = name;
+		s->kws[s->nkws].value = item;
+		s->nkws++;
 	}
-	*n = i;
-	return i ? out : nullptr;
+	*n = s->nkws;
 }
 
 enum op_key {
@@ -423,7 +654,7 @@ op_key op_key_of(std::string_view k)
 	case 8: return k == "overload" ? O_OVERLOAD : k == "start_ns" ? O_START_NS : O_NONE;
 	case 10: // the "unrecorded" extension marks args: the event walk applies it
 		if (k == "unrecorded")
-			throw decline{};
+			no();
 		return O_NONE;
 	case 11:
 		return k == "module_type" ? O_MODULE_TYPE : k == "module_call" ? O_MODULE_CALL
@@ -432,9 +663,8 @@ op_key op_key_of(std::string_view k)
 	}
 }
 
-tlc_phase phase_of(dom::element e)
+tlc_phase phase_of(std::string_view s)
 {
-	std::string_view s = e.get_string().value_unsafe(); // (checked a string)
 	if (s == "forward")
 		return TLC_PHASE_FORWARD;
 	if (s == "backward")
@@ -443,74 +673,123 @@ tlc_phase phase_of(dom::element e)
 		return TLC_PHASE_OPTIMIZER;
 	if (s == "other")
 		return TLC_PHASE_OTHER;
-	throw decline{};
+	no();
 }
 
-void record(op_build &b, dom::object o, tlc_op *op)
+void record(op_build &b, od::object o, tlc_op *op)
 {
 	uint32_t any = 0, seen = 0; // fields that came; those not null
-	for (dom::key_value_pair kv : o) {
-		op_key k = op_key_of(kv.key);
+	size_t args = 0, outputs = 0, n;
+	for (auto fr : o) {
+		od::field f;
+		OD(std::move(fr), f);
+		op_key k = op_key_of(b.key(f));
+		od::value v = f.value();
 		if (k == O_NONE) { // not an op field: ignored, as the reader ignores it
-			skip(b, kv.value, 1);
+			skip(b, v, 1);
 			continue;
 		}
 		if (any >> k & 1) // a repeated field: the events say what it means
-			throw decline{};
+			no();
 		any |= (uint32_t)1 << k;
-		dom::element v = kv.value;
-		if (v.is_null()) // null means absent
+		if (null(v)) // null means absent
 			continue;
 		seen |= (uint32_t)1 << k;
 		switch (k) {
-		case O_KIND:
-			if (std::string_view(as_str(v)) != "op")
-				throw decline{};
+		case O_KIND: {
+			const char *s = b.str(v, &n);
+			if (std::string_view(s, n) != "op")
+				no();
 			break;
+		}
 		case O_ID: op->id = as_uint(v); break;
-		case O_OP: op->name = as_str(v); break;
-		case O_OVERLOAD: op->overload = as_str(v); break;
-		case O_PHASE: (void)as_str(v), op->phase = phase_of(v); break;
-		case O_MODULE: op->module = as_str(v); break;
-		case O_MODULE_TYPE: op->module_type = as_str(v); break;
+		case O_OP: op->name = b.str(v, &n); break;
+		case O_OVERLOAD: op->overload = b.str(v, &n); break;
+		case O_PHASE: {
+			const char *s = b.str(v, &n);
+			op->phase = phase_of(std::string_view(s, n));
+			break;
+		}
+		case O_MODULE: op->module = b.str(v, &n); break;
+		case O_MODULE_TYPE: op->module_type = b.str(v, &n); break;
 		case O_MODULE_CALL: op->module_call = as_uint(v), op->flags |= TLC_OP_HAS_MODULE_CALL; break;
 		case O_PARENT: op->parent = as_uint(v), op->flags |= TLC_OP_HAS_PARENT; break;
 		case O_HOST_NS: op->host_ns = as_uint(v), op->flags |= TLC_OP_HAS_HOST_NS; break;
 		case O_START_NS: op->start_ns = as_int(v), op->flags |= TLC_OP_HAS_START_NS; break;
 		case O_THREAD: op->thread = as_int(v), op->flags |= TLC_OP_HAS_THREAD; break;
 		case O_CORRELATION: op->correlation = as_int(v); break;
-		case O_ARGS: op->args = values(b, v, &op->nargs); break;
+		case O_ARGS: args = values(b, v, &op->nargs); break;
 		case O_OUTPUTS:
-			op->outputs = values(b, v, &op->noutputs);
+			outputs = values(b, v, &op->noutputs);
 			op->flags |= TLC_OP_HAS_OUTPUTS;
 			break;
-		case O_KWARGS: op->kwargs = kwargs(b, v, &op->nkwargs); break;
-		default: throw decline{};
+		case O_KWARGS: kwargs(b, v, &op->nkwargs); break;
+		default: no();
 		}
 	}
 	if (!(seen >> O_ID & 1) || !(seen >> O_OP & 1) || !(seen >> O_ARGS & 1))
-		throw decline{};
+		no();
 	if (!(seen >> O_CORRELATION & 1))
 		op->correlation = op->id;
-	if (!op->nargs)
-		op->args = nullptr;
-	if (!op->noutputs)
-		op->outputs = nullptr;
+	// (the value stack is final now: args and outputs point into it)
+	op->args = op->nargs ? b.o->vals + args : nullptr;
+	op->outputs = op->noutputs ? b.o->vals + outputs : nullptr;
+	op->kwargs = op->nkwargs ? b.o->kws : nullptr;
+}
+
+tlc_json_fast_op *op_new()
+{
+	return new (std::nothrow) tlc_json_fast_op();
+}
+
+void op_free(tlc_json_fast_op *o)
+{
+	delete o;
+}
+
+// Room for len bytes and simdjson's padding in o->buf; false when memory
+// is short.
+bool reserve_line(tlc_json_fast_op *o, size_t len)
+{
+	size_t need = len + simdjson::SIMDJSON_PADDING;
+	if (need <= o->cap)
+		return true;
+	size_t cap = need < 4096 ? 4096 : need + need / 2;
+	char *p = new (std::nothrow) char[cap]();
+	if (!p)
+		return false;
+	delete[] o->buf;
+	o->buf = p;
+	o->cap = cap;
+	return true;
 }
 
 } // namespace
 
-extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op)
+extern "C" int tlc_json_fast__op(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                 const tlc_json_op_sink *sink, tlc_op *op)
 {
-	if (!j || !j->parsed)
+	if (!j || !j->op || len > TLC_JSON_FAST_MAX_TEXT)
 		return TLC_JSON_FAST_DECLINED;
+	tlc_json_fast_op *o = j->op;
+	if (!reserve_line(o, len))
+		return TLC_JSON_FAST_DECLINED;
+	std::memcpy(o->buf, text, len);
+	std::memset(o->buf + len, 0, simdjson::SIMDJSON_PADDING); // (as padded_string pads)
 	std::memset(op, 0, sizeof *op);
 	op->size = sizeof *op;
 	op->phase = TLC_PHASE_FORWARD;
-	op_build b = { sink };
+	o->nvals = o->nkws = 0;
+	op_build b = { o, sink };
 	try {
-		record(b, j->root, op);
-	} catch (...) { // decline{}, or anything of simdjson's
+		od::object root;
+		if (o->parser.iterate(o->buf, len, o->cap).get(o->doc) || o->doc.get_object().get(root))
+			return TLC_JSON_FAST_DECLINED;
+		record(b, root, op);
+		const char *at;
+		if (o->doc.current_location().get(at) != simdjson::OUT_OF_BOUNDS)
+			return TLC_JSON_FAST_DECLINED; // not at its end: something follows the object
+	} catch (...) { // decline{}, or anything of simdjson's or the standard library's
 		return TLC_JSON_FAST_DECLINED;
 	}
 	return TLC_JSON_FAST_OK;

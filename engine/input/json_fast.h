@@ -110,20 +110,24 @@ int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len
                          size_t readable);
 int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx);
 
-/** Fills *op from the parsed text when it is an op record (docs/oplog-v1.md)
- *  of the plain shape: kind absent, null or "op"; every known field of an op
- *  once, of its type (null counting as absent), id, op and args present,
- *  phase one of the four; values as value_event of engine/input/oplog.c
- *  makes them ("inf", "-inf", "nan" strings as floats); tensors with a
- *  shape of integers >= 0, a stride of as many integers when given, dtype
- *  and device strings, a numel >= 0; nesting within max_depth, unknown
- *  fields included. Strings point into the parser (NUL-terminated, valid
- *  until the next __parse) and must hold no NUL: call it only for a text
- *  without a backslash. Anything else is DECLINED, with nothing read and
- *  the text still there for __events; OK otherwise. op->correlation
+/** Parses text[0..len) (one op log record line, without a backslash) with
+ *  simdjson On-Demand and fills *op from it when it is an op record
+ *  (docs/oplog-v1.md) of the plain shape: kind absent, null or "op"; every
+ *  known field of an op once, of its type (null counting as absent), id, op
+ *  and args present, phase one of the four, no "unrecorded"; values as
+ *  value_event of engine/input/oplog.c makes them ("inf", "-inf", "nan"
+ *  strings as floats); tensors with a shape of integers >= 0, a stride of
+ *  as many integers when given, dtype and device strings, a numel >= 0;
+ *  nesting within max_depth, unknown fields included; nothing but
+ *  whitespace after the object. Every value is read, those of unknown
+ *  fields too, so a text yajl would refuse is never taken. Strings point
+ *  into the fast path's copy of the text (NUL-terminated, valid until the
+ *  next __op). Anything else is DECLINED, with nothing pushed (the text is
+ *  then for __parse and __events, or yajl); OK otherwise. op->correlation
  *  defaults to op->id and op->flags says which fields came, as the reader's
- *  finish_op sets them. */
-int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op);
+ *  finish_op sets them. The text is not modified and needs no padding. */
+int tlc_json_fast__op(tlc_json_fast *j, const unsigned char *text, size_t len,
+                      const tlc_json_op_sink *sink, tlc_op *op);
 
 #else
 
@@ -146,9 +150,10 @@ static inline int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events 
 	(void)j, (void)cb, (void)ctx;
 	return TLC_JSON_FAST_DECLINED;
 }
-static inline int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op)
+static inline int tlc_json_fast__op(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                    const tlc_json_op_sink *sink, tlc_op *op)
 {
-	(void)j, (void)sink, (void)op;
+	(void)j, (void)text, (void)len, (void)sink, (void)op;
 	return TLC_JSON_FAST_DECLINED;
 }
 
