@@ -281,6 +281,52 @@ template <class T> void grow(T *&items, size_t &cap)
 	cap = n;
 }
 
+// The text of a value's first token (a scalar whole; '{' or '[' for a
+// container), without the whitespace after it: simdjson's structural index
+// bounds it, and reading it does not consume the value (the iteration
+// skips a value not consumed).
+struct tok {
+	char *s; // (in o->buf, which is ours)
+	size_t n;
+	char first() const { return *s; }
+};
+
+tok token(od::value &v)
+{
+	std::string_view t = v.raw_json_token();
+	size_t n = t.size();
+	while (n && is_ws(t[n - 1]))
+		n--;
+	if (!n)
+		no();
+	return tok{ const_cast<char *>(t.data()), n };
+}
+
+// A token that is exactly s (a literal: null, true, false).
+bool is(const tok &t, std::string_view s)
+{
+	return std::string_view(t.s, t.n) == s;
+}
+
+// An integer token of at most 18 digits (never out of range), read here:
+// false for any other token (simdjson then reads it: longer integers,
+// other numbers, errors).
+inline __attribute__((always_inline)) bool small_int(const tok &t, int64_t *out)
+{
+	size_t i = t.s[0] == '-';
+	if (i == t.n || t.n - i > 18 || (t.s[i] == '0' && t.n - i > 1))
+		return false;
+	uint64_t v = 0;
+	for (; i < t.n; i++) {
+		unsigned d = static_cast<unsigned char>(t.s[i]) - '0';
+		if (d > 9)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = t.s[0] == '-' ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+	return true;
+}
+
 struct op_build {
 	tlc_json_fast_op *o;
 	const tlc_json_op_sink *sink;
@@ -303,79 +349,85 @@ struct op_build {
 			grow(o->vals, o->capvals);
 		o->vals[o->nvals++] = v;
 	}
-	// Where the parse stands: the token after the one read last.
-	char *next_token()
+	// A string token: its closing quote becomes its NUL; its length in *n.
+	static const char *str(const tok &t, size_t *n)
 	{
-		const char *at;
-		OD(o->doc.current_location(), at);
-		return const_cast<char *>(at); // (in o->buf, which is ours)
+		if (t.n < 2 || t.s[0] != '"' || t.s[t.n - 1] != '"')
+			no();
+		t.s[t.n - 1] = '\0';
+		*n = t.n - 2;
+		return t.s + 1;
 	}
-	// The string that starts at s (after its '"') and was read last: its
-	// closing quote, found back from the next token over whitespace and,
-	// for a key, its ':', becomes its NUL. Returns its length.
-	size_t terminate(const char *s, bool key)
+	static const char *str(od::value v, size_t *n)
 	{
-		char *q = next_token() - 1;
+		return str(token(v), n);
+	}
+	// A field's key (the field read last), as a C string: its closing
+	// quote, found back from its value over the ':' and whitespace,
+	// becomes its NUL.
+	static std::string_view key(od::field &f)
+	{
+		const char *s = f.key().raw();
+		char *q = const_cast<char *>(f.value().raw_json_token().data()) - 1;
 		while (q > s && is_ws(*q))
 			q--;
-		if (key) {
-			if (q <= s || *q != ':')
-				no();
-			for (q--; q > s && is_ws(*q); q--) {
-			}
+		if (q <= s || *q != ':')
+			no();
+		for (q--; q > s && is_ws(*q); q--) {
 		}
 		if (q < s || *q != '"')
 			no();
 		*q = '\0';
-		return static_cast<size_t>(q - s);
-	}
-	const char *str(od::value v, size_t *n)
-	{
-		od::raw_json_string raw;
-		OD(v.get_raw_json_string(), raw);
-		*n = terminate(raw.raw(), false);
-		return raw.raw();
-	}
-	std::string_view key(od::field &f)
-	{
-		const char *s = f.key().raw();
-		size_t n = terminate(s, true);
-		return std::string_view(s, n);
+		return std::string_view(s, static_cast<size_t>(q - s));
 	}
 };
 
-od::json_type type_of(od::value v)
+// A raw key (its text after the opening quote, which simdjson has checked
+// is a closed string) that is exactly lit: a compare of constant length,
+// closing quote included, reading at most the padding past the text.
+template <size_t N> bool key_is(const char *k, const char (&lit)[N])
 {
-	od::json_type t;
-	OD(v.type(), t);
-	return t;
+	return std::memcmp(k, lit, N - 1) == 0 && k[N - 1] == '"';
 }
 
 // A null, read; false (nothing read) for any other value.
 bool null(od::value v)
 {
-	if (type_of(v) != od::json_type::null)
+	tok t = token(v);
+	if (t.first() != 'n')
 		return false;
-	bool z;
-	OD(v.is_null(), z);
-	if (!z)
+	if (!is(t, "null"))
 		no();
 	return true;
 }
 
-int64_t as_int(od::value v)
+// An integer in the int64 range (of token t, when given: v's first token).
+int64_t as_int(od::value v, const tok &t)
 {
 	int64_t x;
-	OD(v.get_int64(), x);
+	if (!small_int(t, &x))
+		OD(v.get_int64(), x);
 	return x;
 }
 
-int64_t as_uint(od::value v)
+int64_t as_uint(od::value v, const tok &t)
 {
-	int64_t x = as_int(v);
+	int64_t x = as_int(v, t);
 	if (x < 0)
 		no();
 	return x;
+}
+
+// The token of a value that may be null (meaning absent): false for a
+// null, read.
+bool present(od::value &v, tok *t)
+{
+	*t = token(v);
+	if (t->first() != 'n')
+		return true;
+	if (!is(*t, "null"))
+		no();
+	return false;
 }
 
 // A value the reader ignores (an unknown field's): read all the same, so
@@ -383,8 +435,9 @@ int64_t as_uint(od::value v)
 // parent.
 void skip(op_build &b, od::value v, int d)
 {
-	switch (type_of(v)) {
-	case od::json_type::object: {
+	tok t = token(v);
+	switch (t.first()) {
+	case '{': {
 		b.depth_ok(d + 1);
 		od::object o;
 		OD(v.get_object(), o);
@@ -395,7 +448,7 @@ void skip(op_build &b, od::value v, int d)
 		}
 		return;
 	}
-	case od::json_type::array: {
+	case '[': {
 		b.depth_ok(d + 1);
 		od::array a;
 		OD(v.get_array(), a);
@@ -406,51 +459,86 @@ void skip(op_build &b, od::value v, int d)
 		}
 		return;
 	}
-	case od::json_type::string: {
-		od::raw_json_string s;
-		OD(v.get_raw_json_string(), s);
-		return;
-	}
-	case od::json_type::number: {
-		// (get_double checks the syntax of any number: yajl's big integers,
-		// ignored here, are ignored by the events too)
-		double x;
-		OD(v.get_double(), x);
-		return;
-	}
-	case od::json_type::boolean: {
-		bool x;
-		OD(v.get_bool(), x);
-		return;
-	}
-	default:
-		if (!null(v))
+	case '"':
+		if (t.n < 2 || t.s[t.n - 1] != '"')
 			no();
 		return;
+	case 'n':
+	case 't':
+	case 'f':
+		if (!is(t, "null") && !is(t, "true") && !is(t, "false"))
+			no();
+		return;
+	default: {
+		// (get_double checks the syntax of any number: yajl's big integers,
+		// ignored here, are ignored by the events too)
+		int64_t i;
+		double x;
+		if (!small_int(t, &i))
+			OD(v.get_double(), x);
+		return;
+	}
 	}
 }
 
-// Shape or stride entries (frame depth d); shape entries are >= 0.
+// Shape or stride entries (frame depth d); shape entries are >= 0. They
+// are most of a log's numbers, so once simdjson has delimited the array
+// (array::raw_json: its text, from '[' to what follows its ']'), this
+// reads the text itself, strictly: integers of at most 18 digits (no
+// leading zero, a '-' only in a stride), commas, whitespace, nothing else.
+// Any other text (a longer integer, a float, a nested value, a bracket
+// that does not match) declines the line, whose events then say what it
+// means.
 const int64_t *dims(op_build &b, od::value v, bool shape, size_t *n, int d)
 {
 	od::array a;
+	std::string_view text;
 	OD(v.get_array(), a);
 	b.depth_ok(d);
+	OD(a.raw_json(), text);
+	const char *p = text.data() + 1, *end = text.data() + text.size();
 	int64_t small[16];
 	int64_t *at = small, *big = nullptr;
 	size_t i = 0, cap = 16;
-	for (auto xr : a) {
-		od::value x;
-		OD(std::move(xr), x);
-		int64_t e = shape ? as_uint(x) : as_int(x);
-		if (i == cap) { // (a long shape: its entries move to the record's memory)
-			int64_t *m = static_cast<int64_t *>(b.mem(2 * cap * sizeof *m));
-			std::memcpy(m, at, i * sizeof *m);
-			at = big = m;
-			cap *= 2;
+	while (p < end && is_ws(*p))
+		p++;
+	if (p < end && *p == ']')
+		p++;
+	else
+		for (;;) {
+			bool neg = !shape && *p == '-';
+			p += neg;
+			const char *q = p;
+			uint64_t x = 0;
+			unsigned dig;
+			while (p < end && (dig = static_cast<unsigned char>(*p) - '0') <= 9)
+				x = x * 10 + dig, p++;
+			if (p == q || p - q > 18 || (*q == '0' && p - q > 1))
+				no();
+			if (i == cap) { // (a long shape: its entries move to the record's memory)
+				int64_t *m = static_cast<int64_t *>(b.mem(2 * cap * sizeof *m));
+				std::memcpy(m, at, i * sizeof *m);
+				at = big = m;
+				cap *= 2;
+			}
+			at[i++] = neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x);
+			while (p < end && is_ws(*p))
+				p++;
+			if (p < end && *p == ',') {
+				for (p++; p < end && is_ws(*p); p++) {
+				}
+				continue;
+			}
+			if (p < end && *p == ']') {
+				p++;
+				break;
+			}
+			no();
 		}
-		at[i++] = e;
-	}
+	while (p < end && is_ws(*p))
+		p++;
+	if (p != end)
+		no();
 	*n = i;
 	if (big || !i)
 		return big;
@@ -468,36 +556,37 @@ void tensor(op_build &b, od::object o, tlc_value *v, int d)
 	v->kind = TLC_VALUE_TENSOR;
 	tlc_tensor *t = &v->u.tensor;
 	unsigned seen = 0;
-	size_t nstride = 0;
+	size_t nstride = 0, n;
 	for (auto fr : o) {
 		od::field f;
 		OD(std::move(fr), f);
-		std::string_view k = b.key(f);
+		const char *k = f.key().raw();
 		od::value x = f.value();
 		unsigned bit;
-		if (k == "shape") {
+		if (key_is(k, "shape")) {
 			bit = 1;
 			t->shape = dims(b, x, true, &t->ndim, d + 1);
-		} else if (k == "dtype") {
+		} else if (key_is(k, "dtype")) {
 			bit = 2;
-			if (!null(x)) {
-				size_t n;
-				const char *s = b.str(x, &n);
-				b.sink->dtype(b.sink->ctx, s, n, t);
+			tok s;
+			if (present(x, &s)) {
+				const char *name = b.str(s, &n);
+				b.sink->dtype(b.sink->ctx, name, n, t);
 			}
-		} else if (k == "stride") {
+		} else if (key_is(k, "stride")) {
 			bit = 4;
 			if (!null(x))
 				t->stride = dims(b, x, false, &nstride, d + 1);
-		} else if (k == "device") {
+		} else if (key_is(k, "device")) {
 			bit = 8;
-			size_t n;
-			if (!null(x))
-				t->device = b.str(x, &n);
-		} else if (k == "numel") {
+			tok s;
+			if (present(x, &s))
+				t->device = b.str(s, &n);
+		} else if (key_is(k, "numel")) {
 			bit = 16;
-			if (!null(x))
-				(void)as_uint(x);
+			tok s;
+			if (present(x, &s))
+				(void)as_uint(x, s);
 		} else {
 			skip(b, x, d);
 			continue;
@@ -544,16 +633,17 @@ void list(op_build &b, od::value v, tlc_value *out, int d)
 void value(op_build &b, od::value v, tlc_value *out, int d)
 {
 	std::memset(out, 0, sizeof *out);
-	switch (type_of(v)) {
-	case od::json_type::object: {
+	tok t = token(v);
+	switch (t.first()) {
+	case '{': {
 		od::object o;
 		OD(v.get_object(), o);
 		return tensor(b, o, out, d + 1);
 	}
-	case od::json_type::array: return list(b, v, out, d + 1);
-	case od::json_type::string: {
+	case '[': return list(b, v, out, d + 1);
+	case '"': {
 		size_t n;
-		const char *s = b.str(v, &n);
+		const char *s = b.str(t, &n);
 		std::string_view sv(s, n);
 		out->kind = TLC_VALUE_FLOAT;
 		if (sv == "inf")
@@ -566,15 +656,29 @@ void value(op_build &b, od::value v, tlc_value *out, int d)
 			out->kind = TLC_VALUE_STRING, out->u.string = s;
 		return;
 	}
-	case od::json_type::number: {
+	case 'n':
+		if (!is(t, "null"))
+			no();
+		out->kind = TLC_VALUE_NONE;
+		return;
+	case 't':
+	case 'f':
+		out->kind = TLC_VALUE_BOOL;
+		out->u.boolean = t.first() == 't';
+		if (!is(t, out->u.boolean ? "true" : "false"))
+			no();
+		return;
+	default: {
+		out->kind = TLC_VALUE_INT;
+		if (small_int(t, &out->u.integer))
+			return;
 		// (not get_number(): in simdjson 3.0.1 it makes 0 of a number with
 		// more than 19 digits, tests/fixtures/oplog/fast/float_forms.jsonl)
-		od::number_type t;
-		OD(v.get_number_type(), t);
-		if (t == od::number_type::signed_integer) {
-			out->kind = TLC_VALUE_INT;
-			out->u.integer = as_int(v);
-		} else if (t == od::number_type::floating_point_number) {
+		od::number_type nt;
+		OD(v.get_number_type(), nt);
+		if (nt == od::number_type::signed_integer) {
+			OD(v.get_int64(), out->u.integer);
+		} else if (nt == od::number_type::floating_point_number) {
 			out->kind = TLC_VALUE_FLOAT;
 			OD(v.get_double(), out->u.real);
 		} else {
@@ -582,18 +686,6 @@ void value(op_build &b, od::value v, tlc_value *out, int d)
 		}
 		return;
 	}
-	case od::json_type::boolean: {
-		bool x;
-		OD(v.get_bool(), x);
-		out->kind = TLC_VALUE_BOOL;
-		out->u.boolean = x;
-		return;
-	}
-	default:
-		if (!null(v))
-			no();
-		out->kind = TLC_VALUE_NONE;
-		return;
 	}
 }
 
@@ -640,25 +732,29 @@ enum op_key {
 	O_PARENT, O_ARGS, O_KWARGS, O_OUTPUTS, O_HOST_NS, O_START_NS, O_THREAD, O_CORRELATION
 };
 
-// The op fields of a record (oplog.c's record_key, less the other kinds').
-op_key op_key_of(std::string_view k)
+// The op fields of a record (oplog.c's record_key, less the other kinds'),
+// from the raw key k.
+op_key op_key_of(const char *k)
 {
-	switch (k.size()) {
-	case 2: return k == "id" ? O_ID : k == "op" ? O_OP : O_NONE;
-	case 4: return k == "args" ? O_ARGS : k == "kind" ? O_KIND : O_NONE;
-	case 5: return k == "phase" ? O_PHASE : O_NONE;
-	case 6:
-		return k == "module" ? O_MODULE : k == "parent" ? O_PARENT : k == "kwargs" ? O_KWARGS
-		     : k == "thread" ? O_THREAD : O_NONE;
-	case 7: return k == "outputs" ? O_OUTPUTS : k == "host_ns" ? O_HOST_NS : O_NONE;
-	case 8: return k == "overload" ? O_OVERLOAD : k == "start_ns" ? O_START_NS : O_NONE;
-	case 10: // the "unrecorded" extension marks args: the event walk applies it
-		if (k == "unrecorded")
+	switch (k[0]) {
+	case 'a': return key_is(k, "args") ? O_ARGS : O_NONE;
+	case 'c': return key_is(k, "correlation") ? O_CORRELATION : O_NONE;
+	case 'h': return key_is(k, "host_ns") ? O_HOST_NS : O_NONE;
+	case 'i': return key_is(k, "id") ? O_ID : O_NONE;
+	case 'k': return key_is(k, "kind") ? O_KIND : key_is(k, "kwargs") ? O_KWARGS : O_NONE;
+	case 'm':
+		return key_is(k, "module") ? O_MODULE : key_is(k, "module_type") ? O_MODULE_TYPE
+		     : key_is(k, "module_call") ? O_MODULE_CALL : O_NONE;
+	case 'o':
+		return key_is(k, "op") ? O_OP : key_is(k, "outputs") ? O_OUTPUTS
+		     : key_is(k, "overload") ? O_OVERLOAD : O_NONE;
+	case 'p': return key_is(k, "phase") ? O_PHASE : key_is(k, "parent") ? O_PARENT : O_NONE;
+	case 's': return key_is(k, "start_ns") ? O_START_NS : O_NONE;
+	case 't': return key_is(k, "thread") ? O_THREAD : O_NONE;
+	case 'u': // the "unrecorded" extension marks args: the event walk applies it
+		if (key_is(k, "unrecorded"))
 			no();
 		return O_NONE;
-	case 11:
-		return k == "module_type" ? O_MODULE_TYPE : k == "module_call" ? O_MODULE_CALL
-		     : k == "correlation" ? O_CORRELATION : O_NONE;
 	default: return O_NONE;
 	}
 }
@@ -683,7 +779,7 @@ void record(op_build &b, od::object o, tlc_op *op)
 	for (auto fr : o) {
 		od::field f;
 		OD(std::move(fr), f);
-		op_key k = op_key_of(b.key(f));
+		op_key k = op_key_of(f.key().raw());
 		od::value v = f.value();
 		if (k == O_NONE) { // not an op field: ignored, as the reader ignores it
 			skip(b, v, 1);
@@ -692,32 +788,35 @@ void record(op_build &b, od::object o, tlc_op *op)
 		if (any >> k & 1) // a repeated field: the events say what it means
 			no();
 		any |= (uint32_t)1 << k;
-		if (null(v)) // null means absent
+		tok t;
+		if (!present(v, &t)) // null means absent
 			continue;
 		seen |= (uint32_t)1 << k;
 		switch (k) {
 		case O_KIND: {
-			const char *s = b.str(v, &n);
+			const char *s = b.str(t, &n);
 			if (std::string_view(s, n) != "op")
 				no();
 			break;
 		}
-		case O_ID: op->id = as_uint(v); break;
-		case O_OP: op->name = b.str(v, &n); break;
-		case O_OVERLOAD: op->overload = b.str(v, &n); break;
+		case O_ID: op->id = as_uint(v, t); break;
+		case O_OP: op->name = b.str(t, &n); break;
+		case O_OVERLOAD: op->overload = b.str(t, &n); break;
 		case O_PHASE: {
-			const char *s = b.str(v, &n);
+			const char *s = b.str(t, &n);
 			op->phase = phase_of(std::string_view(s, n));
 			break;
 		}
-		case O_MODULE: op->module = b.str(v, &n); break;
-		case O_MODULE_TYPE: op->module_type = b.str(v, &n); break;
-		case O_MODULE_CALL: op->module_call = as_uint(v), op->flags |= TLC_OP_HAS_MODULE_CALL; break;
-		case O_PARENT: op->parent = as_uint(v), op->flags |= TLC_OP_HAS_PARENT; break;
-		case O_HOST_NS: op->host_ns = as_uint(v), op->flags |= TLC_OP_HAS_HOST_NS; break;
-		case O_START_NS: op->start_ns = as_int(v), op->flags |= TLC_OP_HAS_START_NS; break;
-		case O_THREAD: op->thread = as_int(v), op->flags |= TLC_OP_HAS_THREAD; break;
-		case O_CORRELATION: op->correlation = as_int(v); break;
+		case O_MODULE: op->module = b.str(t, &n); break;
+		case O_MODULE_TYPE: op->module_type = b.str(t, &n); break;
+		case O_MODULE_CALL:
+			op->module_call = as_uint(v, t), op->flags |= TLC_OP_HAS_MODULE_CALL;
+			break;
+		case O_PARENT: op->parent = as_uint(v, t), op->flags |= TLC_OP_HAS_PARENT; break;
+		case O_HOST_NS: op->host_ns = as_uint(v, t), op->flags |= TLC_OP_HAS_HOST_NS; break;
+		case O_START_NS: op->start_ns = as_int(v, t), op->flags |= TLC_OP_HAS_START_NS; break;
+		case O_THREAD: op->thread = as_int(v, t), op->flags |= TLC_OP_HAS_THREAD; break;
+		case O_CORRELATION: op->correlation = as_int(v, t); break;
 		case O_ARGS: args = values(b, v, &op->nargs); break;
 		case O_OUTPUTS:
 			outputs = values(b, v, &op->noutputs);
