@@ -190,6 +190,14 @@ static const char *const declined[] = {
 	"{\"id\":0,\"op\":\"x\",\"args\":[]}{\"id\":1,\"op\":\"x\",\"args\":[]}",
 	"{\"id\":0,\"op\":\"x\",\"args\":[]",                        /* unclosed */
 	"{\"id\":0,\"op\":\"x\"y,\"args\":[]}",                      /* garbage after a string */
+	/* a string followed by ':' where a ',' must be: On-Demand would skip
+	 * such a string, not consumed, as a key (found by fuzz_oplog) */
+	"{\"id\":0,\"op\":\"x\",\"args\":[],\"kwargs\":{\"t\":\"m\":[3],\"u\":1}}",
+	"{\"id\":0,\"op\":\"x\",\"args\":[],\"e\":{\"a\":\"b\":1}}",
+	"{\"id\":0,\"op\":\"x\":1,\"args\":[]}",
+	"{\"id\":0,\"op\":\"x\",\"args\":[\"a\":1]}",
+	"{\"id\":0,\"op\":\"x\",\"args\":[{\"shape\":[2],\"dtype\":\"f\":1}]}",
+	"{\"id\":0,\"op\":\"x\",\"args\":[{\"shape\":[\"a\":1]}]}",
 	/* numbers yajl reads as big integers or doubles where an integer must be */
 	"{\"id\":0,\"op\":\"x\",\"args\":[9223372036854775808]}",
 	"{\"id\":0,\"op\":\"x\",\"args\":[18446744073709551616]}",

@@ -331,6 +331,18 @@ inline __attribute__((always_inline)) bool small_int(const tok &t, int64_t *out)
 	return true;
 }
 
+// A string read from its token is consumed all the same: On-Demand skips a
+// value not consumed by the structure around it, and it takes a string
+// followed by ':' for a key (so "a":"b":1 would pass for a field
+// "a":1; tests/fixtures/oplog/fast/od_string_colon.jsonl). A number or a
+// literal is skipped as one token, and the ',' or the bracket after it is
+// then checked: those need not be.
+void consume_string(od::value &v)
+{
+	od::raw_json_string s;
+	OD(v.get_raw_json_string(), s);
+}
+
 struct op_build {
 	tlc_json_fast_op *o;
 	const tlc_json_op_sink *sink;
@@ -353,18 +365,16 @@ struct op_build {
 			grow(o->vals, o->capvals);
 		o->vals[o->nvals++] = v;
 	}
-	// A string token: its closing quote becomes its NUL; its length in *n.
-	static const char *str(const tok &t, size_t *n)
+	// The string value v, whose token is t: consumed (see consume_string),
+	// and its closing quote becomes its NUL; its length in *n.
+	static const char *str(od::value &v, const tok &t, size_t *n)
 	{
 		if (t.n < 2 || t.s[0] != '"' || t.s[t.n - 1] != '"')
 			no();
+		consume_string(v);
 		t.s[t.n - 1] = '\0';
 		*n = t.n - 2;
 		return t.s + 1;
-	}
-	static const char *str(od::value v, size_t *n)
-	{
-		return str(token(v), n);
 	}
 	// A field's key (the field read last), as a C string: its closing
 	// quote, found back from its value over the ':' and whitespace,
@@ -464,8 +474,7 @@ void skip(op_build &b, od::value v, int d)
 		return;
 	}
 	case '"':
-		if (t.n < 2 || t.s[t.n - 1] != '"')
-			no();
+		consume_string(v);
 		return;
 	case 'n':
 	case 't':
@@ -576,7 +585,7 @@ void tensor(op_build &b, od::object o, tlc_value *v, int d)
 			bit = 2;
 			tok s;
 			if (present(x, &s)) {
-				const char *name = b.str(s, &n);
+				const char *name = b.str(x, s, &n);
 				b.sink->dtype(b.sink->ctx, name, n, t);
 			}
 		} else if (key_is(k, "stride")) {
@@ -587,7 +596,7 @@ void tensor(op_build &b, od::object o, tlc_value *v, int d)
 			bit = 8;
 			tok s;
 			if (present(x, &s))
-				t->device = b.str(s, &n);
+				t->device = b.str(x, s, &n);
 		} else if (key_is(k, "numel")) {
 			bit = 16;
 			tok s;
@@ -649,7 +658,7 @@ void value(op_build &b, od::value v, tlc_value *out, int d)
 	case '[': return list(b, v, out, d + 1);
 	case '"': {
 		size_t n;
-		const char *s = b.str(t, &n);
+		const char *s = b.str(v, t, &n);
 		std::string_view sv(s, n);
 		out->kind = TLC_VALUE_FLOAT;
 		if (sv == "inf")
@@ -800,21 +809,21 @@ void record(op_build &b, od::object o, tlc_op *op)
 		seen |= (uint32_t)1 << k;
 		switch (k) {
 		case O_KIND: {
-			const char *s = b.str(t, &n);
+			const char *s = b.str(v, t, &n);
 			if (std::string_view(s, n) != "op")
 				no();
 			break;
 		}
 		case O_ID: op->id = as_uint(v, t); break;
-		case O_OP: op->name = b.str(t, &n); break;
-		case O_OVERLOAD: op->overload = b.str(t, &n); break;
+		case O_OP: op->name = b.str(v, t, &n); break;
+		case O_OVERLOAD: op->overload = b.str(v, t, &n); break;
 		case O_PHASE: {
-			const char *s = b.str(t, &n);
+			const char *s = b.str(v, t, &n);
 			op->phase = phase_of(std::string_view(s, n));
 			break;
 		}
-		case O_MODULE: op->module = b.str(t, &n); break;
-		case O_MODULE_TYPE: op->module_type = b.str(t, &n); break;
+		case O_MODULE: op->module = b.str(v, t, &n); break;
+		case O_MODULE_TYPE: op->module_type = b.str(v, t, &n); break;
 		case O_MODULE_CALL:
 			op->module_call = as_uint(v, t), op->flags |= TLC_OP_HAS_MODULE_CALL;
 			break;
