@@ -3,40 +3,30 @@
  * (the one C++ translation unit, with a C interface) includes simdjson.
  *
  * The fast path is an accelerator, never a second dialect. A reader hands it
- * one complete JSON text (today: an op log record line) and it does one of
- * two things with it:
+ * one complete JSON text (today: an op log record line); simdjson's
+ * DOM parser validates the whole text first, then the fast path delivers
+ * the same events, in the same order, as yajl delivers to that reader's
+ * callbacks (strings and keys unescaped; each is followed by a NUL byte
+ * and stays valid until tlc_json_fast__object returns), except that numbers come
+ * converted where yajl hands over their text: integers exactly, other
+ * numbers correctly rounded (as strtod rounds). When the text is malformed
+ * or anything about it is unusual, it declines before any event, and the
+ * reader parses that text with yajl, so every error, its code and its
+ * line/column are yajl's, exactly as without simdjson. A callback may still
+ * stop the walk (CANCELED) with the error it found: a reader that wants
+ * yajl's position for that error keeps the events of a text free of side
+ * effects until the text's last event, and reads the text again with yajl.
  *
- * - tlc_json_fast__op (op records of the plain shape): simdjson On-Demand
- *   parses the text and the tlc_op is built straight from the values as
- *   they are read: no DOM, no events, no copy of a value. On-Demand checks
- *   only what is read, so the builder reads every value, those it ignores
- *   too, and checks that nothing follows the object: it takes a text only
- *   when yajl would take it and make the same record of it.
- * - tlc_json_fast__parse then __events (any other text): simdjson's DOM
- *   parser validates the whole text first, then the fast path delivers the
- *   same events, in the same order, as yajl delivers to that reader's
- *   callbacks (strings and keys unescaped; each is followed by a NUL byte
- *   and stays valid until the next __parse), except that numbers come
- *   converted where yajl hands over their text: integers exactly, other
- *   numbers correctly rounded (as strtod rounds).
- *
- * When the text is malformed or anything about it is unusual, each declines
- * before any record or event, and the reader goes on to the next step (the
- * events, then yajl), so every error, its code and its line/column are
- * yajl's, exactly as without simdjson. A callback may still stop the walk
- * (CANCELED) with the error it found: a reader that wants yajl's position
- * for that error keeps the events of a text free of side effects until the
- * text's last event, and reads the text again with yajl.
+ * For op log records of the plain shape, tlc_json_fast__op goes further and
+ * builds the tlc_op itself from the parse (no events); it declines anything
+ * else to the events, which keep every check and error of the reader.
  *
  * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
  * the inline stubs below decline everything and yajl reads it all. The
  * environment variable TLCOST_JSON_FAST=0 turns the fast path off at run
  * time (to compare both paths; docs/oplog-v1.md). simdjson's own buffers
  * (a few bytes per byte of the longest text, which is at most
- * TLC_JSON_FAST_MAX_TEXT, for each of its two parsers) and the op builder's
- * copy of the text and value stack come from operator new and malloc, not
- * the eval's allocator; the record's own memory comes from the reader
- * (tlc_json_op_sink). */
+ * TLC_JSON_FAST_MAX_TEXT) come from operator new, not the eval's allocator. */
 #ifndef TLC_INPUT_JSON_FAST_H
 #define TLC_INPUT_JSON_FAST_H
 
@@ -120,24 +110,20 @@ int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len
                          size_t readable);
 int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx);
 
-/** Parses text[0..len) (one op log record line, without a backslash) with
- *  simdjson On-Demand and fills *op from it when it is an op record
- *  (docs/oplog-v1.md) of the plain shape: kind absent, null or "op"; every
- *  known field of an op once, of its type (null counting as absent), id, op
- *  and args present, phase one of the four, no "unrecorded"; values as
- *  value_event of engine/input/oplog.c makes them ("inf", "-inf", "nan"
- *  strings as floats); tensors with a shape of integers >= 0, a stride of
- *  as many integers when given, dtype and device strings, a numel >= 0;
- *  nesting within max_depth, unknown fields included; nothing but
- *  whitespace after the object. Every value is read, those of unknown
- *  fields too, so a text yajl would refuse is never taken. Strings point
- *  into the fast path's copy of the text (NUL-terminated, valid until the
- *  next __op). Anything else is DECLINED, with nothing pushed (the text is
- *  then for __parse and __events, or yajl); OK otherwise. op->correlation
+/** Fills *op from the parsed text when it is an op record (docs/oplog-v1.md)
+ *  of the plain shape: kind absent, null or "op"; every known field of an op
+ *  once, of its type (null counting as absent), id, op and args present,
+ *  phase one of the four; values as value_event of engine/input/oplog.c
+ *  makes them ("inf", "-inf", "nan" strings as floats); tensors with a
+ *  shape of integers >= 0, a stride of as many integers when given, dtype
+ *  and device strings, a numel >= 0; nesting within max_depth, unknown
+ *  fields included. Strings point into the parser (NUL-terminated, valid
+ *  until the next __parse) and must hold no NUL: call it only for a text
+ *  without a backslash. Anything else is DECLINED, with nothing read and
+ *  the text still there for __events; OK otherwise. op->correlation
  *  defaults to op->id and op->flags says which fields came, as the reader's
- *  finish_op sets them. The text is not modified and needs no padding. */
-int tlc_json_fast__op(tlc_json_fast *j, const unsigned char *text, size_t len,
-                      const tlc_json_op_sink *sink, tlc_op *op);
+ *  finish_op sets them. */
+int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op);
 
 #else
 
@@ -160,10 +146,9 @@ static inline int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events 
 	(void)j, (void)cb, (void)ctx;
 	return TLC_JSON_FAST_DECLINED;
 }
-static inline int tlc_json_fast__op(tlc_json_fast *j, const unsigned char *text, size_t len,
-                                    const tlc_json_op_sink *sink, tlc_op *op)
+static inline int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink, tlc_op *op)
 {
-	(void)j, (void)text, (void)len, (void)sink, (void)op;
+	(void)j, (void)sink, (void)op;
 	return TLC_JSON_FAST_DECLINED;
 }
 

@@ -1619,12 +1619,12 @@ static void fast_dtype(void *ctx, const char *s, size_t n, tlc_tensor *t)
 /* An op record built straight from the parsed line, without events:
  * OK when pushed, CANCELED when pushing it raised an error, DECLINED when
  * the line is not of the plain shape (the events then read it). */
-static int fast_op(reader *r, const unsigned char *p, size_t n)
+static int fast_op(reader *r)
 {
 	begin_record(r);
 	tlc_json_op_sink sink = { r, fast_alloc, fast_dtype, TLC_OPLOG_MAX_DEPTH };
 	tlc_op op;
-	if (tlc_json_fast__op(r->fast, p, n, &sink, &op) != TLC_JSON_FAST_OK)
+	if (tlc_json_fast__op(r->fast, &sink, &op) != TLC_JSON_FAST_OK)
 		return TLC_JSON_FAST_DECLINED;
 	return push_op(r, &op) ? TLC_JSON_FAST_OK : TLC_JSON_FAST_CANCELED;
 }
@@ -1634,16 +1634,13 @@ static int fast_op(reader *r, const unsigned char *p, size_t n)
 static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 {
 	r->pushed = 0;
+	if (tlc_json_fast__parse(r->fast, p, n, avail) != TLC_JSON_FAST_OK)
+		return 1;
 	r->fast_escapes = memchr(p, '\\', n) != NULL;
 	r->strings_stay = 1;
-	int st = r->fast_escapes ? TLC_JSON_FAST_DECLINED : fast_op(r, p, n);
-	if (st == TLC_JSON_FAST_DECLINED) {
-		if (tlc_json_fast__parse(r->fast, p, n, avail) != TLC_JSON_FAST_OK) {
-			r->strings_stay = 0;
-			return 1;
-		}
+	int st = r->fast_escapes ? TLC_JSON_FAST_DECLINED : fast_op(r);
+	if (st == TLC_JSON_FAST_DECLINED)
 		st = tlc_json_fast__events(r->fast, &fast_events, r);
-	}
 	r->strings_stay = 0;
 	if (st == TLC_JSON_FAST_OK)
 		return 0;
