@@ -210,3 +210,10 @@ TESTS += tests/test_cost_io
 tests_test_cost_io_SOURCES = tests/test_cost_io.c
 tests_test_cost_io_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cost_io_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- odlog: the op-log boundary of the SIMD fast path (tlc_json_fast__op) ----
+check_PROGRAMS += tests/test_json_fast
+TESTS += tests/test_json_fast
+tests_test_json_fast_SOURCES = tests/test_json_fast.c
+tests_test_json_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SIMDJSON_CFLAGS)
+tests_test_json_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -249,7 +249,7 @@ static void test_fast_same_records(void **state)
 		"good.jsonl", "fast/op_shapes.jsonl", "fast/kwargs.jsonl", "fast/dup_keys.jsonl",
 		"fast/float_forms.jsonl", "fast/int_limits.jsonl", "fast/kind_late.jsonl",
 		"fast/nested_unknown.jsonl", "fast/empty_key.jsonl", "fast/deep_dims65.jsonl",
-		"fast/deep_unknown65.jsonl", "fast/deep_tensor_skip65.jsonl",
+		"fast/deep_unknown65.jsonl", "fast/deep_tensor_skip65.jsonl", "fast/od_accept.jsonl",
 	};
 	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
 		ctx *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
