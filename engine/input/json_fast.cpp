@@ -546,6 +546,7 @@ namespace od = simdjson::ondemand;
 struct twalk {
 	const tlc_json_trace_events *cb;
 	void *ctx;
+	const char *end; // the run's end: every string closes before it
 	bool canceled = false; // a callback returned 0
 };
 
@@ -609,23 +610,40 @@ bool tcall(twalk &w, int ok)
 	return ok != 0;
 }
 
+// A string without a backslash is its raw text (stage 1 validated it:
+// UTF-8, no raw control character), delivered where it lies; one with
+// escapes is unescaped by simdjson.
 bool tstring(twalk &w, od::value &v)
 {
-	std::string_view s;
+	std::string_view s = trim_token(v.raw_json_token());
+	if (s.size() >= 2 && s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2)) {
+		s = s.substr(1, s.size() - 2);
+		return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+	}
 	if (v.get_string().get(s))
 		return false;
 	return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+}
+
+// A key, raw where it has no backslash (as tstring), else unescaped.
+bool tkey(twalk &w, od::field &f)
+{
+	const char *k = f.key().raw(); // (just after the opening quote)
+	const void *q = std::memchr(k, '"', (size_t)(w.end - k));
+	std::string_view s;
+	if (q && !std::memchr(k, '\\', (size_t)(static_cast<const char *>(q) - k)))
+		s = std::string_view(k, (size_t)(static_cast<const char *>(q) - k));
+	else if (f.unescaped_key().get(s))
+		return false;
+	return tcall(w, w.cb->map_key(w.ctx, bytes(s), s.size()));
 }
 
 // The fields of an object whose '{' was read; the caller delivers end_map.
 bool tfields(twalk &w, od::object &o)
 {
 	for (auto f : o) {
-		std::string_view k;
-		od::value x;
-		if (f.unescaped_key().get(k) || !tcall(w, w.cb->map_key(w.ctx, bytes(k), k.size())))
-			return false;
-		if (f.value().get(x) || !tvalue(w, x))
+		od::field fld;
+		if (std::move(f).get(fld) || !tkey(w, fld) || !tvalue(w, fld.value()))
 			return false;
 	}
 	return true;
@@ -745,7 +763,7 @@ extern "C" void tlc_json_trace__batch(tlc_json_trace *j, unsigned char *run, siz
 	unsigned char before = run[-1], after = run[len];
 	run[-1] = '[';
 	run[len] = ']';
-	twalk w = { cb, ctx };
+	twalk w = { cb, ctx, reinterpret_cast<const char *>(run + len) };
 	try {
 		od::document doc;
 		char *at = reinterpret_cast<char *>(run - 1);

@@ -51,6 +51,7 @@ typedef struct event {
 	ecat cat;
 	char cat_name[32];
 	const char *name;
+	size_t name_len;
 	int64_t pid, tid, ts, dur, ext, corr, bytes, device, stream;
 	tlc_tnode *dims, *types, *strides, *concrete;
 } event;
@@ -406,7 +407,7 @@ static int keep_module(reader *r)
 	tlc_trace_ops *t = &r->ops;
 	if (tlc_alloc__grow(r->a, (void **)&t->mods, &t->modcap, t->nmods + 1, sizeof *t->mods) < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-	const char *nm = e->name + 11;
+	const char *nm = e->name + 11; /* (a frame's name may hold a NUL: it ends there) */
 	const char *in = tlc_intern__get(tlc_eval__intern(r->ev), nm, strlen(nm));
 	if (!in)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
@@ -495,7 +496,8 @@ static int keep_op(reader *r)
 		return fail(r, rc, "out_of_memory", "memory allocation failed");
 	if (rc < 0)
 		return fail_field(r, why);
-	o->name = tlc_intern__get(tlc_eval__intern(r->ev), e->name, strlen(e->name));
+	/* (a cpu_op's name holds no NUL: has_nul refused it) */
+	o->name = tlc_intern__get(tlc_eval__intern(r->ev), e->name, e->name_len);
 	if (!o->name)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 	o->start_ns = e->ts;
@@ -525,11 +527,16 @@ static int keep_op(reader *r)
  * (docs/kineto.md, "Trace generations"). */
 static int is_annotation_row(const char *name)
 {
-	static const char *const prefixes[] = {
-		"ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#", "enumerate(DataLoader)#",
+#define P(lit) { lit, sizeof(lit) - 1 }
+	static const struct { const char *s; size_t n; } prefixes[] = {
+		P("ProfilerStep#"), P("Optimizer.step#"), P("Optimizer.zero_grad#"),
+		P("enumerate(DataLoader)#"),
 	};
+#undef P
+	if (name[0] != 'P' && name[0] != 'O' && name[0] != 'e') /* (most ops: aten::...) */
+		return 0;
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+		if (strncmp(name, prefixes[i].s, prefixes[i].n) == 0)
 			return 1;
 	return 0;
 }
@@ -729,6 +736,7 @@ static int ev_string(reader *r, const char *s, size_t n)
 		e->name = tlc_arena__strndup(&r->scratch, s, n);
 		if (!e->name)
 			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+		e->name_len = n;
 		e->have |= EV_NAME;
 		return 1;
 	case EK_PID:
