@@ -628,11 +628,12 @@ bool tstring(twalk &w, od::value &v)
 // A key, raw where it has no backslash (as tstring), else unescaped.
 bool tkey(twalk &w, od::field &f)
 {
-	const char *k = f.key().raw(); // (just after the opening quote)
-	const void *q = std::memchr(k, '"', (size_t)(w.end - k));
+	const char *k = f.key().raw(), *q = k; // (just after the opening quote)
+	while (q < w.end && *q != '"' && *q != '\\') // (keys are short: a byte loop)
+		q++;
 	std::string_view s;
-	if (q && !std::memchr(k, '\\', (size_t)(static_cast<const char *>(q) - k)))
-		s = std::string_view(k, (size_t)(static_cast<const char *>(q) - k));
+	if (q < w.end && *q == '"')
+		s = std::string_view(k, (size_t)(q - k));
 	else if (f.unescaped_key().get(s))
 		return false;
 	return tcall(w, w.cb->map_key(w.ctx, bytes(s), s.size()));

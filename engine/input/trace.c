@@ -1197,7 +1197,7 @@ static int read_stream(reader *r, tlc_instream *in)
  * by yajl or part of an event the fast path read whole, and yajl is only
  * ever handed "null" where it stands before an array value. */
 
-#define WIN_FILL (512u * 1024u)           /* pending bytes gathered before a run */
+#define WIN_FILL (64u * 1024u) /* pending bytes gathered before a run (a chunk: in cache) */
 #define WIN_SLACK (1u + TLC_JSON_FAST_PADDING)
 #define WIN_MORE 1                        /* step result: the window needs bytes */
 
@@ -1498,7 +1498,7 @@ static void win_init(fastwin *w)
 		if (!*end && v > 0 && v <= WIN_FILL)
 			w->fill = w->slice = (size_t)v;
 	}
-	w->longest = 2 * w->fill;
+	w->longest = w->slice ? 2 * w->fill : TLC_JSON_FAST_MAX_TEXT;
 	w->j = tlc_json_trace__new();
 }
 
