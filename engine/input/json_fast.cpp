@@ -601,7 +601,7 @@ bool json_number(std::string_view s)
 
 // false: stop (a simdjson error, a value yajl would read otherwise, or a
 // callback's 0, then w.canceled)
-bool tvalue(twalk &w, od::value &v);
+bool tvalue(twalk &w, od::value &v, char close);
 
 bool tcall(twalk &w, int ok)
 {
@@ -610,12 +610,27 @@ bool tcall(twalk &w, int ok)
 	return ok != 0;
 }
 
+// A scalar's text (its raw token without the whitespace after it), or an
+// empty view when the token after it is not one that may follow a value in
+// its container (',' or close): a scalar read by its text is not consumed,
+// and On-Demand, skipping it, does not check what follows it.
+std::string_view scalar(od::value &v, char close)
+{
+	std::string_view t = v.raw_json_token();
+	char next = t.data()[t.size()]; // (the next token: the array's ']' at the latest)
+	if (next != ',' && next != close)
+		return std::string_view();
+	return trim_token(t);
+}
+
 // A string without a backslash is its raw text (stage 1 validated it:
 // UTF-8, no raw control character), delivered where it lies; one with
 // escapes is unescaped by simdjson.
-bool tstring(twalk &w, od::value &v)
+bool tstring(twalk &w, od::value &v, char close)
 {
-	std::string_view s = trim_token(v.raw_json_token());
+	std::string_view s = scalar(v, close);
+	if (s.empty())
+		return false;
 	if (s.size() >= 2 && s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2)) {
 		s = s.substr(1, s.size() - 2);
 		return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
@@ -644,13 +659,13 @@ bool tfields(twalk &w, od::object &o)
 {
 	for (auto f : o) {
 		od::field fld;
-		if (std::move(f).get(fld) || !tkey(w, fld) || !tvalue(w, fld.value()))
+		if (std::move(f).get(fld) || !tkey(w, fld) || !tvalue(w, fld.value(), '}'))
 			return false;
 	}
 	return true;
 }
 
-bool tvalue(twalk &w, od::value &v)
+bool tvalue(twalk &w, od::value &v, char close)
 {
 	od::json_type t;
 	if (v.type().get(t))
@@ -668,26 +683,26 @@ bool tvalue(twalk &w, od::value &v)
 			return false;
 		for (auto e : a) {
 			od::value x;
-			if (e.get(x) || !tvalue(w, x))
+			if (e.get(x) || !tvalue(w, x, ']'))
 				return false;
 		}
 		return tcall(w, w.cb->end_array(w.ctx));
 	}
-	case od::json_type::string: return tstring(w, v);
+	case od::json_type::string: return tstring(w, v, close);
 	case od::json_type::number: {
-		std::string_view s = trim_token(v.raw_json_token());
+		std::string_view s = scalar(v, close);
 		if (!json_number(s))
 			return false;
 		return tcall(w, w.cb->number(w.ctx, s.data(), s.size()));
 	}
 	case od::json_type::boolean: {
-		std::string_view s = trim_token(v.raw_json_token());
+		std::string_view s = scalar(v, close);
 		if (s != "true" && s != "false")
 			return false;
 		return tcall(w, w.cb->boolean(w.ctx, s[0] == 't'));
 	}
 	case od::json_type::null: {
-		if (trim_token(v.raw_json_token()) != "null")
+		if (scalar(v, close) != "null")
 			return false;
 		return tcall(w, w.cb->null(w.ctx));
 	}

@@ -1404,7 +1404,7 @@ static int win_append(reader *r, fastwin *w, const unsigned char *p, size_t n)
 	w->lo = w->pos = 0;
 	w->single = 0;
 	if (w->hi + n + WIN_SLACK > w->cap) {
-		size_t cap = w->cap ? w->cap : 2 * w->fill;
+		size_t cap = w->cap;
 		while (cap < w->hi + n + WIN_SLACK)
 			cap *= 2;
 		unsigned char *b = tlc_alloc__realloc(r->a, w->buf, cap + 1);
@@ -1487,7 +1487,7 @@ static int read_fast(reader *r, tlc_instream *in, fastwin *w)
 
 /* TLCOST_TRACE_WINDOW=N (tests): slices of N bytes, a window of N, events
  * longer than 2N read by yajl; cuts fall anywhere, also inside tokens. */
-static void win_init(fastwin *w)
+static void win_init(fastwin *w, const tlc_allocator *a)
 {
 	memset(w, 0, sizeof *w);
 	w->fill = WIN_FILL;
@@ -1500,6 +1500,15 @@ static void win_init(fastwin *w)
 	}
 	w->longest = w->slice ? 2 * w->fill : TLC_JSON_FAST_MAX_TEXT;
 	w->j = tlc_json_trace__new();
+	if (!w->j)
+		return;
+	w->cap = 2 * w->fill + WIN_SLACK;
+	w->buf = tlc_alloc__calloc(a, 1, w->cap + 1);
+	if (!w->buf) { /* memory is short: yajl alone */
+		tlc_json_trace__free(w->j);
+		w->j = NULL;
+		w->cap = 0;
+	}
 }
 
 int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
@@ -1509,7 +1518,7 @@ int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 		return TLC_ENOMEM;
 	r.lim = tlc_instream__limits(in);
 	fastwin w;
-	win_init(&w);
+	win_init(&w, r.a);
 	int rc = w.j ? read_fast(&r, in, &w) : read_stream(&r, in);
 	tlc_json_trace__free(w.j);
 	tlc_alloc__free(r.a, w.buf);
