@@ -217,3 +217,7 @@ TESTS += tests/test_json_fast
 tests_test_json_fast_SOURCES = tests/test_json_fast.c
 tests_test_json_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SIMDJSON_CFLAGS)
 tests_test_json_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- tracefast: the trace fast path against yajl (flops and join, windows) ----
+TESTS += tests/trace_fast_same.sh
+EXTRA_DIST += tests/trace_fast_same.sh

@@ -13,8 +13,8 @@
 #include "error.h"
 #include "instream.h"
 
-#define RAW_CHUNK (256u * 1024u)  /* bytes per read(2) */
-#define OUT_CHUNK (256u * 1024u)  /* decompressed bytes per chunk */
+#define RAW_CHUNK (64u * 1024u)  /* bytes per read(2): the trace reader parses a chunk while it is in cache */
+#define OUT_CHUNK (64u * 1024u)   /* decompressed bytes per chunk (as RAW_CHUNK) */
 #define MEM_SLICE (1u << 30)      /* zlib's avail_in is 32 bits */
 
 struct tlc_instream {

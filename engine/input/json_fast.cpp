@@ -519,3 +519,308 @@ extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink,
 	}
 	return TLC_JSON_FAST_OK;
 }
+
+// ---- trace: the elements of a Kineto trace's traceEvents array ----
+//
+// tlc_json_trace__batch reads a run of complete array elements with
+// On-Demand and delivers, per element, the events yajl delivers for it
+// (numbers as their text, as yajl's number callback has them). The run is
+// parsed in place as the array "[" + run + "]": the byte before the run and
+// the one after it are borrowed for the brackets and put back.
+//
+// On-Demand validates what it is asked to read, not what it skips, so every
+// value of an element is read (the reader's callbacks see them all anyway),
+// and what On-Demand takes without checking is checked here: a number's
+// text against the JSON grammar (yajl's lexer), a literal's spelling. A
+// string is unescaped by simdjson, which rejects lone surrogates (yajl
+// turns them into '?' or a 3-byte sequence: declined, yajl reads them);
+// stage 1 validates UTF-8 (stricter than yajl: overlong forms and encoded
+// surrogates are declined) and rejects raw control characters in strings,
+// as yajl does. yajl's extra whitespace (\v, \f) is no whitespace here, so
+// an element holding it fails and is declined.
+
+struct tlc_json_trace {
+	simdjson::ondemand::parser parser;
+};
+
+namespace {
+
+namespace od = simdjson::ondemand;
+
+struct twalk {
+	const tlc_json_trace_events *cb;
+	void *ctx;
+	const char *end; // the run's end: every string closes before it
+	bool canceled = false; // a callback returned 0
+};
+
+bool json_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The token without the whitespace On-Demand counts into it.
+std::string_view trim_token(std::string_view t)
+{
+	size_t n = t.size();
+	while (n && json_ws(t[n - 1]))
+		n--;
+	return t.substr(0, n);
+}
+
+bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? exactly (RFC 8259, yajl's lexer)
+bool json_number(std::string_view s)
+{
+	size_t i = 0, n = s.size();
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n || !digit(s[i]))
+		return false;
+	if (s[i] == '0')
+		i++;
+	else
+		while (i < n && digit(s[i]))
+			i++;
+	if (i < n && s[i] == '.') {
+		if (++i >= n || !digit(s[i]))
+			return false;
+		while (i < n && digit(s[i]))
+			i++;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= n || !digit(s[i]))
+			return false;
+		while (i < n && digit(s[i]))
+			i++;
+	}
+	return i == n;
+}
+
+// false: stop (a simdjson error, a value yajl would read otherwise, or a
+// callback's 0, then w.canceled)
+bool tvalue(twalk &w, od::value &v, char close);
+
+bool tcall(twalk &w, int ok)
+{
+	if (!ok)
+		w.canceled = true;
+	return ok != 0;
+}
+
+// A scalar's text (its raw token without the whitespace after it), or an
+// empty view when the token after it is not one that may follow a value in
+// its container (',' or close): a scalar read by its text is not consumed,
+// and On-Demand, skipping it, does not check what follows it.
+std::string_view scalar(od::value &v, char close)
+{
+	std::string_view t = v.raw_json_token();
+	char next = t.data()[t.size()]; // (the next token: the array's ']' at the latest)
+	if (next != ',' && next != close)
+		return std::string_view();
+	return trim_token(t);
+}
+
+// A string without a backslash is its raw text (stage 1 validated it:
+// UTF-8, no raw control character), delivered where it lies; one with
+// escapes is unescaped by simdjson.
+bool tstring(twalk &w, od::value &v, char close)
+{
+	std::string_view s = scalar(v, close);
+	if (s.empty())
+		return false;
+	if (s.size() >= 2 && s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2)) {
+		s = s.substr(1, s.size() - 2);
+		return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+	}
+	if (v.get_string().get(s))
+		return false;
+	return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+}
+
+// A key, raw where it has no backslash (as tstring), else unescaped.
+bool tkey(twalk &w, od::field &f)
+{
+	const char *k = f.key().raw(), *q = k; // (just after the opening quote)
+	while (q < w.end && *q != '"' && *q != '\\') // (keys are short: a byte loop)
+		q++;
+	std::string_view s;
+	if (q < w.end && *q == '"')
+		s = std::string_view(k, (size_t)(q - k));
+	else if (f.unescaped_key().get(s))
+		return false;
+	return tcall(w, w.cb->map_key(w.ctx, bytes(s), s.size()));
+}
+
+// The fields of an object whose '{' was read; the caller delivers end_map.
+bool tfields(twalk &w, od::object &o)
+{
+	for (auto f : o) {
+		od::field fld;
+		if (std::move(f).get(fld) || !tkey(w, fld) || !tvalue(w, fld.value(), '}'))
+			return false;
+	}
+	return true;
+}
+
+bool tvalue(twalk &w, od::value &v, char close)
+{
+	od::json_type t;
+	if (v.type().get(t))
+		return false;
+	switch (t) {
+	case od::json_type::object: {
+		od::object o;
+		if (v.get_object().get(o) || !tcall(w, w.cb->start_map(w.ctx)) || !tfields(w, o))
+			return false;
+		return tcall(w, w.cb->end_map(w.ctx));
+	}
+	case od::json_type::array: {
+		od::array a;
+		if (v.get_array().get(a) || !tcall(w, w.cb->start_array(w.ctx)))
+			return false;
+		for (auto e : a) {
+			od::value x;
+			if (e.get(x) || !tvalue(w, x, ']'))
+				return false;
+		}
+		return tcall(w, w.cb->end_array(w.ctx));
+	}
+	case od::json_type::string: return tstring(w, v, close);
+	case od::json_type::number: {
+		std::string_view s = scalar(v, close);
+		if (!json_number(s))
+			return false;
+		return tcall(w, w.cb->number(w.ctx, s.data(), s.size()));
+	}
+	case od::json_type::boolean: {
+		std::string_view s = scalar(v, close);
+		if (s != "true" && s != "false")
+			return false;
+		return tcall(w, w.cb->boolean(w.ctx, s[0] == 't'));
+	}
+	case od::json_type::null: {
+		if (scalar(v, close) != "null")
+			return false;
+		return tcall(w, w.cb->null(w.ctx));
+	}
+	default: return false;
+	}
+}
+
+// Where the '}' just read ends: the current token is the one after it,
+// with only whitespace between.
+size_t end_before(const char *at, const char *base)
+{
+	while (at > base && json_ws(at[-1]))
+		at--;
+	return (size_t)(at - base);
+}
+
+// The run's elements, one by one, into out; false when one was not read.
+void trun(twalk &w, od::document &doc, const char *run, tlc_json_trace_run *out)
+{
+	od::array a;
+	if (doc.get_array().get(a))
+		return;
+	for (auto e : a) {
+		od::value x;
+		od::object o;
+		od::json_type t;
+		if (e.get(x) || x.type().get(t) || t != od::json_type::object || x.get_object().get(o))
+			return;
+		if (!tcall(w, w.cb->start_map(w.ctx)) || !tfields(w, o))
+			return;
+		const char *at;
+		if (doc.current_location().get(at))
+			return; // (the array's ']' is always there to be the next token)
+		size_t end = end_before(at, run);
+		if (!w.cb->end_map(w.ctx)) {
+			out->status = TLC_JSON_TRACE_CANCELED;
+			out->failed_end = end;
+			return;
+		}
+		out->accepted++;
+		out->end = end;
+	}
+}
+
+} // namespace
+
+extern "C" tlc_json_trace *tlc_json_trace__new(void)
+{
+	const char *env = std::getenv("TLCOST_JSON_FAST");
+	if (env && std::strcmp(env, "0") == 0)
+		return nullptr;
+	try {
+		return new (std::nothrow) tlc_json_trace();
+	} catch (...) {
+		return nullptr;
+	}
+}
+
+extern "C" void tlc_json_trace__free(tlc_json_trace *j)
+{
+	delete j;
+}
+
+extern "C" void tlc_json_trace__batch(tlc_json_trace *j, unsigned char *run, size_t len,
+                                      size_t readable, const tlc_json_trace_events *cb,
+                                      void *ctx, tlc_json_trace_run *out)
+{
+	out->status = TLC_JSON_TRACE_STOPPED;
+	out->accepted = 0;
+	out->end = 0;
+	out->failed_end = 0;
+	if (!j || readable < len + 1 + simdjson::SIMDJSON_PADDING)
+		return;
+	unsigned char before = run[-1], after = run[len];
+	run[-1] = '[';
+	run[len] = ']';
+	twalk w = { cb, ctx, reinterpret_cast<const char *>(run + len) };
+	try {
+		od::document doc;
+		char *at = reinterpret_cast<char *>(run - 1);
+		if (!j->parser.iterate(at, len + 2, readable + 1).get(doc))
+			trun(w, doc, at + 1, out);
+	} catch (...) { // (nothing throws with SIMDJSON_EXCEPTIONS 0; memory, at worst)
+	}
+	run[-1] = before;
+	run[len] = after;
+}
+
+extern "C" size_t tlc_json_trace__extent(const unsigned char *p, size_t n)
+{
+	// (the instream hands out text that ends between tokens, but the run
+	// may still end inside an element: then n + 1)
+	size_t depth = 0, i = 0;
+	while (i < n) {
+		unsigned char c = p[i++];
+		if (c == '"') {
+			for (;;) {
+				const void *q = std::memchr(p + i, '"', n - i);
+				if (!q)
+					return n + 1;
+				size_t k = (size_t)(static_cast<const unsigned char *>(q) - p);
+				size_t bs = 0; // backslashes right before the quote
+				while (k - bs > i && p[k - bs - 1] == '\\')
+					bs++;
+				i = k + 1;
+				if (!(bs & 1))
+					break;
+			}
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (depth == 0 || --depth == 0)
+				return i;
+		}
+	}
+	return n + 1;
+}

@@ -26,7 +26,14 @@
  * environment variable TLCOST_JSON_FAST=0 turns the fast path off at run
  * time (to compare both paths; docs/oplog-v1.md). simdjson's own buffers
  * (a few bytes per byte of the longest text, which is at most
- * TLC_JSON_FAST_MAX_TEXT) come from operator new, not the eval's allocator. */
+ * TLC_JSON_FAST_MAX_TEXT) come from operator new, not the eval's allocator.
+ *
+ * Kineto traces (the trace section at the end): the trace reader keeps yajl
+ * for the document around the traceEvents array and hands runs of whole
+ * array elements, from a streaming window, to tlc_json_trace__batch, which
+ * reads them with simdjson's On-Demand API and delivers each element's yajl
+ * events; an element it does not read whole is read again by yajl, so every
+ * error and position stays yajl's (docs/kineto.md, "Reading speed"). */
 #ifndef TLC_INPUT_JSON_FAST_H
 #define TLC_INPUT_JSON_FAST_H
 
@@ -150,6 +157,101 @@ static inline int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *si
 {
 	(void)j, (void)sink, (void)op;
 	return TLC_JSON_FAST_DECLINED;
+}
+
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+
+/* ---- trace: the elements of a Kineto trace's traceEvents array ---- */
+#ifndef TLC_INPUT_JSON_FAST_TRACE_H
+#define TLC_INPUT_JSON_FAST_TRACE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The events of the trace reader (engine/input/trace.c): yajl's callback
+ *  shapes, numbers as their JSON text (yajl's number callback). Each
+ *  returns nonzero to go on, 0 to stop. */
+typedef struct tlc_json_trace_events {
+	int (*null)(void *ctx);
+	int (*boolean)(void *ctx, int b);
+	int (*number)(void *ctx, const char *s, size_t len);
+	int (*string)(void *ctx, const unsigned char *s, size_t len);
+	int (*start_map)(void *ctx);
+	int (*map_key)(void *ctx, const unsigned char *s, size_t len);
+	int (*end_map)(void *ctx);
+	int (*start_array)(void *ctx);
+	int (*end_array)(void *ctx);
+} tlc_json_trace_events;
+
+/** What tlc_json_trace__batch read. */
+enum {
+	TLC_JSON_TRACE_STOPPED = 0, /* the element after `end` was not read whole */
+	TLC_JSON_TRACE_CANCELED = 1 /* the end_map closing the element after `end` returned 0 */
+};
+typedef struct tlc_json_trace_run {
+	int status;
+	size_t accepted;   /* elements read whole (each to its closing end_map) */
+	size_t end;        /* just past the '}' of the last of them (0: none) */
+	size_t failed_end; /* CANCELED: just past the '}' of the element whose end_map said 0 */
+} tlc_json_trace_run;
+
+typedef struct tlc_json_trace tlc_json_trace;
+
+#ifdef TLC_HAVE_SIMDJSON
+
+/** A reader of trace elements, or NULL when the fast path is off
+ *  (TLCOST_JSON_FAST=0) or memory is short: the caller then uses yajl. */
+tlc_json_trace *tlc_json_trace__new(void);
+
+/** Frees j (NULL is accepted). */
+void tlc_json_trace__free(tlc_json_trace *j);
+
+/** Reads run[0..len), which starts with an element's '{' (whitespace and
+ *  commas between elements, as in the array), element by element, and
+ *  delivers each element's events (yajl's, in yajl's order: strings and
+ *  keys unescaped, each valid until the element's last event) to cb with
+ *  ctx. It stops at the first element that is not an object read whole:
+ *  one malformed, unusual in any way yajl would read differently, cut by
+ *  the end of the run, or past the end of the array. Of that element some
+ *  events may have been delivered (the first ones, never its closing
+ *  end_map): the reader keeps them free of side effects and reads the
+ *  element again with yajl. A callback that returns 0 stops the run too;
+ *  when it is the closing end_map of an element, status is CANCELED and
+ *  failed_end says where that element ends. run[-1] and run[len] must be
+ *  writable (they are borrowed, then restored) and readable (>= len + 1 +
+ *  TLC_JSON_FAST_PADDING) bytes from run readable. */
+void tlc_json_trace__batch(tlc_json_trace *j, unsigned char *run, size_t len, size_t readable,
+                           const tlc_json_trace_events *cb, void *ctx, tlc_json_trace_run *out);
+
+/** The length of the JSON object or array that starts at p[0] (strings
+ *  and their escapes skipped; brackets counted, not matched: what yajl
+ *  reads as one value ends there), or n + 1 when it does not end in
+ *  p[0..n). */
+size_t tlc_json_trace__extent(const unsigned char *p, size_t n);
+
+#else
+
+static inline tlc_json_trace *tlc_json_trace__new(void) { return NULL; }
+static inline void tlc_json_trace__free(tlc_json_trace *j) { (void)j; }
+static inline void tlc_json_trace__batch(tlc_json_trace *j, unsigned char *run, size_t len,
+                                         size_t readable, const tlc_json_trace_events *cb,
+                                         void *ctx, tlc_json_trace_run *out)
+{
+	(void)j, (void)run, (void)len, (void)readable, (void)cb, (void)ctx;
+	out->status = TLC_JSON_TRACE_STOPPED;
+	out->accepted = out->end = out->failed_end = 0;
+}
+static inline size_t tlc_json_trace__extent(const unsigned char *p, size_t n)
+{
+	(void)p;
+	return n + 1;
 }
 
 #endif

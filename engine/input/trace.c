@@ -7,10 +7,12 @@
  * and phases need every op of a thread. The JSON text itself is never kept.
  * Both `{"traceEvents":[...]}` and bare-array files are read. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
 #include "eval.h"
 #include "instream.h"
+#include "json_fast.h"
 #include "trace.h"
 
 typedef enum ekey {
@@ -49,6 +51,7 @@ typedef struct event {
 	ecat cat;
 	char cat_name[32];
 	const char *name;
+	size_t name_len;
 	int64_t pid, tid, ts, dur, ext, corr, bytes, device, stream;
 	tlc_tnode *dims, *types, *strides, *concrete;
 } event;
@@ -404,7 +407,7 @@ static int keep_module(reader *r)
 	tlc_trace_ops *t = &r->ops;
 	if (tlc_alloc__grow(r->a, (void **)&t->mods, &t->modcap, t->nmods + 1, sizeof *t->mods) < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-	const char *nm = e->name + 11;
+	const char *nm = e->name + 11; /* (a frame's name may hold a NUL: it ends there) */
 	const char *in = tlc_intern__get(tlc_eval__intern(r->ev), nm, strlen(nm));
 	if (!in)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
@@ -493,7 +496,8 @@ static int keep_op(reader *r)
 		return fail(r, rc, "out_of_memory", "memory allocation failed");
 	if (rc < 0)
 		return fail_field(r, why);
-	o->name = tlc_intern__get(tlc_eval__intern(r->ev), e->name, strlen(e->name));
+	/* (a cpu_op's name holds no NUL: has_nul refused it) */
+	o->name = tlc_intern__get(tlc_eval__intern(r->ev), e->name, e->name_len);
 	if (!o->name)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 	o->start_ns = e->ts;
@@ -523,11 +527,16 @@ static int keep_op(reader *r)
  * (docs/kineto.md, "Trace generations"). */
 static int is_annotation_row(const char *name)
 {
-	static const char *const prefixes[] = {
-		"ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#", "enumerate(DataLoader)#",
+#define P(lit) { lit, sizeof(lit) - 1 }
+	static const struct { const char *s; size_t n; } prefixes[] = {
+		P("ProfilerStep#"), P("Optimizer.step#"), P("Optimizer.zero_grad#"),
+		P("enumerate(DataLoader)#"),
 	};
+#undef P
+	if (name[0] != 'P' && name[0] != 'O' && name[0] != 'e') /* (most ops: aten::...) */
+		return 0;
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+		if (strncmp(name, prefixes[i].s, prefixes[i].n) == 0)
 			return 1;
 	return 0;
 }
@@ -727,6 +736,7 @@ static int ev_string(reader *r, const char *s, size_t n)
 		e->name = tlc_arena__strndup(&r->scratch, s, n);
 		if (!e->name)
 			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+		e->name_len = n;
 		e->have |= EV_NAME;
 		return 1;
 	case EK_PID:
@@ -1171,13 +1181,347 @@ static int read_stream(reader *r, tlc_instream *in)
 	}
 }
 
+/* ---------------------------------------------------------------- */
+/* the fast path: whole events read by simdjson (json_fast.h)        */
+/* ---------------------------------------------------------------- */
+
+/* The stream's bytes pass through a window. yajl reads the document around
+ * the traceEvents array; inside it, runs of whole events go to
+ * tlc_json_trace__batch, which delivers their events to the same callbacks,
+ * and yajl is handed "null" in their place (once for any number of them in
+ * a row: "[null" or "..., null" is where yajl stands after them), while the
+ * position advances over their real bytes. An event the fast path does not
+ * read whole is read by yajl from its real bytes (with the separators
+ * before it), after the callbacks' per-event state is reset: an error
+ * inside it is yajl's, at yajl's position. Every byte is thus either read
+ * by yajl or part of an event the fast path read whole, and yajl is only
+ * ever handed "null" where it stands before an array value. */
+
+#define WIN_FILL (64u * 1024u) /* pending bytes gathered before a run (a chunk: in cache) */
+#define WIN_SLACK (1u + TLC_JSON_FAST_PADDING)
+#define WIN_MORE 1                        /* step result: the window needs bytes */
+
+typedef struct fastwin {
+	tlc_json_trace *j;
+	unsigned char *buf; /* the data start at buf + 1 (the run's '[' goes before) */
+	size_t cap;         /* bytes at buf + 1, WIN_SLACK of them beyond the data */
+	size_t lo, hi;      /* the bytes not yet read: data[lo..hi) */
+	size_t pos;         /* line/column counted through data[pos] */
+	int synced;         /* yajl stands in the events array, between events */
+	int need_comma;     /* ... after an event (else right after its '[') */
+	int null_fed;       /* yajl was handed "null" for the events before lo */
+	int single;         /* one event per run (after a decline), until refilled */
+	int eof;
+	size_t fill;        /* bytes gathered before a step (WIN_FILL) */
+	size_t slice;       /* bytes appended at a time (0: a whole chunk) */
+	size_t longest;     /* an event longer than this is read by yajl */
+	int in_str, esc;    /* win_yajl's scan at lo: inside a string, after a '\\' */
+	int s_str, s_esc, s_bare; /* slice_cut's scan: string, escape, bare token */
+} fastwin;
+
+static unsigned char *win_data(const fastwin *w) { return w->buf + 1; }
+
+/* Hands data[from..to) to yajl, with the position first advanced over the
+ * events read before from. */
+static int win_feed(reader *r, fastwin *w, size_t from, size_t to)
+{
+	unsigned char *d = win_data(w);
+	if (w->pos < from)
+		advance_pos(r, d + w->pos, from - w->pos);
+	w->pos = to;
+	w->null_fed = 0;
+	return to > from ? feed(r, d + from, to - from) : 0;
+}
+
+/* The callbacks' state between two events, as before the event whose
+ * events the fast path delivered in part (they have no side effects
+ * before the event's end). */
+static void reset_between(reader *r)
+{
+	r->depth = r->events_depth;
+	r->ev_depth = r->args_depth = -1;
+	r->cap_cur = NULL;
+	r->cap_skip = 0;
+	r->err = 0;
+	r->err_code = NULL;
+	r->err_msg[0] = '\0';
+}
+
+/* Outside the events array (or lost in it): yajl reads up to the next '['
+ * or '}' outside a string (or the window's end, which is between tokens:
+ * yajl sees every token whole, as the instream hands them out, so its
+ * positions stay its own); when that byte opened the events array or closed
+ * an event, yajl stands between events again. */
+static int win_yajl(reader *r, fastwin *w)
+{
+	unsigned char *d = win_data(w);
+	size_t e = w->lo;
+	if (r->events_depth == -2) { /* closed: the rest is yajl's */
+		e = w->hi;
+	} else {
+		int in_str = w->in_str, esc = w->esc;
+		for (; e < w->hi; e++) {
+			unsigned char c = d[e];
+			if (esc)
+				esc = 0;
+			else if (in_str)
+				esc = c == '\\', in_str = c != '"';
+			else if (c == '"')
+				in_str = 1;
+			else if (c == '[' || c == '}') {
+				e++;
+				break;
+			}
+		}
+		w->in_str = in_str;
+		w->esc = esc;
+	}
+	int was_open = r->events_depth >= 0;
+	uint64_t nev = r->nevents;
+	int rc = win_feed(r, w, w->lo, e);
+	w->lo = e;
+	if (rc < 0)
+		return rc;
+	if (r->events_depth >= 0 && r->depth == r->events_depth && r->ev_depth < 0) {
+		if (d[e - 1] == '[' && !was_open)
+			w->synced = 1, w->need_comma = 0;
+		else if (d[e - 1] == '}' && r->nevents > nev)
+			w->synced = 1, w->need_comma = 1;
+	}
+	return 0;
+}
+
+static int json_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static const tlc_json_trace_events fast_callbacks = {
+	cb_null, cb_bool, cb_number, cb_string, cb_start_map, cb_key, cb_end_map,
+	cb_start_array, cb_end_array
+};
+
+/* An event at data[s] the fast path did not read: yajl reads it, with the
+ * separators before it. */
+static int win_decline(reader *r, fastwin *w, size_t s)
+{
+	unsigned char *d = win_data(w);
+	size_t ext = tlc_json_trace__extent(d + s, w->hi - s);
+	if (ext > w->hi - s) { /* not whole in the window */
+		if (!w->eof && w->hi - s < w->longest)
+			return WIN_MORE;
+		w->synced = 0; /* yajl reads on and finds the next event's end */
+		return 0;
+	}
+	reset_between(r);
+	uint64_t nev = r->nevents;
+	int rc = win_feed(r, w, w->lo, s + ext);
+	w->lo = s + ext;
+	if (rc < 0)
+		return rc;
+	w->need_comma = 1;
+	w->synced = r->depth == r->events_depth && r->ev_depth < 0 && r->nevents == nev + 1;
+	w->single = 1;
+	return 0;
+}
+
+/* Between events: the separators, then a run of events from the '{'. */
+static int win_fast(reader *r, fastwin *w)
+{
+	unsigned char *d = win_data(w);
+	size_t s = w->lo;
+	w->in_str = w->esc = 0; /* (lo is between events: for win_yajl, if it reads on) */
+	while (s < w->hi && json_ws(d[s]))
+		s++;
+	if (w->need_comma && s < w->hi) {
+		if (d[s] != ',') {
+			w->synced = 0;
+			return 0;
+		}
+		for (s++; s < w->hi && json_ws(d[s]); s++)
+			;
+	}
+	if (s >= w->hi)
+		return w->eof ? (w->synced = 0) : WIN_MORE;
+	if (d[s] != '{') {
+		w->synced = 0;
+		return 0;
+	}
+	size_t len = w->hi - s;
+	if (w->single) {
+		len = tlc_json_trace__extent(d + s, w->hi - s);
+		if (len > w->hi - s)
+			return win_decline(r, w, s);
+	}
+	tlc_json_trace_run run;
+	tlc_json_trace__batch(w->j, d + s, len, w->cap - s, &fast_callbacks, r, &run);
+	if (run.status == TLC_JSON_TRACE_CANCELED) { /* an event's end failed: yajl */
+		/* would stop right after its '}' */
+		size_t end = s + run.failed_end;
+		advance_pos(r, d + w->pos, end - w->pos);
+		w->pos = end;
+		return raise_at(r, (const unsigned char *)"", 0);
+	}
+	if (run.status == TLC_JSON_TRACE_STOPPED)
+		reset_between(r); /* before yajl reads on */
+	if (run.accepted) {
+		if (!w->null_fed) {
+			int rc = win_feed(r, w, w->lo, s);
+			if (rc < 0)
+				return rc;
+			/* (yajl stands before a value here: it cannot refuse; the
+			 * position counts the real bytes, not these) */
+			uint64_t line = r->line, col = r->col;
+			rc = feed(r, (const unsigned char *)"null", 4);
+			r->line = line;
+			r->col = col;
+			if (rc < 0)
+				return rc;
+			w->null_fed = 1;
+		}
+		w->lo = s + run.end;
+		w->need_comma = 1;
+	}
+	return run.accepted ? 0 : win_decline(r, w, s);
+}
+
+/* Reads the window on until it needs more bytes. */
+static int win_step(reader *r, fastwin *w)
+{
+	while (w->lo < w->hi) {
+		int rc = w->synced ? win_fast(r, w) : win_yajl(r, w);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Appends p[0..n) after the bytes not yet read (moved to the front). */
+static int win_append(reader *r, fastwin *w, const unsigned char *p, size_t n)
+{
+	unsigned char *d = win_data(w);
+	if (w->pos < w->lo)
+		advance_pos(r, d + w->pos, w->lo - w->pos);
+	memmove(d, d + w->lo, w->hi - w->lo);
+	w->hi -= w->lo;
+	w->lo = w->pos = 0;
+	w->single = 0;
+	if (w->hi + n + WIN_SLACK > w->cap) {
+		size_t cap = w->cap;
+		while (cap < w->hi + n + WIN_SLACK)
+			cap *= 2;
+		unsigned char *b = tlc_alloc__realloc(r->a, w->buf, cap + 1);
+		if (!b)
+			return tlc_error__oom();
+		w->buf = b;
+		w->cap = cap;
+		d = win_data(w);
+	}
+	memcpy(d + w->hi, p, n);
+	w->hi += n;
+	memset(d + w->hi, 0, WIN_SLACK); /* what simdjson reads past a run is initialised */
+	return 0;
+}
+
+/* Where a slice of p[0..n) of about w->slice bytes may end: not inside a
+ * string, nor right after a byte of a number or literal (yajl's lexer
+ * waits for the byte after those, and a cut there moves the position of an
+ * error that follows). The scan goes on over every byte handed out. */
+static size_t slice_cut(fastwin *w, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	for (; i < n; i++) {
+		unsigned char c = p[i];
+		int bare = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		           c == '-' || c == '+' || c == '.';
+		if (i >= w->slice && !w->s_str && !w->s_bare)
+			break;
+		if (w->s_esc)
+			w->s_esc = 0, bare = 0;
+		else if (w->s_str)
+			w->s_esc = c == '\\', w->s_str = c != '"', bare = 0;
+		else if (c == '"')
+			w->s_str = 1, bare = 0;
+		w->s_bare = bare;
+	}
+	return i;
+}
+
+/* The window's bytes in slices of w->slice (0: whole chunks, which end
+ * between tokens), until w->fill are pending or a step needs more. */
+static int read_fast(reader *r, tlc_instream *in, fastwin *w)
+{
+	const unsigned char *p = NULL;
+	size_t n = 0;
+	int more = 0;
+	for (;;) {
+		while (!w->eof && (more || w->hi - w->lo < w->fill)) {
+			int rc = 0;
+			if (n == 0 && (rc = tlc_instream__read(in, &p, &n)) < 0) {
+				/* yajl reads what came before, as it would have */
+				int yr = win_feed(r, w, w->lo, w->hi);
+				if (yr < 0)
+					return yr;
+				tlc_error__locate(r->file, r->line, r->col);
+				return rc;
+			}
+			if (n == 0) {
+				w->eof = 1;
+				break;
+			}
+			size_t take = w->slice ? slice_cut(w, p, n) : n;
+			if ((rc = win_append(r, w, p, take)) < 0)
+				return rc;
+			p += take;
+			n -= take;
+			more = 0;
+		}
+		int rc = win_step(r, w);
+		if (rc < 0)
+			return rc;
+		more = rc == WIN_MORE;
+		if (w->eof) { /* an event cut by the end: yajl says so */
+			rc = win_feed(r, w, w->lo, w->hi);
+			w->lo = w->hi;
+			return rc;
+		}
+	}
+}
+
+/* TLCOST_TRACE_WINDOW=N (tests): slices of N bytes, a window of N, events
+ * longer than 2N read by yajl; cuts fall anywhere, also inside tokens. */
+static void win_init(fastwin *w, const tlc_allocator *a)
+{
+	memset(w, 0, sizeof *w);
+	w->fill = WIN_FILL;
+	const char *env = getenv("TLCOST_TRACE_WINDOW");
+	if (env && *env) {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (!*end && v > 0 && v <= WIN_FILL)
+			w->fill = w->slice = (size_t)v;
+	}
+	w->longest = w->slice ? 2 * w->fill : TLC_JSON_FAST_MAX_TEXT;
+	w->j = tlc_json_trace__new();
+	if (!w->j)
+		return;
+	w->cap = 2 * w->fill + WIN_SLACK;
+	w->buf = tlc_alloc__calloc(a, 1, w->cap + 1);
+	if (!w->buf) { /* memory is short: yajl alone */
+		tlc_json_trace__free(w->j);
+		w->j = NULL;
+		w->cap = 0;
+	}
+}
+
 int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 {
 	reader r;
 	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
 		return TLC_ENOMEM;
 	r.lim = tlc_instream__limits(in);
-	int rc = read_stream(&r, in);
+	fastwin w;
+	win_init(&w, r.a);
+	int rc = w.j ? read_fast(&r, in, &w) : read_stream(&r, in);
+	tlc_json_trace__free(w.j);
+	tlc_alloc__free(r.a, w.buf);
 	if (rc == 0)
 		rc = finish_parse(&r);
 	if (rc == 0)

@@ -52,6 +52,8 @@ static int is_tag_kind(const char *ty)
 {
 	static const char *const tags[] = { "Int", "Double", "Bool", "GenericList",
 		"IntList", "DoubleList", "BoolList", "SymInt", "ComplexDouble" };
+	if (ty[0] < 'A' || ty[0] > 'Z') /* (a tensor's type, as most are: none of them) */
+		return 0;
 	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
 		if (strcmp(ty, tags[i]) == 0)
 			return 1;

@@ -35,16 +35,19 @@ enum {
 	K_NAME = 0, K_IN, K_OUT, K_GROUP, K_DTYPE, K_RANKS, K_PG, K_INSPL, K_OUTSPL, K_COUNT
 };
 
-static const char *const comm_keys[K_COUNT] = {
-	"Collective name", "In msg nelems", "Out msg nelems", "Group size", "dtype",
-	"Process Group Ranks", "Process Group Name", "In split size", "Out split size",
+#define CK(lit) { lit, sizeof(lit) - 1 }
+static const struct { const char *name; size_t len; } comm_keys[K_COUNT] = {
+	CK("Collective name"), CK("In msg nelems"), CK("Out msg nelems"), CK("Group size"),
+	CK("dtype"), CK("Process Group Ranks"), CK("Process Group Name"), CK("In split size"),
+	CK("Out split size"),
 };
+#undef CK
 
 int tlc_trace_comms__key(tlc_trace_comms *c, const unsigned char *s, size_t n)
 {
 	c->key = -1;
-	for (int k = 0; k < K_COUNT; k++)
-		if (strlen(comm_keys[k]) == n && memcmp(comm_keys[k], s, n) == 0) {
+	for (int k = 0; k < K_COUNT; k++) /* (lengths first: most keys differ there) */
+		if (comm_keys[k].len == n && memcmp(comm_keys[k].name, s, n) == 0) {
 			c->key = k;
 			return 1;
 		}

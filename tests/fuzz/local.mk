@@ -75,7 +75,7 @@ clean-fuzz:
 # hand-written seeds of tests/fuzz/seeds/NAME (files under 2 MB).
 FUZZ_SEEDS_oplog = tests/fixtures/oplog tests/fixtures/models examples/custom_gelu.oplog.jsonl \
 	examples/resnet50.oplog.jsonl.gz
-FUZZ_SEEDS_trace = tests/fixtures/trace
+FUZZ_SEEDS_trace = tests/fixtures/trace tests/fuzz/regress
 FUZZ_SEEDS_rules = tests/fixtures/rules examples/fused_gelu.tlrules tests/fuzz/seeds/rules
 FUZZ_SEEDS_desc = tests/fuzz/seeds/desc
 FUZZ_SEEDS_devices = tests/fuzz/seeds/devices
