@@ -203,3 +203,6 @@ TESTS += tests/test_cost_fast
 tests_test_cost_fast_SOURCES = tests/test_cost_fast.c
 tests_test_cost_fast_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cost_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# compact rows (tmem3): tests read rows through tlc_eval_op_get
+EXTRA_DIST += tests/rows_util.h

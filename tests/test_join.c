@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 /* ---- trace building blocks (pid 1 = host process, pid 0 = device 0) ---- */
 #define OPX(name, tid, ts, dur, ext, extra) \
@@ -76,7 +77,7 @@ static void join(fx *f, const char *json, unsigned flags)
 static size_t row_named(const fx *f, const char *name)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
-		if (strcmp(tlc_eval_op_at(f->ev, i)->name, name) == 0)
+		if (strcmp(test_op_name(f->ev, i), name) == 0)
 			return i;
 	fail_msg("no row %s", name);
 	return 0;
@@ -84,7 +85,7 @@ static size_t row_named(const fx *f, const char *name)
 
 static const tlc_op_row *row(const fx *f, const char *name)
 {
-	return tlc_eval_op_at(f->ev, row_named(f, name));
+	return test_op_at(f->ev, row_named(f, name));
 }
 
 /* ---------------------------------------------------------------- */

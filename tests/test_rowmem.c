@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 #define MM(ts, ext, dims, type) \
 	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":" #ts \
@@ -71,10 +72,10 @@ static void load(fx *f, const char *json, int with_join)
 static const tlc_op_row *row_of(const fx *f, int64_t ext, size_t *at)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
-		if (tlc_eval_op_at(f->ev, i)->id == ext) {
+		if (test_op_id(f->ev, i) == ext) {
 			if (at)
 				*at = i;
-			return tlc_eval_op_at(f->ev, i);
+			return test_op_at(f->ev, i);
 		}
 	fail_msg("no row with id %lld", (long long)ext);
 	return NULL;

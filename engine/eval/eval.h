@@ -53,11 +53,12 @@ int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
                              int64_t device_ns, const char *message, const char *remedy);
 /** The reader's accounting of the device records (tlc_eval_device_work). */
 void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w);
-/** A kept row, writable: only the device-time join fills the device-time
- *  fields of rows (it was public as tlc_eval_op_at_mut; applications
- *  cannot write rows any more). */
-tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i);
-/* the 0.1.0 name, for sources of other branches still using it */
-#define tlc_eval_op_at_mut tlc_eval__op_at_mut
+/** The kept rows, compact (rows.h); the join writes their device time
+ *  through the mutable one (applications cannot write rows). */
+struct tlc_rows;
+const struct tlc_rows *tlc_eval__rows(const tlc_eval *ev);
+struct tlc_rows *tlc_eval__rows_mut(tlc_eval *ev);
+/** Kept row i (i < tlc_eval_op_count) as the public struct, by value. */
+tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
 
 #endif

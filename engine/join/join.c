@@ -7,10 +7,12 @@
 #include "eval.h"
 #include "join.h"
 #include "hindex.h"
+#include "rows.h"
 
 typedef struct jctx {
 	tlc_join *j;
 	tlc_eval *ev;
+	const tlc_rows *rows;   /* the eval's kept rows */
 	const tlc_allocator *a;
 	size_t ndev, nrows;
 	size_t *host_by_corr;   /* host record indices with a correlation, sorted */
@@ -141,9 +143,9 @@ static int build_row_index(jctx *c)
 		return tlc_error__oom();
 	size_t n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if (r->correlation >= 0)
-			v[n++] = (keyed){ r->correlation, 0, 0, i };
+		int64_t k = tlc_rows__correlation(c->rows, i);
+		if (k >= 0)
+			v[n++] = (keyed){ k, 0, 0, i };
 	}
 	int rc = sort_keyed(&c->row_by_corr, &c->nrowc, c->a, v, n);
 	tlc_alloc__free(c->a, v);
@@ -172,13 +174,13 @@ static void row_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
 	size_t l = 0, h = c->nrowc;
 	while (l < h) {
 		size_t m = l + (h - l) / 2;
-		if (tlc_eval_op_at(c->ev, c->row_by_corr[m])->correlation < k)
+		if (tlc_rows__correlation(c->rows, c->row_by_corr[m]) < k)
 			l = m + 1;
 		else
 			h = m;
 	}
 	*lo = l;
-	while (l < c->nrowc && tlc_eval_op_at(c->ev, c->row_by_corr[l])->correlation == k)
+	while (l < c->nrowc && tlc_rows__correlation(c->rows, c->row_by_corr[l]) == k)
 		l++;
 	*hi = l;
 }
@@ -224,9 +226,8 @@ static int rows_have_intervals(const jctx *c)
 {
 	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if ((r->op_flags & need) == need &&
-		    (r->op_flags & (TLC_OP_HAS_END_NS | TLC_OP_HAS_HOST_NS)))
+		unsigned f = tlc_rows__kind(c->rows, i)->op_flags;
+		if ((f & need) == need && (f & (TLC_OP_HAS_END_NS | TLC_OP_HAS_HOST_NS)))
 			return 1;
 	}
 	return 0;
@@ -272,17 +273,19 @@ static void choose_path(jctx *c, unsigned flags)
 /* containment                                                       */
 /* ---------------------------------------------------------------- */
 
-static int row_interval(const tlc_op_row *r, int64_t *s, int64_t *e)
+static int row_interval(const tlc_rows *rows, size_t i, int64_t *s, int64_t *e)
 {
 	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
-	if ((r->op_flags & need) != need)
+	unsigned f = tlc_rows__kind(rows, i)->op_flags;
+	if ((f & need) != need)
 		return 0;
-	*s = r->start_ns;
-	if (r->op_flags & TLC_OP_HAS_END_NS)
-		*e = r->end_ns;
-	else if ((r->op_flags & TLC_OP_HAS_HOST_NS) && r->host_ns >= 0 &&
-	         r->start_ns <= INT64_MAX - r->host_ns)
-		*e = r->start_ns + r->host_ns;
+	*s = tlc_col__get(&rows->start_ns, i);
+	int64_t host;
+	if (f & TLC_OP_HAS_END_NS)
+		*e = tlc_col__get(&rows->end_ns, i);
+	else if ((f & TLC_OP_HAS_HOST_NS) && (host = tlc_col__get(&rows->host_ns, i)) >= 0 &&
+	         *s <= INT64_MAX - host)
+		*e = *s + host;
 	else
 		return 0;
 	return *e >= *s;
@@ -367,9 +370,8 @@ static int containment(jctx *c)
 	size_t nr = 0, nh = 0;
 	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
 		int64_t s, e;
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if (row_interval(r, &s, &e))
-			rows[nr++] = (keyed){ r->thread, s, ~e, i }; /* ~e: end descending, no overflow */
+		if (row_interval(c->rows, i, &s, &e)) /* ~e: end descending, no overflow */
+			rows[nr++] = (keyed){ tlc_col__get(&c->rows->thread, i), s, ~e, i };
 	}
 	for (size_t i = 0; rc == 0 && i < c->ndev; i++) {
 		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
@@ -494,13 +496,14 @@ static void set_unattributed(tlc_join_launch *l, const char *why)
  * only where both sides carry host intervals. */
 static void check_host_interval(jctx *c, const tlc_join_launch *l)
 {
-	const tlc_op_row *row = tlc_eval_op_at(c->ev, (size_t)l->op_row);
+	size_t row = (size_t)l->op_row;
 	const tlc_device_record *h = l->runtime;
 	int64_t s, e;
-	if (!row || !h || !(h->flags & TLC_DEV_HAS_THREAD) || !row_interval(row, &s, &e))
+	if (row >= c->nrows || !h || !(h->flags & TLC_DEV_HAS_THREAD) ||
+	    !row_interval(c->rows, row, &s, &e))
 		return;
 	c->j->corr_checked++;
-	if (row->thread != h->thread || h->start_ns < s || h->start_ns > e)
+	if (tlc_col__get(&c->rows->thread, row) != h->thread || h->start_ns < s || h->start_ns > e)
 		c->j->corr_outside++;
 }
 
@@ -578,16 +581,16 @@ static int resolve_all(jctx *c)
 
 /* Phase of a launch: its op's, an ambiguous group's when all its ops
  * agree, else -1 (unknown). */
-static int launch_phase(const tlc_join *j, const tlc_eval *ev, const tlc_join_launch *l)
+static int launch_phase(const tlc_join *j, const tlc_rows *rows, const tlc_join_launch *l)
 {
 	if (l->status == TLC_ATTR_ATTRIBUTED)
-		return (int)tlc_eval_op_at(ev, (size_t)l->op_row)->phase;
+		return (int)tlc_rows__kind(rows, (size_t)l->op_row)->phase;
 	if (l->status != TLC_ATTR_AMBIGUOUS)
 		return -1;
 	const tlc_join_group *g = &j->groups[l->group];
-	int p = (int)tlc_eval_op_at(ev, g->rows[0])->phase;
+	int p = (int)tlc_rows__kind(rows, g->rows[0])->phase;
 	for (size_t k = 1; k < g->nrows; k++)
-		if ((int)tlc_eval_op_at(ev, g->rows[k])->phase != p)
+		if ((int)tlc_rows__kind(rows, g->rows[k])->phase != p)
 			return -1;
 	return p;
 }
@@ -637,41 +640,21 @@ static void add_phase(tlc_join *j, int p, const tlc_join_launch *l)
 	j->phases[p].present = 1;
 }
 
-static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
+/* Device time of the eval's rows (rows.h keeps it compact). */
+static int add_rows(tlc_join *j, tlc_rows *rows, const tlc_join_launch *l)
 {
 	int64_t d = dur_of(l->rec);
 	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
-	if (l->status == TLC_ATTR_ATTRIBUTED) {
-		tlc_op_row *r = tlc_eval__op_at_mut(ev, (size_t)l->op_row);
-		SAT_ADD(r->device_time_ns, d);
-		SAT_ADD(r->kernel_time_ns, kern ? d : 0);
-		r->attribution = TLC_ATTR_ATTRIBUTED;
-	} else if (l->status == TLC_ATTR_AMBIGUOUS) {
+	if (l->status == TLC_ATTR_ATTRIBUTED)
+		return tlc_rows__times_add(rows, (size_t)l->op_row, d, kern ? d : 0);
+	if (l->status == TLC_ATTR_AMBIGUOUS) {
 		tlc_join_group *g = &j->groups[l->group];
 		g->launches++;
 		SAT_ADD(g->time_ns, d);
-		for (size_t k = 0; k < g->nrows; k++) {
-			tlc_op_row *r = tlc_eval__op_at_mut(ev, g->rows[k]);
-			if (r->attribution != TLC_ATTR_ATTRIBUTED)
-				r->attribution = TLC_ATTR_AMBIGUOUS;
-		}
+		for (size_t k = 0; k < g->nrows; k++)
+			tlc_rows__times_ambiguous(rows, g->rows[k]);
 	}
-}
-
-static void reset_rows(tlc_eval *ev, size_t n, int available)
-{
-	for (size_t i = 0; i < n; i++) {
-		tlc_op_row *r = tlc_eval__op_at_mut(ev, i);
-		r->device_time_ns = 0;
-		r->kernel_time_ns = 0;
-		if (available) {
-			r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
-			r->attribution = TLC_ATTR_UNATTRIBUTED;
-		} else {
-			r->row_flags &= ~TLC_ROW_HAS_DEVICE_TIME;
-			r->attribution = TLC_ATTR_UNAVAILABLE;
-		}
-	}
+	return 0;
 }
 
 /* Nonzero when a*1000 >= g*t, exactly. */
@@ -888,9 +871,9 @@ static int build_remainder(jctx *c)
 
 /* ---- roll-up to the counted op (nesting policy) ---- */
 
-static int is_counted(const tlc_op_row *r)
+static int is_counted(tlc_class cls)
 {
-	return r->cls == TLC_CLASS_KNOWN || r->cls == TLC_CLASS_ZERO_BY_RULE;
+	return cls == TLC_CLASS_KNOWN || cls == TLC_CLASS_ZERO_BY_RULE;
 }
 
 /* counted[i]: nearest ancestor-or-self that is counted, or -1. Resolved by
@@ -903,12 +886,12 @@ static int64_t counted_of(jctx *c, size_t i)
 	size_t cur = i, steps = 0;
 	int64_t res = -1;
 	while (j->counted[cur] == unknown && steps++ <= c->nrows) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, cur);
-		if (is_counted(r)) {
+		if (is_counted(tlc_rows__kind(c->rows, cur)->cls)) {
 			res = (int64_t)cur;
 			break;
 		}
-		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+		int64_t par = tlc_rows__parent(c->rows, cur);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
 		if (p < 0) {
 			res = -1;
 			break;
@@ -919,8 +902,8 @@ static int64_t counted_of(jctx *c, size_t i)
 		res = j->counted[cur];
 	for (size_t k = i; j->counted[k] == unknown;) {
 		j->counted[k] = res;
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, k);
-		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+		int64_t par = tlc_rows__parent(c->rows, k);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
 		if (p < 0 || (int64_t)k == res)
 			break;
 		k = (size_t)p;
@@ -941,10 +924,10 @@ static int build_rollup(jctx *c)
 		j->counted[i] = -2;
 	for (size_t i = 0; i < c->nrows; i++) {
 		int64_t k = counted_of(c, i);
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
 		if (k >= 0) {
-			SAT_ADD(j->rolled_kernel[k], r->kernel_time_ns);
-			SAT_ADD(j->rolled_device[k], r->device_time_ns);
+			int64_t kn = tlc_rows__kernel_ns(c->rows, i), dn = tlc_rows__device_ns(c->rows, i);
+			SAT_ADD(j->rolled_kernel[k], kn);
+			SAT_ADD(j->rolled_device[k], dn);
 		}
 	}
 	return 0;
@@ -1045,11 +1028,14 @@ static int join_body(jctx *c, unsigned flags)
 		return rc;
 	if ((rc = resolve_all(c)) < 0)
 		return rc;
-	reset_rows(c->ev, c->nrows, j->sum.state != TLC_JOIN_UNAVAILABLE);
+	tlc_rows *rows = tlc_eval__rows_mut(c->ev);
+	if ((rc = tlc_rows__times_reset(rows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
+		return rc;
 	for (size_t i = 0; i < j->nlaunches; i++) {
 		add_summary(&j->sum, &j->launches[i]);
-		add_phase(j, launch_phase(j, c->ev, &j->launches[i]), &j->launches[i]);
-		add_rows(j, c->ev, &j->launches[i]);
+		add_phase(j, launch_phase(j, c->rows, &j->launches[i]), &j->launches[i]);
+		if ((rc = add_rows(j, rows, &j->launches[i])) < 0)
+			return rc;
 	}
 	j->sum.ambiguous_groups = j->ngroups;
 	finish_phases(j);
@@ -1084,6 +1070,7 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 	jctx c;
 	memset(&c, 0, sizeof c);
 	c.ev = ev;
+	c.rows = tlc_eval__rows(ev);
 	c.a = tlc_eval__allocator(ev);
 	tlc_hindex__init(&c.group_index, c.a);
 	c.ndev = tlc_eval__device_count(ev);
@@ -1203,11 +1190,12 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 		                      j ? "the device-time join did not pass the attribution gate"
 		                        : "no device-time join ran");
 	double flops = 0, secs = 0;
+	const tlc_rows *rows = tlc_eval__rows(ev);
 	for (size_t i = 0; i < j->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(ev, i);
-		if (j->counted[i] != (int64_t)i || j->rolled_kernel[i] <= 0 || !r->cost)
+		const tlc_cost *cost = tlc_rows__kind(rows, i)->cost;
+		if (j->counted[i] != (int64_t)i || j->rolled_kernel[i] <= 0 || !cost)
 			continue;
-		flops += tlc_cost_flops_double(r->cost);
+		flops += tlc_cost_flops_double(cost);
 		secs += (double)j->rolled_kernel[i] * 1e-9;
 	}
 	if (!(secs > 0))

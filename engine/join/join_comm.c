@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "join_comm.h"
+#include "eval.h"
 #include "error.h"
 #include "join.h"
 #include "jsonw.h"
@@ -109,12 +110,14 @@ static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, 
 			continue;
 		tlc_join__span s = { l->rec->start_ns, l->rec->end_ns, -1, -1, is_comm_kernel(l->rec->name) };
 		if (l->op_row >= 0) {
-			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
+			const tlc_op_row *row = &row_;
 			int64_t counted = -1;
 			if (row)
 				s.phase = (int)row->phase;
 			if (tlc_join_rollup(&counted, j, (size_t)l->op_row) == 0 && counted >= 0) {
-				const tlc_op_row *c = tlc_eval_op_at(ev, (size_t)counted);
+				tlc_op_row c_ = tlc_eval__row(ev, (size_t)counted);
+				const tlc_op_row *c = &c_;
 				tlc_comm_kind kind;
 				if (c && tlc_cost_comm(c->cost, &kind, NULL, NULL, NULL) == 1)
 					s.kind = (int)kind;
@@ -172,7 +175,8 @@ static int achieved(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
 	if (!w->gate_passed)
 		return 0;
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
-		const tlc_op_row *row = tlc_eval_op_at(ev, i);
+		tlc_op_row row_ = tlc_eval__row(ev, i);
+		const tlc_op_row *row = &row_;
 		tlc_comm_kind k;
 		char *m = NULL, *b = NULL;
 		if (row->cls != TLC_CLASS_KNOWN)

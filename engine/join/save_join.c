@@ -9,6 +9,7 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 #include "eval.h"
+#include "rows.h"
 #include "join.h"
 #include "textw.h"
 
@@ -268,7 +269,7 @@ static void gen_attribution(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 		const tlc_join_launch *l = &j->launches[i];
 		yajl_gen_array_open(g);
 		gstr(g, tlc_attribution_name(l->status));
-		yajl_gen_integer(g, l->op_row >= 0 ? (long long)tlc_eval_op_at(ev, (size_t)l->op_row)->id
+		yajl_gen_integer(g, l->op_row >= 0 ? (long long)tlc_rows__id(tlc_eval__rows(ev), (size_t)l->op_row)
 		                                   : (long long)l->group);
 		yajl_gen_array_close(g);
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "eval.h"
+#include "rows.h"
 #include "join.h"
 #include "join_comm.h"
 #include "jsonw.h"
@@ -302,7 +303,8 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 		tlc_textw__csv(out, l->runtime ? l->runtime->name : "", 1);
 		fprintf(out, ",%s,", tlc_attribution_name(l->status));
 		if (l->op_row >= 0) {
-			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
+			const tlc_op_row *row = &row_;
 			fprintf(out, "%" PRId64 ",", row->id);
 			csv_op(out, row);
 		} else {
@@ -445,7 +447,7 @@ static void json_launch(yajl_gen g, const tlc_join_launch *l, const tlc_eval *ev
 		tlc_jsonw__kstr(g, "runtime", l->runtime->name);
 	tlc_jsonw__kstr(g, "status", tlc_attribution_name(l->status));
 	if (l->op_row >= 0)
-		tlc_jsonw__kint(g, "op_id", tlc_eval_op_at(ev, (size_t)l->op_row)->id);
+		tlc_jsonw__kint(g, "op_id", tlc_rows__id(tlc_eval__rows(ev), (size_t)l->op_row));
 	if (l->group >= 0)
 		tlc_jsonw__kint(g, "group", l->group);
 	if (l->why)
@@ -466,7 +468,7 @@ static void json_groups(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 		tlc_jsonw__key(g, "op_ids");
 		yajl_gen_array_open(g);
 		for (size_t k = 0; k < gr->nrows; k++)
-			yajl_gen_integer(g, (long long)tlc_eval_op_at(ev, gr->rows[k])->id);
+			yajl_gen_integer(g, (long long)tlc_rows__id(tlc_eval__rows(ev), gr->rows[k]));
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
 	}

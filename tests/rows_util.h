@@ -1,0 +1,31 @@
+/* Kept rows for tests: the eval stores rows compactly and fills a caller's
+ * tlc_op_row (tlc_eval_op_get); this hands out rows from a small ring of
+ * structs so a test can hold up to 32 at once (test_op_id and test_op_name
+ * take none, for searching). NULL when i is out of range. */
+#ifndef TLC_TESTS_ROWS_UTIL_H
+#define TLC_TESTS_ROWS_UTIL_H
+
+#include <tlcost/tlcost.h>
+
+static inline const tlc_op_row *test_op_at(const tlc_eval *ev, size_t i)
+{
+	static tlc_op_row ring[32];
+	static unsigned next;
+	tlc_op_row *r = &ring[next++ % 32];
+	r->size = sizeof *r;
+	return tlc_eval_op_get(ev, i, r) == 0 ? r : NULL;
+}
+
+static inline int64_t test_op_id(const tlc_eval *ev, size_t i)
+{
+	tlc_op_row r = TLC_OP_ROW_INIT;
+	return tlc_eval_op_get(ev, i, &r) == 0 ? r.id : -1;
+}
+
+static inline const char *test_op_name(const tlc_eval *ev, size_t i)
+{
+	tlc_op_row r = TLC_OP_ROW_INIT;
+	return tlc_eval_op_get(ev, i, &r) == 0 ? r.name : "";
+}
+
+#endif
