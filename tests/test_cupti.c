@@ -707,14 +707,14 @@ static void check_e2e_join(const tlc_join *j, const tlc_eval *ev)
 	const int want[5][3] = { { 1, 1, 1 }, { 2, 1, 1 }, { 3, 1, 1 }, { 2, 1, 1 }, { 4, 1, 1 } };
 
 	for (size_t i = 0; i < tlc_join_launch_count(j); i++) {
-		const tlc_join_launch *l = tlc_join_launch_at(j, i);
+		const tlc_join_launch *l = test_launch_at(j, i);
 		const tlc_op_row *row;
 
 		assert_int_equal(l->status, TLC_ATTR_ATTRIBUTED);
 		row = test_op_at(ev, (size_t)l->op_row);
 		assert_true(row->id >= 0 && row->id < 5);
-		got[row->id][l->rec->kind == TLC_DEVICE_KERNEL ? 0
-		             : l->rec->kind == TLC_DEVICE_MEMCPY ? 1 : 2]++;
+		got[row->id][test_dev_at(ev, l->rec)->kind == TLC_DEVICE_KERNEL ? 0
+		             : test_dev_at(ev, l->rec)->kind == TLC_DEVICE_MEMCPY ? 1 : 2]++;
 	}
 	for (int op = 0; op < 5; op++)
 		for (int k = 0; k < 3; k++)

@@ -399,21 +399,21 @@ static void device_records(void **state)
 	           "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernelEx\",\"pid\":1,\"tid\":5,"
 	           "\"ts\":40,\"dur\":1,\"args\":{\"correlation\":79}}]");
 	assert_int_equal(tlc_eval__device_count(f->ev), 4);
-	const tlc_device_record *rt = tlc_eval__device_at(f->ev, 0);
+	const tlc_device_record *rt = test_dev_at(f->ev, 0);
 	assert_int_equal(rt->kind, TLC_DEVICE_RUNTIME);
 	assert_int_equal(rt->thread, 5);
 	assert_int_equal(rt->start_ns, 10500);
 	assert_int_equal(rt->external_id, 4);
 	assert_true(rt->flags & TLC_DEV_HAS_EXTERNAL_ID);
-	const tlc_device_record *k = tlc_eval__device_at(f->ev, 1);
+	const tlc_device_record *k = test_dev_at(f->ev, 1);
 	assert_int_equal(k->kind, TLC_DEVICE_KERNEL);
 	assert_int_equal(k->stream, 9);
 	assert_int_equal(k->end_ns - k->start_ns, 1250);
-	const tlc_device_record *ms = tlc_eval__device_at(f->ev, 2);
+	const tlc_device_record *ms = test_dev_at(f->ev, 2);
 	assert_int_equal(ms->device, 1);
 	assert_int_equal(ms->stream, 2);
 	assert_int_equal(ms->bytes, 64);
-	const tlc_device_record *dr = tlc_eval__device_at(f->ev, 3);
+	const tlc_device_record *dr = test_dev_at(f->ev, 3);
 	assert_int_equal(dr->kind, TLC_DEVICE_DRIVER);
 	assert_false(dr->flags & TLC_DEV_HAS_EXTERNAL_ID);
 }

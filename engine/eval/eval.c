@@ -110,8 +110,7 @@ struct tlc_eval {
 	uint32_t *row_index;     /* row indices by id, or NULL when rows are in id order */
 	int rows_indexed;        /* tlc_eval__row_of_id may look */
 
-	tlc_device_record *dev;
-	size_t ndev, dcap;
+	tlc_devs dev;            /* device records, compact (rows.h) */
 	tlc_profiler_status profiler;
 	tlc_device_gap gaps[TLC_EVAL_MAX_GAPS]; /* device work without op rows */
 	size_t ngaps;
@@ -154,6 +153,7 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
 	tlc_hindex__init(&ev->type_index, ev->a);
 	tlc_rows__init(&ev->rows, ev->a);
+	tlc_devs__init(&ev->dev, ev->a);
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	tlc_arena__init(&ev->held_arena, ev->a, 16 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
@@ -222,7 +222,7 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_alloc__free(ev->a, ev->groups);
 	tlc_alloc__free(ev->a, (void *)ev->groups_sorted);
 	tlc_rows__free(&ev->rows);
-	tlc_alloc__free(ev->a, ev->dev);
+	tlc_devs__free(&ev->dev);
 	tlc_sb__free(&ev->sb);
 	tlc_intern__free(ev->intern);
 	tlc_alloc__free(ev->a, ev);
@@ -1051,13 +1051,11 @@ int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec)
 		return tlc_error__set(TLC_EINPUT, "device_record_invalid",
 		                      "use a TLC_DEVICE_* kind", "unknown device record kind %d",
 		                      (int)rec->kind);
-	if (tlc_alloc__grow(ev->a, (void **)&ev->dev, &ev->dcap, ev->ndev + 1, sizeof *ev->dev) < 0)
-		return TLC_ENOMEM;
 	tlc_device_record r = *rec;
-	r.size = sizeof r;
 	if (r.name && !(r.name = intern(ev, r.name)))
 		return oom();
-	ev->dev[ev->ndev++] = r;
+	if (tlc_devs__push(&ev->dev, &r) < 0)
+		return TLC_ENOMEM;
 	ev->cov.device_records++;
 	return 0;
 }
@@ -1458,12 +1456,34 @@ uint64_t tlc_eval__held_bytes(const tlc_eval *ev)
 }
 tlc_engine *tlc_eval__engine(const tlc_eval *ev) { return ev->eng; }
 tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
-size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->ndev; }
+size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->dev.n; }
+const tlc_devs *tlc_eval__devs(const tlc_eval *ev) { return &ev->dev; }
 
-const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i)
+tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i)
 {
-	return i < ev->ndev ? &ev->dev[i] : NULL;
+	tlc_device_record r;
+	tlc_devs__get(&ev->dev, i, &r);
+	return r;
 }
+
+size_t tlc_eval_device_count(const tlc_eval *ev) { return ev ? ev->dev.n : 0; }
+
+int tlc_eval_device_get(const tlc_eval *ev, size_t i, tlc_device_record *out)
+{
+	if (!ev || !out || out->size < offsetof(tlc_device_record, bytes) + sizeof out->bytes ||
+	    i >= ev->dev.n)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a record index below tlc_eval_device_count and a "
+		                      "tlc_device_record with .size = sizeof(tlc_device_record)",
+		                      "tlc_eval_device_get: bad argument");
+	uint32_t size = out->size;
+	tlc_device_record full;
+	tlc_devs__get(&ev->dev, i, &full);
+	memcpy(out, &full, size < sizeof full ? size : sizeof full);
+	out->size = size;
+	return 0;
+}
+
 
 int tlc_eval__finished(const tlc_eval *ev) { return ev->finished; }
 tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev) { return ev->comm; }

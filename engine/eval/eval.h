@@ -17,7 +17,11 @@ tlc_intern *tlc_eval__intern(tlc_eval *ev);
 
 /** Device records pushed so far (for the join). */
 size_t tlc_eval__device_count(const tlc_eval *ev);
-const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i);
+/** Record i (i < tlc_eval__device_count) as the public struct, by value;
+ *  the store itself is compact (rows.h). */
+tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i);
+struct tlc_devs;
+const struct tlc_devs *tlc_eval__devs(const tlc_eval *ev);
 
 /** Nonzero once tlc_eval_finish succeeded. */
 int tlc_eval__finished(const tlc_eval *ev);

@@ -313,3 +313,122 @@ void tlc_rows__times_ambiguous(tlc_rows *r, size_t i)
 	if (r->attribution[i] != TLC_ATTR_ATTRIBUTED)
 		r->attribution[i] = TLC_ATTR_AMBIGUOUS;
 }
+
+/* ---- device records ---- */
+
+#define NDCOLS 5
+
+static tlc_col *dcol_at(tlc_devs *d, int k)
+{
+	tlc_col *cols[NDCOLS] = { &d->start_ns, &d->end_ns, &d->correlation, &d->external_id,
+	                          &d->bytes };
+	return cols[k];
+}
+
+void tlc_devs__init(tlc_devs *d, const tlc_allocator *a)
+{
+	memset(d, 0, sizeof *d);
+	d->a = a;
+	tlc_hindex__init(&d->kind_index, a);
+	for (int k = 0; k < NDCOLS; k++)
+		tlc_col__init(dcol_at(d, k), a);
+}
+
+void tlc_devs__free(tlc_devs *d)
+{
+	for (int k = 0; k < NDCOLS; k++)
+		tlc_col__free(dcol_at(d, k), d->a);
+	tlc_alloc__free(d->a, d->kind);
+	tlc_alloc__free(d->a, d->kinds);
+	tlc_hindex__free(&d->kind_index);
+	d->kind = NULL;
+	d->kinds = NULL;
+	d->n = d->kcap = d->nkinds = d->kindcap = 0;
+}
+
+static int devkind_eq(size_t idx, const void *key, const void *payload)
+{
+	const tlc_devs *d = payload;
+	return memcmp(&d->kinds[idx], key, sizeof(tlc_devkind)) == 0;
+}
+
+static int devkind_index(tlc_devs *d, const tlc_devkind *k, uint32_t *out)
+{
+	uint64_t h = tlc_hash__bytes(k, sizeof *k);
+	if (tlc_hindex__reserve(&d->kind_index, d->nkinds + 1) < 0)
+		return TLC_ENOMEM;
+	tlc_hslot *s = tlc_hindex__probe(&d->kind_index, h, devkind_eq, k, d);
+	if (s->idx1) {
+		*out = (uint32_t)(s->idx1 - 1);
+		return 0;
+	}
+	if (d->nkinds >= UINT32_MAX ||
+	    tlc_alloc__grow(d->a, (void **)&d->kinds, &d->kindcap, d->nkinds + 1, sizeof *d->kinds) < 0)
+		return tlc_error__oom();
+	d->kinds[d->nkinds] = *k;
+	tlc_hindex__fill(&d->kind_index, s, h, d->nkinds);
+	*out = (uint32_t)d->nkinds++;
+	return 0;
+}
+
+int tlc_devs__push(tlc_devs *d, const tlc_device_record *rec)
+{
+	if (d->n >= TLC_DEVS__MAX)
+		return tlc_error__set(TLC_ENOMEM, "out_of_memory", "split the input",
+		                      "more than %zu device records kept", (size_t)TLC_DEVS__MAX);
+	size_t n = d->n;
+	if (tlc_alloc__grow(d->a, (void **)&d->kind, &d->kcap, n + 1, sizeof *d->kind) < 0)
+		return TLC_ENOMEM;
+	for (int k = 0; k < NDCOLS; k++)
+		if (tlc_col__reserve(dcol_at(d, k), d->a, n + 1) < 0)
+			return TLC_ENOMEM;
+	tlc_devkind kd;
+	memset(&kd, 0, sizeof kd); /* padding too: kinds are hashed and compared as bytes */
+	kd.name = rec->name;
+	kd.device = rec->device;
+	kd.stream = rec->stream;
+	kd.thread = rec->thread;
+	kd.kind = rec->kind;
+	kd.flags = rec->flags;
+	uint32_t ki = 0;
+	if (devkind_index(d, &kd, &ki) < 0)
+		return TLC_ENOMEM;
+	int64_t v[NDCOLS] = { rec->start_ns, rec->end_ns, rec->correlation, rec->external_id,
+	                      rec->bytes };
+	for (int k = 0; k < NDCOLS; k++)
+		if (tlc_col__push(dcol_at(d, k), v[k]) < 0) {
+			for (int q = 0; q < k; q++)
+				tlc_col__truncate(dcol_at(d, q), n);
+			return tlc_error__oom();
+		}
+	d->kind[n] = ki;
+	d->n = n + 1;
+	return 0;
+}
+
+void tlc_devs__get(const tlc_devs *d, size_t i, tlc_device_record *out)
+{
+	const tlc_devkind *k = tlc_devs__kind(d, i);
+	memset(out, 0, sizeof *out);
+	out->size = sizeof *out;
+	out->kind = k->kind;
+	out->flags = k->flags;
+	out->name = k->name;
+	out->device = k->device;
+	out->stream = k->stream;
+	out->thread = k->thread;
+	out->start_ns = tlc_col__get(&d->start_ns, i);
+	out->end_ns = tlc_col__get(&d->end_ns, i);
+	out->correlation = tlc_col__get(&d->correlation, i);
+	out->external_id = tlc_col__get(&d->external_id, i);
+	out->bytes = tlc_col__get(&d->bytes, i);
+}
+
+size_t tlc_devs__bytes(const tlc_devs *d)
+{
+	size_t b = d->kcap * sizeof *d->kind + d->kindcap * sizeof *d->kinds +
+	           d->kind_index.nslots * sizeof(tlc_hslot);
+	for (int k = 0; k < NDCOLS; k++)
+		b += tlc_col__bytes(dcol_at((tlc_devs *)d, k));
+	return b;
+}

@@ -148,4 +148,51 @@ static inline int64_t tlc_rows__device_ns(const tlc_rows *r, size_t i)
 	return r->has_times ? tlc_tcol__get(&r->device_ns, i) : 0;
 }
 
+/* ---- device records ---- */
+
+/* The fields of a device record that repeat from record to record. */
+typedef struct tlc_devkind {
+	const char *name;      /* interned, or NULL */
+	int64_t device, stream, thread;
+	tlc_device_kind kind;
+	unsigned flags;        /* TLC_DEV_HAS_* */
+} tlc_devkind;
+
+/* Most records a store keeps (record indices are 32 bits in the join). */
+#define TLC_DEVS__MAX ((size_t)UINT32_MAX - 1)
+
+typedef struct tlc_devs {
+	const tlc_allocator *a;
+	size_t n, kcap;
+	uint32_t *kind;         /* per record: index into kinds */
+	tlc_devkind *kinds;
+	size_t nkinds, kindcap;
+	tlc_hindex kind_index;
+	tlc_col start_ns, end_ns, correlation, external_id, bytes;
+} tlc_devs;
+
+void tlc_devs__init(tlc_devs *d, const tlc_allocator *a);
+void tlc_devs__free(tlc_devs *d);
+/** Appends a record (its name must outlive the store; size is not read).
+ *  0, or TLC_ENOMEM with the error set and the store unchanged. */
+int tlc_devs__push(tlc_devs *d, const tlc_device_record *rec);
+/** Fills *out (every field of the current layout; out->size is set). */
+void tlc_devs__get(const tlc_devs *d, size_t i, tlc_device_record *out);
+size_t tlc_devs__bytes(const tlc_devs *d);
+
+static inline const tlc_devkind *tlc_devs__kind(const tlc_devs *d, size_t i)
+{
+	return &d->kinds[d->kind[i]];
+}
+static inline int64_t tlc_devs__start(const tlc_devs *d, size_t i) { return tlc_col__get(&d->start_ns, i); }
+static inline int64_t tlc_devs__end(const tlc_devs *d, size_t i) { return tlc_col__get(&d->end_ns, i); }
+static inline int64_t tlc_devs__correlation(const tlc_devs *d, size_t i)
+{
+	return tlc_col__get(&d->correlation, i);
+}
+static inline int64_t tlc_devs__external_id(const tlc_devs *d, size_t i)
+{
+	return tlc_col__get(&d->external_id, i);
+}
+
 #endif

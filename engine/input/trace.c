@@ -1109,7 +1109,7 @@ static int range_profiler_status(reader *r)
 	if (!r->ops.nranges)
 		return 0;
 	for (size_t i = 0; i < tlc_eval__device_count(r->ev); i++)
-		if (tlc_eval__device_at(r->ev, i)->kind == TLC_DEVICE_KERNEL)
+		if (tlc_eval__device(r->ev, i).kind == TLC_DEVICE_KERNEL)
 			return 0; /* kernel activity was recorded too: it is joined */
 	char msg[300];
 	snprintf(msg, sizeof msg, "per-kernel activity records were not collected: the trace holds "

@@ -105,10 +105,12 @@ static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, 
 		return tlc_error__oom();
 	size_t k = 0;
 	for (size_t i = 0; i < cnt; i++) {
-		const tlc_join_launch *l = tlc_join_launch_at(j, i);
-		if (!l->rec || l->rec->kind != TLC_DEVICE_KERNEL || l->rec->end_ns < l->rec->start_ns)
+		tlc_join_launch l_ = tlc_join__launch(j, i);
+		const tlc_join_launch *l = &l_;
+		tlc_device_record r = tlc_eval__device(ev, l->rec);
+		if (r.kind != TLC_DEVICE_KERNEL || r.end_ns < r.start_ns)
 			continue;
-		tlc_join__span s = { l->rec->start_ns, l->rec->end_ns, -1, -1, is_comm_kernel(l->rec->name) };
+		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, is_comm_kernel(r.name) };
 		if (l->op_row >= 0) {
 			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
 			const tlc_op_row *row = &row_;
