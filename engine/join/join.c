@@ -915,6 +915,23 @@ static int is_counted(tlc_class cls)
 	return cls == TLC_CLASS_KNOWN || cls == TLC_CLASS_ZERO_BY_RULE;
 }
 
+/* counted[] holds 32-bit row indices (rows.h caps the rows below
+ * UINT32_MAX - 1), with two markers: -2 (not resolved yet) and -1 (no
+ * counted op encloses the row). */
+#define CNT_UNKNOWN UINT32_MAX
+#define CNT_NONE (UINT32_MAX - 1)
+
+static int64_t counted_get(const tlc_join *j, size_t i)
+{
+	uint32_t v = j->counted[i];
+	return v == CNT_UNKNOWN ? -2 : v == CNT_NONE ? -1 : (int64_t)v;
+}
+
+static void counted_set(tlc_join *j, size_t i, int64_t v)
+{
+	j->counted[i] = v == -2 ? CNT_UNKNOWN : v < 0 ? CNT_NONE : (uint32_t)v;
+}
+
 /* counted[i]: nearest ancestor-or-self that is counted, or -1. Resolved by
  * walking up to a row already known, then filling the path on the way back
  * (rows may be in any order; parents never form cycles after finish). */
@@ -924,7 +941,7 @@ static int64_t counted_of(jctx *c, size_t i)
 	const int64_t unknown = -2;
 	size_t cur = i, steps = 0;
 	int64_t res = -1;
-	while (j->counted[cur] == unknown && steps++ <= c->nrows) {
+	while (counted_get(j, cur) == unknown && steps++ <= c->nrows) {
 		if (is_counted(tlc_rows__kind(c->rows, cur)->cls)) {
 			res = (int64_t)cur;
 			break;
@@ -937,10 +954,10 @@ static int64_t counted_of(jctx *c, size_t i)
 		}
 		cur = (size_t)p;
 	}
-	if (j->counted[cur] != unknown)
-		res = j->counted[cur];
-	for (size_t k = i; j->counted[k] == unknown;) {
-		j->counted[k] = res;
+	if (counted_get(j, cur) != unknown)
+		res = counted_get(j, cur);
+	for (size_t k = i; counted_get(j, k) == unknown;) {
+		counted_set(j, k, res);
 		int64_t par = tlc_rows__parent(c->rows, k);
 		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
 		if (p < 0 || (int64_t)k == res)
@@ -955,18 +972,20 @@ static int build_rollup(jctx *c)
 	tlc_join *j = c->j;
 	size_t n = c->nrows ? c->nrows : 1;
 	j->counted = tlc_alloc__malloc(c->a, n * sizeof *j->counted);
-	j->rolled_kernel = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_kernel);
-	j->rolled_device = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_device);
-	if (!j->counted || !j->rolled_kernel || !j->rolled_device)
+	if (!j->counted)
 		return tlc_error__oom();
+	if (tlc_tcol__init(&j->rolled_kernel, c->a, n) < 0)
+		return TLC_ENOMEM;
+	j->has_rolled = 1;
 	for (size_t i = 0; i < c->nrows; i++)
-		j->counted[i] = -2;
+		j->counted[i] = CNT_UNKNOWN;
 	for (size_t i = 0; i < c->nrows; i++) {
-		int64_t k = counted_of(c, i);
-		if (k >= 0) {
-			int64_t kn = tlc_rows__kernel_ns(c->rows, i), dn = tlc_rows__device_ns(c->rows, i);
-			SAT_ADD(j->rolled_kernel[k], kn);
-			SAT_ADD(j->rolled_device[k], dn);
+		int64_t k = counted_of(c, i), kn = tlc_rows__kernel_ns(c->rows, i);
+		if (k >= 0 && kn > 0) {
+			int64_t acc = tlc_tcol__get(&j->rolled_kernel, (size_t)k);
+			SAT_ADD(acc, kn);
+			if (tlc_tcol__set(&j->rolled_kernel, (size_t)k, acc) < 0)
+				return tlc_error__oom();
 		}
 	}
 	return 0;
@@ -1149,8 +1168,8 @@ void tlc_join_free(tlc_join *j)
 	tlc_alloc__free(a, j->groups);
 	tlc_alloc__free(a, j->group_rows);
 	tlc_alloc__free(a, j->counted);
-	tlc_alloc__free(a, j->rolled_kernel);
-	tlc_alloc__free(a, j->rolled_device);
+	if (j->has_rolled)
+		tlc_tcol__free(&j->rolled_kernel, a);
 	tlc_alloc__free(a, j);
 }
 
@@ -1220,13 +1239,13 @@ int tlc_join_rollup(int64_t *counted, const tlc_join *j, size_t row)
 	if (!counted || !j || row >= j->nrows)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a row index below the row count",
 		                      "tlc_join_rollup: bad argument");
-	*counted = j->counted[row];
+	*counted = counted_get(j, row);
 	return 0;
 }
 
 int64_t tlc_join_counted_kernel_ns(const tlc_join *j, size_t row)
 {
-	return j && row < j->nrows ? j->rolled_kernel[row] : 0;
+	return j && row < j->nrows && j->has_rolled ? tlc_tcol__get(&j->rolled_kernel, row) : 0;
 }
 
 int tlc_join_require_device_time(const tlc_join *j)
@@ -1260,10 +1279,11 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 	const tlc_rows *rows = tlc_eval__rows(ev);
 	for (size_t i = 0; i < j->nrows; i++) {
 		const tlc_cost *cost = tlc_rows__kind(rows, i)->cost;
-		if (j->counted[i] != (int64_t)i || j->rolled_kernel[i] <= 0 || !cost)
+		int64_t kn = tlc_join_counted_kernel_ns(j, i);
+		if (counted_get(j, i) != (int64_t)i || kn <= 0 || !cost)
 			continue;
 		flops += tlc_cost_flops_double(cost);
-		secs += (double)j->rolled_kernel[i] * 1e-9;
+		secs += (double)kn * 1e-9;
 	}
 	if (!(secs > 0))
 		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",

@@ -5,6 +5,7 @@
 
 #include "tlcost/tlcost.h"
 #include "alloc.h"
+#include "rows.h"
 
 /* One launch, compact: record indices (32 bits: rows.h caps the stores),
  * the op row or group by status, the cause of an unattributed one. */
@@ -37,9 +38,9 @@ struct tlc_join {
 	size_t ngroups;
 	size_t *group_rows;      /* storage of every group's rows */
 	size_t nrows;            /* op rows of the eval */
-	int64_t *counted;        /* per row: counted row index or -1 */
-	int64_t *rolled_kernel;  /* per row: kernel ns rolled into it */
-	int64_t *rolled_device;
+	uint32_t *counted;       /* per row: counted row index, or a marker (join.c) */
+	tlc_tcol rolled_kernel;  /* per row: kernel ns rolled into it (rows.h) */
+	int has_rolled;
 	/* correlation path: attributed launches whose op's host interval (on the
 	 * launching call's thread) does not hold the call: External ids that
 	 * coincide with op ids by accident (tlc_join_correlation_outside) */
