@@ -440,7 +440,8 @@ static int device_event(reader *r, tlc_device_kind kind)
 	         (e->have & EV_CORR) && (e->have & EV_NAME) && strstr(e->name, "aunch") &&
 	         (e->have & (EV_TS | EV_DUR | EV_PID | EV_TID)) == (EV_TS | EV_DUR | EV_PID | EV_TID) &&
 	         e->dur >= 0 && e->ts <= INT64_MAX - e->dur)
-		rc = tlc_trace_comms__keep_launch(c, e->corr, e->ts, e->ts + e->dur, e->pid, e->tid);
+		rc = tlc_trace_comms__keep_launch(c, tlc_eval__device_count(r->ev)); /* emit_device
+		     pushes this call's record next: ts and dur are valid, so it is not skipped */
 	if (rc < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 	return emit_device(r, kind);

@@ -43,17 +43,31 @@ static int cmp_corr(const void *pa, const void *pb)
 }
 
 /* Top-level op intervals per thread, sorted: an interval inside the previous
- * one adds nothing to "is this call inside some op". */
-static size_t top_intervals(ival *v, tlc_trace_ops *t)
+ * one adds nothing to "is this call inside some op". The ops' last use:
+ * the intervals are written over their array (an interval is smaller than
+ * an op, so interval i never reaches op i + 1), which then shrinks to
+ * them, so the two never coexist. *out: the array (the caller frees it),
+ * NULL with none. */
+static size_t top_intervals(ival **out, tlc_trace_ops *t)
 {
+	_Static_assert(sizeof(ival) <= sizeof(tlc_trace_op), "intervals are written over the ops");
 	size_t nops = t->nops;
-	for (size_t i = 0; i < nops; i++)
-		v[i] = (ival){ t->ops[i].tid, t->ops[i].start_ns, t->ops[i].end_ns };
-	/* the ops' last use: their array goes before the sort needs memory */
-	tlc_alloc__free(t->a, t->ops);
+	ival *v = (ival *)(void *)t->ops;
+	for (size_t i = 0; i < nops; i++) {
+		int64_t tid = t->ops[i].tid, s = t->ops[i].start_ns, e = t->ops[i].end_ns;
+		v[i] = (ival){ tid, s, e };
+	}
 	t->ops = NULL;
 	t->nops = t->cap = 0;
-	qsort(v, nops, sizeof *v, cmp_ival);
+	ival *shrunk = nops ? tlc_alloc__realloc(t->a, v, nops * sizeof *v) : NULL;
+	if (shrunk)
+		v = shrunk;
+	*out = v;
+	int sorted = 1; /* ops mostly come in (thread, start) order: no sort, no copy */
+	for (size_t i = 1; i < nops && sorted; i++)
+		sorted = cmp_ival(&v[i - 1], &v[i]) <= 0;
+	if (!sorted)
+		qsort(v, nops, sizeof *v, cmp_ival);
 	size_t n = 0;
 	for (size_t i = 0; i < nops; i++) {
 		if (n && v[n - 1].tid == v[i].tid && v[i].end <= v[n - 1].end)
@@ -231,15 +245,20 @@ int tlc_trace__account_device(tlc_trace_ops *t, tlc_eval *ev)
 	size_t ncalls = 0;
 	for (size_t i = 0; i < ndev; i++)
 		ncalls += (size_t)is_host_call(tlc_eval__device(ev, i));
-	ival *iv = tlc_alloc__malloc(a, (t->nops ? t->nops : 1) * sizeof *iv);
+	ival *iv = NULL;
+	size_t niv = top_intervals(&iv, t), nhc = 0; /* frees the ops first */
 	corr_ix *hc = tlc_alloc__malloc(a, (ncalls ? ncalls : 1) * sizeof *hc);
-	int rc = iv && hc ? 0 : tlc_error__oom();
+	int rc = hc ? 0 : tlc_error__oom();
 	if (rc == 0) {
-		size_t niv = top_intervals(iv, t), nhc = 0;
 		for (size_t i = 0; i < ndev; i++)
 			if (is_host_call(tlc_eval__device(ev, i)))
 				hc[nhc++] = (corr_ix){ tlc_eval__device(ev, i).correlation, i };
-		qsort(hc, nhc, sizeof *hc, cmp_corr);
+		int sorted = 1; /* calls mostly come in correlation order: then no sort (and
+		                   no temporary copy of the array) is needed */
+		for (size_t i = 1; i < nhc && sorted; i++)
+			sorted = cmp_corr(&hc[i - 1], &hc[i]) < 0;
+		if (!sorted)
+			qsort(hc, nhc, sizeof *hc, cmp_corr);
 		tally y;
 		memset(&y, 0, sizeof y);
 		y.w.size = sizeof y.w;
