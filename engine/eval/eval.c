@@ -1459,6 +1459,16 @@ tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
 size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->dev.n; }
 const tlc_devs *tlc_eval__devs(const tlc_eval *ev) { return &ev->dev; }
 
+int tlc_eval__mark_last_device(tlc_eval *ev, unsigned marks)
+{
+	return tlc_devs__mark_last(&ev->dev, marks);
+}
+
+unsigned tlc_eval__device_marks(const tlc_eval *ev, size_t i)
+{
+	return tlc_devs__kind(&ev->dev, i)->marks;
+}
+
 tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i)
 {
 	tlc_device_record r;

@@ -22,6 +22,11 @@ size_t tlc_eval__device_count(const tlc_eval *ev);
 tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i);
 struct tlc_devs;
 const struct tlc_devs *tlc_eval__devs(const tlc_eval *ev);
+/** Reader marks on the last pushed device record (rows.h tlc_devs__mark_last;
+ *  not part of the public record); read back with tlc_eval__device_marks. */
+#define TLC_EVAL__MARK_COMM_LAUNCH (1u << 0) /* a launch call collectives may be placed at */
+int tlc_eval__mark_last_device(tlc_eval *ev, unsigned marks);
+unsigned tlc_eval__device_marks(const tlc_eval *ev, size_t i);
 
 /** Nonzero once tlc_eval_finish succeeded. */
 int tlc_eval__finished(const tlc_eval *ev);

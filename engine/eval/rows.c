@@ -109,12 +109,12 @@ int tlc_tcol__set(tlc_tcol *c, size_t i, int64_t v)
 
 /* ---- rows ---- */
 
-#define NCOLS 8
+#define NCOLS 7
 
 static tlc_col *col_at(tlc_rows *r, int k)
 {
 	tlc_col *cols[NCOLS] = { &r->id, &r->parent, &r->module_call, &r->host_ns,
-	                         &r->start_ns, &r->end_ns, &r->thread, &r->correlation };
+	                         &r->start_ns, &r->end_ns, &r->correlation };
 	return cols[k];
 }
 
@@ -161,6 +161,7 @@ static void kind_of_row(tlc_rowkind *k, const tlc_op_row *row)
 	k->reason = row->reason;
 	k->shapes = row->shapes;
 	k->cost = row->cost;
+	k->thread = row->thread;
 	k->op_flags = row->op_flags;
 	k->phase = row->phase;
 	k->cls = row->cls;
@@ -211,7 +212,7 @@ int tlc_rows__push(tlc_rows *r, const tlc_op_row *row)
 		return TLC_ENOMEM;
 	int64_t v[NCOLS] = { row->id, (row->op_flags & TLC_OP_HAS_PARENT) ? row->parent : row->id,
 	                     row->module_call, row->host_ns, row->start_ns, row->end_ns,
-	                     row->thread, row->correlation };
+	                     row->correlation };
 	for (int k = 0; k < NCOLS; k++)
 		if (tlc_col__push(col_at(r, k), v[k]) < 0) {
 			for (int q = 0; q < k; q++)
@@ -244,7 +245,7 @@ void tlc_rows__get(const tlc_rows *r, size_t i, tlc_op_row *out)
 	out->host_ns = tlc_col__get(&r->host_ns, i);
 	out->start_ns = tlc_col__get(&r->start_ns, i);
 	out->end_ns = tlc_col__get(&r->end_ns, i);
-	out->thread = tlc_col__get(&r->thread, i);
+	out->thread = k->thread;
 	out->correlation = tlc_col__get(&r->correlation, i);
 	if (r->has_times) {
 		out->attribution = (tlc_attribution)r->attribution[i];
@@ -316,12 +317,11 @@ void tlc_rows__times_ambiguous(tlc_rows *r, size_t i)
 
 /* ---- device records ---- */
 
-#define NDCOLS 5
+#define NDCOLS 4
 
 static tlc_col *dcol_at(tlc_devs *d, int k)
 {
-	tlc_col *cols[NDCOLS] = { &d->start_ns, &d->end_ns, &d->correlation, &d->external_id,
-	                          &d->bytes };
+	tlc_col *cols[NDCOLS] = { &d->start_ns, &d->end_ns, &d->correlation, &d->external_id };
 	return cols[k];
 }
 
@@ -388,13 +388,13 @@ int tlc_devs__push(tlc_devs *d, const tlc_device_record *rec)
 	kd.device = rec->device;
 	kd.stream = rec->stream;
 	kd.thread = rec->thread;
+	kd.bytes = rec->bytes;
 	kd.kind = rec->kind;
 	kd.flags = rec->flags;
 	uint32_t ki = 0;
 	if (devkind_index(d, &kd, &ki) < 0)
 		return TLC_ENOMEM;
-	int64_t v[NDCOLS] = { rec->start_ns, rec->end_ns, rec->correlation, rec->external_id,
-	                      rec->bytes };
+	int64_t v[NDCOLS] = { rec->start_ns, rec->end_ns, rec->correlation, rec->external_id };
 	for (int k = 0; k < NDCOLS; k++)
 		if (tlc_col__push(dcol_at(d, k), v[k]) < 0) {
 			for (int q = 0; q < k; q++)
@@ -421,7 +421,20 @@ void tlc_devs__get(const tlc_devs *d, size_t i, tlc_device_record *out)
 	out->end_ns = tlc_col__get(&d->end_ns, i);
 	out->correlation = tlc_col__get(&d->correlation, i);
 	out->external_id = tlc_col__get(&d->external_id, i);
-	out->bytes = tlc_col__get(&d->bytes, i);
+	out->bytes = k->bytes;
+}
+
+int tlc_devs__mark_last(tlc_devs *d, unsigned marks)
+{
+	if (!d->n)
+		return 0;
+	tlc_devkind kd = d->kinds[d->kind[d->n - 1]]; /* a copy: the kinds may move */
+	kd.marks |= marks;
+	uint32_t ki = 0;
+	if (devkind_index(d, &kd, &ki) < 0)
+		return TLC_ENOMEM;
+	d->kind[d->n - 1] = ki;
+	return 0;
 }
 
 size_t tlc_devs__bytes(const tlc_devs *d)

@@ -5,8 +5,8 @@
  * joined trace's memory. Here every int64 field is a column of 32-bit
  * deltas from a per-block base (exact: a value whose delta does not fit is
  * kept whole in an exception map), and the fields that repeat from row to
- * row (strings, cost, class, phase, flags; a record's kind, name, device,
- * stream, thread) are one 32-bit id of a shared tuple. The public structs
+ * row (strings, cost, class, phase, flags, thread; a record's kind, name,
+ * device, stream, thread, bytes) are one 32-bit id of a shared tuple. The public structs
  * are filled on demand (tlc_rows__get, tlc_devs__get); the join reads the
  * columns it needs directly through the inline getters.
  *
@@ -79,6 +79,7 @@ static inline int64_t tlc_tcol__get(const tlc_tcol *c, size_t i)
 typedef struct tlc_rowkind {
 	const char *name, *overload, *module, *module_type, *reason, *shapes;
 	const tlc_cost *cost;
+	int64_t thread;         /* few distinct values: a tuple field, not a column */
 	unsigned op_flags;
 	tlc_phase phase;
 	tlc_class cls;
@@ -95,7 +96,7 @@ typedef struct tlc_rows {
 	size_t nkinds, kindcap;
 	tlc_hindex kind_index;  /* hash of a kind's bytes -> kinds */
 	/* parent holds the row's own id when it has none (read back as -1) */
-	tlc_col id, parent, module_call, host_ns, start_ns, end_ns, thread, correlation;
+	tlc_col id, parent, module_call, host_ns, start_ns, end_ns, correlation;
 	/* device time (tlc_rows__times_reset): absent until a join ran */
 	int has_times;
 	/* a row has TLC_ROW_HAS_DEVICE_TIME when attributed, ambiguous or
@@ -154,8 +155,10 @@ static inline int64_t tlc_rows__device_ns(const tlc_rows *r, size_t i)
 typedef struct tlc_devkind {
 	const char *name;      /* interned, or NULL */
 	int64_t device, stream, thread;
+	int64_t bytes;         /* copy sizes repeat (the same tensors every step) */
 	tlc_device_kind kind;
 	unsigned flags;        /* TLC_DEV_HAS_* */
+	unsigned marks;        /* a reader's own bits (tlc_devs__mark_last), not public */
 } tlc_devkind;
 
 /* Most records a store keeps (record indices are 32 bits in the join). */
@@ -168,7 +171,7 @@ typedef struct tlc_devs {
 	tlc_devkind *kinds;
 	size_t nkinds, kindcap;
 	tlc_hindex kind_index;
-	tlc_col start_ns, end_ns, correlation, external_id, bytes;
+	tlc_col start_ns, end_ns, correlation, external_id;
 } tlc_devs;
 
 void tlc_devs__init(tlc_devs *d, const tlc_allocator *a);
@@ -179,6 +182,10 @@ int tlc_devs__push(tlc_devs *d, const tlc_device_record *rec);
 /** Fills *out (every field of the current layout; out->size is set). */
 void tlc_devs__get(const tlc_devs *d, size_t i, tlc_device_record *out);
 size_t tlc_devs__bytes(const tlc_devs *d);
+/** Adds marks to the last record (its tuple becomes the marked one): a
+ *  reader remembers which records it singled out without a list of them.
+ *  0, or TLC_ENOMEM (error set, record unchanged). */
+int tlc_devs__mark_last(tlc_devs *d, unsigned marks);
 
 static inline const tlc_devkind *tlc_devs__kind(const tlc_devs *d, size_t i)
 {

@@ -433,6 +433,7 @@ static int device_event(reader *r, tlc_device_kind kind)
 	event *e = &r->cur;
 	tlc_trace_comms *c = &r->ops.comms;
 	int rc = 0;
+	int launch = 0;
 	if (kind == TLC_DEVICE_KERNEL && c->cur.have)
 		rc = tlc_trace_comms__keep_kernel(c, (e->have & EV_EXT) ? e->ext : -1,
 		                                  (e->have & EV_CORR) ? e->corr : -1);
@@ -440,11 +441,13 @@ static int device_event(reader *r, tlc_device_kind kind)
 	         (e->have & EV_CORR) && (e->have & EV_NAME) && strstr(e->name, "aunch") &&
 	         (e->have & (EV_TS | EV_DUR | EV_PID | EV_TID)) == (EV_TS | EV_DUR | EV_PID | EV_TID) &&
 	         e->dur >= 0 && e->ts <= INT64_MAX - e->dur)
-		rc = tlc_trace_comms__keep_launch(c, tlc_eval__device_count(r->ev)); /* emit_device
-		     pushes this call's record next: ts and dur are valid, so it is not skipped */
+		launch = 1; /* its record, pushed next (ts and dur are valid), is marked */
 	if (rc < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-	return emit_device(r, kind);
+	rc = emit_device(r, kind);
+	if (rc > 0 && launch && tlc_trace_comms__keep_launch(c, r->ev) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	return rc;
 }
 
 /* Every cpu_op is held until the end of the file (nesting and phases need

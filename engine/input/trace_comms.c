@@ -19,7 +19,6 @@ void tlc_trace_comms__free(tlc_trace_comms *c)
 	tlc_alloc__free(c->a, c->rows);
 	tlc_alloc__free(c->a, c->annots);
 	tlc_alloc__free(c->a, c->kernels);
-	tlc_alloc__free(c->a, c->launches);
 	memset(c, 0, sizeof *c);
 }
 
@@ -219,14 +218,11 @@ int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr)
 	return 0;
 }
 
-int tlc_trace_comms__keep_launch(tlc_trace_comms *c, size_t rec)
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, tlc_eval *ev)
 {
-	if (rec >= UINT32_MAX)
-		return tlc_error__oom(); /* the eval keeps fewer records (rows.h) */
-	if (tlc_alloc__grow(c->a, (void **)&c->launches, &c->lcap, c->nlaunches + 1,
-	                    sizeof *c->launches) < 0)
+	if (tlc_eval__mark_last_device(ev, TLC_EVAL__MARK_COMM_LAUNCH) < 0)
 		return TLC_ENOMEM;
-	c->launches[c->nlaunches++] = (uint32_t)rec;
+	c->nlaunches++;
 	return 0;
 }
 
@@ -239,9 +235,12 @@ static tlc_comm_launch *launches_of(const tlc_trace_comms *c, const tlc_eval *ev
 		tlc_error__oom();
 		return NULL;
 	}
-	for (size_t i = 0; i < c->nlaunches; i++) {
-		tlc_device_record r = tlc_eval__device(ev, c->launches[i]);
-		l[i] = (tlc_comm_launch){ r.correlation, r.start_ns, r.end_ns, r.device, r.thread };
+	size_t k = 0;
+	for (size_t i = 0; i < tlc_eval__device_count(ev) && k < c->nlaunches; i++) {
+		if (!(tlc_eval__device_marks(ev, i) & TLC_EVAL__MARK_COMM_LAUNCH))
+			continue;
+		tlc_device_record r = tlc_eval__device(ev, i);
+		l[k++] = (tlc_comm_launch){ r.correlation, r.start_ns, r.end_ns, r.device, r.thread };
 	}
 	return l;
 }

@@ -73,9 +73,9 @@ typedef struct tlc_trace_comms {
 	size_t nannots, acap;
 	tlc_comm_kernel *kernels; /* kernel events carrying collective fields */
 	size_t nkernels, kcap;
-	uint32_t *launches;   /* launch calls: their device record indices (the
-	                         eval's records hold corr, times, pid, tid) */
-	size_t nlaunches, lcap;
+	size_t nlaunches;     /* launch calls kept: the eval's device records marked
+	                         TLC_EVAL__MARK_COMM_LAUNCH (they hold corr, times,
+	                         pid, tid) */
 	/* distributedInfo */
 	int dist_depth;       /* depth inside distributedInfo (0: outside) */
 	int dist_key;         /* current key at the level being read */
@@ -112,10 +112,10 @@ int tlc_trace_comms__keep_annot(tlc_trace_comms *c, const char *name, int64_t st
 /** Keeps the current event's fields for a kernel event (ext, corr: -1 when
  *  absent). 0 or TLC_ENOMEM. */
 int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr);
-/** Keeps a host launch call's position by its correlation: the index of
- *  its device record in the eval, whose correlation, start, end, device
+/** Keeps a host launch call's position by its correlation: marks its
+ *  device record, just pushed to ev, whose correlation, start, end, device
  *  (pid) and thread (tid) are the call's. 0 or TLC_ENOMEM. */
-int tlc_trace_comms__keep_launch(tlc_trace_comms *c, size_t rec);
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, tlc_eval *ev);
 
 /** Before the ops are pushed: folds the facts of nested rows, nccl:*
  *  annotations and collective kernels into every enclosing collective row

@@ -402,7 +402,7 @@ static int containment(jctx *c)
 	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
 		int64_t s, e;
 		if (row_interval(c->rows, i, &s, &e)) /* ~e: end descending, no overflow */
-			rows[nr++] = (keyed){ tlc_col__get(&c->rows->thread, i), s, ~e, i };
+			rows[nr++] = (keyed){ tlc_rows__kind(c->rows, i)->thread, s, ~e, i };
 	}
 	for (size_t i = 0; rc == 0 && i < c->ndev; i++) {
 		const tlc_devkind *r = tlc_devs__kind(c->devs, i);
@@ -535,7 +535,7 @@ static void check_host_interval(jctx *c, const tlc_jlaunch *l)
 		return;
 	int64_t hs = tlc_devs__start(c->devs, l->runtime);
 	c->j->corr_checked++;
-	if (tlc_col__get(&c->rows->thread, row) != h->thread || hs < s || hs > e)
+	if (tlc_rows__kind(c->rows, row)->thread != h->thread || hs < s || hs > e)
 		c->j->corr_outside++;
 }
 
