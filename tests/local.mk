@@ -221,3 +221,12 @@ tests_test_json_fast_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # ---- tracefast: the trace fast path against yajl (flops and join, windows) ----
 TESTS += tests/trace_fast_same.sh
 EXTRA_DIST += tests/trace_fast_same.sh
+
+# compact rows (tmem3): tests read rows through tlc_eval_op_get
+EXTRA_DIST += tests/rows_util.h
+# Compact row storage (engine/eval/rows.c): exact delta columns, round trip, allocation failure.
+check_PROGRAMS += tests/test_rows
+TESTS += tests/test_rows
+tests_test_rows_SOURCES = tests/test_rows.c
+tests_test_rows_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_rows_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 static const char *top_srcdir(void)
 {
@@ -79,7 +80,7 @@ static int check_tagged_row(tlc_engine *eng, char *line, size_t lineno)
 	*tab1 = *tab2 = '\0';
 	tlc_eval *ev = eval_row(eng, line, tab1 + 1);
 	int fails = 0;
-	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	const tlc_op_row *row = test_op_at(ev, 0);
 	tlc_comm_kind k;
 	int64_t g;
 	char *m = NULL, *b = NULL;

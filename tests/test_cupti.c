@@ -16,6 +16,7 @@
 #include <cupti.h>
 
 #include "tlcost/cupti.h"
+#include "rows_util.h"
 
 #ifndef TLC_CUPTI_LIBDIR
 #define TLC_CUPTI_LIBDIR ""
@@ -691,8 +692,8 @@ static tlc_join *join_session(tlc_eval *ev, tlc_cupti_session *s)
 static const tlc_op_row *row_of(const tlc_eval *ev, int64_t id)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
-		if (tlc_eval_op_at(ev, i)->id == id)
-			return tlc_eval_op_at(ev, i);
+		if (test_op_id(ev, i) == id)
+			return test_op_at(ev, i);
 	fail_msg("no row for op %lld", (long long)id);
 	return NULL;
 }
@@ -706,14 +707,14 @@ static void check_e2e_join(const tlc_join *j, const tlc_eval *ev)
 	const int want[5][3] = { { 1, 1, 1 }, { 2, 1, 1 }, { 3, 1, 1 }, { 2, 1, 1 }, { 4, 1, 1 } };
 
 	for (size_t i = 0; i < tlc_join_launch_count(j); i++) {
-		const tlc_join_launch *l = tlc_join_launch_at(j, i);
+		const tlc_join_launch *l = test_launch_at(j, i);
 		const tlc_op_row *row;
 
 		assert_int_equal(l->status, TLC_ATTR_ATTRIBUTED);
-		row = tlc_eval_op_at(ev, (size_t)l->op_row);
+		row = test_op_at(ev, (size_t)l->op_row);
 		assert_true(row->id >= 0 && row->id < 5);
-		got[row->id][l->rec->kind == TLC_DEVICE_KERNEL ? 0
-		             : l->rec->kind == TLC_DEVICE_MEMCPY ? 1 : 2]++;
+		got[row->id][test_dev_at(ev, l->rec)->kind == TLC_DEVICE_KERNEL ? 0
+		             : test_dev_at(ev, l->rec)->kind == TLC_DEVICE_MEMCPY ? 1 : 2]++;
 	}
 	for (int op = 0; op < 5; op++)
 		for (int k = 0; k < 3; k++)

@@ -12,6 +12,7 @@
 #include "tlcost/tlcost.h"
 #include "count.h"
 #include "engine.h"
+#include "rows_util.h"
 
 /* ---- helpers ---- */
 
@@ -108,8 +109,8 @@ static uint64_t tot(tlc_eval *ev, tlc_phase p, tlc_total w)
 static const tlc_op_row *row_of(tlc_eval *ev, int64_t id)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
-		if (tlc_eval_op_at(ev, i)->id == id)
-			return tlc_eval_op_at(ev, i);
+		if (test_op_id(ev, i) == id)
+			return test_op_at(ev, i);
 	fail_msg("no row for id %lld", (long long)id);
 	return NULL;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 static void assert_typed(int rc, int klass, const char *code)
 {
@@ -138,7 +139,7 @@ static void test_value_exceeds_u64(void **state)
 	tlc_free(s);
 
 	assert_int_equal(tlc_eval_op_count(f->ev), 1);
-	const tlc_cost *c = tlc_eval_op_at(f->ev, 0)->cost;
+	const tlc_cost *c = test_op_at(f->ev, 0)->cost;
 	assert_non_null(c);
 	assert_typed(tlc_cost_get_u64(&u, c, TLC_FIELD_BYTES_READ), TLC_EOVERFLOW,
 	             "value_exceeds_u64");

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 /* ---- independent decimal big integers (non-negative, no leading zeros) ---- */
 
@@ -272,8 +273,8 @@ static void test_shape_entry_past_int64(void **state)
 static const tlc_op_row *row_of(const run *r, int64_t id)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(r->ev); i++)
-		if (tlc_eval_op_at(r->ev, i)->id == id)
-			return tlc_eval_op_at(r->ev, i);
+		if (test_op_id(r->ev, i) == id)
+			return test_op_at(r->ev, i);
 	fail_msg("no row for id %lld", (long long)id);
 	return NULL;
 }

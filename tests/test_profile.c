@@ -3,7 +3,9 @@
  * device-time columns only when a join filled them. Expected numbers are
  * derived by hand from the fixture rules (tests/report_fixture.h). */
 #include "report_fixture.h"
-#include "eval.h" /* tlc_eval__op_at_mut: the test plays the join */
+#include "eval.h" /* tlc_eval__rows_mut: the test plays the join */
+#include "rows.h"
+#include "rows_util.h"
 
 /*   0 gemm 2x3x4 fwd  "a": 48 FLOPs; bytes (6 + 12) * 4 + 8 * 4 = 104; 100 ns
  *   1 pw 2x4 fwd      "a": 8 FLOPs; 32 + 32 = 64 bytes;              50 ns
@@ -106,15 +108,14 @@ static void test_time_label_and_device_columns(void **state)
 	free(csv);
 	tlc_profile_free(p);
 	/* a join fills op 0 only: columns appear, others show absent, never 0 */
-	tlc_op_row *r = NULL;
+	size_t row0 = SIZE_MAX;
 	for (size_t i = 0; i < tlc_eval_op_count(e->ev); i++)
-		if (tlc_eval_op_at(e->ev, i)->id == 0)
-			r = tlc_eval__op_at_mut(e->ev, i);
-	assert_non_null(r);
-	r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
-	r->attribution = TLC_ATTR_ATTRIBUTED;
-	r->device_time_ns = 1000;
-	r->kernel_time_ns = 900;
+		if (test_op_id(e->ev, i) == 0)
+			row0 = i;
+	assert_true(row0 != SIZE_MAX);
+	tlc_rows *rows = tlc_eval__rows_mut(e->ev); /* no device time, then op 0's */
+	assert_int_equal(tlc_rows__times_reset(rows, 0), 0);
+	assert_int_equal(tlc_rows__times_add(rows, row0, 1000, 900), 0);
 	p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1);
 	char *json = NULL;
 	FX_CAPTURE(txt, tlc_write_profile(out, p, TLC_FORMAT_TEXT));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "rows_util.h"
 
 #define MM(ts, ext, dims, type) \
 	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":" #ts \
@@ -71,10 +72,10 @@ static void load(fx *f, const char *json, int with_join)
 static const tlc_op_row *row_of(const fx *f, int64_t ext, size_t *at)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
-		if (tlc_eval_op_at(f->ev, i)->id == ext) {
+		if (test_op_id(f->ev, i) == ext) {
 			if (at)
 				*at = i;
-			return tlc_eval_op_at(f->ev, i);
+			return test_op_at(f->ev, i);
 		}
 	fail_msg("no row with id %lld", (long long)ext);
 	return NULL;
@@ -188,6 +189,80 @@ static void devices_out_of_order(void **state)
 	expect_devices(f);
 }
 
+/* The public accessors fill a caller's struct from the compact stores.
+ * From the trace text: the runtime call RT(2, 77, 5) is record 0 (start 2
+ * us, dur 1 us -> [2000, 3000] ns, correlation 77, external id 5, pid 1 ->
+ * device 1, tid 1 -> thread 1); the kernel K(0, 100, 30, 77) is record 1
+ * ([100000, 130000] ns, device 0, stream 7, correlation 77, name "k"). Its
+ * launch names record 1, runtime record 0, and op 5 ("my::inner"). Sizes
+ * below the first layout, NULL and out-of-range indices are
+ * invalid_argument; a size larger than the library's is filled up to the
+ * library's layout. */
+static void accessors_fill_callers_struct(void **state)
+{
+	fx *f = *state;
+	load(f, TRACE(OP("my::inner", 1, 3, 5) RT(2, 77, 5) K(0, 100, 30, 77)), 1);
+	assert_int_equal(tlc_eval_device_count(f->ev), 2);
+	tlc_device_record r = { sizeof r, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0 };
+	assert_int_equal(tlc_eval_device_get(f->ev, 0, &r), 0);
+	assert_int_equal(r.kind, TLC_DEVICE_RUNTIME);
+	assert_string_equal(r.name, "cudaLaunchKernel");
+	assert_int_equal(r.start_ns, 2000);
+	assert_int_equal(r.end_ns, 3000);
+	assert_int_equal(r.correlation, 77);
+	assert_int_equal(r.external_id, 5);
+	assert_int_equal(r.device, 1);
+	assert_int_equal(r.thread, 1);
+	assert_true(r.flags & TLC_DEV_HAS_EXTERNAL_ID);
+	assert_int_equal(tlc_eval_device_get(f->ev, 1, &r), 0);
+	assert_int_equal(r.kind, TLC_DEVICE_KERNEL);
+	assert_string_equal(r.name, "k");
+	assert_int_equal(r.start_ns, 100000);
+	assert_int_equal(r.end_ns, 130000);
+	assert_int_equal(r.device, 0);
+	assert_int_equal(r.stream, 7);
+	assert_int_equal(r.correlation, 77);
+	assert_int_equal(tlc_join_launch_count(f->j), 1);
+	tlc_join_launch l = TLC_JOIN_LAUNCH_INIT;
+	assert_int_equal(tlc_join_launch_get(f->j, 0, &l), 0);
+	assert_int_equal(l.size, sizeof l);
+	assert_int_equal(l.rec, 1);
+	assert_int_equal(l.runtime, 0);
+	assert_int_equal(l.status, TLC_ATTR_ATTRIBUTED);
+	assert_int_equal(l.group, -1);
+	assert_null(l.why);
+	tlc_op_row row = TLC_OP_ROW_INIT;
+	assert_int_equal(tlc_eval_op_get(f->ev, (size_t)l.op_row, &row), 0);
+	assert_int_equal(row.id, 5);
+	assert_string_equal(row.name, "my::inner");
+	assert_int_equal(row.kernel_time_ns, 30000);
+	assert_int_equal(row.attribution, TLC_ATTR_ATTRIBUTED);
+	/* a caller built against a larger struct: filled up to ours, size kept */
+	struct { tlc_op_row row; int64_t more; } big;
+	memset(&big, 0x5a, sizeof big);
+	big.row.size = sizeof big;
+	assert_int_equal(tlc_eval_op_get(f->ev, (size_t)l.op_row, &big.row), 0);
+	assert_int_equal(big.row.size, sizeof big);
+	assert_int_equal(big.row.id, 5);
+	/* refused arguments */
+	row.size = sizeof row - 1;
+	assert_int_equal(tlc_eval_op_get(f->ev, 0, &row), TLC_EINVAL);
+	assert_string_equal(tlc_error_last()->code, "invalid_argument");
+	row.size = sizeof row;
+	assert_int_equal(tlc_eval_op_get(f->ev, tlc_eval_op_count(f->ev), &row), TLC_EINVAL);
+	assert_int_equal(tlc_eval_op_get(NULL, 0, &row), TLC_EINVAL);
+	assert_int_equal(tlc_eval_op_get(f->ev, 0, NULL), TLC_EINVAL);
+	r.size = 8;
+	assert_int_equal(tlc_eval_device_get(f->ev, 0, &r), TLC_EINVAL);
+	r.size = sizeof r;
+	assert_int_equal(tlc_eval_device_get(f->ev, 2, &r), TLC_EINVAL);
+	l.size = 4;
+	assert_int_equal(tlc_join_launch_get(f->j, 0, &l), TLC_EINVAL);
+	l.size = sizeof l;
+	assert_int_equal(tlc_join_launch_get(f->j, 1, &l), TLC_EINVAL);
+	assert_int_equal(tlc_join_launch_get(NULL, 0, &l), TLC_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +270,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(rollup_finds_parent_by_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(devices_in_start_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(devices_out_of_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(accessors_fill_callers_struct, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

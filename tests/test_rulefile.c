@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "rulefile.h"
+#include "rows_util.h"
 
 #define HEADER "{\"format\":\"tlcost-oplog\",\"version\":1}\n"
 
@@ -227,7 +228,7 @@ static void check_good(const good_case *g)
 	load_ok(eng, g->name, g->rules);
 	tlc_eval *ev = run_record(eng, g->record);
 	assert_int_equal(tlc_eval_op_count(ev), 1);
-	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	const tlc_op_row *row = test_op_at(ev, 0);
 	if (row->cls != g->cls)
 		fail_msg("%s: class %s (%s), expected %s", g->name, tlc_class_name(row->cls),
 		         row->reason ? row->reason : "", tlc_class_name(g->cls));
@@ -337,7 +338,7 @@ static void check_unknown(const unknown_case *u)
 	tlc_engine *eng = engine(0);
 	load_ok(eng, u->name, rules);
 	tlc_eval *ev = run_record(eng, u->record);
-	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	const tlc_op_row *row = test_op_at(ev, 0);
 	if (row->cls != TLC_CLASS_UNKNOWN)
 		fail_msg("%s: class %s, expected unknown", u->name, tlc_class_name(row->cls));
 	assert_true(tlc_eval_is_lower_bound(ev));

@@ -34,6 +34,7 @@
 #include "cost.h"
 #include "../rules/util.h"
 #include "../rules/helpers.h"
+#include "rows_util.h"
 
 #ifndef TLC_RULE_TABLES
 #define TLC_RULE_TABLES ""
@@ -210,7 +211,7 @@ static int check_row(row_ctx *r)
 	} else if (tlc_eval_op_count(ev) != 1) {
 		fails = row_fail(r, "expected 1 evaluated op, got %zu", tlc_eval_op_count(ev));
 	} else {
-		const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+		const tlc_op_row *row = test_op_at(ev, 0);
 		if (row->cls != want) {
 			fails = row_fail(r, "class expected %s, got %s (%s)", tlc_class_name(want),
 			                 tlc_class_name(row->cls), row->reason ? row->reason : "");
@@ -616,7 +617,7 @@ static const char *trace_note(tlc_engine *eng, const char *json, tlc_class *cls)
 	assert_int_equal(tlc_trace_read_mem(ev, json, strlen(json), "note"), 0);
 	assert_int_equal(tlc_eval_finish(ev), 0);
 	assert_int_equal(tlc_eval_op_count(ev), 1);
-	const tlc_op_row *row = tlc_eval_op_at(ev, 0);
+	const tlc_op_row *row = test_op_at(ev, 0);
 	*cls = row->cls;
 	const char *n = row->cost ? tlc_cost_note(row->cost) : NULL;
 	snprintf(note, sizeof note, "%s", n ? n : "");

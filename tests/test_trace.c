@@ -16,6 +16,7 @@
 #include "tlcost/tlcost.h"
 #include "eval.h"
 #include "trace.h"
+#include "rows_util.h"
 
 typedef struct fx {
 	tlc_engine *eng;
@@ -77,8 +78,8 @@ static void read_ok(fx *f, const char *json)
 static const tlc_op_row *row_named(const fx *f, const char *name)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++)
-		if (strcmp(tlc_eval_op_at(f->ev, i)->name, name) == 0)
-			return tlc_eval_op_at(f->ev, i);
+		if (strcmp(test_op_name(f->ev, i), name) == 0)
+			return test_op_at(f->ev, i);
 	fail_msg("no row %s", name);
 	return NULL;
 }
@@ -279,7 +280,7 @@ static void phases_and_structure(void **state)
 	assert_int_equal(tlc_eval_op_count(f->ev), 5);
 	const tlc_op_row *r = NULL;
 	for (size_t i = 0; i < 5; i++) {
-		r = tlc_eval_op_at(f->ev, i);
+		r = test_op_at(f->ev, i);
 		tlc_phase want = r->id == 1 ? TLC_PHASE_FORWARD : r->id == 2 ? TLC_PHASE_OPTIMIZER
 		                                                                : TLC_PHASE_BACKWARD;
 		assert_int_equal(r->phase, want);
@@ -294,7 +295,7 @@ static void phases_and_structure(void **state)
 static const tlc_op_row *row_ovl(const fx *f, const char *name, const char *overload)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(f->ev, i);
+		const tlc_op_row *r = test_op_at(f->ev, i);
 		if (strcmp(r->name, name) == 0 && strcmp(r->overload, overload) == 0)
 			return r;
 	}
@@ -359,7 +360,7 @@ static void wrapper_rows(void **state)
 	}
 	/* every aten::mm is evaluated, whatever wraps it */
 	for (size_t i = 0; i < tlc_eval_op_count(f->ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(f->ev, i);
+		const tlc_op_row *r = test_op_at(f->ev, i);
 		if (strcmp(r->name, "aten::mm") == 0)
 			assert_int_equal(r->cls, TLC_CLASS_KNOWN);
 	}
@@ -398,21 +399,21 @@ static void device_records(void **state)
 	           "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernelEx\",\"pid\":1,\"tid\":5,"
 	           "\"ts\":40,\"dur\":1,\"args\":{\"correlation\":79}}]");
 	assert_int_equal(tlc_eval__device_count(f->ev), 4);
-	const tlc_device_record *rt = tlc_eval__device_at(f->ev, 0);
+	const tlc_device_record *rt = test_dev_at(f->ev, 0);
 	assert_int_equal(rt->kind, TLC_DEVICE_RUNTIME);
 	assert_int_equal(rt->thread, 5);
 	assert_int_equal(rt->start_ns, 10500);
 	assert_int_equal(rt->external_id, 4);
 	assert_true(rt->flags & TLC_DEV_HAS_EXTERNAL_ID);
-	const tlc_device_record *k = tlc_eval__device_at(f->ev, 1);
+	const tlc_device_record *k = test_dev_at(f->ev, 1);
 	assert_int_equal(k->kind, TLC_DEVICE_KERNEL);
 	assert_int_equal(k->stream, 9);
 	assert_int_equal(k->end_ns - k->start_ns, 1250);
-	const tlc_device_record *ms = tlc_eval__device_at(f->ev, 2);
+	const tlc_device_record *ms = test_dev_at(f->ev, 2);
 	assert_int_equal(ms->device, 1);
 	assert_int_equal(ms->stream, 2);
 	assert_int_equal(ms->bytes, 64);
-	const tlc_device_record *dr = tlc_eval__device_at(f->ev, 3);
+	const tlc_device_record *dr = test_dev_at(f->ev, 3);
 	assert_int_equal(dr->kind, TLC_DEVICE_DRIVER);
 	assert_false(dr->flags & TLC_DEV_HAS_EXTERNAL_ID);
 }

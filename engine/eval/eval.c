@@ -11,6 +11,7 @@
 #include "idmap.h"
 #include "held.h"
 #include "comm.h"
+#include "rows.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
 _Static_assert(TLC_CLASS_COUNT <= TLC_CLASS_SLOTS, "TLC_CLASS_SLOTS too small for TLC_CLASS_COUNT");
@@ -50,8 +51,10 @@ typedef struct uncovered {
 	tlc_count nested;
 } uncovered;
 
-/* Row lookup by id: a sorted array (16 bytes a row) instead of a hash map
- * (about 64 bytes a row at its load factor); ids are unique. */
+/* Row lookup by id: a sorted array instead of a hash map (about 64 bytes a
+ * row at its load factor); ids are unique. Built at finish as (id, row)
+ * pairs, kept as the 32-bit row indices (the ids are in the rows), and not
+ * at all when the rows are already in id order (see index_rows). */
 typedef struct tlc_row_key {
 	int64_t id, row;
 } tlc_row_key;
@@ -105,16 +108,16 @@ struct tlc_eval {
 	size_t ngroups, gcap;
 	const ledger_group **groups_sorted;
 
-	tlc_op_row *rows;
-	size_t nrows, rcap;
+	tlc_rows rows;           /* kept rows, compact (rows.h) */
+	size_t nrows;
 	tlc_arena cost_arena;    /* row costs */
 	tlc_idmap cost_index;    /* content hash -> a shared row cost (see share_cost) */
 	tlc_cost **costs;        /* every row cost, each once (freed with the eval) */
 	size_t ncosts, costcap;
-	tlc_row_key *row_index;  /* (id, row index) of every row, by id (see index_rows) */
+	uint32_t *row_index;     /* row indices by id, or NULL when rows are in id order */
+	int rows_indexed;        /* tlc_eval__row_of_id may look */
 
-	tlc_device_record *dev;
-	size_t ndev, dcap;
+	tlc_devs dev;            /* device records, compact (rows.h) */
 	tlc_profiler_status profiler;
 	tlc_device_gap gaps[TLC_EVAL_MAX_GAPS]; /* device work without op rows */
 	size_t ngaps;
@@ -156,6 +159,8 @@ int tlc_eval_new(tlc_eval **out, tlc_engine *eng, const tlc_eval_options *opts)
 	tlc_idmap__init(&ev->pending, ev->a, sizeof(pending_list));
 	tlc_idmap__init(&ev->cost_index, ev->a, sizeof(tlc_cost *));
 	tlc_hindex__init(&ev->type_index, ev->a);
+	tlc_rows__init(&ev->rows, ev->a);
+	tlc_devs__init(&ev->dev, ev->a);
 	tlc_arena__init(&ev->cost_arena, ev->a, 64 * 1024);
 	tlc_arena__init(&ev->held_arena, ev->a, 16 * 1024);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
@@ -223,8 +228,8 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
 	tlc_alloc__free(ev->a, ev->groups);
 	tlc_alloc__free(ev->a, (void *)ev->groups_sorted);
-	tlc_alloc__free(ev->a, ev->rows);
-	tlc_alloc__free(ev->a, ev->dev);
+	tlc_rows__free(&ev->rows);
+	tlc_devs__free(&ev->dev);
 	tlc_sb__free(&ev->sb);
 	tlc_intern__free(ev->intern);
 	tlc_alloc__free(ev->a, ev);
@@ -785,6 +790,7 @@ static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdi
                     tlc_op_row *row)
 {
 	memset(row, 0, sizeof *row);
+	row->size = sizeof *row;
 	row->id = op->id;
 	row->parent = (op->flags & TLC_OP_HAS_PARENT) ? op->parent : -1;
 	row->name = t->name;
@@ -829,11 +835,11 @@ static int record_row(tlc_eval *ev, const tlc_op *op, const optype *t, const ver
 			ev->opts.on_op(op, &tmp, ev->opts.payload);
 		return 0;
 	}
-	if (tlc_alloc__grow(ev->a, (void **)&ev->rows, &ev->rcap, ev->nrows + 1, sizeof *ev->rows) < 0)
+	if (tlc_rows__push(&ev->rows, &tmp) < 0)
 		return TLC_ENOMEM;
-	ev->rows[ev->nrows++] = tmp;
+	ev->nrows++;
 	if (ev->opts.on_op)
-		ev->opts.on_op(op, &ev->rows[ev->nrows - 1], ev->opts.payload);
+		ev->opts.on_op(op, &tmp, ev->opts.payload);
 	return 0;
 }
 
@@ -1052,13 +1058,11 @@ int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec)
 		return tlc_error__set(TLC_EINPUT, "device_record_invalid",
 		                      "use a TLC_DEVICE_* kind", "unknown device record kind %d",
 		                      (int)rec->kind);
-	if (tlc_alloc__grow(ev->a, (void **)&ev->dev, &ev->dcap, ev->ndev + 1, sizeof *ev->dev) < 0)
-		return TLC_ENOMEM;
 	tlc_device_record r = *rec;
-	r.size = sizeof r;
 	if (r.name && !(r.name = intern(ev, r.name)))
 		return oom();
-	ev->dev[ev->ndev++] = r;
+	if (tlc_devs__push(&ev->dev, &r) < 0)
+		return TLC_ENOMEM;
 	ev->cov.device_records++;
 	return 0;
 }
@@ -1160,14 +1164,26 @@ static int by_row_id(const void *x, const void *y)
 
 static int index_rows(tlc_eval *ev)
 {
-	if (!ev->nrows)
-		return 0;
-	ev->row_index = tlc_alloc__malloc(ev->a, ev->nrows * sizeof *ev->row_index);
-	if (!ev->row_index)
+	ev->rows_indexed = 1;
+	size_t n = ev->nrows;
+	int sorted = 1;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = tlc_rows__id(&ev->rows, i - 1) < tlc_rows__id(&ev->rows, i);
+	if (sorted)
+		return 0; /* row i is the i-th id: search the rows themselves */
+	tlc_row_key *k = tlc_alloc__malloc(ev->a, n * sizeof *k);
+	ev->row_index = tlc_alloc__malloc(ev->a, n * sizeof *ev->row_index);
+	if (!k || !ev->row_index) {
+		tlc_alloc__free(ev->a, k);
+		ev->rows_indexed = 0;
 		return oom();
-	for (size_t i = 0; i < ev->nrows; i++)
-		ev->row_index[i] = (tlc_row_key){ ev->rows[i].id, (int64_t)i };
-	qsort(ev->row_index, ev->nrows, sizeof *ev->row_index, by_row_id);
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (tlc_row_key){ tlc_rows__id(&ev->rows, i), (int64_t)i };
+	qsort(k, n, sizeof *k, by_row_id);
+	for (size_t i = 0; i < n; i++)
+		ev->row_index[i] = (uint32_t)k[i].row; /* rows.h: fewer than 2^32 rows */
+	tlc_alloc__free(ev->a, k);
 	return 0;
 }
 
@@ -1406,15 +1422,35 @@ const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i)
 
 size_t tlc_eval_op_count(const tlc_eval *ev) { return ev ? ev->nrows : 0; }
 
-const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i)
+int tlc_eval_op_get(const tlc_eval *ev, size_t i, tlc_op_row *out)
 {
-	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
+	if (!ev || !out || out->size < offsetof(tlc_op_row, kernel_time_ns) + sizeof out->kernel_time_ns ||
+	    i >= ev->nrows)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a row index below tlc_eval_op_count and a tlc_op_row with "
+		                      ".size = sizeof(tlc_op_row) (TLC_OP_ROW_INIT)",
+		                      "tlc_eval_op_get: bad argument");
+	uint32_t size = out->size;
+	if (size >= sizeof *out) {
+		tlc_rows__get(&ev->rows, i, out);
+	} else {
+		tlc_op_row full;
+		tlc_rows__get(&ev->rows, i, &full);
+		memcpy(out, &full, size);
+	}
+	out->size = size;
+	return 0;
 }
 
-tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i)
+const tlc_rows *tlc_eval__rows(const tlc_eval *ev) { return &ev->rows; }
+
+tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i)
 {
-	return ev && i < ev->nrows ? &ev->rows[i] : NULL;
+	tlc_op_row r;
+	tlc_rows__get(&ev->rows, i, &r);
+	return r;
 }
+tlc_rows *tlc_eval__rows_mut(tlc_eval *ev) { return &ev->rows; }
 
 /* ---- semi-private ---- */
 
@@ -1427,12 +1463,44 @@ uint64_t tlc_eval__held_bytes(const tlc_eval *ev)
 }
 tlc_engine *tlc_eval__engine(const tlc_eval *ev) { return ev->eng; }
 tlc_intern *tlc_eval__intern(tlc_eval *ev) { return ev->intern; }
-size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->ndev; }
+size_t tlc_eval__device_count(const tlc_eval *ev) { return ev->dev.n; }
+const tlc_devs *tlc_eval__devs(const tlc_eval *ev) { return &ev->dev; }
 
-const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i)
+int tlc_eval__mark_last_device(tlc_eval *ev, unsigned marks)
 {
-	return i < ev->ndev ? &ev->dev[i] : NULL;
+	return tlc_devs__mark_last(&ev->dev, marks);
 }
+
+unsigned tlc_eval__device_marks(const tlc_eval *ev, size_t i)
+{
+	return tlc_devs__kind(&ev->dev, i)->marks;
+}
+
+tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i)
+{
+	tlc_device_record r;
+	tlc_devs__get(&ev->dev, i, &r);
+	return r;
+}
+
+size_t tlc_eval_device_count(const tlc_eval *ev) { return ev ? ev->dev.n : 0; }
+
+int tlc_eval_device_get(const tlc_eval *ev, size_t i, tlc_device_record *out)
+{
+	if (!ev || !out || out->size < offsetof(tlc_device_record, bytes) + sizeof out->bytes ||
+	    i >= ev->dev.n)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a record index below tlc_eval_device_count and a "
+		                      "tlc_device_record with .size = sizeof(tlc_device_record)",
+		                      "tlc_eval_device_get: bad argument");
+	uint32_t size = out->size;
+	tlc_device_record full;
+	tlc_devs__get(&ev->dev, i, &full);
+	memcpy(out, &full, size < sizeof full ? size : sizeof full);
+	out->size = size;
+	return 0;
+}
+
 
 int tlc_eval__finished(const tlc_eval *ev) { return ev->finished; }
 tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev) { return ev->comm; }
@@ -1462,13 +1530,17 @@ void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w)
 
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 {
-	size_t n = ev->row_index ? ev->nrows : 0, lo = 0, hi = n;
+	const uint32_t *ix = ev->row_index;
+	size_t n = ev->rows_indexed ? ev->nrows : 0, lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ev->row_index[mid].id < id)
+		if (tlc_rows__id(&ev->rows, ix ? ix[mid] : mid) < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && ev->row_index[lo].id == id ? ev->row_index[lo].row : -1;
+	if (lo >= n)
+		return -1;
+	size_t row = ix ? ix[lo] : lo;
+	return tlc_rows__id(&ev->rows, row) == id ? (int64_t)row : -1;
 }

@@ -17,7 +17,16 @@ tlc_intern *tlc_eval__intern(tlc_eval *ev);
 
 /** Device records pushed so far (for the join). */
 size_t tlc_eval__device_count(const tlc_eval *ev);
-const tlc_device_record *tlc_eval__device_at(const tlc_eval *ev, size_t i);
+/** Record i (i < tlc_eval__device_count) as the public struct, by value;
+ *  the store itself is compact (rows.h). */
+tlc_device_record tlc_eval__device(const tlc_eval *ev, size_t i);
+struct tlc_devs;
+const struct tlc_devs *tlc_eval__devs(const tlc_eval *ev);
+/** Reader marks on the last pushed device record (rows.h tlc_devs__mark_last;
+ *  not part of the public record); read back with tlc_eval__device_marks. */
+#define TLC_EVAL__MARK_COMM_LAUNCH (1u << 0) /* a launch call collectives may be placed at */
+int tlc_eval__mark_last_device(tlc_eval *ev, unsigned marks);
+unsigned tlc_eval__device_marks(const tlc_eval *ev, size_t i);
 
 /** Nonzero once tlc_eval_finish succeeded. */
 int tlc_eval__finished(const tlc_eval *ev);
@@ -53,11 +62,12 @@ int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
                              int64_t device_ns, const char *message, const char *remedy);
 /** The reader's accounting of the device records (tlc_eval_device_work). */
 void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w);
-/** A kept row, writable: only the device-time join fills the device-time
- *  fields of rows (it was public as tlc_eval_op_at_mut; applications
- *  cannot write rows any more). */
-tlc_op_row *tlc_eval__op_at_mut(tlc_eval *ev, size_t i);
-/* the 0.1.0 name, for sources of other branches still using it */
-#define tlc_eval_op_at_mut tlc_eval__op_at_mut
+/** The kept rows, compact (rows.h); the join writes their device time
+ *  through the mutable one (applications cannot write rows). */
+struct tlc_rows;
+const struct tlc_rows *tlc_eval__rows(const tlc_eval *ev);
+struct tlc_rows *tlc_eval__rows_mut(tlc_eval *ev);
+/** Kept row i (i < tlc_eval_op_count) as the public struct, by value. */
+tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
 
 #endif

@@ -436,6 +436,7 @@ static int device_event(reader *r, tlc_device_kind kind)
 	event *e = &r->cur;
 	tlc_trace_comms *c = &r->ops.comms;
 	int rc = 0;
+	int launch = 0;
 	if (kind == TLC_DEVICE_KERNEL && c->cur.have)
 		rc = tlc_trace_comms__keep_kernel(c, (e->have & EV_EXT) ? e->ext : -1,
 		                                  (e->have & EV_CORR) ? e->corr : -1);
@@ -443,10 +444,13 @@ static int device_event(reader *r, tlc_device_kind kind)
 	         (e->have & EV_CORR) && (e->have & EV_NAME) && strstr(e->name, "aunch") &&
 	         (e->have & (EV_TS | EV_DUR | EV_PID | EV_TID)) == (EV_TS | EV_DUR | EV_PID | EV_TID) &&
 	         e->dur >= 0 && e->ts <= INT64_MAX - e->dur)
-		rc = tlc_trace_comms__keep_launch(c, e->corr, e->ts, e->ts + e->dur, e->pid, e->tid);
+		launch = 1; /* its record, pushed next (ts and dur are valid), is marked */
 	if (rc < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-	return emit_device(r, kind);
+	rc = emit_device(r, kind);
+	if (rc > 0 && launch && tlc_trace_comms__keep_launch(c, r->ev) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	return rc;
 }
 
 /* Every cpu_op is held until the end of the file (nesting and phases need
@@ -1119,7 +1123,7 @@ static int range_profiler_status(reader *r)
 	if (!r->ops.nranges)
 		return 0;
 	for (size_t i = 0; i < tlc_eval__device_count(r->ev); i++)
-		if (tlc_eval__device_at(r->ev, i)->kind == TLC_DEVICE_KERNEL)
+		if (tlc_eval__device(r->ev, i).kind == TLC_DEVICE_KERNEL)
 			return 0; /* kernel activity was recorded too: it is joined */
 	char msg[300];
 	snprintf(msg, sizeof msg, "per-kernel activity records were not collected: the trace holds "

@@ -19,7 +19,6 @@ void tlc_trace_comms__free(tlc_trace_comms *c)
 	tlc_alloc__free(c->a, c->rows);
 	tlc_alloc__free(c->a, c->annots);
 	tlc_alloc__free(c->a, c->kernels);
-	tlc_alloc__free(c->a, c->launches);
 	memset(c, 0, sizeof *c);
 }
 
@@ -222,14 +221,31 @@ int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr)
 	return 0;
 }
 
-int tlc_trace_comms__keep_launch(tlc_trace_comms *c, int64_t corr, int64_t start_ns,
-                                 int64_t end_ns, int64_t pid, int64_t tid)
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, tlc_eval *ev)
 {
-	if (tlc_alloc__grow(c->a, (void **)&c->launches, &c->lcap, c->nlaunches + 1,
-	                    sizeof *c->launches) < 0)
+	if (tlc_eval__mark_last_device(ev, TLC_EVAL__MARK_COMM_LAUNCH) < 0)
 		return TLC_ENOMEM;
-	c->launches[c->nlaunches++] = (tlc_comm_launch){ corr, start_ns, end_ns, pid, tid };
+	c->nlaunches++;
 	return 0;
+}
+
+/* The kept launch calls as (corr, start, end, pid, tid), from their device
+ * records, in the order they were kept; NULL (error set) when out of memory. */
+static tlc_comm_launch *launches_of(const tlc_trace_comms *c, const tlc_eval *ev)
+{
+	tlc_comm_launch *l = tlc_alloc__malloc(c->a, (c->nlaunches ? c->nlaunches : 1) * sizeof *l);
+	if (!l) {
+		tlc_error__oom();
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < tlc_eval__device_count(ev) && k < c->nlaunches; i++) {
+		if (!(tlc_eval__device_marks(ev, i) & TLC_EVAL__MARK_COMM_LAUNCH))
+			continue;
+		tlc_device_record r = tlc_eval__device(ev, i);
+		l[k++] = (tlc_comm_launch){ r.correlation, r.start_ns, r.end_ns, r.device, r.thread };
+	}
+	return l;
 }
 
 /* ---- folding nested facts into the collective rows ------------------ */
@@ -313,13 +329,12 @@ static const entry *row_of_ext(const entry *rows, const entry *byext, size_t n, 
 /* Places each collective kernel's facts: at the row its External id names
  * (Kineto copies them from that record_param_comms op), else at its launch
  * call. Appends the placed ones to v (from v[k]); returns the new count. */
-static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext, size_t nx)
+static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext, size_t nx,
+                            const tlc_comm_launch *launches)
 {
 	/* (qsort and bsearch take no NULL base, even for no elements) */
 	if (nx)
 		qsort(byext, nx, sizeof *byext, cmp_ext);
-	if (c->nlaunches)
-		qsort(c->launches, c->nlaunches, sizeof *c->launches, cmp_launch);
 	for (size_t i = 0; i < c->nkernels; i++) {
 		const tlc_comm_kernel *kn = &c->kernels[i];
 		const entry *row = row_of_ext(v, byext, nx, kn->ext);
@@ -330,7 +345,7 @@ static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext
 		}
 		tlc_comm_launch key = { .corr = kn->corr };
 		const tlc_comm_launch *l = kn->corr < 0 || !c->nlaunches ? NULL :
-			bsearch(&key, c->launches, c->nlaunches, sizeof key, cmp_launch);
+			bsearch(&key, launches, c->nlaunches, sizeof key, cmp_launch);
 		if (!l)
 			continue; /* no row and no launch: no op to cost (docs/collectives.md) */
 		v[k++] = (entry){ l->start_ns, l->end_ns, l->pid, l->tid, &c->kernels[i].info, 0 };
@@ -338,7 +353,8 @@ static size_t place_kernels(tlc_trace_comms *c, entry *v, size_t k, entry *byext
 	return k;
 }
 
-int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops)
+int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops,
+                          const tlc_eval *ev)
 {
 	size_t n = c->nannots + c->nkernels, nrows = 0;
 	for (size_t i = 0; i < nops; i++)
@@ -364,8 +380,19 @@ int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, si
 		v[k++] = (entry){ ops[i].start_ns, ops[i].end_ns, ops[i].pid, ops[i].tid,
 		                  &c->rows[ops[i].comm - 1], 1 };
 	}
-	if (c->nkernels)
-		k = place_kernels(c, v, k, byext, nx);
+	if (c->nkernels) {
+		tlc_comm_launch *launches = launches_of(c, ev);
+		if (!launches) {
+			tlc_alloc__free(c->a, v);
+			tlc_alloc__free(c->a, stack);
+			tlc_alloc__free(c->a, byext);
+			return TLC_ENOMEM;
+		}
+		if (c->nlaunches)
+			qsort(launches, c->nlaunches, sizeof *launches, cmp_launch);
+		k = place_kernels(c, v, k, byext, nx, launches);
+		tlc_alloc__free(c->a, launches);
+	}
 	for (size_t i = 0; i < c->nannots; i++)
 		v[k++] = (entry){ c->annots[i].start_ns, c->annots[i].end_ns, c->annots[i].pid,
 		                  c->annots[i].tid, &c->annots[i].info, 0 };

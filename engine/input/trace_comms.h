@@ -73,8 +73,9 @@ typedef struct tlc_trace_comms {
 	size_t nannots, acap;
 	tlc_comm_kernel *kernels; /* kernel events carrying collective fields */
 	size_t nkernels, kcap;
-	tlc_comm_launch *launches;
-	size_t nlaunches, lcap;
+	size_t nlaunches;     /* launch calls kept: the eval's device records marked
+	                         TLC_EVAL__MARK_COMM_LAUNCH (they hold corr, times,
+	                         pid, tid) */
 	/* distributedInfo */
 	int dist_depth;       /* depth inside distributedInfo (0: outside) */
 	int dist_key;         /* current key at the level being read */
@@ -111,9 +112,10 @@ int tlc_trace_comms__keep_annot(tlc_trace_comms *c, const char *name, int64_t st
 /** Keeps the current event's fields for a kernel event (ext, corr: -1 when
  *  absent). 0 or TLC_ENOMEM. */
 int tlc_trace_comms__keep_kernel(tlc_trace_comms *c, int64_t ext, int64_t corr);
-/** Keeps a host launch call's position by its correlation. 0 or TLC_ENOMEM. */
-int tlc_trace_comms__keep_launch(tlc_trace_comms *c, int64_t corr, int64_t start_ns,
-                                 int64_t end_ns, int64_t pid, int64_t tid);
+/** Keeps a host launch call's position by its correlation: marks its
+ *  device record, just pushed to ev, whose correlation, start, end, device
+ *  (pid) and thread (tid) are the call's. 0 or TLC_ENOMEM. */
+int tlc_trace_comms__keep_launch(tlc_trace_comms *c, tlc_eval *ev);
 
 /** Before the ops are pushed: folds the facts of nested rows, nccl:*
  *  annotations and collective kernels into every enclosing collective row
@@ -123,7 +125,8 @@ int tlc_trace_comms__keep_launch(tlc_trace_comms *c, int64_t corr, int64_t start
  *  whether its host row, its kernel or both record the fields. 0 or
  *  TLC_ENOMEM. */
 struct tlc_trace_op;
-int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops);
+int tlc_trace_comms__fold(tlc_trace_comms *c, const struct tlc_trace_op *ops, size_t nops,
+                          const tlc_eval *ev);
 /** While an op is pushed: names a record_param_comms row by its collective
  *  (overload) and attaches the row's facts as keyword arguments (in ar). */
 int tlc_trace_comms__apply(tlc_op *op, tlc_arena *ar, const tlc_trace_comms *c,

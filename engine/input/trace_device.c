@@ -43,17 +43,31 @@ static int cmp_corr(const void *pa, const void *pb)
 }
 
 /* Top-level op intervals per thread, sorted: an interval inside the previous
- * one adds nothing to "is this call inside some op". */
-static size_t top_intervals(ival *v, tlc_trace_ops *t)
+ * one adds nothing to "is this call inside some op". The ops' last use:
+ * the intervals are written over their array (an interval is smaller than
+ * an op, so interval i never reaches op i + 1), which then shrinks to
+ * them, so the two never coexist. *out: the array (the caller frees it),
+ * NULL with none. */
+static size_t top_intervals(ival **out, tlc_trace_ops *t)
 {
+	_Static_assert(sizeof(ival) <= sizeof(tlc_trace_op), "intervals are written over the ops");
 	size_t nops = t->nops;
-	for (size_t i = 0; i < nops; i++)
-		v[i] = (ival){ t->ops[i].tid, t->ops[i].start_ns, t->ops[i].end_ns };
-	/* the ops' last use: their array goes before the sort needs memory */
-	tlc_alloc__free(t->a, t->ops);
+	ival *v = (ival *)(void *)t->ops;
+	for (size_t i = 0; i < nops; i++) {
+		int64_t tid = t->ops[i].tid, s = t->ops[i].start_ns, e = t->ops[i].end_ns;
+		v[i] = (ival){ tid, s, e };
+	}
 	t->ops = NULL;
 	t->nops = t->cap = 0;
-	qsort(v, nops, sizeof *v, cmp_ival);
+	ival *shrunk = nops ? tlc_alloc__realloc(t->a, v, nops * sizeof *v) : NULL;
+	if (shrunk)
+		v = shrunk;
+	*out = v;
+	int sorted = 1; /* ops mostly come in (thread, start) order: no sort, no copy */
+	for (size_t i = 1; i < nops && sorted; i++)
+		sorted = cmp_ival(&v[i - 1], &v[i]) <= 0;
+	if (!sorted)
+		qsort(v, nops, sizeof *v, cmp_ival);
 	size_t n = 0;
 	for (size_t i = 0; i < nops; i++) {
 		if (n && v[n - 1].tid == v[i].tid && v[i].end <= v[n - 1].end)
@@ -78,8 +92,10 @@ static int inside_op(const ival *v, size_t n, int64_t tid, int64_t s, int64_t e)
 	return lo > 0 && v[lo - 1].tid == tid && v[lo - 1].end >= e;
 }
 
-static const tlc_device_record *host_of(const tlc_eval *ev, const corr_ix *c, size_t n,
-                                        int64_t corr)
+/* The host call with correlation corr into *out (records are stored
+ * compactly: filled, not pointed at); 0 when there is none. */
+static int host_of(tlc_device_record *out, const tlc_eval *ev, const corr_ix *c, size_t n,
+                   int64_t corr)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -89,7 +105,10 @@ static const tlc_device_record *host_of(const tlc_eval *ev, const corr_ix *c, si
 		else
 			hi = mid;
 	}
-	return lo < n && c[lo].corr == corr ? tlc_eval__device_at(ev, c[lo].i) : NULL;
+	if (lo >= n || c[lo].corr != corr)
+		return 0;
+	*out = tlc_eval__device(ev, c[lo].i);
+	return 1;
 }
 
 static int is_graph_launch(const char *name)
@@ -125,7 +144,8 @@ static void add_ns(int64_t *acc, int64_t v)
 static int cause_of(const tlc_eval *ev, const ival *iv, size_t niv, const corr_ix *hc,
                     size_t nhc, int has_corr, int64_t corr)
 {
-	const tlc_device_record *h = has_corr ? host_of(ev, hc, nhc, corr) : NULL;
+	tlc_device_record hr;
+	const tlc_device_record *h = has_corr && host_of(&hr, ev, hc, nhc, corr) ? &hr : NULL;
 	return !h ? GAP_NO_HOST
 	     : is_graph_launch(h->name) ? GAP_GRAPH
 	     : inside_op(iv, niv, h->thread, h->start_ns, h->end_ns) ? -1 : GAP_OUTSIDE;
@@ -148,7 +168,8 @@ static void classify(tally *y, const tlc_eval *ev, const ival *iv, size_t niv,
 {
 
 	for (size_t i = 0; i < tlc_eval__device_count(ev); i++) {
-		const tlc_device_record *r = tlc_eval__device_at(ev, i);
+		tlc_device_record r_ = tlc_eval__device(ev, i);
+		const tlc_device_record *r = &r_;
 		if (r->kind == TLC_DEVICE_MEMCPY || r->kind == TLC_DEVICE_MEMSET) {
 			y->w.not_compute++;
 			continue;
@@ -209,10 +230,10 @@ static int report(tlc_eval *ev, const tally *y, const tlc_trace_ops *t)
 	return 0;
 }
 
-static int is_host_call(const tlc_device_record *r)
+static int is_host_call(tlc_device_record r)
 {
-	return (r->kind == TLC_DEVICE_RUNTIME || r->kind == TLC_DEVICE_DRIVER) &&
-	       (r->flags & TLC_DEV_HAS_CORRELATION);
+	return (r.kind == TLC_DEVICE_RUNTIME || r.kind == TLC_DEVICE_DRIVER) &&
+	       (r.flags & TLC_DEV_HAS_CORRELATION);
 }
 
 int tlc_trace__account_device(tlc_trace_ops *t, tlc_eval *ev)
@@ -223,16 +244,21 @@ int tlc_trace__account_device(tlc_trace_ops *t, tlc_eval *ev)
 	const tlc_allocator *a = t->a;
 	size_t ncalls = 0;
 	for (size_t i = 0; i < ndev; i++)
-		ncalls += (size_t)is_host_call(tlc_eval__device_at(ev, i));
-	ival *iv = tlc_alloc__malloc(a, (t->nops ? t->nops : 1) * sizeof *iv);
+		ncalls += (size_t)is_host_call(tlc_eval__device(ev, i));
+	ival *iv = NULL;
+	size_t niv = top_intervals(&iv, t), nhc = 0; /* frees the ops first */
 	corr_ix *hc = tlc_alloc__malloc(a, (ncalls ? ncalls : 1) * sizeof *hc);
-	int rc = iv && hc ? 0 : tlc_error__oom();
+	int rc = hc ? 0 : tlc_error__oom();
 	if (rc == 0) {
-		size_t niv = top_intervals(iv, t), nhc = 0;
 		for (size_t i = 0; i < ndev; i++)
-			if (is_host_call(tlc_eval__device_at(ev, i)))
-				hc[nhc++] = (corr_ix){ tlc_eval__device_at(ev, i)->correlation, i };
-		qsort(hc, nhc, sizeof *hc, cmp_corr);
+			if (is_host_call(tlc_eval__device(ev, i)))
+				hc[nhc++] = (corr_ix){ tlc_eval__device(ev, i).correlation, i };
+		int sorted = 1; /* calls mostly come in correlation order: then no sort (and
+		                   no temporary copy of the array) is needed */
+		for (size_t i = 1; i < nhc && sorted; i++)
+			sorted = cmp_corr(&hc[i - 1], &hc[i]) < 0;
+		if (!sorted)
+			qsort(hc, nhc, sizeof *hc, cmp_corr);
 		tally y;
 		memset(&y, 0, sizeof y);
 		y.w.size = sizeof y.w;

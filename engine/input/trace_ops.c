@@ -496,7 +496,7 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		sort_idx(idx, tmp, n, t->ops);
 		if (t->nopt)
 			qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
-		rc = tlc_trace_comms__fold(&t->comms, t->ops, t->nops);
+		rc = tlc_trace_comms__fold(&t->comms, t->ops, t->nops, ev);
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;

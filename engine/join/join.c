@@ -7,15 +7,18 @@
 #include "eval.h"
 #include "join.h"
 #include "hindex.h"
+#include "rows.h"
 
 typedef struct jctx {
 	tlc_join *j;
 	tlc_eval *ev;
+	const tlc_rows *rows;   /* the eval's kept rows */
+	const tlc_devs *devs;   /* and device records */
 	const tlc_allocator *a;
 	size_t ndev, nrows;
-	size_t *host_by_corr;   /* host record indices with a correlation, sorted */
+	uint32_t *host_by_corr; /* host record indices with a correlation, sorted */
 	size_t nhost;
-	size_t *row_by_corr;    /* row indices with correlation >= 0, sorted */
+	uint32_t *row_by_corr;  /* row indices with correlation >= 0, sorted */
 	size_t nrowc;
 	uint8_t *owns_launch;   /* per device record: a host call some launch names */
 	size_t *cand_off, *cand_n; /* per device record: containment candidates */
@@ -38,13 +41,24 @@ static int is_host(tlc_device_kind k)
 	return k == TLC_DEVICE_RUNTIME || k == TLC_DEVICE_DRIVER;
 }
 
-/* Duration, 0 for a reversed interval, saturated for absurd ones. */
-static int64_t dur_of(const tlc_device_record *r)
+/* Duration of record i, 0 for a reversed interval, saturated for absurd ones. */
+static int64_t dur_of(const tlc_devs *d, size_t i)
 {
-	if (r->end_ns <= r->start_ns)
+	int64_t s = tlc_devs__start(d, i), e = tlc_devs__end(d, i);
+	if (e <= s)
 		return 0;
-	uint64_t d = (uint64_t)r->end_ns - (uint64_t)r->start_ns;
-	return d > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)d;
+	uint64_t u = (uint64_t)e - (uint64_t)s;
+	return u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u;
+}
+
+/* The causes of unattributed launches, by tlc_jlaunch.why (0: none). */
+static const char *const why_text[] = { NULL, TLC_JOIN_WHY_NO_CORRELATION, TLC_JOIN_WHY_NO_RUNTIME,
+                                        TLC_JOIN_WHY_NO_PATH, TLC_JOIN_WHY_GRAPH, TLC_JOIN_WHY_NO_OP };
+enum { WHY_NONE, WHY_NO_CORRELATION, WHY_NO_RUNTIME, WHY_NO_PATH, WHY_GRAPH, WHY_NO_OP };
+
+static int is_kernel(const tlc_devs *d, size_t i)
+{
+	return tlc_devs__kind(d, i)->kind == TLC_DEVICE_KERNEL;
 }
 
 /* e - s for s <= e, saturated (the difference may not fit int64). */
@@ -98,56 +112,75 @@ static int cmp_keyed(const void *pa, const void *pb)
 	return c;
 }
 
-static int sort_keyed(size_t **out, size_t *nout, const tlc_allocator *a, keyed *v, size_t n)
+/* One-key sort entries: (key, 32-bit index), in index order at equal keys
+ * (the comparison breaks ties by index). */
+typedef struct key1 {
+	int64_t k;
+	uint32_t i;
+} key1;
+
+static int cmp_key1(const void *pa, const void *pb)
 {
-	qsort(v, n, sizeof *v, cmp_keyed);
+	const key1 *a = pa, *b = pb;
+	int c = cmp_i64(a->k, b->k);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Sorts v by key and keeps only the indices, in place of the pairs. Keys
+ * that come already in order (correlation ids mostly do) need no sort. */
+static int sort_key1(uint32_t **out, size_t *nout, const tlc_allocator *a, key1 *v, size_t n)
+{
+	int sorted = 1;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = v[i - 1].k < v[i].k || (v[i - 1].k == v[i].k && v[i - 1].i < v[i].i);
+	if (!sorted)
+		qsort(v, n, sizeof *v, cmp_key1);
 	*nout = n;
-	*out = tlc_alloc__malloc(a, (n ? n : 1) * sizeof **out);
-	if (!*out)
-		return tlc_error__oom();
-	for (size_t i = 0; i < n; i++)
-		(*out)[i] = v[i].i;
+	uint32_t *ix = (uint32_t *)(void *)v; /* each index lands at or before its pair */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = v[i].i;
+		ix[i] = x;
+	}
+	uint32_t *shrunk = tlc_alloc__realloc(a, v, (n ? n : 1) * sizeof *ix);
+	*out = shrunk ? shrunk : ix;
 	return 0;
 }
 
-static int is_indexed_host(const tlc_device_record *r)
+static int is_indexed_host(const tlc_devkind *k)
 {
-	return is_host(r->kind) && (r->flags & TLC_DEV_HAS_CORRELATION);
+	return is_host(k->kind) && (k->flags & TLC_DEV_HAS_CORRELATION);
 }
 
 static int build_host_index(jctx *c)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->ndev; i++) /* sized to the calls, not to every record */
-		n += (size_t)is_indexed_host(tlc_eval__device_at(c->ev, i));
-	keyed *v = tlc_alloc__malloc(c->a, (n ? n : 1) * sizeof *v);
+		n += (size_t)is_indexed_host(tlc_devs__kind(c->devs, i));
+	key1 *v = tlc_alloc__malloc(c->a, (n ? n : 1) * sizeof *v);
 	if (!v)
 		return tlc_error__oom();
 	n = 0;
-	for (size_t i = 0; i < c->ndev; i++) {
-		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
-		if (is_indexed_host(r))
-			v[n++] = (keyed){ r->correlation, 0, 0, i };
-	}
-	int rc = sort_keyed(&c->host_by_corr, &c->nhost, c->a, v, n);
-	tlc_alloc__free(c->a, v);
-	return rc;
+	for (size_t i = 0; i < c->ndev; i++)
+		if (is_indexed_host(tlc_devs__kind(c->devs, i)))
+			v[n++] = (key1){ tlc_devs__correlation(c->devs, i), (uint32_t)i };
+	return sort_key1(&c->host_by_corr, &c->nhost, c->a, v, n);
 }
 
 static int build_row_index(jctx *c)
 {
-	keyed *v = tlc_alloc__malloc(c->a, (c->nrows ? c->nrows : 1) * sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		n += tlc_rows__correlation(c->rows, i) >= 0;
+	key1 *v = tlc_alloc__malloc(c->a, (n ? n : 1) * sizeof *v);
 	if (!v)
 		return tlc_error__oom();
-	size_t n = 0;
+	n = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if (r->correlation >= 0)
-			v[n++] = (keyed){ r->correlation, 0, 0, i };
+		int64_t k = tlc_rows__correlation(c->rows, i);
+		if (k >= 0)
+			v[n++] = (key1){ k, (uint32_t)i };
 	}
-	int rc = sort_keyed(&c->row_by_corr, &c->nrowc, c->a, v, n);
-	tlc_alloc__free(c->a, v);
-	return rc;
+	return sort_key1(&c->row_by_corr, &c->nrowc, c->a, v, n);
 }
 
 /* [*lo, *hi) of the host calls with correlation k. */
@@ -156,13 +189,13 @@ static void host_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
 	size_t l = 0, h = c->nhost;
 	while (l < h) {
 		size_t m = l + (h - l) / 2;
-		if (tlc_eval__device_at(c->ev, c->host_by_corr[m])->correlation < k)
+		if (tlc_devs__correlation(c->devs, c->host_by_corr[m]) < k)
 			l = m + 1;
 		else
 			h = m;
 	}
 	*lo = l;
-	while (l < c->nhost && tlc_eval__device_at(c->ev, c->host_by_corr[l])->correlation == k)
+	while (l < c->nhost && tlc_devs__correlation(c->devs, c->host_by_corr[l]) == k)
 		l++;
 	*hi = l;
 }
@@ -172,13 +205,13 @@ static void row_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
 	size_t l = 0, h = c->nrowc;
 	while (l < h) {
 		size_t m = l + (h - l) / 2;
-		if (tlc_eval_op_at(c->ev, c->row_by_corr[m])->correlation < k)
+		if (tlc_rows__correlation(c->rows, c->row_by_corr[m]) < k)
 			l = m + 1;
 		else
 			h = m;
 	}
 	*lo = l;
-	while (l < c->nrowc && tlc_eval_op_at(c->ev, c->row_by_corr[l])->correlation == k)
+	while (l < c->nrowc && tlc_rows__correlation(c->rows, c->row_by_corr[l]) == k)
 		l++;
 	*hi = l;
 }
@@ -190,11 +223,11 @@ static void row_range(const jctx *c, int64_t k, size_t *lo, size_t *hi)
 static void mark_launch_calls(jctx *c)
 {
 	for (size_t i = 0; i < c->ndev; i++) {
-		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		const tlc_devkind *r = tlc_devs__kind(c->devs, i);
 		if (!is_launch(r->kind) || !(r->flags & TLC_DEV_HAS_CORRELATION))
 			continue;
 		size_t lo, hi;
-		host_range(c, r->correlation, &lo, &hi);
+		host_range(c, tlc_devs__correlation(c->devs, i), &lo, &hi);
 		for (size_t k = lo; k < hi; k++)
 			c->owns_launch[c->host_by_corr[k]] = 1;
 	}
@@ -206,16 +239,16 @@ static void count_external_ids(jctx *c)
 	for (size_t i = 0; i < c->ndev; i++) {
 		if (!c->owns_launch[i])
 			continue;
-		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
 		s->launch_calls++;
-		if (!(r->flags & TLC_DEV_HAS_EXTERNAL_ID))
+		if (!(tlc_devs__kind(c->devs, i)->flags & TLC_DEV_HAS_EXTERNAL_ID))
 			continue;
+		int64_t ext = tlc_devs__external_id(c->devs, i);
 		s->launch_calls_with_external++;
-		if (r->external_id == r->correlation)
+		if (ext == tlc_devs__correlation(c->devs, i))
 			s->launch_calls_external_self++;
 		size_t lo, hi;
-		row_range(c, r->external_id, &lo, &hi);
-		if (hi > lo && r->external_id >= 0)
+		row_range(c, ext, &lo, &hi);
+		if (hi > lo && ext >= 0)
 			s->launch_calls_external_matched++;
 	}
 }
@@ -224,9 +257,8 @@ static int rows_have_intervals(const jctx *c)
 {
 	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if ((r->op_flags & need) == need &&
-		    (r->op_flags & (TLC_OP_HAS_END_NS | TLC_OP_HAS_HOST_NS)))
+		unsigned f = tlc_rows__kind(c->rows, i)->op_flags;
+		if ((f & need) == need && (f & (TLC_OP_HAS_END_NS | TLC_OP_HAS_HOST_NS)))
 			return 1;
 	}
 	return 0;
@@ -272,17 +304,19 @@ static void choose_path(jctx *c, unsigned flags)
 /* containment                                                       */
 /* ---------------------------------------------------------------- */
 
-static int row_interval(const tlc_op_row *r, int64_t *s, int64_t *e)
+static int row_interval(const tlc_rows *rows, size_t i, int64_t *s, int64_t *e)
 {
 	const unsigned need = TLC_OP_HAS_START_NS | TLC_OP_HAS_THREAD;
-	if ((r->op_flags & need) != need)
+	unsigned f = tlc_rows__kind(rows, i)->op_flags;
+	if ((f & need) != need)
 		return 0;
-	*s = r->start_ns;
-	if (r->op_flags & TLC_OP_HAS_END_NS)
-		*e = r->end_ns;
-	else if ((r->op_flags & TLC_OP_HAS_HOST_NS) && r->host_ns >= 0 &&
-	         r->start_ns <= INT64_MAX - r->host_ns)
-		*e = r->start_ns + r->host_ns;
+	*s = tlc_col__get(&rows->start_ns, i);
+	int64_t host;
+	if (f & TLC_OP_HAS_END_NS)
+		*e = tlc_col__get(&rows->end_ns, i);
+	else if ((f & TLC_OP_HAS_HOST_NS) && (host = tlc_col__get(&rows->host_ns, i)) >= 0 &&
+	         *s <= INT64_MAX - host)
+		*e = *s + host;
 	else
 		return 0;
 	return *e >= *s;
@@ -367,14 +401,13 @@ static int containment(jctx *c)
 	size_t nr = 0, nh = 0;
 	for (size_t i = 0; rc == 0 && i < c->nrows; i++) {
 		int64_t s, e;
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if (row_interval(r, &s, &e))
-			rows[nr++] = (keyed){ r->thread, s, ~e, i }; /* ~e: end descending, no overflow */
+		if (row_interval(c->rows, i, &s, &e)) /* ~e: end descending, no overflow */
+			rows[nr++] = (keyed){ tlc_rows__kind(c->rows, i)->thread, s, ~e, i };
 	}
 	for (size_t i = 0; rc == 0 && i < c->ndev; i++) {
-		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
+		const tlc_devkind *r = tlc_devs__kind(c->devs, i);
 		if (c->owns_launch[i] && (r->flags & TLC_DEV_HAS_THREAD))
-			hosts[nh++] = (keyed){ r->thread, r->start_ns, 0, i };
+			hosts[nh++] = (keyed){ r->thread, tlc_devs__start(c->devs, i), 0, i };
 	}
 	if (rc == 0) {
 		qsort(rows, nr, sizeof *rows, cmp_keyed);
@@ -413,12 +446,12 @@ static int gather(jctx *c, size_t lo, size_t hi)
 	c->nbuf = 0;
 	for (size_t k = lo; k < hi; k++) {
 		size_t hi_ = c->host_by_corr[k];
-		const tlc_device_record *h = tlc_eval__device_at(c->ev, hi_);
 		if (c->j->sum.path == TLC_JOIN_PATH_CORRELATION) {
-			if (!(h->flags & TLC_DEV_HAS_EXTERNAL_ID) || h->external_id < 0)
+			int64_t ext = tlc_devs__external_id(c->devs, hi_);
+			if (!(tlc_devs__kind(c->devs, hi_)->flags & TLC_DEV_HAS_EXTERNAL_ID) || ext < 0)
 				continue;
 			size_t rl, rh;
-			row_range(c, h->external_id, &rl, &rh);
+			row_range(c, ext, &rl, &rh);
 			for (size_t q = rl; q < rh; q++)
 				if (add_cand(c, c->row_by_corr[q]) < 0)
 					return TLC_ENOMEM;
@@ -479,12 +512,11 @@ static int group_of(jctx *c, int64_t *out)
 	return 0;
 }
 
-static void set_unattributed(tlc_join_launch *l, const char *why)
+static void set_unattributed(tlc_jlaunch *l, int why)
 {
 	l->status = TLC_ATTR_UNATTRIBUTED;
-	l->op_row = -1;
-	l->group = -1;
-	l->why = why;
+	l->target = TLC_JOIN__NONE;
+	l->why = (uint8_t)why;
 }
 
 /* On the correlation path, the op an External id names should hold the
@@ -492,15 +524,18 @@ static void set_unattributed(tlc_join_launch *l, const char *why)
  * accident (some Kineto builds write each call's own correlation there) and
  * a forced correlation join attributes launches to unrelated ops. Counted
  * only where both sides carry host intervals. */
-static void check_host_interval(jctx *c, const tlc_join_launch *l)
+static void check_host_interval(jctx *c, const tlc_jlaunch *l)
 {
-	const tlc_op_row *row = tlc_eval_op_at(c->ev, (size_t)l->op_row);
-	const tlc_device_record *h = l->runtime;
+	size_t row = l->target;
 	int64_t s, e;
-	if (!row || !h || !(h->flags & TLC_DEV_HAS_THREAD) || !row_interval(row, &s, &e))
+	if (row >= c->nrows || l->runtime == TLC_JOIN__NONE)
 		return;
+	const tlc_devkind *h = tlc_devs__kind(c->devs, l->runtime);
+	if (!(h->flags & TLC_DEV_HAS_THREAD) || !row_interval(c->rows, row, &s, &e))
+		return;
+	int64_t hs = tlc_devs__start(c->devs, l->runtime);
 	c->j->corr_checked++;
-	if (row->thread != h->thread || h->start_ns < s || h->start_ns > e)
+	if (tlc_rows__kind(c->rows, row)->thread != h->thread || hs < s || hs > e)
 		c->j->corr_outside++;
 }
 
@@ -511,40 +546,44 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked)
 	return j ? j->corr_outside : 0;
 }
 
-static int resolve_launch(jctx *c, tlc_join_launch *l)
+static int resolve_launch(jctx *c, tlc_jlaunch *l)
 {
-	const tlc_device_record *r = l->rec;
-	set_unattributed(l, TLC_JOIN_WHY_NO_CORRELATION);
-	if (!(r->flags & TLC_DEV_HAS_CORRELATION))
+	size_t r = l->rec;
+	l->runtime = TLC_JOIN__NONE;
+	set_unattributed(l, WHY_NO_CORRELATION);
+	if (!(tlc_devs__kind(c->devs, r)->flags & TLC_DEV_HAS_CORRELATION))
 		return 0;
 	size_t lo, hi;
-	host_range(c, r->correlation, &lo, &hi);
+	host_range(c, tlc_devs__correlation(c->devs, r), &lo, &hi);
 	if (lo == hi) {
-		l->why = TLC_JOIN_WHY_NO_RUNTIME;
+		l->why = WHY_NO_RUNTIME;
 		return 0;
 	}
-	l->runtime = tlc_eval__device_at(c->ev, c->host_by_corr[lo]);
+	l->runtime = c->host_by_corr[lo];
 	if (c->j->sum.path == TLC_JOIN_PATH_NONE) {
-		l->why = TLC_JOIN_WHY_NO_PATH;
+		l->why = WHY_NO_PATH;
 		return 0;
 	}
 	if (gather(c, lo, hi) < 0)
 		return TLC_ENOMEM;
 	if (c->nbuf == 0) {
-		l->why = l->runtime->name && strstr(l->runtime->name, "GraphLaunch")
-		         ? TLC_JOIN_WHY_GRAPH : TLC_JOIN_WHY_NO_OP;
+		const char *name = tlc_devs__kind(c->devs, l->runtime)->name;
+		l->why = name && strstr(name, "GraphLaunch") ? WHY_GRAPH : WHY_NO_OP;
 		return 0;
 	}
-	l->why = NULL;
+	l->why = WHY_NONE;
 	if (c->nbuf == 1) {
 		l->status = TLC_ATTR_ATTRIBUTED;
-		l->op_row = (int64_t)c->buf[0];
+		l->target = (uint32_t)c->buf[0];
 		if (c->j->sum.path == TLC_JOIN_PATH_CORRELATION)
 			check_host_interval(c, l);
 		return 0;
 	}
 	l->status = TLC_ATTR_AMBIGUOUS;
-	return group_of(c, &l->group);
+	int64_t g = 0;
+	int rc = group_of(c, &g);
+	l->target = (uint32_t)g;
+	return rc;
 }
 
 static int resolve_all(jctx *c)
@@ -552,17 +591,16 @@ static int resolve_all(jctx *c)
 	tlc_join *j = c->j;
 	size_t n = 0;
 	for (size_t i = 0; i < c->ndev; i++)
-		if (is_launch(tlc_eval__device_at(c->ev, i)->kind))
+		if (is_launch(tlc_devs__kind(c->devs, i)->kind))
 			n++;
 	j->launches = tlc_alloc__calloc(c->a, n ? n : 1, sizeof *j->launches);
 	if (!j->launches)
 		return tlc_error__oom();
 	for (size_t i = 0; i < c->ndev; i++) {
-		const tlc_device_record *r = tlc_eval__device_at(c->ev, i);
-		if (!is_launch(r->kind))
+		if (!is_launch(tlc_devs__kind(c->devs, i)->kind))
 			continue;
-		tlc_join_launch *l = &j->launches[j->nlaunches++];
-		l->rec = r;
+		tlc_jlaunch *l = &j->launches[j->nlaunches++];
+		l->rec = (uint32_t)i;
 		int rc = resolve_launch(c, l);
 		if (rc < 0)
 			return rc;
@@ -578,24 +616,24 @@ static int resolve_all(jctx *c)
 
 /* Phase of a launch: its op's, an ambiguous group's when all its ops
  * agree, else -1 (unknown). */
-static int launch_phase(const tlc_join *j, const tlc_eval *ev, const tlc_join_launch *l)
+static int launch_phase(const tlc_join *j, const tlc_rows *rows, const tlc_jlaunch *l)
 {
 	if (l->status == TLC_ATTR_ATTRIBUTED)
-		return (int)tlc_eval_op_at(ev, (size_t)l->op_row)->phase;
+		return (int)tlc_rows__kind(rows, l->target)->phase;
 	if (l->status != TLC_ATTR_AMBIGUOUS)
 		return -1;
-	const tlc_join_group *g = &j->groups[l->group];
-	int p = (int)tlc_eval_op_at(ev, g->rows[0])->phase;
+	const tlc_join_group *g = &j->groups[l->target];
+	int p = (int)tlc_rows__kind(rows, g->rows[0])->phase;
 	for (size_t k = 1; k < g->nrows; k++)
-		if ((int)tlc_eval_op_at(ev, g->rows[k])->phase != p)
+		if ((int)tlc_rows__kind(rows, g->rows[k])->phase != p)
 			return -1;
 	return p;
 }
 
-static void add_summary(tlc_join_summary *s, const tlc_join_launch *l)
+static void add_summary(tlc_join_summary *s, const tlc_devs *dv, const tlc_jlaunch *l)
 {
-	int64_t d = dur_of(l->rec);
-	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
+	int64_t d = dur_of(dv, l->rec);
+	int kern = is_kernel(dv, l->rec);
 	s->launches++;
 	SAT_ADD(s->device_ns, d);
 	s->kernels += (uint64_t)kern;
@@ -620,11 +658,11 @@ static void add_summary(tlc_join_summary *s, const tlc_join_launch *l)
 	}
 }
 
-static void add_phase(tlc_join *j, int p, const tlc_join_launch *l)
+static void add_phase(tlc_join *j, int p, const tlc_jlaunch *l)
 {
-	if (l->rec->kind != TLC_DEVICE_KERNEL)
+	if (!is_kernel(j->devs, l->rec))
 		return;
-	int64_t d = dur_of(l->rec);
+	int64_t d = dur_of(j->devs, l->rec);
 	if (p < 0) {
 		for (int q = 0; q < TLC_PHASE_COUNT; q++)
 			SAT_ADD(j->phases[q].unphased_ns, d);
@@ -637,41 +675,21 @@ static void add_phase(tlc_join *j, int p, const tlc_join_launch *l)
 	j->phases[p].present = 1;
 }
 
-static void add_rows(tlc_join *j, tlc_eval *ev, const tlc_join_launch *l)
+/* Device time of the eval's rows (rows.h keeps it compact). */
+static int add_rows(tlc_join *j, tlc_rows *rows, const tlc_jlaunch *l)
 {
-	int64_t d = dur_of(l->rec);
-	int kern = l->rec->kind == TLC_DEVICE_KERNEL;
-	if (l->status == TLC_ATTR_ATTRIBUTED) {
-		tlc_op_row *r = tlc_eval__op_at_mut(ev, (size_t)l->op_row);
-		SAT_ADD(r->device_time_ns, d);
-		SAT_ADD(r->kernel_time_ns, kern ? d : 0);
-		r->attribution = TLC_ATTR_ATTRIBUTED;
-	} else if (l->status == TLC_ATTR_AMBIGUOUS) {
-		tlc_join_group *g = &j->groups[l->group];
+	int64_t d = dur_of(j->devs, l->rec);
+	int kern = is_kernel(j->devs, l->rec);
+	if (l->status == TLC_ATTR_ATTRIBUTED)
+		return tlc_rows__times_add(rows, l->target, d, kern ? d : 0);
+	if (l->status == TLC_ATTR_AMBIGUOUS) {
+		tlc_join_group *g = &j->groups[l->target];
 		g->launches++;
 		SAT_ADD(g->time_ns, d);
-		for (size_t k = 0; k < g->nrows; k++) {
-			tlc_op_row *r = tlc_eval__op_at_mut(ev, g->rows[k]);
-			if (r->attribution != TLC_ATTR_ATTRIBUTED)
-				r->attribution = TLC_ATTR_AMBIGUOUS;
-		}
+		for (size_t k = 0; k < g->nrows; k++)
+			tlc_rows__times_ambiguous(rows, g->rows[k]);
 	}
-}
-
-static void reset_rows(tlc_eval *ev, size_t n, int available)
-{
-	for (size_t i = 0; i < n; i++) {
-		tlc_op_row *r = tlc_eval__op_at_mut(ev, i);
-		r->device_time_ns = 0;
-		r->kernel_time_ns = 0;
-		if (available) {
-			r->row_flags |= TLC_ROW_HAS_DEVICE_TIME;
-			r->attribution = TLC_ATTR_UNATTRIBUTED;
-		} else {
-			r->row_flags &= ~TLC_ROW_HAS_DEVICE_TIME;
-			r->attribution = TLC_ATTR_UNAVAILABLE;
-		}
-	}
+	return 0;
 }
 
 /* Nonzero when a*1000 >= g*t, exactly. */
@@ -709,13 +727,14 @@ static void finish_phases(tlc_join *j)
 
 /* ---- per device: busy time is the union of launch intervals ---- */
 
-static void add_device_launch(tlc_join_device *dv, int64_t *cur_end, const tlc_join_launch *l)
+static void add_device_launch(tlc_join_device *dv, int64_t *cur_end, const tlc_devs *devs,
+                              const tlc_jlaunch *l)
 {
-	int64_t s = l->rec->start_ns, d = dur_of(l->rec);
+	int64_t s = tlc_devs__start(devs, l->rec), d = dur_of(devs, l->rec);
 	int64_t e = (s > 0 && d > INT64_MAX - s) ? INT64_MAX : s + d;
 	dv->launches++;
 	SAT_ADD(dv->device_ns, d);
-	SAT_ADD(dv->kernel_ns, l->rec->kind == TLC_DEVICE_KERNEL ? d : 0);
+	SAT_ADD(dv->kernel_ns, is_kernel(devs, l->rec) ? d : 0);
 	if (l->status == TLC_ATTR_ATTRIBUTED) SAT_ADD(dv->attributed_ns, d);
 	else if (l->status == TLC_ATTR_AMBIGUOUS) SAT_ADD(dv->ambiguous_ns, d);
 	else SAT_ADD(dv->unattributed_ns, d);
@@ -748,16 +767,17 @@ static int devices_in_order(jctx *c)
 	int64_t ids[FEW_DEVICES], last[FEW_DEVICES], end[FEW_DEVICES];
 	size_t nd = 0, k = 0;
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_device_record *r = j->launches[i].rec;
-		k = device_slot(ids, nd, r->device, k);
+		size_t r = j->launches[i].rec;
+		int64_t dev = tlc_devs__kind(c->devs, r)->device, start = tlc_devs__start(c->devs, r);
+		k = device_slot(ids, nd, dev, k);
 		if (k == nd) {
 			if (nd == FEW_DEVICES)
 				return 0;
-			ids[nd++] = r->device;
-		} else if (r->start_ns < last[k]) {
+			ids[nd++] = dev;
+		} else if (start < last[k]) {
 			return 0;
 		}
-		last[k] = r->start_ns;
+		last[k] = start;
 	}
 	if (nd == 0)
 		return 0;
@@ -776,8 +796,8 @@ static int devices_in_order(jctx *c)
 	}
 	j->ndevices = nd;
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		k = device_slot(ids, nd, j->launches[i].rec->device, k);
-		add_device_launch(&j->devices[k], &end[k], &j->launches[i]);
+		k = device_slot(ids, nd, tlc_devs__kind(c->devs, j->launches[i].rec)->device, k);
+		add_device_launch(&j->devices[k], &end[k], c->devs, &j->launches[i]);
 	}
 	return 1;
 }
@@ -797,7 +817,8 @@ static int build_devices(jctx *c)
 	if (!v)
 		return tlc_error__oom();
 	for (size_t i = 0; i < j->nlaunches; i++)
-		v[i] = (keyed){ j->launches[i].rec->device, j->launches[i].rec->start_ns, 0, i };
+		v[i] = (keyed){ tlc_devs__kind(c->devs, j->launches[i].rec)->device,
+		                tlc_devs__start(c->devs, j->launches[i].rec), 0, i };
 	qsort(v, j->nlaunches, sizeof *v, cmp_keyed);
 	size_t nd = 0;
 	for (size_t i = 0; i < j->nlaunches; i++)
@@ -813,7 +834,7 @@ static int build_devices(jctx *c)
 			j->devices[j->ndevices++].device = v[i].k1;
 			cur_end = INT64_MIN;
 		}
-		add_device_launch(&j->devices[j->ndevices - 1], &cur_end, &j->launches[v[i].i]);
+		add_device_launch(&j->devices[j->ndevices - 1], &cur_end, c->devs, &j->launches[v[i].i]);
 	}
 	for (size_t i = 0; i < j->ndevices; i++)
 		SAT_ADD(j->sum.busy_ns, j->devices[i].busy_ns);
@@ -823,12 +844,13 @@ static int build_devices(jctx *c)
 
 /* ---- the remainder: unattributed launches grouped by name ---- */
 
-static const char *launch_name(const tlc_join_launch *l)
+static const char *launch_name(const tlc_devs *devs, const tlc_jlaunch *l)
 {
-	if (l->rec->name)
-		return l->rec->name;
-	return l->rec->kind == TLC_DEVICE_MEMCPY ? "(memcpy)" :
-	       l->rec->kind == TLC_DEVICE_MEMSET ? "(memset)" : "(kernel)";
+	const tlc_devkind *k = tlc_devs__kind(devs, l->rec);
+	if (k->name)
+		return k->name;
+	return k->kind == TLC_DEVICE_MEMCPY ? "(memcpy)" :
+	       k->kind == TLC_DEVICE_MEMSET ? "(memset)" : "(kernel)";
 }
 
 static int cmp_name_ptr(const void *pa, const void *pb)
@@ -855,7 +877,7 @@ static int build_remainder(jctx *c)
 	n = 0;
 	for (size_t i = 0; i < j->nlaunches; i++)
 		if (j->launches[i].status == TLC_ATTR_UNATTRIBUTED)
-			names[n++] = launch_name(&j->launches[i]);
+			names[n++] = launch_name(c->devs, &j->launches[i]);
 	qsort(names, n, sizeof *names, cmp_name_ptr);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
@@ -867,10 +889,10 @@ static int build_remainder(jctx *c)
 	if (!j->remainder)
 		return tlc_error__oom();
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_join_launch *l = &j->launches[i];
+		const tlc_jlaunch *l = &j->launches[i];
 		if (l->status != TLC_ATTR_UNATTRIBUTED)
 			continue;
-		const char *nm = launch_name(l);
+		const char *nm = launch_name(c->devs, l);
 		size_t lo = 0, hi = j->nremainder;
 		while (lo < hi) {
 			size_t m = lo + (hi - lo) / 2;
@@ -880,7 +902,7 @@ static int build_remainder(jctx *c)
 				hi = m;
 		}
 		j->remainder[lo].count++;
-		SAT_ADD(j->remainder[lo].time_ns, dur_of(l->rec));
+		SAT_ADD(j->remainder[lo].time_ns, dur_of(c->devs, l->rec));
 	}
 	qsort(j->remainder, j->nremainder, sizeof *j->remainder, cmp_remainder);
 	return 0;
@@ -888,9 +910,26 @@ static int build_remainder(jctx *c)
 
 /* ---- roll-up to the counted op (nesting policy) ---- */
 
-static int is_counted(const tlc_op_row *r)
+static int is_counted(tlc_class cls)
 {
-	return r->cls == TLC_CLASS_KNOWN || r->cls == TLC_CLASS_ZERO_BY_RULE;
+	return cls == TLC_CLASS_KNOWN || cls == TLC_CLASS_ZERO_BY_RULE;
+}
+
+/* counted[] holds 32-bit row indices (rows.h caps the rows below
+ * UINT32_MAX - 1), with two markers: -2 (not resolved yet) and -1 (no
+ * counted op encloses the row). */
+#define CNT_UNKNOWN UINT32_MAX
+#define CNT_NONE (UINT32_MAX - 1)
+
+static int64_t counted_get(const tlc_join *j, size_t i)
+{
+	uint32_t v = j->counted[i];
+	return v == CNT_UNKNOWN ? -2 : v == CNT_NONE ? -1 : (int64_t)v;
+}
+
+static void counted_set(tlc_join *j, size_t i, int64_t v)
+{
+	j->counted[i] = v == -2 ? CNT_UNKNOWN : v < 0 ? CNT_NONE : (uint32_t)v;
 }
 
 /* counted[i]: nearest ancestor-or-self that is counted, or -1. Resolved by
@@ -902,25 +941,25 @@ static int64_t counted_of(jctx *c, size_t i)
 	const int64_t unknown = -2;
 	size_t cur = i, steps = 0;
 	int64_t res = -1;
-	while (j->counted[cur] == unknown && steps++ <= c->nrows) {
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, cur);
-		if (is_counted(r)) {
+	while (counted_get(j, cur) == unknown && steps++ <= c->nrows) {
+		if (is_counted(tlc_rows__kind(c->rows, cur)->cls)) {
 			res = (int64_t)cur;
 			break;
 		}
-		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+		int64_t par = tlc_rows__parent(c->rows, cur);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
 		if (p < 0) {
 			res = -1;
 			break;
 		}
 		cur = (size_t)p;
 	}
-	if (j->counted[cur] != unknown)
-		res = j->counted[cur];
-	for (size_t k = i; j->counted[k] == unknown;) {
-		j->counted[k] = res;
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, k);
-		int64_t p = r->parent >= 0 ? tlc_eval__row_of_id(c->ev, r->parent) : -1;
+	if (counted_get(j, cur) != unknown)
+		res = counted_get(j, cur);
+	for (size_t k = i; counted_get(j, k) == unknown;) {
+		counted_set(j, k, res);
+		int64_t par = tlc_rows__parent(c->rows, k);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
 		if (p < 0 || (int64_t)k == res)
 			break;
 		k = (size_t)p;
@@ -933,18 +972,20 @@ static int build_rollup(jctx *c)
 	tlc_join *j = c->j;
 	size_t n = c->nrows ? c->nrows : 1;
 	j->counted = tlc_alloc__malloc(c->a, n * sizeof *j->counted);
-	j->rolled_kernel = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_kernel);
-	j->rolled_device = tlc_alloc__calloc(c->a, n, sizeof *j->rolled_device);
-	if (!j->counted || !j->rolled_kernel || !j->rolled_device)
+	if (!j->counted)
 		return tlc_error__oom();
+	if (tlc_tcol__init(&j->rolled_kernel, c->a, n) < 0)
+		return TLC_ENOMEM;
+	j->has_rolled = 1;
 	for (size_t i = 0; i < c->nrows; i++)
-		j->counted[i] = -2;
+		j->counted[i] = CNT_UNKNOWN;
 	for (size_t i = 0; i < c->nrows; i++) {
-		int64_t k = counted_of(c, i);
-		const tlc_op_row *r = tlc_eval_op_at(c->ev, i);
-		if (k >= 0) {
-			SAT_ADD(j->rolled_kernel[k], r->kernel_time_ns);
-			SAT_ADD(j->rolled_device[k], r->device_time_ns);
+		int64_t k = counted_of(c, i), kn = tlc_rows__kernel_ns(c->rows, i);
+		if (k >= 0 && kn > 0) {
+			int64_t acc = tlc_tcol__get(&j->rolled_kernel, (size_t)k);
+			SAT_ADD(acc, kn);
+			if (tlc_tcol__set(&j->rolled_kernel, (size_t)k, acc) < 0)
+				return tlc_error__oom();
 		}
 	}
 	return 0;
@@ -989,7 +1030,7 @@ static void set_state(jctx *c, unsigned flags)
 	int partial = (flags & TLC_JOIN_INPUT_PARTIAL) || prof == TLC_PROFILER_PARTIAL;
 	size_t nl = 0;
 	for (size_t i = 0; i < c->ndev; i++)
-		nl += (size_t)is_launch(tlc_eval__device_at(c->ev, i)->kind);
+		nl += (size_t)is_launch(tlc_devs__kind(c->devs, i)->kind);
 	if (nl == 0 && prof == TLC_PROFILER_UNAVAILABLE)
 		s->state = TLC_JOIN_UNAVAILABLE;
 	else if (nl == 0 && partial && (c->ndev > 0 || prof == TLC_PROFILER_PARTIAL))
@@ -1045,11 +1086,14 @@ static int join_body(jctx *c, unsigned flags)
 		return rc;
 	if ((rc = resolve_all(c)) < 0)
 		return rc;
-	reset_rows(c->ev, c->nrows, j->sum.state != TLC_JOIN_UNAVAILABLE);
+	tlc_rows *rows = tlc_eval__rows_mut(c->ev);
+	if ((rc = tlc_rows__times_reset(rows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
+		return rc;
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		add_summary(&j->sum, &j->launches[i]);
-		add_phase(j, launch_phase(j, c->ev, &j->launches[i]), &j->launches[i]);
-		add_rows(j, c->ev, &j->launches[i]);
+		add_summary(&j->sum, c->devs, &j->launches[i]);
+		add_phase(j, launch_phase(j, c->rows, &j->launches[i]), &j->launches[i]);
+		if ((rc = add_rows(j, rows, &j->launches[i])) < 0)
+			return rc;
 	}
 	j->sum.ambiguous_groups = j->ngroups;
 	finish_phases(j);
@@ -1084,6 +1128,8 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 	jctx c;
 	memset(&c, 0, sizeof c);
 	c.ev = ev;
+	c.rows = tlc_eval__rows(ev);
+	c.devs = tlc_eval__devs(ev);
 	c.a = tlc_eval__allocator(ev);
 	tlc_hindex__init(&c.group_index, c.a);
 	c.ndev = tlc_eval__device_count(ev);
@@ -1096,6 +1142,7 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 		rc = tlc_error__oom();
 	} else {
 		c.j->a = c.a;
+		c.j->devs = c.devs;
 		c.j->nrows = nrows;
 		c.j->sum.gate_permille = opts && opts->gate_permille ? opts->gate_permille : 950;
 		set_state(&c, flags);
@@ -1121,8 +1168,8 @@ void tlc_join_free(tlc_join *j)
 	tlc_alloc__free(a, j->groups);
 	tlc_alloc__free(a, j->group_rows);
 	tlc_alloc__free(a, j->counted);
-	tlc_alloc__free(a, j->rolled_kernel);
-	tlc_alloc__free(a, j->rolled_device);
+	if (j->has_rolled)
+		tlc_tcol__free(&j->rolled_kernel, a);
 	tlc_alloc__free(a, j);
 }
 
@@ -1150,9 +1197,35 @@ const tlc_join_remainder *tlc_join_remainder_at(const tlc_join *j, size_t i)
 }
 
 size_t tlc_join_launch_count(const tlc_join *j) { return j ? j->nlaunches : 0; }
-const tlc_join_launch *tlc_join_launch_at(const tlc_join *j, size_t i)
+
+tlc_join_launch tlc_join__launch(const tlc_join *j, size_t i)
 {
-	return j && i < j->nlaunches ? &j->launches[i] : NULL;
+	const tlc_jlaunch *l = &j->launches[i];
+	tlc_join_launch o = TLC_JOIN_LAUNCH_INIT;
+	o.rec = l->rec;
+	o.runtime = l->runtime == TLC_JOIN__NONE ? -1 : (int64_t)l->runtime;
+	o.status = (tlc_attribution)l->status;
+	if (l->status == TLC_ATTR_ATTRIBUTED)
+		o.op_row = l->target;
+	else if (l->status == TLC_ATTR_AMBIGUOUS)
+		o.group = l->target;
+	o.why = l->why < sizeof why_text / sizeof *why_text ? why_text[l->why] : NULL;
+	return o;
+}
+
+int tlc_join_launch_get(const tlc_join *j, size_t i, tlc_join_launch *out)
+{
+	if (!j || !out || out->size < offsetof(tlc_join_launch, why) + sizeof out->why ||
+	    i >= j->nlaunches)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a launch index below tlc_join_launch_count and a "
+		                      "tlc_join_launch with .size = sizeof(tlc_join_launch)",
+		                      "tlc_join_launch_get: bad argument");
+	uint32_t size = out->size;
+	tlc_join_launch o = tlc_join__launch(j, i);
+	memcpy(out, &o, size < sizeof o ? size : sizeof o);
+	out->size = size;
+	return 0;
 }
 
 size_t tlc_join_group_count(const tlc_join *j) { return j ? j->ngroups : 0; }
@@ -1166,13 +1239,13 @@ int tlc_join_rollup(int64_t *counted, const tlc_join *j, size_t row)
 	if (!counted || !j || row >= j->nrows)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a row index below the row count",
 		                      "tlc_join_rollup: bad argument");
-	*counted = j->counted[row];
+	*counted = counted_get(j, row);
 	return 0;
 }
 
 int64_t tlc_join_counted_kernel_ns(const tlc_join *j, size_t row)
 {
-	return j && row < j->nrows ? j->rolled_kernel[row] : 0;
+	return j && row < j->nrows && j->has_rolled ? tlc_tcol__get(&j->rolled_kernel, row) : 0;
 }
 
 int tlc_join_require_device_time(const tlc_join *j)
@@ -1203,12 +1276,14 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 		                      j ? "the device-time join did not pass the attribution gate"
 		                        : "no device-time join ran");
 	double flops = 0, secs = 0;
+	const tlc_rows *rows = tlc_eval__rows(ev);
 	for (size_t i = 0; i < j->nrows; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(ev, i);
-		if (j->counted[i] != (int64_t)i || j->rolled_kernel[i] <= 0 || !r->cost)
+		const tlc_cost *cost = tlc_rows__kind(rows, i)->cost;
+		int64_t kn = tlc_join_counted_kernel_ns(j, i);
+		if (counted_get(j, i) != (int64_t)i || kn <= 0 || !cost)
 			continue;
-		flops += tlc_cost_flops_double(r->cost);
-		secs += (double)j->rolled_kernel[i] * 1e-9;
+		flops += tlc_cost_flops_double(cost);
+		secs += (double)kn * 1e-9;
 	}
 	if (!(secs > 0))
 		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",

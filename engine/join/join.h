@@ -5,9 +5,26 @@
 
 #include "tlcost/tlcost.h"
 #include "alloc.h"
+#include "rows.h"
+
+/* One launch, compact: record indices (32 bits: rows.h caps the stores),
+ * the op row or group by status, the cause of an unattributed one. */
+typedef struct tlc_jlaunch {
+	uint32_t rec;
+	uint32_t runtime;   /* TLC_JOIN__NONE: no runtime call */
+	uint32_t target;    /* op row (attributed) or group (ambiguous) */
+	uint8_t status;     /* tlc_attribution */
+	uint8_t why;        /* index into the TLC_JOIN_WHY_* texts, 0: none */
+} tlc_jlaunch;
+
+#define TLC_JOIN__NONE UINT32_MAX
+
+/** Launch i as the public struct. */
+tlc_join_launch tlc_join__launch(const tlc_join *j, size_t i);
 
 struct tlc_join {
 	const tlc_allocator *a;
+	const struct tlc_devs *devs; /* the eval's device records (the eval outlives the join) */
 	tlc_join_summary sum;
 	char reason[320];
 	tlc_join_phase phases[TLC_PHASE_COUNT];
@@ -15,15 +32,15 @@ struct tlc_join {
 	size_t ndevices;
 	tlc_join_remainder *remainder;
 	size_t nremainder;
-	tlc_join_launch *launches;
+	tlc_jlaunch *launches;   /* compact; tlc_join__launch gives the public struct */
 	size_t nlaunches;
 	tlc_join_group *groups;
 	size_t ngroups;
 	size_t *group_rows;      /* storage of every group's rows */
 	size_t nrows;            /* op rows of the eval */
-	int64_t *counted;        /* per row: counted row index or -1 */
-	int64_t *rolled_kernel;  /* per row: kernel ns rolled into it */
-	int64_t *rolled_device;
+	uint32_t *counted;       /* per row: counted row index, or a marker (join.c) */
+	tlc_tcol rolled_kernel;  /* per row: kernel ns rolled into it (rows.h) */
+	int has_rolled;
 	/* correlation path: attributed launches whose op's host interval (on the
 	 * launching call's thread) does not hold the call: External ids that
 	 * coincide with op ids by accident (tlc_join_correlation_outside) */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "join_comm.h"
+#include "eval.h"
 #include "error.h"
 #include "join.h"
 #include "jsonw.h"
@@ -52,45 +53,54 @@ static int64_t union_ns(const tlc_join__span *v, size_t n, int want, int phase)
 	return total;
 }
 
-/* Merged (sorted, disjoint) intervals of the selected tlc_join__spans into u. */
-static size_t merged(tlc_join__span *u, const tlc_join__span *v, size_t n, int want, int phase)
+/* The next merged (disjoint) interval of the selected tlc_join__spans
+ * (comm == want, phase -1 any) from v[*i] on, into [*s, *e]; 0 when none is
+ * left. Spans merge when one starts at or before the running end. The
+ * intervals are produced in order, one at a time, so the overlap needs no
+ * copy of the kernels. */
+static int next_merged(const tlc_join__span *v, size_t n, size_t *i, int want, int phase,
+                       int64_t *s, int64_t *e)
 {
-	size_t nu = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].comm != want || (phase >= 0 && v[i].phase != phase))
-			continue;
-		if (nu && v[i].start <= u[nu - 1].end) {
-			if (v[i].end > u[nu - 1].end)
-				u[nu - 1].end = v[i].end;
-		} else {
-			u[nu++] = v[i];
-		}
+	size_t k = *i;
+	while (k < n && (v[k].comm != want || (phase >= 0 && v[k].phase != phase)))
+		k++;
+	if (k >= n) {
+		*i = k;
+		return 0;
 	}
-	return nu;
+	*s = v[k].start;
+	*e = v[k].end;
+	for (k++; k < n; k++) {
+		if (v[k].comm != want || (phase >= 0 && v[k].phase != phase))
+			continue;
+		if (v[k].start > *e)
+			break;
+		if (v[k].end > *e)
+			*e = v[k].end;
+	}
+	*i = k;
+	return 1;
 }
 
 /* Communication kernel time (of one phase, or all with -1) during which a
- * compute kernel runs; -1 when out of memory. */
+ * compute kernel runs (the sorted spans' merged comm intervals of that
+ * phase against merged compute intervals of any phase). */
 static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase)
 {
-	tlc_join__span *c = malloc((n + 1) * sizeof *c), *u = malloc((n + 1) * sizeof *u);
-	if (!c || !u) {
-		free(c), free(u);
-		return -1;
-	}
-	size_t nc = merged(c, v, n, 1, phase), nu = merged(u, v, n, 0, -1);
-	int64_t total = 0;
-	for (size_t a = 0, b = 0; a < nc && b < nu;) {
-		int64_t lo = c[a].start > u[b].start ? c[a].start : u[b].start;
-		int64_t hi = c[a].end < u[b].end ? c[a].end : u[b].end;
+	size_t ia = 0, ib = 0;
+	int64_t as = 0, ae = 0, bs = 0, be = 0, total = 0;
+	int ha = next_merged(v, n, &ia, 1, phase, &as, &ae);
+	int hb = ha && next_merged(v, n, &ib, 0, -1, &bs, &be);
+	while (ha && hb) {
+		int64_t lo = as > bs ? as : bs;
+		int64_t hi = ae < be ? ae : be;
 		if (hi > lo)
 			total += hi - lo;
-		if (c[a].end < u[b].end)
-			a++;
+		if (ae < be)
+			ha = next_merged(v, n, &ia, 1, phase, &as, &ae);
 		else
-			b++;
+			hb = next_merged(v, n, &ib, 0, -1, &bs, &be);
 	}
-	free(c), free(u);
 	return total;
 }
 
@@ -104,17 +114,21 @@ static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, 
 		return tlc_error__oom();
 	size_t k = 0;
 	for (size_t i = 0; i < cnt; i++) {
-		const tlc_join_launch *l = tlc_join_launch_at(j, i);
-		if (!l->rec || l->rec->kind != TLC_DEVICE_KERNEL || l->rec->end_ns < l->rec->start_ns)
+		tlc_join_launch l_ = tlc_join__launch(j, i);
+		const tlc_join_launch *l = &l_;
+		tlc_device_record r = tlc_eval__device(ev, l->rec);
+		if (r.kind != TLC_DEVICE_KERNEL || r.end_ns < r.start_ns)
 			continue;
-		tlc_join__span s = { l->rec->start_ns, l->rec->end_ns, -1, -1, is_comm_kernel(l->rec->name) };
+		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, is_comm_kernel(r.name) };
 		if (l->op_row >= 0) {
-			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
+			const tlc_op_row *row = &row_;
 			int64_t counted = -1;
 			if (row)
 				s.phase = (int)row->phase;
 			if (tlc_join_rollup(&counted, j, (size_t)l->op_row) == 0 && counted >= 0) {
-				const tlc_op_row *c = tlc_eval_op_at(ev, (size_t)counted);
+				tlc_op_row c_ = tlc_eval__row(ev, (size_t)counted);
+				const tlc_op_row *c = &c_;
 				tlc_comm_kind kind;
 				if (c && tlc_cost_comm(c->cost, &kind, NULL, NULL, NULL) == 1)
 					s.kind = (int)kind;
@@ -122,7 +136,11 @@ static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, 
 		}
 		v[k++] = s;
 	}
-	qsort(v, k, sizeof *v, by_start);
+	int sorted = 1; /* launches mostly come in start order: no sort, no copy */
+	for (size_t i = 1; i < k && sorted; i++)
+		sorted = by_start(&v[i - 1], &v[i]) <= 0;
+	if (!sorted)
+		qsort(v, k, sizeof *v, by_start);
 	*out = v;
 	*n = k;
 	return 0;
@@ -172,7 +190,8 @@ static int achieved(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
 	if (!w->gate_passed)
 		return 0;
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
-		const tlc_op_row *row = tlc_eval_op_at(ev, i);
+		tlc_op_row row_ = tlc_eval__row(ev, i);
+		const tlc_op_row *row = &row_;
 		tlc_comm_kind k;
 		char *m = NULL, *b = NULL;
 		if (row->cls != TLC_CLASS_KNOWN)

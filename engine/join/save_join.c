@@ -9,6 +9,7 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 #include "eval.h"
+#include "rows.h"
 #include "join.h"
 #include "textw.h"
 
@@ -271,10 +272,11 @@ static void gen_attribution(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 	gstr(g, "attribution");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_join_launch *l = &j->launches[i];
+		tlc_join_launch l_ = tlc_join__launch(j, i);
+		const tlc_join_launch *l = &l_;
 		yajl_gen_array_open(g);
 		gstr(g, tlc_attribution_name(l->status));
-		yajl_gen_integer(g, l->op_row >= 0 ? (long long)tlc_eval_op_at(ev, (size_t)l->op_row)->id
+		yajl_gen_integer(g, l->op_row >= 0 ? (long long)tlc_rows__id(tlc_eval__rows(ev), (size_t)l->op_row)
 		                                   : (long long)l->group);
 		yajl_gen_array_close(g);
 	}
@@ -421,8 +423,10 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 		}
 		if (i == 0)
 			gen_profiler(g, ps); /* line 0: the statement, as the CUPTI module writes it */
-		else
-			gen_device(g, tlc_eval__device_at(ev, i - 1));
+		else {
+			tlc_device_record d = tlc_eval__device(ev, i - 1);
+			gen_device(g, &d);
+		}
 		yajl_gen_free(g);
 		if (sb.failed)
 			rc = tlc_error__oom();

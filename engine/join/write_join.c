@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "eval.h"
+#include "rows.h"
 #include "join.h"
 #include "join_comm.h"
 #include "jsonw.h"
@@ -38,9 +39,15 @@ static const char *kind_name(tlc_device_kind k)
 	}
 }
 
-static const char *launch_label(const tlc_join_launch *l)
+static const char *launch_label(const tlc_device_record *r)
 {
-	return l->rec->name ? l->rec->name : kind_name(l->rec->kind);
+	return r->name ? r->name : kind_name(r->kind);
+}
+
+/* The runtime call's name of a launch, or NULL without one. */
+static const char *runtime_name(const tlc_eval *ev, const tlc_join_launch *l)
+{
+	return l->runtime >= 0 ? tlc_eval__device(ev, (size_t)l->runtime).name : NULL;
 }
 
 /* ---------------------------------------------------------------- */
@@ -162,7 +169,8 @@ static void text_why(FILE *out, const tlc_join *j)
 	int64_t ns[MAXW];
 	size_t k = 0;
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_join_launch *l = &j->launches[i];
+		tlc_join_launch l_ = tlc_join__launch(j, i);
+		const tlc_join_launch *l = &l_;
 		if (l->status != TLC_ATTR_UNATTRIBUTED || !l->why)
 			continue;
 		size_t w = 0;
@@ -174,7 +182,9 @@ static void text_why(FILE *out, const tlc_join *j)
 			why[k] = l->why, n[k] = 0, ns[k] = 0, k++;
 		}
 		n[w]++;
-		int64_t d = dur(l->rec);
+		tlc_device_record r;
+		tlc_devs__get(j->devs, l->rec, &r);
+		int64_t d = dur(&r);
 		ns[w] = d > INT64_MAX - ns[w] ? INT64_MAX : ns[w] + d;
 	}
 	if (k)
@@ -290,19 +300,23 @@ static int write_csv(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	fprintf(out, "launch,kind,name,device,stream,start_ns,duration_ns,correlation,"
 	        "runtime_name,status,op_id,op_name,group\n");
 	for (size_t i = 0; i < j->nlaunches; i++) {
-		const tlc_join_launch *l = &j->launches[i];
-		const tlc_device_record *r = l->rec;
+		tlc_join_launch l_ = tlc_join__launch(j, i);
+		const tlc_join_launch *l = &l_;
+		tlc_device_record r_ = tlc_eval__device(ev, l->rec);
+		const tlc_device_record *r = &r_;
 		fprintf(out, "%zu,%s,", i, kind_name(r->kind));
-		tlc_textw__csv(out, launch_label(l), 1);
+		tlc_textw__csv(out, launch_label(r), 1);
 		fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->device, r->stream,
 		        r->start_ns, dur(r));
 		if (r->flags & TLC_DEV_HAS_CORRELATION)
 			fprintf(out, "%" PRId64, r->correlation);
 		fputc(',', out);
-		tlc_textw__csv(out, l->runtime ? l->runtime->name : "", 1);
+		const char *rt = runtime_name(ev, l);
+		tlc_textw__csv(out, l->runtime >= 0 ? rt : "", 1);
 		fprintf(out, ",%s,", tlc_attribution_name(l->status));
 		if (l->op_row >= 0) {
-			const tlc_op_row *row = tlc_eval_op_at(ev, (size_t)l->op_row);
+			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
+			const tlc_op_row *row = &row_;
 			fprintf(out, "%" PRId64 ",", row->id);
 			csv_op(out, row);
 		} else {
@@ -431,21 +445,22 @@ static void json_remainder(yajl_gen g, const tlc_join *j)
 
 static void json_launch(yajl_gen g, const tlc_join_launch *l, const tlc_eval *ev)
 {
-	const tlc_device_record *r = l->rec;
+	tlc_device_record r_ = tlc_eval__device(ev, l->rec);
+	const tlc_device_record *r = &r_;
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "kind", kind_name(r->kind));
-	tlc_jsonw__kstr(g, "name", launch_label(l));
+	tlc_jsonw__kstr(g, "name", launch_label(r));
 	tlc_jsonw__kint(g, "device", r->device);
 	tlc_jsonw__kint(g, "stream", r->stream);
 	tlc_jsonw__kint(g, "start_ns", r->start_ns);
 	tlc_jsonw__kint(g, "duration_ns", dur(r));
 	if (r->flags & TLC_DEV_HAS_CORRELATION)
 		tlc_jsonw__kint(g, "correlation", r->correlation);
-	if (l->runtime)
-		tlc_jsonw__kstr(g, "runtime", l->runtime->name);
+	if (l->runtime >= 0)
+		tlc_jsonw__kstr(g, "runtime", runtime_name(ev, l));
 	tlc_jsonw__kstr(g, "status", tlc_attribution_name(l->status));
 	if (l->op_row >= 0)
-		tlc_jsonw__kint(g, "op_id", tlc_eval_op_at(ev, (size_t)l->op_row)->id);
+		tlc_jsonw__kint(g, "op_id", tlc_rows__id(tlc_eval__rows(ev), (size_t)l->op_row));
 	if (l->group >= 0)
 		tlc_jsonw__kint(g, "group", l->group);
 	if (l->why)
@@ -466,7 +481,7 @@ static void json_groups(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 		tlc_jsonw__key(g, "op_ids");
 		yajl_gen_array_open(g);
 		for (size_t k = 0; k < gr->nrows; k++)
-			yajl_gen_integer(g, (long long)tlc_eval_op_at(ev, gr->rows[k])->id);
+			yajl_gen_integer(g, (long long)tlc_rows__id(tlc_eval__rows(ev), gr->rows[k]));
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
 	}
@@ -512,8 +527,10 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	json_comm(g, j, c, link);
 	tlc_jsonw__key(g, "launches");
 	yajl_gen_array_open(g);
-	for (size_t i = 0; i < j->nlaunches; i++)
-		json_launch(g, &j->launches[i], ev);
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		tlc_join_launch l = tlc_join__launch(j, i);
+		json_launch(g, &l, ev);
+	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);

@@ -51,7 +51,8 @@ static int check_denominator(const tlc_mfu_options *o)
 static void phase_flops(const tlc_eval *ev, int phase, tlc_count *acc)
 {
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(ev, i);
+		tlc_op_row r_ = tlc_eval__row(ev, i);
+		const tlc_op_row *r = &r_;
 		if ((int)r->phase == phase)
 			tlc_rep__add_flops(acc, r);
 	}

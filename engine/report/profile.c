@@ -76,7 +76,7 @@ static int group_of(tlc_profile *p, const char *key, size_t *out)
 	return rc;
 }
 
-static void add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
+static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
 {
 	g->pub.count++;
 	if (r->cls == TLC_CLASS_UNKNOWN)
@@ -97,15 +97,22 @@ static void add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
 	} else {
 		g->dev_missing = 1;
 	}
-	if (p->opts.by == TLC_PROFILE_BY_OP)
-		g->pub.op = r;
+	if (p->opts.by == TLC_PROFILE_BY_OP) { /* the profile's own copy: rows are not stored as structs */
+		tlc_op_row *cp = tlc_arena__alloc(&p->ar, sizeof *cp);
+		if (!cp)
+			return tlc_error__oom();
+		*cp = *r;
+		g->pub.op = cp;
+	}
+	return 0;
 }
 
 static int collect(tlc_profile *p)
 {
 	size_t nops = tlc_eval_op_count(p->ev);
 	for (size_t i = 0; i < nops; i++) {
-		const tlc_op_row *r = tlc_eval_op_at(p->ev, i);
+		tlc_op_row r_ = tlc_eval__row(p->ev, i);
+		const tlc_op_row *r = &r_;
 		char buf[512];
 		size_t gi;
 		if ((p->opts.phase >= 0 && (int)r->phase != p->opts.phase) ||
@@ -114,7 +121,8 @@ static int collect(tlc_profile *p)
 		int rc = group_of(p, row_key(p, r, buf, sizeof buf), &gi);
 		if (rc)
 			return rc;
-		add_row(p, &p->g[gi], r);
+		if ((rc = add_row(p, &p->g[gi], r)) < 0)
+			return rc;
 	}
 	return 0;
 }

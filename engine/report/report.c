@@ -325,14 +325,16 @@ static void csv_row(FILE *out, const tlc_op_row *r, int dev)
 static void write_csv(FILE *out, const tlc_eval *ev)
 {
 	int dev = 0;
-	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
-		dev = dev || (tlc_eval_op_at(ev, i)->row_flags & TLC_ROW_HAS_DEVICE_TIME);
+	for (size_t i = 0; i < tlc_eval_op_count(ev) && !dev; i++) /* every row has the same flags */
+		dev = (tlc_eval__row(ev, i).row_flags & TLC_ROW_HAS_DEVICE_TIME) != 0;
 	fputs("id,parent,name,overload,phase,module,module_type,module_call,class,reason,flops,"
 	      "macs,other_flops,bytes_read,bytes_written,bytes_unknown,shapes,"
 	      "time_instrumented_ns", out);
 	fputs(dev ? ",device_time_ns,kernel_time_ns,attribution_status\n" : "\n", out);
-	for (size_t i = 0; i < tlc_eval_op_count(ev); i++)
-		csv_row(out, tlc_eval_op_at(ev, i), dev);
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
+		tlc_op_row r = tlc_eval__row(ev, i);
+		csv_row(out, &r, dev);
+	}
 }
 
 int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts, tlc_format fmt)

@@ -180,7 +180,8 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 	double w[TLC_PEAK_COUNT] = { 0 };
 	int seen = 0;
 	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(ev, i);
+		tlc_op_row r_ = tlc_eval__row(ev, i);
+		const tlc_op_row *r = &r_;
 		tlc_peak_dtype pd;
 		if ((phase >= 0 && (int)r->phase != phase) || !tlc_rep__counted(r))
 			continue;

@@ -88,7 +88,11 @@ static int add_row(tlc_roofline *rl, const tlc_op_row *r)
 		return TLC_ENOMEM;
 	tlc_roofline_row *row = &rl->rows[rl->n++];
 	memset(row, 0, sizeof *row);
-	row->op = r;
+	tlc_op_row *cp = tlc_arena__alloc(&rl->ar, sizeof *cp); /* rows are not stored as structs */
+	if (!cp)
+		return tlc_error__oom();
+	*cp = *r;
+	row->op = cp;
 	row->family = tlc_rep__family(r->name);
 	row->peak_dtype = row_peak_dtype(rl, r);
 	tlc_count flops, bytes;
@@ -115,7 +119,8 @@ static int build_rows(tlc_roofline *rl)
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		rl->phase_dtype[p] = tlc_rep__phase_dtype(rl->ev, p, rl->ceil.dtype_forced);
 	for (size_t i = 0; i < tlc_eval_op_count(rl->ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(rl->ev, i);
+		tlc_op_row r_ = tlc_eval__row(rl->ev, i);
+		const tlc_op_row *r = &r_;
 		if ((rl->opts.phase >= 0 && (int)r->phase != rl->opts.phase) ||
 		    r->cls == TLC_CLASS_NOT_APPLICABLE)
 			continue;

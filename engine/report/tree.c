@@ -119,7 +119,8 @@ static int add_rows(tlc_tree *t)
 	size_t root;
 	int rc = add_node(t, 0, "", 0, -1, &root);
 	for (size_t i = 0; rc == 0 && i < tlc_eval_op_count(t->ev); i++) {
-		const tlc_op_row *r = tlc_eval_op_at(t->ev, i);
+		tlc_op_row r_ = tlc_eval__row(t->ev, i);
+		const tlc_op_row *r = &r_;
 		size_t n;
 		if (r->phase != t->opts.phase || r->cls == TLC_CLASS_NOT_APPLICABLE)
 			continue;

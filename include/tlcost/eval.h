@@ -43,9 +43,11 @@ const char *tlc_attribution_name(tlc_attribution a);
 /* tlc_op_row.row_flags */
 #define TLC_ROW_HAS_DEVICE_TIME (1u << 0) /* device_time_ns/kernel_time_ns valid */
 
-/** One evaluated op, kept when tlc_eval_options.keep_ops is set. Strings
- *  are interned in the eval and valid until tlc_eval_free. */
+/** One evaluated op, kept when tlc_eval_options.keep_ops is set, as
+ *  tlc_eval_op_get fills it (the eval stores rows compactly, not as this
+ *  struct). Strings and cost are the eval's and valid until tlc_eval_free. */
 typedef struct tlc_op_row {
+	uint32_t size;         /* sizeof(tlc_op_row) of the caller's build (TLC_OP_ROW_INIT) */
 	int64_t id;
 	int64_t parent;        /* -1 when top level */
 	const char *name;
@@ -66,6 +68,10 @@ typedef struct tlc_op_row {
 	int64_t device_time_ns; /* kernels + memcpy + memset attributed to the op */
 	int64_t kernel_time_ns; /* kernels only */
 } tlc_op_row;
+
+#define TLC_OP_ROW_INIT { sizeof(tlc_op_row), 0, 0, NULL, NULL, TLC_PHASE_FORWARD, NULL, NULL, \
+                          0, TLC_CLASS_KNOWN, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, \
+                          TLC_ATTR_NONE, 0, 0 }
 
 /** Called once for every op record when its class is final (records whose
  *  parent comes later in the file are held until it arrives). */
@@ -205,7 +211,13 @@ const tlc_optype_row *tlc_eval_optype_at(const tlc_eval *ev, size_t i);
 
 /** Kept op rows (keep_ops), in the order their class became final. */
 size_t tlc_eval_op_count(const tlc_eval *ev);
-const tlc_op_row *tlc_eval_op_at(const tlc_eval *ev, size_t i);
+/** Fills *out with kept row i: the fields that out->size covers (set it:
+ *  TLC_OP_ROW_INIT); out->size is left as it was. After a device-time join
+ *  (tlc_join_run) the device-time fields are the join's. Replaces 0.x's
+ *  tlc_eval_op_at (rows are no longer stored as tlc_op_row; docs/ABI.md).
+ *  TLC_EINVAL (invalid_argument) when ev or out is NULL, out->size is
+ *  smaller than the first layout, or i >= tlc_eval_op_count. */
+int tlc_eval_op_get(const tlc_eval *ev, size_t i, tlc_op_row *out);
 
 /* ---- eval: device work that no op row accounts for (issue 10) ---- */
 /** Device work of the input that no op row accounts for: kernels replayed

@@ -76,6 +76,14 @@ typedef struct tlc_device_record {
 
 /** Adds a device record to the evaluation for a later join. */
 int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec);
+/** Device records pushed so far, in push order. */
+size_t tlc_eval_device_count(const tlc_eval *ev);
+/** Fills *out with record i (name interned, valid until tlc_eval_free):
+ *  the fields that out->size covers, out->size left as it was. The eval
+ *  stores records compactly, not as this struct (docs/ABI.md). TLC_EINVAL
+ *  (invalid_argument) when ev or out is NULL, out->size is smaller than the
+ *  first layout, or i >= tlc_eval_device_count. */
+int tlc_eval_device_get(const tlc_eval *ev, size_t i, tlc_device_record *out);
 
 /** What the device profiler said about its own session: the op log's
  *  "device_profiler" record (written by the CUPTI module), or an API call. */

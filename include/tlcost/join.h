@@ -114,15 +114,20 @@ typedef struct tlc_join_remainder {
 	int64_t time_ns;
 } tlc_join_remainder;
 
-/** One launch (kernel, memcpy or memset). */
+/** One launch (kernel, memcpy or memset), as tlc_join_launch_get fills it
+ *  (the join stores launches compactly). Records are indices into the
+ *  eval's device records (tlc_eval_device_get). */
 typedef struct tlc_join_launch {
-	const tlc_device_record *rec; /* the eval's record */
-	const tlc_device_record *runtime; /* the runtime/driver call, or NULL */
+	uint32_t size;                /* sizeof(tlc_join_launch) of the caller's build */
+	size_t rec;                   /* the launch's device record index */
+	int64_t runtime;              /* the runtime/driver call's record index, or -1 */
 	tlc_attribution status;       /* ATTRIBUTED, AMBIGUOUS or UNATTRIBUTED */
 	int64_t op_row;               /* row index when attributed, else -1 */
 	int64_t group;                /* ambiguous group id, else -1 */
-	const char *why;              /* for unattributed: the cause */
+	const char *why;              /* for unattributed: the cause (static text) */
 } tlc_join_launch;
+
+#define TLC_JOIN_LAUNCH_INIT { sizeof(tlc_join_launch), 0, -1, TLC_ATTR_NONE, -1, -1, NULL }
 
 typedef struct tlc_join_group {
 	int64_t id;
@@ -133,9 +138,9 @@ typedef struct tlc_join_group {
 } tlc_join_group;
 
 /** Runs the join on a finished eval with kept ops, filling every row's
- *  device_time_ns, kernel_time_ns and attribution (row_flags gets
- *  TLC_ROW_HAS_DEVICE_TIME unless the state is unavailable). opts may be
- *  NULL. Errors: join_requires_op_rows (eval without keep_ops), eval_not_finished,
+ *  device_time_ns, kernel_time_ns and attribution as tlc_eval_op_get reads
+ *  them (row_flags gets TLC_ROW_HAS_DEVICE_TIME unless the state is
+ *  unavailable). The eval must outlive the join. opts may be NULL. Errors: join_requires_op_rows (eval without keep_ops), eval_not_finished,
  *  invalid_argument, out_of_memory. Free with tlc_join_free. */
 int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts);
 void tlc_join_free(tlc_join *j);
@@ -152,7 +157,12 @@ size_t tlc_join_remainder_count(const tlc_join *j);
 const tlc_join_remainder *tlc_join_remainder_at(const tlc_join *j, size_t i);
 /** Launches in the eval's device-record order. */
 size_t tlc_join_launch_count(const tlc_join *j);
-const tlc_join_launch *tlc_join_launch_at(const tlc_join *j, size_t i);
+/** Fills *out with launch i: the fields that out->size covers (set it:
+ *  TLC_JOIN_LAUNCH_INIT), out->size left as it was. Replaces 0.x's
+ *  tlc_join_launch_at (docs/ABI.md). TLC_EINVAL (invalid_argument) when j
+ *  or out is NULL, out->size is smaller than the first layout, or i >=
+ *  tlc_join_launch_count. */
+int tlc_join_launch_get(const tlc_join *j, size_t i, tlc_join_launch *out);
 size_t tlc_join_group_count(const tlc_join *j);
 const tlc_join_group *tlc_join_group_at(const tlc_join *j, size_t i);
 
