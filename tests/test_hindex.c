@@ -19,45 +19,7 @@
 #include "hindex.h"
 #include "idmap.h"
 
-/* ---- an allocator that fails from the k-th allocation on and counts ---- */
-typedef struct failing {
-	long live, calls, fail_at; /* fail_at < 0: never fail */
-} failing;
-
-static int should_fail(failing *f) { return f->fail_at >= 0 && f->calls++ >= f->fail_at; }
-
-static void *f_malloc(size_t n, void *p)
-{
-	failing *f = p;
-	if (should_fail(f))
-		return NULL;
-	void *r = malloc(n);
-	f->live += r != NULL;
-	return r;
-}
-
-static void *f_realloc(void *q, size_t n, void *p)
-{
-	failing *f = p;
-	if (should_fail(f))
-		return NULL;
-	void *r = realloc(q, n);
-	f->live += r && !q;
-	return r;
-}
-
-static void f_free(void *q, void *p)
-{
-	failing *f = p;
-	f->live -= q != NULL;
-	free(q);
-}
-
-static tlc_allocator alloc_of(failing *f)
-{
-	tlc_allocator a = { f_malloc, f_realloc, f_free, f };
-	return a;
-}
+#include "failing_alloc.h"
 
 /* ---- a caller's own entries: int keys with made-up hashes ---- */
 typedef struct table {
