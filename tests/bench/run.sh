@@ -128,7 +128,7 @@ if want python; then
 	if [ -n "${BENCH_PYTHON:-}" ] && [ -f "$BENCH_PYTHON" ]; then
 		python3 "$BENCH_PYTHON" "$N" | awk '{ printf "%-34s %8.2fM ops/s\n", "engine through Python", $3 / 1e6 }'
 	else
-		printf "%-34s %s\n" "engine through Python" "not measured: no Python binding script (BENCH_PYTHON) in this build"
+		printf "%-34s %s\n" "engine through Python" "in the bench-python table below (tests/bench/python_capture.py: engine via binding)"
 	fi
 fi
 if want callgrind; then
