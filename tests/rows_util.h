@@ -1,5 +1,5 @@
-/* Kept rows (and launches, device records) for tests: the eval stores rows compactly and fills a caller's
- * tlc_op_row (tlc_eval_op_get); this hands out rows from a small ring of
+/* Kept rows (and launches, device records) for tests: the eval stores rows
+ * compactly and fills a caller's tlc_op_row (tlc_eval_op_get); this hands out rows from a small ring of
  * structs so a test can hold up to 32 at once (test_op_id and test_op_name
  * take none, for searching). NULL when i is out of range. */
 #ifndef TLC_TESTS_ROWS_UTIL_H

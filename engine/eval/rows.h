@@ -191,8 +191,14 @@ static inline const tlc_devkind *tlc_devs__kind(const tlc_devs *d, size_t i)
 {
 	return &d->kinds[d->kind[i]];
 }
-static inline int64_t tlc_devs__start(const tlc_devs *d, size_t i) { return tlc_col__get(&d->start_ns, i); }
-static inline int64_t tlc_devs__end(const tlc_devs *d, size_t i) { return tlc_col__get(&d->end_ns, i); }
+static inline int64_t tlc_devs__start(const tlc_devs *d, size_t i)
+{
+	return tlc_col__get(&d->start_ns, i);
+}
+static inline int64_t tlc_devs__end(const tlc_devs *d, size_t i)
+{
+	return tlc_col__get(&d->end_ns, i);
+}
 static inline int64_t tlc_devs__correlation(const tlc_devs *d, size_t i)
 {
 	return tlc_col__get(&d->correlation, i);

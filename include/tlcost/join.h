@@ -140,8 +140,10 @@ typedef struct tlc_join_group {
 /** Runs the join on a finished eval with kept ops, filling every row's
  *  device_time_ns, kernel_time_ns and attribution as tlc_eval_op_get reads
  *  them (row_flags gets TLC_ROW_HAS_DEVICE_TIME unless the state is
- *  unavailable). The eval must outlive the join. opts may be NULL. Errors: join_requires_op_rows (eval without keep_ops), eval_not_finished,
- *  invalid_argument, out_of_memory. Free with tlc_join_free. */
+ *  unavailable). The eval must outlive the join. opts may be NULL.
+ *  Errors: join_requires_op_rows (eval without keep_ops),
+ *  eval_not_finished, invalid_argument, out_of_memory. Free with
+ *  tlc_join_free. */
 int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts);
 void tlc_join_free(tlc_join *j);
 
