@@ -43,7 +43,7 @@ compare() {
 }
 
 for f in "$srcdir"/examples/*.oplog.jsonl* "$srcdir"/tests/fixtures/oplog/*.jsonl* \
-         "$srcdir"/tests/fixtures/oplog/bad/* "$srcdir"/tests/fixtures/oplog/fast/* \
+         "$srcdir"/tests/fixtures/oplog/bad/* "$srcdir"/tests/fixtures/oplog/fast/*.jsonl \
          "$srcdir"/tests/fixtures/models/* "$srcdir"/tests/fixtures/devtime/* \
          "$srcdir"/tests/fixtures/reports/*.jsonl "$srcdir"/tests/fixtures/trace/*.json* \
          "$srcdir"/tests/fuzz/regress/*; do
