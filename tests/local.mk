@@ -223,7 +223,7 @@ TESTS += tests/trace_fast_same.sh
 EXTRA_DIST += tests/trace_fast_same.sh
 
 # compact rows (tmem3): tests read rows through tlc_eval_op_get
-EXTRA_DIST += tests/rows_util.h tests/failing_alloc.h
+EXTRA_DIST += tests/rows_util.h tests/failing_alloc.h tests/totals_util.h
 # Compact row storage (engine/eval/rows.c): exact delta columns, round trip, allocation failure.
 check_PROGRAMS += tests/test_rows
 TESTS += tests/test_rows

@@ -16,6 +16,7 @@
 
 #include "tlcost/tlcost.h"
 #include "cost.h"
+#include "totals_util.h"
 
 static tlc_value tensor_v(size_t ndim, const int64_t *shape, tlc_dtype dt)
 {
@@ -195,13 +196,6 @@ static int coeff_rule(tlc_cost *out, const tlc_op *op, const tlc_host *h, void *
 	return TLC_RULE_OK;
 }
 
-static void assert_total(const tlc_eval *ev, tlc_total which, const char *want)
-{
-	char *s = NULL;
-	assert_int_equal(tlc_eval_total_str(&s, ev, TLC_PHASE_FORWARD, which), 0);
-	assert_string_equal(s, want);
-	tlc_free(s);
-}
 
 /* eval's per-phase totals: the second op overflows macs and bytes read in
  * int64 while other FLOPs and bytes written do not (each field must still

@@ -21,6 +21,7 @@
 
 #include "tlcost/tlcost.h"
 #include "cost.h"
+#include "totals_util.h"
 #include "eval.h"
 
 static tlc_value tensor_v(size_t ndim, const int64_t *shape, tlc_dtype dt)
@@ -316,13 +317,6 @@ static tlc_engine *io_engine(void)
 	return eng;
 }
 
-static void assert_total(const tlc_eval *ev, tlc_total which, const char *want)
-{
-	char *s = NULL;
-	assert_int_equal(tlc_eval_total_str(&s, ev, TLC_PHASE_FORWARD, which), 0);
-	assert_string_equal(s, want);
-	tlc_free(s);
-}
 
 /* Three records, the same through tlc_eval_push_op (summed while checked)
  * and through the reader's path (tlc_eval__push_op_checked: no summary,
