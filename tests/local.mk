@@ -230,3 +230,11 @@ TESTS += tests/test_rows
 tests_test_rows_SOURCES = tests/test_rows.c
 tests_test_rows_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rows_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# The typed dtype of op rows (tlc_op_row.dtype) against the summary scan the
+# reports used before, over every input and hand-made records.
+check_PROGRAMS += tests/test_row_dtype
+TESTS += tests/test_row_dtype
+tests_test_row_dtype_SOURCES = tests/test_row_dtype.c
+tests_test_row_dtype_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_row_dtype_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -12,6 +12,7 @@
 #include "held.h"
 #include "comm.h"
 #include "rows.h"
+#include "names.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
 _Static_assert(TLC_CLASS_COUNT <= TLC_CLASS_SLOTS, "TLC_CLASS_SLOTS too small for TLC_CLASS_COUNT");
@@ -129,6 +130,10 @@ struct tlc_eval {
 	tlc_comm_acc *comm;      /* communication totals (engine/eval/comm.c) */
 	char notebuf[256];
 	tlc_sb sb;
+	/* the last few distinct tensor dtype names and the peak dtype each
+	 * spells (peak_dtype_of): a run repeats a handful of names */
+	struct dtype_memo { char name[24]; tlc_dtype d; } dtmemo[4];
+	unsigned dtmemo_next;
 };
 
 /* ------------------------------------------------------------------ */
@@ -416,7 +421,38 @@ static ledger_group *find_group(tlc_eval *ev, optype *t)
 
 /* ---- shapes summary: "[8,16]float32, [16]float32" of tensor args ---- */
 
-static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth)
+/* tlc_dtype__peak_of_name(name), remembered for short names (zeroed slots
+ * hold "", whose answer NONE is right). */
+static tlc_dtype peak_dtype_of(tlc_eval *ev, const char *name)
+{
+	if (!name)
+		return TLC_DTYPE_NONE;
+	for (size_t i = 0; i < sizeof ev->dtmemo / sizeof ev->dtmemo[0]; i++)
+		if (strcmp(ev->dtmemo[i].name, name) == 0)
+			return ev->dtmemo[i].d;
+	tlc_dtype d = tlc_dtype__peak_of_name(name);
+	size_t n = strlen(name);
+	if (n < sizeof ev->dtmemo[0].name) {
+		size_t slots = sizeof ev->dtmemo / sizeof ev->dtmemo[0];
+		struct dtype_memo *m = &ev->dtmemo[ev->dtmemo_next++ % slots];
+		memcpy(m->name, name, n + 1);
+		m->d = d;
+	}
+	return d;
+}
+
+/* The op's dtype (tlc_op_row.dtype) is read from the tensors the summary
+ * shows, in its order: the first whose dtype name spells a dtype with a
+ * peak. It is the rule the reports once applied to the summary text, so
+ * it reads the names as written, not the tensors' tlc_dtype (an op log's
+ * "f32" is OTHER there; a tensor without a name shows none). */
+typedef struct shape_walk {
+	tlc_eval *ev;
+	tlc_dtype dtype; /* NONE until a shown tensor's name has a peak */
+	int want_dtype;
+} shape_walk;
+
+static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth, shape_walk *w)
 {
 	if (v->kind == TLC_VALUE_TENSOR) {
 		/* a summary, not a dump: at most 16 dimensions are spelled out */
@@ -429,6 +465,8 @@ static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth)
 		tlc_sb__putc(sb, ']');
 		if (v->u.tensor.dtype_name)
 			tlc_sb__puts(sb, v->u.tensor.dtype_name);
+		if (w->want_dtype && w->dtype == TLC_DTYPE_NONE)
+			w->dtype = peak_dtype_of(w->ev, v->u.tensor.dtype_name);
 	} else if (v->kind == TLC_VALUE_LIST && depth < 2) {
 		int any = 0;
 		for (size_t i = 0; i < v->u.list.n; i++)
@@ -439,14 +477,17 @@ static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth)
 		for (size_t i = 0; i < v->u.list.n && i < 8; i++) {
 			if (i)
 				tlc_sb__putc(sb, ' ');
-			put_value_shape(sb, &v->u.list.items[i], depth + 1);
+			put_value_shape(sb, &v->u.list.items[i], depth + 1, w);
 		}
 		tlc_sb__puts(sb, v->u.list.n > 8 ? " ...)" : ")");
 	}
 }
 
-static const char *shapes_of(tlc_eval *ev, const tlc_op *op)
+/* The interned summary, or NULL (out of memory); *dtype (when not NULL)
+ * is the op's dtype. */
+static const char *shapes_of(tlc_eval *ev, const tlc_op *op, tlc_dtype *dtype)
 {
+	shape_walk w = { ev, TLC_DTYPE_NONE, dtype != NULL };
 	tlc_sb__reset(&ev->sb);
 	size_t written = 0;
 	for (size_t i = 0; i < op->nargs; i++) {
@@ -461,7 +502,7 @@ static const char *shapes_of(tlc_eval *ev, const tlc_op *op)
 		if (written)
 			tlc_sb__puts(&ev->sb, ", ");
 		size_t mark = ev->sb.len;
-		put_value_shape(&ev->sb, v, 0);
+		put_value_shape(&ev->sb, v, 0, &w);
 		if (ev->sb.len == mark) {
 			ev->sb.len = before; /* a list without tensors: drop the separator */
 			if (ev->sb.ptr)
@@ -470,6 +511,8 @@ static const char *shapes_of(tlc_eval *ev, const tlc_op *op)
 		}
 		written++;
 	}
+	if (dtype)
+		*dtype = w.dtype;
 	const char *s = tlc_sb__str(&ev->sb);
 	return s ? intern(ev, s) : NULL;
 }
@@ -538,7 +581,7 @@ static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *rea
 		e->example_ids[e->nexample_ids++] = op->id;
 	/* distinct shapes are looked for among the first calls only */
 	if (e->nexample_shapes < LEDGER_EXAMPLES && e->count <= 64) {
-		const char *sh = shapes_of(ev, op);
+		const char *sh = shapes_of(ev, op, NULL);
 		if (!sh)
 			return oom();
 		size_t k = 0;
@@ -811,7 +854,7 @@ static int keep_row(tlc_eval *ev, const tlc_op *op, const optype *t, const verdi
 		return oom();
 	if (!ev->opts.keep_ops)
 		return 0;
-	row->shapes = shapes_of(ev, op);
+	row->shapes = shapes_of(ev, op, &row->dtype);
 	if (!row->shapes)
 		return oom();
 	if (v->counted) {

@@ -151,6 +151,9 @@ void tlc_rows__free(tlc_rows *r)
 	r->kinds = NULL;
 }
 
+/* a row's tuple is 80 bytes on LP64: the dtype took room the padding had */
+_Static_assert(sizeof(void *) != 8 || sizeof(tlc_rowkind) <= 80, "tlc_rowkind grew");
+
 static void kind_of_row(tlc_rowkind *k, const tlc_op_row *row)
 {
 	memset(k, 0, sizeof *k); /* padding too: kinds are hashed and compared as bytes */
@@ -165,6 +168,7 @@ static void kind_of_row(tlc_rowkind *k, const tlc_op_row *row)
 	k->op_flags = row->op_flags;
 	k->phase = row->phase;
 	k->cls = row->cls;
+	k->dtype = row->dtype;
 }
 
 static int kind_eq(size_t idx, const void *key, const void *payload)
@@ -241,6 +245,7 @@ void tlc_rows__get(const tlc_rows *r, size_t i, tlc_op_row *out)
 	out->reason = k->reason;
 	out->cost = k->cost;
 	out->shapes = k->shapes;
+	out->dtype = k->dtype;
 	out->op_flags = k->op_flags;
 	out->host_ns = tlc_col__get(&r->host_ns, i);
 	out->start_ns = tlc_col__get(&r->start_ns, i);

@@ -5,7 +5,7 @@
  * joined trace's memory. Here every int64 field is a column of 32-bit
  * deltas from a per-block base (exact: a value whose delta does not fit is
  * kept whole in an exception map), and the fields that repeat from row to
- * row (strings, cost, class, phase, flags, thread; a record's kind, name,
+ * row (strings, cost, class, phase, flags, thread, dtype; a record's kind, name,
  * device, stream, thread, bytes) are one 32-bit id of a shared tuple. The public structs
  * are filled on demand (tlc_rows__get, tlc_devs__get); the join reads the
  * columns it needs directly through the inline getters.
@@ -83,6 +83,7 @@ typedef struct tlc_rowkind {
 	unsigned op_flags;
 	tlc_phase phase;
 	tlc_class cls;
+	tlc_dtype dtype;        /* follows from shapes: no more kinds, and the padding's room */
 } tlc_rowkind;
 
 /* Most rows a store keeps (row indices are 32 bits in the join). */

@@ -96,17 +96,8 @@ int tlc_peak_dtype_parse(tlc_peak_dtype *out, const char *name)
 	                      "'%s' is not a peak dtype", name ? name : "(null)");
 }
 
-int tlc_peak_dtype_of(tlc_peak_dtype *out, tlc_dtype d)
-{
-	switch (d) {
-	case TLC_DTYPE_FLOAT64: case TLC_DTYPE_COMPLEX128: *out = TLC_PEAK_FP64; return 0;
-	case TLC_DTYPE_FLOAT32: case TLC_DTYPE_COMPLEX64: *out = TLC_PEAK_FP32; return 0;
-	case TLC_DTYPE_FLOAT16: *out = TLC_PEAK_FP16; return 0;
-	case TLC_DTYPE_BFLOAT16: *out = TLC_PEAK_BF16; return 0;
-	case TLC_DTYPE_FLOAT8_E4M3FN: case TLC_DTYPE_FLOAT8_E5M2: *out = TLC_PEAK_FP8; return 0;
-	default: return TLC_ENOTFOUND;
-	}
-}
+/* tlc_peak_dtype_of is in engine/base/names.c: the eval reads it for each
+ * op row's dtype (tlc_op_row.dtype). */
 
 const char *tlc_basis_name(tlc_basis b)
 {

@@ -1,6 +1,5 @@
-/* Helpers shared by the reports: exact row sums, dtype and family of an
- * op row, number formatting, JSON/CSV quoting, the coverage line. */
-#include <ctype.h>
+/* Helpers shared by the reports: exact row sums, family of an op row, the
+ * phases' dtypes, number formatting, JSON/CSV quoting, the coverage line. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,64 +47,6 @@ int tlc_rep__add_bytes(tlc_count *acc, const tlc_op_row *r)
 	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_READ]);
 	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_WRITTEN]);
 	return 0;
-}
-
-/* Short names a shapes summary may use besides the op log's full names. */
-static const struct { const char *abbr; tlc_dtype d; } dtype_abbr[] = {
-	{ "f64", TLC_DTYPE_FLOAT64 }, { "f32", TLC_DTYPE_FLOAT32 },
-	{ "f16", TLC_DTYPE_FLOAT16 }, { "bf16", TLC_DTYPE_BFLOAT16 },
-	{ "fp64", TLC_DTYPE_FLOAT64 }, { "fp32", TLC_DTYPE_FLOAT32 },
-	{ "fp16", TLC_DTYPE_FLOAT16 }, { "half", TLC_DTYPE_FLOAT16 },
-	{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
-	{ "f8e4m3", TLC_DTYPE_FLOAT8_E4M3FN }, { "f8e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
-	{ "f8e5m2", TLC_DTYPE_FLOAT8_E5M2 }, { "c64", TLC_DTYPE_COMPLEX64 },
-	{ "c128", TLC_DTYPE_COMPLEX128 },
-	/* PyTorch profiler (Kineto) "Input type" spellings, c10:: stripped */
-	{ "BFloat16", TLC_DTYPE_BFLOAT16 }, { "Half", TLC_DTYPE_FLOAT16 },
-	{ "Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN }, { "Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
-	{ "Float8_e4m3fnuz", TLC_DTYPE_FLOAT8_E4M3FN }, { "Float8_e5m2fnuz", TLC_DTYPE_FLOAT8_E5M2 },
-	{ "complex<float>", TLC_DTYPE_COMPLEX64 }, { "complex<double>", TLC_DTYPE_COMPLEX128 },
-};
-
-static tlc_dtype dtype_of_token(const char *s, size_t n)
-{
-	char tok[32];
-	if (n > 5 && strncmp(s, "c10::", 5) == 0) {
-		s += 5;
-		n -= 5;
-	}
-	if (n == 0 || n >= sizeof tok)
-		return TLC_DTYPE_NONE;
-	memcpy(tok, s, n);
-	tok[n] = '\0';
-	tlc_dtype d = tlc_dtype_parse(tok);
-	if (d != TLC_DTYPE_OTHER && d != TLC_DTYPE_NONE)
-		return d;
-	for (size_t i = 0; i < sizeof dtype_abbr / sizeof dtype_abbr[0]; i++)
-		if (strcmp(tok, dtype_abbr[i].abbr) == 0)
-			return dtype_abbr[i].d;
-	return TLC_DTYPE_NONE;
-}
-
-tlc_dtype tlc_rep__row_dtype(const tlc_op_row *r)
-{
-	const char *s = r->shapes;
-	if (!s)
-		return TLC_DTYPE_NONE;
-	for (const char *p = strchr(s, ']'); p; p = strchr(p + 1, ']')) {
-		const char *t = p + 1;
-		while (*t == ' ' || *t == ':')
-			t++;
-		size_t n = 0;
-		while (isalnum((unsigned char)t[n]) || t[n] == '_' || t[n] == ':' || t[n] == '<' ||
-		       t[n] == '>')
-			n++;
-		tlc_dtype d = dtype_of_token(t, n);
-		tlc_peak_dtype pd;
-		if (tlc_peak_dtype_of(&pd, d) == 0)
-			return d;
-	}
-	return TLC_DTYPE_NONE;
 }
 
 static int has_any(const char *s, const char *const *words)
@@ -185,7 +126,7 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 		tlc_peak_dtype pd;
 		if ((phase >= 0 && (int)r->phase != phase) || !tlc_rep__counted(r))
 			continue;
-		if (tlc_peak_dtype_of(&pd, tlc_rep__row_dtype(r)) != 0)
+		if (tlc_peak_dtype_of(&pd, r->dtype) != 0)
 			continue;
 		w[pd] += tlc_cost_flops_double(r->cost);
 		seen = 1;

@@ -22,10 +22,6 @@ void tlc_rep__add_flops(tlc_count *acc, const tlc_op_row *r);
  *  bytes are unknown (missing cost or unknown element size): acc untouched. */
 int tlc_rep__add_bytes(tlc_count *acc, const tlc_op_row *r);
 
-/** Element type of the row's first floating tensor input, parsed from its
- *  shapes summary; TLC_DTYPE_NONE when none. */
-tlc_dtype tlc_rep__row_dtype(const tlc_op_row *r);
-
 /** Op family for legends and grouping ("matmul", "conv", ...). */
 const char *tlc_rep__family(const char *name);
 

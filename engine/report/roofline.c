@@ -41,7 +41,7 @@ static tlc_peak_dtype row_peak_dtype(const tlc_roofline *rl, const tlc_op_row *r
 	tlc_peak_dtype d;
 	if (rl->ceil.dtype_forced >= 0)
 		return (tlc_peak_dtype)rl->ceil.dtype_forced;
-	if (tlc_peak_dtype_of(&d, tlc_rep__row_dtype(r)) == 0 && rl->ceil.dev.peak_flops[d] > 0)
+	if (tlc_peak_dtype_of(&d, r->dtype) == 0 && rl->ceil.dev.peak_flops[d] > 0)
 		return d;
 	return rl->phase_dtype[r->phase < TLC_PHASE_COUNT ? r->phase : 0];
 }

@@ -67,11 +67,16 @@ typedef struct tlc_op_row {
 	tlc_attribution attribution;
 	int64_t device_time_ns; /* kernels + memcpy + memset attributed to the op */
 	int64_t kernel_time_ns; /* kernels only */
+	/* the op's compute dtype: the first input tensor, in the shapes
+	 * summary's order, whose dtype name spells a dtype with a device peak
+	 * (tlc_peak_dtype_of); TLC_DTYPE_NONE when none (or without keep_ops).
+	 * Absent (not filled) for a caller whose size ends before it. */
+	tlc_dtype dtype;
 } tlc_op_row;
 
 #define TLC_OP_ROW_INIT { sizeof(tlc_op_row), 0, 0, NULL, NULL, TLC_PHASE_FORWARD, NULL, NULL, \
                           0, TLC_CLASS_KNOWN, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, \
-                          TLC_ATTR_NONE, 0, 0 }
+                          TLC_ATTR_NONE, 0, 0, TLC_DTYPE_NONE }
 
 /** Called once for every op record when its class is final (records whose
  *  parent comes later in the file are held until it arrives). */
