@@ -323,9 +323,9 @@ static void test_kineto_spellings(void **state)
 }
 
 /* Unknown names spell nothing: "mystery", "torch.float32" (the token stops
- * at '.': "torch"), a token of 32 characters or more, and a tensor with a
- * tlc_dtype but no name (the summary shows no dtype for it: the reports
- * never saw one). After an unknown name a known one is the op's. */
+ * at '.': "torch"), a token of 32 characters or more, and a tensor with
+ * neither a name nor a typed dtype. After an unknown name a known one is
+ * the op's. */
 static void test_unknown(void **state)
 {
 	fx *f = *state;
@@ -337,8 +337,11 @@ static void test_unknown(void **state)
 		tlc_value a = tensor(TLC_DTYPE_OTHER, none[i]);
 		assert_int_equal(dtype_of(f, &a, 1), TLC_DTYPE_NONE);
 	}
-	tlc_value unnamed = tensor(TLC_DTYPE_FLOAT32, NULL);
-	assert_int_equal(dtype_of(f, &unnamed, 1), TLC_DTYPE_NONE);
+	/* no name and no typed dtype: nothing to read */
+	tlc_value bare = tensor(TLC_DTYPE_OTHER, NULL);
+	assert_int_equal(dtype_of(f, &bare, 1), TLC_DTYPE_NONE);
+	bare = tensor(TLC_DTYPE_NONE, NULL);
+	assert_int_equal(dtype_of(f, &bare, 1), TLC_DTYPE_NONE);
 	tlc_value a[2] = { tensor(TLC_DTYPE_OTHER, "mystery"), tensor(TLC_DTYPE_FLOAT64, "float64") };
 	assert_int_equal(dtype_of(f, a, 2), TLC_DTYPE_FLOAT64);
 	/* spaces and colons before the token are skipped, as after a ']' */
@@ -349,6 +352,42 @@ static void test_unknown(void **state)
 	assert_int_equal(dtype_of(f, &br, 1), TLC_DTYPE_BFLOAT16);
 }
 
+
+/* A C API caller may set only the typed dtype (tlc_tensor.dtype, no
+ * dtype_name), as the example in tlcost.h does: the summary spells it by
+ * tlc_dtype_name ("bfloat16", "float32": the canonical names of plugin.h's
+ * table) and the row reads it, instead of showing a dtype-less tensor. A
+ * name as written still wins over the typed dtype. */
+static void test_typed_without_name(void **state)
+{
+	fx *f = *state;
+	tlc_value b = tensor(TLC_DTYPE_BFLOAT16, NULL);
+	assert_int_equal(dtype_of(f, &b, 1), TLC_DTYPE_BFLOAT16);
+	tlc_value a[2] = { tensor(TLC_DTYPE_INT64, NULL), tensor(TLC_DTYPE_FLOAT32, NULL) };
+	assert_int_equal(dtype_of(f, a, 2), TLC_DTYPE_FLOAT32);
+	tlc_value named = tensor(TLC_DTYPE_FLOAT32, "bf16");
+	assert_int_equal(dtype_of(f, &named, 1), TLC_DTYPE_BFLOAT16);
+	/* the summary text itself */
+	tlc_op op;
+	memset(&op, 0, sizeof op);
+	op.size = sizeof op;
+	op.id = 900001;
+	op.name = "aten::mm";
+	op.overload = "";
+	op.module = "";
+	op.nargs = 2;
+	op.args = a;
+	op.correlation = op.id;
+	assert_int_equal(tlc_eval_push_op(f->ev, &op), 0);
+	assert_int_equal(tlc_eval_finish(f->ev), 0);
+	tlc_op_row r = TLC_OP_ROW_INIT;
+	assert_int_equal(tlc_eval_op_get(f->ev, tlc_eval_op_count(f->ev) - 1, &r), 0);
+	/* dims2 is {8,16}; shapes_of separates arguments with ", " */
+	assert_string_equal(r.shapes, "[8,16]int64, [8,16]float32");
+	tlc_eval_free(f->ev);
+	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
+	assert_int_equal(tlc_eval_new(&f->ev, f->eng, &o), 0);
+}
 /* The summary's bounds: what it does not show has no say. Lists show 8
  * items, so a float32 9th item after 8 int64 gives none, a 2nd gives
  * float32; nested lists as below; a top-level argument after
@@ -469,6 +508,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_first_without_peak, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kineto_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_typed_without_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_old_size, setup, teardown),

@@ -445,12 +445,25 @@ static tlc_dtype peak_dtype_of(tlc_eval *ev, const char *name)
  * shows, in its order: the first whose dtype name spells a dtype with a
  * peak. It is the rule the reports once applied to the summary text, so
  * it reads the names as written, not the tensors' tlc_dtype (an op log's
- * "f32" is OTHER there; a tensor without a name shows none). */
+ * "f32" is OTHER there); only a tensor without a name is read by its
+ * tlc_dtype (tensor_dtype_name). */
 typedef struct shape_walk {
 	tlc_eval *ev;
 	tlc_dtype dtype; /* NONE until a shown tensor's name has a peak */
 	int want_dtype;
 } shape_walk;
+
+/* The dtype as the summary spells it: the name as written, else the
+ * canonical name of a typed dtype (a C API caller may set only tlc_dtype;
+ * its bf16 tensor must not read as dtype-less), else none. */
+static const char *tensor_dtype_name(const tlc_tensor *t)
+{
+	if (t->dtype_name)
+		return t->dtype_name;
+	if (t->dtype == TLC_DTYPE_NONE || t->dtype == TLC_DTYPE_OTHER)
+		return NULL;
+	return tlc_dtype_name(t->dtype);
+}
 
 static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth, shape_walk *w)
 {
@@ -463,10 +476,11 @@ static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth, shape_wal
 		if (shown < nd)
 			tlc_sb__printf(sb, ",... (%zu dims)", nd);
 		tlc_sb__putc(sb, ']');
-		if (v->u.tensor.dtype_name)
-			tlc_sb__puts(sb, v->u.tensor.dtype_name);
+		const char *dn = tensor_dtype_name(&v->u.tensor);
+		if (dn)
+			tlc_sb__puts(sb, dn);
 		if (w->want_dtype && w->dtype == TLC_DTYPE_NONE)
-			w->dtype = peak_dtype_of(w->ev, v->u.tensor.dtype_name);
+			w->dtype = peak_dtype_of(w->ev, dn);
 	} else if (v->kind == TLC_VALUE_LIST && depth < 2) {
 		int any = 0;
 		for (size_t i = 0; i < v->u.list.n; i++)
