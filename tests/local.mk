@@ -230,3 +230,9 @@ TESTS += tests/test_rows
 tests_test_rows_SOURCES = tests/test_rows.c
 tests_test_rows_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rows_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# engine3: the dense id map (engine/base/idmap.c tlc_densemap), the id bits' store.
+check_PROGRAMS += tests/test_densemap
+TESTS += tests/test_densemap
+tests_test_densemap_SOURCES = tests/test_densemap.c
+tests_test_densemap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_densemap_LDADD = libtlcore.la $(CMOCKA_LIBS)
