@@ -33,9 +33,16 @@ typedef struct tlc_hindex {
 /** Nonzero when the caller's entry at idx has the key being looked for. */
 typedef int (*tlc_hindex_eq_fn)(size_t idx, const void *key, const void *payload);
 
-/** Hash of n bytes (word-at-a-time absorb, then the 64-bit finalizer of
- *  tlc_hash__u64); the only byte hash of the library. */
+/** Hash of n bytes: SipHash-1-3 under the process's secret random key
+ *  (see hindex.c), so input cannot choose colliding keys; the only byte
+ *  hash of the library. Its values differ from run to run: never print
+ *  them, order by them, or keep them past the process. */
 uint64_t tlc_hash__bytes(const void *p, size_t n);
+/** SipHash-1-3 and SipHash-2-4 of n bytes under the key k (k[0]: key
+ *  bytes 0..7 read little-endian): the function above, and the reference
+ *  variant its round function is checked with. */
+uint64_t tlc_hash__sip13(const uint64_t k[2], const void *p, size_t n);
+uint64_t tlc_hash__sip24(const uint64_t k[2], const void *p, size_t n);
 
 /** Hash of a 64-bit integer: MurmurHash3's fmix64 finalizer. A bijection on
  *  64-bit values, so two ids with equal hashes are equal. */
