@@ -299,8 +299,8 @@ static void test_intern(void **state)
 }
 
 /* The hash: the length is part of it ("a" vs "a\0", runs of zero bytes of
- * every length 0..32 all differ), tlc_hash__u64(0) is 0 (every step of
- * fmix64 maps 0 to 0) and it is one-to-one on a sample; the low 12 bits of
+ * every length 0..32 all differ), fmix64(0) is 0 (every step of fmix64
+ * maps 0 to 0), the keyed id hash is one-to-one on a sample; the low 12 bits of
  * 4096 names "op_0".."op_4095" spread: no bucket of 4096 gets more than 12
  * (a random function's fullest bucket is about 6 here). */
 static void test_hash(void **state)
@@ -314,7 +314,7 @@ static void test_hash(void **state)
 		for (size_t m = 0; m < n; m++)
 			assert_true(h[m] != h[n]);
 	}
-	assert_true(tlc_hash__u64(0) == 0);
+	assert_true(tlc_hash__fmix64(0) == 0);
 	for (uint64_t x = 1; x < 1000; x++)
 		assert_true(tlc_hash__u64(x) != tlc_hash__u64(x - 1));
 	unsigned *bucket = calloc(4096, sizeof *bucket);
@@ -517,6 +517,69 @@ static void test_old_collisions(void **state)
 	free(names);
 }
 
+/* Inverse of fmix64: x ^= x >> 33 undoes itself (33 + 33 >= 64), and a
+ * multiply by an odd constant is undone by its inverse mod 2^64 (Newton's
+ * iteration y = y * (2 - c * y) doubles the correct low bits each step,
+ * from y = c, right in the low 3 bits for any odd c). */
+static uint64_t inv_odd(uint64_t c)
+{
+	uint64_t y = c;
+	for (int i = 0; i < 6; i++)
+		y *= 2 - c * y;
+	return y;
+}
+
+static uint64_t fmix64_inverse(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= inv_odd(0xc4ceb9fe1a85ec53ULL);
+	x ^= x >> 33;
+	x *= inv_odd(0xff51afd7ed558ccdULL);
+	x ^= x >> 33;
+	return x;
+}
+
+/* Ids a file could pick against the unkeyed fmix64 (the id hash before
+ * this change): x_i = fmix64^-1(i << 32), so fmix64(x_i) has 32 low zero
+ * bits for every i and all would share one slot's cluster in any table
+ * up to 2^32 slots. Under the keyed id hash the 1024 of them spread (no
+ * bucket of 1024 holds more than 12), and an id map filled with them
+ * answers every one. */
+static void test_id_collisions(void **state)
+{
+	(void)state;
+	enum { N = 1024 };
+	int64_t ids[N];
+	unsigned bucket[N] = { 0 }, most = 0;
+	for (unsigned i = 0; i < N; i++) {
+		uint64_t x = fmix64_inverse((uint64_t)(i + 1) << 32);
+		assert_true(tlc_hash__fmix64(x) == (uint64_t)(i + 1) << 32);
+		assert_true((old_fmix(x) & 0xffffffffULL) == 0); /* the old id hash */
+		ids[i] = (int64_t)x;
+		unsigned *c = &bucket[tlc_hash__u64(x) & (N - 1)];
+		if (++*c > most)
+			most = *c;
+	}
+	assert_true(most <= 12);
+	tlc_idmap m;
+	tlc_idmap__init(&m, tlc_alloc__default(), sizeof(int64_t));
+	for (unsigned i = 0; i < N; i++) {
+		int created = 0;
+		int64_t *v = tlc_idmap__put(&m, ids[i], &created);
+		assert_non_null(v);
+		assert_int_equal(created, 1);
+		*v = (int64_t)i;
+	}
+	assert_int_equal(m.count, N);
+	for (unsigned i = 0; i < N; i++) {
+		int64_t *v = tlc_idmap__get(&m, ids[i]);
+		assert_non_null(v);
+		assert_int_equal(*v, (int64_t)i);
+		assert_null(tlc_idmap__get(&m, ids[i] ^ 1)); /* a neighbour: absent */
+	}
+	tlc_idmap__free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_sip_vectors),
 		cmocka_unit_test(test_old_collisions),
+		cmocka_unit_test(test_id_collisions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

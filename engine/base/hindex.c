@@ -19,7 +19,8 @@
  * constructor), so every table of the process, made at any time, uses the
  * same key and the hash needs no lock or test. Nothing printed depends on
  * it: tables keep their entries in their own arrays in insertion order,
- * and every listing walks those arrays, never the slots. */
+ * and every listing walks those arrays, never the slots. The id hash
+ * (tlc_hash__u64, hindex.h) is keyed at the same time. */
 #if defined(__linux__)
 #include <sys/random.h>
 #endif
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 static uint64_t hash_key[2];
+uint64_t tlc_hash__id_key[2];
 
 static inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
 
@@ -97,12 +99,12 @@ uint64_t tlc_hash__sip24(const uint64_t k[2], const void *p, size_t n)
 
 uint64_t tlc_hash__bytes(const void *p, size_t n) { return siphash(hash_key, p, n, 1, 3); }
 
-/* The key: 16 bytes from the kernel. Should getrandom fail (a kernel
+/* The keys: 32 bytes from the kernel. Should getrandom fail (a kernel
  * without it), the time, the process id and an address (ASLR) keyed
  * through SipHash are far weaker but still unknown to a file's author. */
 __attribute__((constructor)) static void hash_key_init(void)
 {
-	uint64_t k[2] = { 0, 0 };
+	uint64_t k[4] = { 0, 0, 0, 0 };
 #if defined(__linux__)
 	if (getrandom(k, sizeof k, GRND_NONBLOCK) == (ssize_t)sizeof k)
 		goto done;
@@ -111,13 +113,17 @@ __attribute__((constructor)) static void hash_key_init(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	uint64_t mix[4] = { (uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec, (uint64_t)getpid(),
 		            (uint64_t)(uintptr_t)&ts };
-	k[0] = tlc_hash__sip24(k, mix, sizeof mix);
-	k[1] = tlc_hash__sip24(k, mix, sizeof mix - 8);
+	for (size_t i = 0; i < 4; i++) {
+		mix[3] += i;
+		k[i] = tlc_hash__sip24(k, mix, sizeof mix);
+	}
 #if defined(__linux__)
 done:
 #endif
 	hash_key[0] = k[0];
 	hash_key[1] = k[1];
+	tlc_hash__id_key[0] = k[2];
+	tlc_hash__id_key[1] = k[3];
 }
 
 void tlc_hindex__init(tlc_hindex *ix, const tlc_allocator *a)

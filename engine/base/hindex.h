@@ -44,9 +44,9 @@ uint64_t tlc_hash__bytes(const void *p, size_t n);
 uint64_t tlc_hash__sip13(const uint64_t k[2], const void *p, size_t n);
 uint64_t tlc_hash__sip24(const uint64_t k[2], const void *p, size_t n);
 
-/** Hash of a 64-bit integer: MurmurHash3's fmix64 finalizer. A bijection on
- *  64-bit values, so two ids with equal hashes are equal. */
-static inline uint64_t tlc_hash__u64(uint64_t x)
+/** MurmurHash3's fmix64 finalizer: a bijection on 64-bit values, every
+ *  output bit depending on every input bit. */
+static inline uint64_t tlc_hash__fmix64(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -54,6 +54,19 @@ static inline uint64_t tlc_hash__u64(uint64_t x)
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
+}
+
+/** The key of tlc_hash__u64, drawn with the byte hash's (hindex.c). */
+extern uint64_t tlc_hash__id_key[2];
+
+/** Hash of a 64-bit integer: fmix64 keyed twice (Even-Mansour fashion:
+ *  key, permute, key, permute). Ids come from input files too, and fmix64
+ *  alone is a public bijection anyone can invert: a file could name ids
+ *  whose hashes share their low bits. Keyed, it is still a bijection, so
+ *  two ids with equal hashes are equal. */
+static inline uint64_t tlc_hash__u64(uint64_t x)
+{
+	return tlc_hash__fmix64(tlc_hash__fmix64(x ^ tlc_hash__id_key[0]) ^ tlc_hash__id_key[1]);
 }
 
 /** Empty index (no allocation until the first reserve). */
