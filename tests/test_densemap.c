@@ -40,7 +40,7 @@ static void expect(const tlc_densemap *m, int64_t key, int64_t value)
 
 /* Keys 0..9999 in order: all in the array, which doubles from 64 to the
  * first 64 * 2^j >= 10000, i.e. 16384 (each growth finds the array full,
- * so the half-used test always passes). */
+ * so the half-used test always passes). Then a map of zero-size values. */
 static void test_ascending(void **state)
 {
 	(void)state;
@@ -61,6 +61,15 @@ static void test_ascending(void **state)
 	put(&m, 7, 70, 0);                          /* present: not created again */
 	expect(&m, 7, 70);
 	assert_int_equal(tlc_densemap__count(&m), 10000);
+	tlc_densemap__free(&m);
+
+	/* values of no size: a set (the presence bits alone) */
+	tlc_densemap__init(&m, tlc_alloc__default(), 0);
+	for (int64_t k = 0; k < 100; k++)
+		assert_non_null(tlc_densemap__put(&m, k, NULL));
+	assert_non_null(tlc_densemap__get(&m, 99));
+	assert_null(tlc_densemap__get(&m, 100));
+	assert_int_equal(tlc_densemap__count(&m), 100);
 	tlc_densemap__free(&m);
 }
 

@@ -126,7 +126,7 @@ void tlc_densemap__init(tlc_densemap *m, const tlc_allocator *a, size_t vsize)
 	memset(m, 0, sizeof *m);
 	tlc_idmap__init(&m->sparse, a, vsize);
 	m->vsize = vsize;
-	m->vstride = (vsize + 7) & ~(size_t)7;
+	m->vstride = vsize ? (vsize + 7) & ~(size_t)7 : 8; /* 8-byte aligned, never 0 */
 }
 
 void tlc_densemap__free(tlc_densemap *m)
@@ -167,7 +167,9 @@ static int dense_resize(tlc_densemap *m, size_t cap)
 	unsigned char *v = tlc_alloc__realloc(a, m->vals, cap * m->vstride);
 	if (!v)
 		return tlc_error__oom();
-	m->vals = v; /* realloc kept or moved the old values: either way they are in v */
+	if (v != m->vals)
+		m->moves++; /* even should the next step fail: cached pointers are stale */
+	m->vals = v;
 	uint64_t *p = tlc_alloc__realloc(a, m->present, cap / 64 * sizeof *p);
 	if (!p)
 		return tlc_error__oom(); /* vals is only larger: dcap still says what is valid */
@@ -175,7 +177,7 @@ static int dense_resize(tlc_densemap *m, size_t cap)
 	memset(v + m->dcap * m->vstride, 0, (cap - m->dcap) * m->vstride);
 	memset(p + m->dcap / 64, 0, (cap - m->dcap) / 64 * sizeof *p);
 	m->dcap = cap;
-	m->moves++;
+	m->moves++; /* take_sparse may move the id map's values too */
 	return 0;
 }
 
