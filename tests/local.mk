@@ -238,3 +238,10 @@ TESTS += tests/test_row_dtype
 tests_test_row_dtype_SOURCES = tests/test_row_dtype.c
 tests_test_row_dtype_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_row_dtype_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# engine3: the dense id map (engine/base/idmap.c tlc_densemap), the id bits' store.
+check_PROGRAMS += tests/test_densemap
+TESTS += tests/test_densemap
+tests_test_densemap_SOURCES = tests/test_densemap.c
+tests_test_densemap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_densemap_LDADD = libtlcore.la $(CMOCKA_LIBS)

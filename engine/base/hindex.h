@@ -33,13 +33,20 @@ typedef struct tlc_hindex {
 /** Nonzero when the caller's entry at idx has the key being looked for. */
 typedef int (*tlc_hindex_eq_fn)(size_t idx, const void *key, const void *payload);
 
-/** Hash of n bytes (word-at-a-time absorb, then the 64-bit finalizer of
- *  tlc_hash__u64); the only byte hash of the library. */
+/** Hash of n bytes: SipHash-1-3 under the process's secret random key
+ *  (see hindex.c), so input cannot choose colliding keys; the only byte
+ *  hash of the library. Its values differ from run to run: never print
+ *  them, order by them, or keep them past the process. */
 uint64_t tlc_hash__bytes(const void *p, size_t n);
+/** SipHash-1-3 and SipHash-2-4 of n bytes under the key k (k[0]: key
+ *  bytes 0..7 read little-endian): the function above, and the reference
+ *  variant its round function is checked with. */
+uint64_t tlc_hash__sip13(const uint64_t k[2], const void *p, size_t n);
+uint64_t tlc_hash__sip24(const uint64_t k[2], const void *p, size_t n);
 
-/** Hash of a 64-bit integer: MurmurHash3's fmix64 finalizer. A bijection on
- *  64-bit values, so two ids with equal hashes are equal. */
-static inline uint64_t tlc_hash__u64(uint64_t x)
+/** MurmurHash3's fmix64 finalizer: a bijection on 64-bit values, every
+ *  output bit depending on every input bit. */
+static inline uint64_t tlc_hash__fmix64(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -47,6 +54,19 @@ static inline uint64_t tlc_hash__u64(uint64_t x)
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
+}
+
+/** The key of tlc_hash__u64, drawn with the byte hash's (hindex.c). */
+extern uint64_t tlc_hash__id_key[2];
+
+/** Hash of a 64-bit integer: fmix64 keyed twice (Even-Mansour fashion:
+ *  key, permute, key, permute). Ids come from input files too, and fmix64
+ *  alone is a public bijection anyone can invert: a file could name ids
+ *  whose hashes share their low bits. Keyed, it is still a bijection, so
+ *  two ids with equal hashes are equal. */
+static inline uint64_t tlc_hash__u64(uint64_t x)
+{
+	return tlc_hash__fmix64(tlc_hash__fmix64(x ^ tlc_hash__id_key[0]) ^ tlc_hash__id_key[1]);
 }
 
 /** Empty index (no allocation until the first reserve). */

@@ -116,3 +116,127 @@ void *tlc_idmap__slot(const tlc_idmap *m, size_t i, int64_t *key)
 		*key = entry_key(e);
 	return e + VALUE_AT;
 }
+
+/* ---- the dense id map ---- */
+
+#define DENSE_FIRST 64 /* the array's first room, in keys */
+
+void tlc_densemap__init(tlc_densemap *m, const tlc_allocator *a, size_t vsize)
+{
+	memset(m, 0, sizeof *m);
+	tlc_idmap__init(&m->sparse, a, vsize);
+	m->vsize = vsize;
+	m->vstride = vsize ? (vsize + 7) & ~(size_t)7 : 8; /* 8-byte aligned, never 0 */
+}
+
+void tlc_densemap__free(tlc_densemap *m)
+{
+	tlc_alloc__free(m->sparse.index.a, m->vals);
+	tlc_alloc__free(m->sparse.index.a, m->present);
+	tlc_idmap__free(&m->sparse);
+	m->vals = NULL;
+	m->present = NULL;
+	m->dcap = m->dcount = 0;
+}
+
+/* Offset of key in the array, or SIZE_MAX when the array does not hold it
+ * (unsigned: a key below base wraps past dcap). */
+static size_t dense_at(const tlc_densemap *m, int64_t key)
+{
+	uint64_t off = (uint64_t)key - (uint64_t)m->base;
+	return key >= 0 && off < m->dcap ? (size_t)off : SIZE_MAX;
+}
+
+static int has_bit(const uint64_t *w, size_t i) { return (int)((w[i >> 6] >> (i & 63)) & 1); }
+
+void *tlc_densemap__get(const tlc_densemap *m, int64_t key)
+{
+	size_t i = dense_at(m, key);
+	if (i != SIZE_MAX)
+		return has_bit(m->present, i) ? m->vals + i * m->vstride : NULL;
+	return tlc_idmap__get(&m->sparse, key); /* a key is in one place only */
+}
+
+/* Room for keys base .. base + cap - 1 (cap a multiple of 64); the new
+ * room zero-filled, absent. Both arrays or neither. */
+static int dense_resize(tlc_densemap *m, size_t cap)
+{
+	const tlc_allocator *a = m->sparse.index.a;
+	if (cap > SIZE_MAX / m->vstride)
+		return tlc_error__oom();
+	unsigned char *v = tlc_alloc__realloc(a, m->vals, cap * m->vstride);
+	if (!v)
+		return tlc_error__oom();
+	if (v != m->vals)
+		m->moves++; /* even should the next step fail: cached pointers are stale */
+	m->vals = v;
+	uint64_t *p = tlc_alloc__realloc(a, m->present, cap / 64 * sizeof *p);
+	if (!p)
+		return tlc_error__oom(); /* vals is only larger: dcap still says what is valid */
+	m->present = p;
+	memset(v + m->dcap * m->vstride, 0, (cap - m->dcap) * m->vstride);
+	memset(p + m->dcap / 64, 0, (cap - m->dcap) / 64 * sizeof *p);
+	m->dcap = cap;
+	m->moves++; /* take_sparse may move the id map's values too */
+	return 0;
+}
+
+/* The id map's keys that the array's new room [from, dcap) takes over move
+ * into it (from the end, as a delete moves the last entry forward). */
+static void take_sparse(tlc_densemap *m, size_t from)
+{
+	for (size_t i = m->sparse.count; i-- > 0;) {
+		int64_t key = -1;
+		void *v = tlc_idmap__slot(&m->sparse, i, &key);
+		size_t at = v ? dense_at(m, key) : SIZE_MAX;
+		if (at == SIZE_MAX || at < from)
+			continue;
+		memcpy(m->vals + at * m->vstride, v, m->vsize);
+		m->present[at >> 6] |= 1ULL << (at & 63);
+		m->dcount++;
+		tlc_idmap__del(&m->sparse, key);
+	}
+}
+
+/* Whether the array should grow to take key (not in it): the first key
+ * that is not negative starts it; later, a key at most dcap past the end
+ * doubles it, while at least half of it is used. */
+static int dense_wants(const tlc_densemap *m, int64_t key)
+{
+	if (key < 0)
+		return 0;
+	if (!m->dcap)
+		return 1;
+	if (key < m->base)
+		return 0;
+	uint64_t off = (uint64_t)key - (uint64_t)m->base;
+	return off < 2 * (uint64_t)m->dcap && m->dcount >= m->dcap / 2 &&
+	       m->dcap <= SIZE_MAX / 4;
+}
+
+void *tlc_densemap__put(tlc_densemap *m, int64_t key, int *created)
+{
+	if (created)
+		*created = 0;
+	size_t i = dense_at(m, key);
+	if (i == SIZE_MAX && dense_wants(m, key)) {
+		size_t old = m->dcap;
+		if (!old)
+			m->base = key;
+		if (dense_resize(m, old ? 2 * old : DENSE_FIRST) < 0)
+			return NULL;
+		if (old && m->sparse.count)
+			take_sparse(m, old);
+		i = dense_at(m, key);
+	}
+	if (i == SIZE_MAX)
+		return tlc_idmap__put(&m->sparse, key, created);
+	unsigned char *v = m->vals + i * m->vstride;
+	if (!has_bit(m->present, i)) {
+		m->present[i >> 6] |= 1ULL << (i & 63);
+		m->dcount++;
+		if (created)
+			*created = 1;
+	}
+	return v;
+}
