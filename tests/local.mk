@@ -230,3 +230,7 @@ TESTS += tests/test_rows
 tests_test_rows_SOURCES = tests/test_rows.c
 tests_test_rows_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rows_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- oplog3: the op-log fast path's batches of lines against yajl ----
+TESTS += tests/json_fast_batch.sh
+EXTRA_DIST += tests/json_fast_batch.sh

@@ -28,10 +28,28 @@
 
 namespace dom = simdjson::dom;
 
+// Lines parsed together (tlc_json_fast__batch): stage 1 runs once over
+// all of them, stage 2 document by document as the reader asks for lines.
+struct line_batch {
+	dom::parser parser{TLC_JSON_FAST_BATCH + simdjson::SIMDJSON_PADDING};
+	dom::document_stream stream;
+	dom::document_stream::iterator it;
+	const char *base = nullptr; // the lines, where they lie
+	size_t len = 0;
+	bool live = false; // documents may still be read from the stream
+	line_batch()
+	{
+#ifdef SIMDJSON_THREADS_ENABLED
+		parser.threaded = false; // stage 1 in this thread: no second core taken
+#endif
+	}
+};
+
 struct tlc_json_fast {
 	dom::parser parser{TLC_JSON_FAST_MAX_TEXT + simdjson::SIMDJSON_PADDING};
 	char *buf = nullptr; // the text, copied, with SIMDJSON_PADDING bytes after it
 	size_t cap = 0;
+	line_batch batch;
 	dom::object root;     // the text parsed last (tlc_json_fast__parse)
 	bool parsed = false;
 };
@@ -139,12 +157,89 @@ extern "C" void tlc_json_fast__free(tlc_json_fast *j)
 
 static_assert(TLC_JSON_FAST_PADDING == simdjson::SIMDJSON_PADDING, "json_fast.h padding");
 
+namespace {
+
+bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The batch's document that is exactly the line text[0..len) (from its
+// first byte other than whitespace to its last), an object: OK, with
+// j->root set. A document that starts before the line belongs to an
+// earlier line (one read otherwise) and is passed; one that fails ends
+// the batch (the document stream stops at an error), and so does its end.
+int from_batch(tlc_json_fast *j, const char *text, size_t len)
+{
+	line_batch &b = j->batch;
+	size_t from = (size_t)(text - b.base), to = from + len;
+	while (from < to && blank(b.base[from]))
+		from++;
+	while (to > from && blank(b.base[to - 1]))
+		to--;
+	dom::element root;
+	size_t at;
+	for (;;) {
+		if (!(b.it != b.stream.end()) || (*b.it).get(root)) {
+			b.live = false;
+			return TLC_JSON_FAST_DECLINED;
+		}
+		at = b.it.current_index();
+		if (at >= from)
+			break;
+		++b.it;
+	}
+	// (an object document's source runs from its '{' to its '}')
+	if (at != from || at + b.it.source().size() != to || root.get_object().get(j->root))
+		return TLC_JSON_FAST_DECLINED;
+	return TLC_JSON_FAST_OK;
+}
+
+} // namespace
+
+extern "C" int tlc_json_fast__batch(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                    size_t readable)
+{
+	if (!j)
+		return TLC_JSON_FAST_DECLINED;
+	line_batch &b = j->batch;
+	b.live = false;
+	j->parsed = false; // (the document parsed last may have been the batch's)
+	if (!len || len > TLC_JSON_FAST_BATCH || readable < len ||
+	    readable - len < simdjson::SIMDJSON_PADDING)
+		return TLC_JSON_FAST_DECLINED;
+	b.base = reinterpret_cast<const char *>(text);
+	b.len = len;
+	try {
+		// one batch of len bytes: stage 1 over the whole of it (streaming_final)
+		if (b.parser.parse_many(text, len, len).get(b.stream))
+			return TLC_JSON_FAST_DECLINED;
+		b.it = b.stream.begin();
+	} catch (...) {
+		return TLC_JSON_FAST_DECLINED;
+	}
+	b.live = true;
+	return TLC_JSON_FAST_OK;
+}
+
 extern "C" int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
                                     size_t readable)
 {
 	if (!j || len > TLC_JSON_FAST_MAX_TEXT)
 		return TLC_JSON_FAST_DECLINED;
 	j->parsed = false;
+	const char *t = reinterpret_cast<const char *>(text);
+	uintptr_t off = reinterpret_cast<uintptr_t>(t) - reinterpret_cast<uintptr_t>(j->batch.base);
+	if (j->batch.live && len <= j->batch.len && off <= j->batch.len - len) {
+		try {
+			if (from_batch(j, t, len) == TLC_JSON_FAST_OK) {
+				j->parsed = true;
+				return TLC_JSON_FAST_OK;
+			}
+		} catch (...) {
+			j->batch.live = false;
+		}
+	}
 	// simdjson reads up to SIMDJSON_PADDING bytes past the text, whatever
 	// they hold ("it does not matter what those bytes are initialized to,
 	// as long as they are allocated"): a text followed by that many of the

@@ -1680,8 +1680,34 @@ static size_t skip_blank_lines(reader *r, const unsigned char *p, size_t n)
 	return upto;
 }
 
+/* The whole lines of the chunk p[0..n) that the fast path parses as one
+ * batch (tlc_json_fast__batch): from the first line that starts in it to
+ * the last that ends TLC_JSON_FAST_PADDING bytes before its end (simdjson
+ * reads that far past a text), at most TLC_JSON_FAST_BATCH bytes. Lines
+ * outside it are parsed one by one. Always called, so that the batch of
+ * the chunk before (whose bytes are gone) ends. */
+static void start_batch(reader *r, const unsigned char *p, size_t n)
+{
+	size_t from = 0, to = 0;
+	if (r->line_len) { /* the chunk starts inside a line: the next one */
+		const unsigned char *nl = memchr(p, '\n', n);
+		from = nl ? (size_t)(nl - p) + 1 : n;
+	}
+	if (n - from > TLC_JSON_FAST_PADDING) {
+		size_t span = n - from - TLC_JSON_FAST_PADDING;
+		if (span > TLC_JSON_FAST_BATCH)
+			span = TLC_JSON_FAST_BATCH;
+		to = from + span; /* back to the end of a line: about a line's bytes */
+		while (to > from && p[to - 1] != '\n')
+			to--;
+	}
+	(void)tlc_json_fast__batch(r->fast, p + from, to - from, n - from);
+}
+
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 {
+	if (r->fast)
+		start_batch(r, p, n);
 	while (n) {
 		size_t blank = skip_blank_lines(r, p, n);
 		p += blank;
