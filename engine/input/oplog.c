@@ -258,6 +258,7 @@ typedef struct reader {
 
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 	int fast_escapes;    /* the line on the fast path has a backslash */
+	const unsigned char *plain_from, *plain_to; /* bytes of the chunk without one */
 	int strings_stay;    /* strings and keys of the events are NUL-terminated and
 	                        stay until the line's record is pushed (fast path) */
 } reader;
@@ -1636,6 +1637,17 @@ static int fast_op(reader *r)
 	return push_op(r, &op) ? TLC_JSON_FAST_OK : TLC_JSON_FAST_CANCELED;
 }
 
+/* Whether p[0..n) lies in the bytes of the chunk known to hold no
+ * backslash (start_batch). */
+static int in_plain(const reader *r, const unsigned char *p, size_t n)
+{
+	if (!r->plain_from)
+		return 0;
+	uintptr_t at = (uintptr_t)p - (uintptr_t)r->plain_from;
+	uintptr_t len = (uintptr_t)r->plain_to - (uintptr_t)r->plain_from;
+	return n <= len && at <= len - n;
+}
+
 /* 0 when the line p[0..n) was read, 1 when yajl must read it, or an
  * error; avail bytes from p are in the chunk (the line and what follows). */
 static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
@@ -1643,7 +1655,7 @@ static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 	r->pushed = 0;
 	if (tlc_json_fast__parse(r->fast, p, n, avail) != TLC_JSON_FAST_OK)
 		return 1;
-	r->fast_escapes = memchr(p, '\\', n) != NULL;
+	r->fast_escapes = !in_plain(r, p, n) && memchr(p, '\\', n) != NULL;
 	r->strings_stay = 1;
 	int st = r->fast_escapes ? TLC_JSON_FAST_DECLINED : fast_op(r);
 	if (st == TLC_JSON_FAST_DECLINED)
@@ -1702,6 +1714,10 @@ static void start_batch(reader *r, const unsigned char *p, size_t n)
 			to--;
 	}
 	(void)tlc_json_fast__batch(r->fast, p + from, to - from, n - from);
+	/* one search for a backslash over the batch instead of one per line */
+	int plain = to > from && !memchr(p + from, '\\', to - from);
+	r->plain_from = plain ? p + from : NULL;
+	r->plain_to = plain ? p + to : NULL;
 }
 
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
