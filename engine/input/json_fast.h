@@ -20,6 +20,9 @@
  * For op log records of the plain shape, tlc_json_fast__op goes further and
  * builds the tlc_op itself from the parse (no events); it declines anything
  * else to the events, which keep every check and error of the reader.
+ * The op log reader also hands over the whole lines of each read chunk at
+ * once (tlc_json_fast__batch), so that simdjson's stage 1 runs once over
+ * them; a line then still parses as one text, with the same outcome.
  *
  * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
  * the inline stubs below decline everything and yajl reads it all. The
