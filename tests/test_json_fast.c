@@ -46,7 +46,7 @@ static void t_dtype(void *ctx, const char *s, size_t n, tlc_tensor *t)
 	t->dtype = tlc_dtype_parse(s);
 }
 
-static const tlc_json_op_sink sink = { NULL, t_alloc, t_dtype, 64 };
+static const tlc_json_op_sink sink = { NULL, t_alloc, t_dtype, 64, NULL, NULL };
 
 /* tlc_json_fast__op on text; the text must come back unmodified. */
 static int op_of(tlc_json_fast *j, const char *text, tlc_op *op)
@@ -289,7 +289,7 @@ static void test_no_memory(void **state)
 	tlc_op op;
 	used = sizeof arena; /* full: every allocation is refused */
 	const char *line = "{\"id\":0,\"op\":\"x\",\"args\":[{\"shape\":[2],\"dtype\":\"f\"}]}";
-	static const tlc_json_op_sink none = { NULL, t_alloc, t_dtype, 64 };
+	static const tlc_json_op_sink none = { NULL, t_alloc, t_dtype, 64, NULL, NULL };
 	int rc = tlc_json_fast__parse(j, (const unsigned char *)line, strlen(line), strlen(line));
 	assert_int_equal(rc, TLC_JSON_FAST_OK);
 	rc = tlc_json_fast__op(j, &none, &op);
@@ -390,6 +390,42 @@ static void test_batch_refused(void **state)
 	tlc_json_fast__free(j);
 }
 
+/* The reader's bump region (sink cur/end): what fits is carved from it,
+ * 8-byte rounded, the rest comes through alloc. The line needs its args
+ * (2 values) and two shapes of 2 entries (16 bytes each). */
+static void test_region(void **state)
+{
+	(void)state;
+	tlc_json_fast *j = fast_or_skip();
+	static unsigned char region[4096] __attribute__((aligned(16)));
+	unsigned char *cur = region, *end = region + sizeof region;
+	tlc_json_op_sink s = { NULL, t_alloc, t_dtype, 64, &cur, &end };
+	const char *line = "{\"id\":3,\"op\":\"aten::add\",\"args\":[{\"shape\":[2,3],\"dtype\":"
+	                   "\"float32\"},{\"shape\":[2,3],\"dtype\":\"float32\"}]}";
+	tlc_op op;
+	used = 0;
+	assert_int_equal(tlc_json_fast__parse(j, (const unsigned char *)line, strlen(line), strlen(line)),
+	                 TLC_JSON_FAST_OK);
+	assert_int_equal(tlc_json_fast__op(j, &s, &op), TLC_JSON_FAST_OK);
+	assert_int_equal(used, 0); /* nothing through alloc */
+	assert_int_equal(op.nargs, 2);
+	assert_true((const unsigned char *)op.args >= region &&
+	            (const unsigned char *)(op.args + 2) <= cur);
+	assert_int_equal(op.args[1].u.tensor.ndim, 2);
+	assert_int_equal(op.args[1].u.tensor.shape[0], 2);
+	assert_int_equal(op.args[1].u.tensor.shape[1], 3);
+	assert_int_equal((size_t)(cur - region) % 8, 0);
+	/* a region too small for anything: all through alloc, region untouched */
+	unsigned char *small = region + 4;
+	cur = small;
+	end = small + 4;
+	assert_int_equal(tlc_json_fast__op(j, &s, &op), TLC_JSON_FAST_OK);
+	assert_ptr_equal(cur, small);
+	assert_true(used > 0);
+	assert_int_equal(op.args[0].u.tensor.shape[1], 3);
+	tlc_json_fast__free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_no_memory),
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_batch_refused),
+		cmocka_unit_test(test_region),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,12 @@ struct op_build {
 
 	void *mem(size_t n)
 	{
+		size_t m = (n + 7) & ~(size_t)7; // (n is bounded by items())
+		if (sink->cur && (size_t)(*sink->end - *sink->cur) >= m) {
+			void *p = *sink->cur;
+			*sink->cur += m;
+			return p;
+		}
 		void *p = sink->alloc(sink->ctx, n);
 		if (!p)
 			throw decline{};

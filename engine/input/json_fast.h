@@ -94,6 +94,11 @@ typedef struct tlc_json_op_sink {
 	 *  (which stays valid as the strings below do) */
 	void (*dtype)(void *ctx, const char *s, size_t n, tlc_tensor *t);
 	int max_depth; /* the reader's nesting bound, in its frames (record = 1) */
+	/** Optional (NULL: all memory through alloc): the reader's free bump
+	 *  region, from *cur (8-byte aligned) to *end. A request that fits is
+	 *  carved from it, rounded up to 8 bytes, without a call; one that
+	 *  does not goes through alloc, which may move the region. */
+	unsigned char **cur, **end;
 } tlc_json_op_sink;
 
 #ifdef TLC_HAVE_SIMDJSON

@@ -1630,7 +1630,7 @@ static void fast_dtype(void *ctx, const char *s, size_t n, tlc_tensor *t)
 static int fast_op(reader *r)
 {
 	begin_record(r);
-	tlc_json_op_sink sink = { r, fast_alloc, fast_dtype, TLC_OPLOG_MAX_DEPTH };
+	tlc_json_op_sink sink = { r, fast_alloc, fast_dtype, TLC_OPLOG_MAX_DEPTH, &r->bcur, &r->bend };
 	tlc_op op;
 	if (tlc_json_fast__op(r->fast, &sink, &op) != TLC_JSON_FAST_OK)
 		return TLC_JSON_FAST_DECLINED;
