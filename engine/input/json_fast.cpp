@@ -665,7 +665,10 @@ extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink,
 {
 	if (!j || !j->parsed)
 		return TLC_JSON_FAST_DECLINED;
-	std::memset(op, 0, sizeof *op);
+	// (a copy of a zero record compiles to a few vector stores, where a
+	// memset of this size becomes `rep stos`, slow to start)
+	static const tlc_op zero_op{};
+	std::memcpy(op, &zero_op, sizeof *op);
 	op->size = sizeof *op;
 	op->phase = TLC_PHASE_FORWARD;
 	op_build b = { sink, j->doc->tape.get(), j->doc->string_buf.get() };
