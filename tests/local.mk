@@ -245,3 +245,7 @@ TESTS += tests/test_densemap
 tests_test_densemap_SOURCES = tests/test_densemap.c
 tests_test_densemap_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_densemap_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- oplog3: the op-log fast path's batches of lines against yajl ----
+TESTS += tests/json_fast_batch.sh
+EXTRA_DIST += tests/json_fast_batch.sh

@@ -46,7 +46,7 @@ static void t_dtype(void *ctx, const char *s, size_t n, tlc_tensor *t)
 	t->dtype = tlc_dtype_parse(s);
 }
 
-static const tlc_json_op_sink sink = { NULL, t_alloc, t_dtype, 64 };
+static const tlc_json_op_sink sink = { NULL, t_alloc, t_dtype, 64, NULL, NULL };
 
 /* tlc_json_fast__op on text; the text must come back unmodified. */
 static int op_of(tlc_json_fast *j, const char *text, tlc_op *op)
@@ -289,11 +289,140 @@ static void test_no_memory(void **state)
 	tlc_op op;
 	used = sizeof arena; /* full: every allocation is refused */
 	const char *line = "{\"id\":0,\"op\":\"x\",\"args\":[{\"shape\":[2],\"dtype\":\"f\"}]}";
-	static const tlc_json_op_sink none = { NULL, t_alloc, t_dtype, 64 };
+	static const tlc_json_op_sink none = { NULL, t_alloc, t_dtype, 64, NULL, NULL };
 	int rc = tlc_json_fast__parse(j, (const unsigned char *)line, strlen(line), strlen(line));
 	assert_int_equal(rc, TLC_JSON_FAST_OK);
 	rc = tlc_json_fast__op(j, &none, &op);
 	assert_int_equal(rc, TLC_JSON_FAST_DECLINED);
+	tlc_json_fast__free(j);
+}
+
+/* ---- lines parsed as one batch (tlc_json_fast__batch) ----
+ * A line read from the batch is not parsed again (json_fast.h): a line
+ * overwritten after __batch still reads as it was when the batch read it,
+ * while a line parsed alone reads as it is now. That tells the two ways
+ * apart; the expected ids are those the lines below spell. */
+
+/* __parse then __op of the line at buf[from..from+n): its id, or -1 when
+ * declined. */
+static int64_t id_at(tlc_json_fast *j, char *buf, size_t from, size_t n, size_t cap)
+{
+	tlc_op op;
+	used = 0;
+	if (tlc_json_fast__parse(j, (const unsigned char *)buf + from, n, cap - from) != TLC_JSON_FAST_OK)
+		return -1;
+	if (tlc_json_fast__op(j, &sink, &op) != TLC_JSON_FAST_OK)
+		return -1;
+	return (int64_t)op.id;
+}
+
+#define LINE(id) "{\"id\":" #id ",\"op\":\"x\",\"args\":[]}\n"
+
+/* buf: the lines one after the other, then spaces; at[i]: where line i starts */
+static size_t lay_out(char *buf, size_t cap, const char *const *lines, size_t n, size_t *at)
+{
+	size_t len = 0;
+	memset(buf, ' ', cap);
+	for (size_t i = 0; i < n; i++) {
+		at[i] = len;
+		memcpy(buf + len, lines[i], strlen(lines[i]));
+		len += strlen(lines[i]);
+	}
+	at[n] = len;
+	return len;
+}
+
+static void test_batch(void **state)
+{
+	(void)state;
+	tlc_json_fast *j = fast_or_skip();
+	static char buf[4096];
+	static const char *const lines[] = {
+		LINE(1), LINE(2), "  " LINE(3),
+		"{\"id\":4,\"op\":\"x\",\"args\":[]}{}\n", /* two texts on a line */
+		"{\"id\":5,\"op\":\"x\",\n", "\"args\":[]}\n", /* one text over two lines */
+		LINE(6), LINE(7)
+	};
+	size_t at[9], n = lay_out(buf, sizeof buf, lines, 8, at);
+#define ID(i) id_at(j, buf, at[i], at[(i) + 1] - at[i], sizeof buf)
+	assert_int_equal(tlc_json_fast__batch(j, (const unsigned char *)buf, n, sizeof buf),
+	                 TLC_JSON_FAST_OK);
+	buf[at[0] + 6] = '9'; /* line 1 now says id 9, after the batch read it: still 1 */
+	assert_int_equal(ID(0), 1);
+	assert_int_equal(ID(1), 2);
+	assert_int_equal(ID(2), 3); /* leading spaces */
+	assert_int_equal(ID(3), -1); /* declined, alone too */
+	assert_int_equal(ID(4), -1);
+	assert_int_equal(ID(5), -1);
+	buf[at[6] + 6] = '8'; /* line 6 says 8 now: read from the batch, still 6 */
+	assert_int_equal(ID(6), 6);
+	/* an earlier line asked again: parsed alone, as it is now (id 9) */
+	assert_int_equal(ID(0), 9);
+	/* a batch ended by a call of length 0: its bytes are read afresh */
+	assert_int_equal(tlc_json_fast__batch(j, (const unsigned char *)buf, 0, sizeof buf),
+	                 TLC_JSON_FAST_DECLINED);
+	buf[at[7] + 6] = '5'; /* line 7 says 5 */
+	assert_int_equal(ID(7), 5);
+	/* no padding after the batch, or longer than the window: no batch */
+	assert_int_equal(tlc_json_fast__batch(j, (const unsigned char *)buf, n, n + 63),
+	                 TLC_JSON_FAST_DECLINED);
+	assert_int_equal(tlc_json_fast__batch(j, (const unsigned char *)buf, TLC_JSON_FAST_BATCH + 1,
+	                                      TLC_JSON_FAST_BATCH + 65),
+	                 TLC_JSON_FAST_DECLINED);
+	tlc_json_fast__free(j);
+}
+
+/* A batch whose stage 1 fails (a raw control byte inside a string: the
+ * line ends inside it) reads nothing; each line is then parsed alone. */
+static void test_batch_refused(void **state)
+{
+	(void)state;
+	tlc_json_fast *j = fast_or_skip();
+	static char buf[4096];
+	static const char *const lines[] = { LINE(1), "{\"id\":2,\"op\":\"x\n", LINE(3) };
+	size_t at[4], n = lay_out(buf, sizeof buf, lines, 3, at);
+	(void)tlc_json_fast__batch(j, (const unsigned char *)buf, n, sizeof buf);
+	buf[at[0] + 6] = '7'; /* parsed alone, as it is now */
+	assert_int_equal(ID(0), 7);
+	assert_int_equal(ID(1), -1);
+	assert_int_equal(ID(2), 3);
+#undef ID
+	tlc_json_fast__free(j);
+}
+
+/* The reader's bump region (sink cur/end): what fits is carved from it,
+ * 8-byte rounded, the rest comes through alloc. The line needs its args
+ * (2 values) and two shapes of 2 entries (16 bytes each). */
+static void test_region(void **state)
+{
+	(void)state;
+	tlc_json_fast *j = fast_or_skip();
+	static unsigned char region[4096] __attribute__((aligned(16)));
+	unsigned char *cur = region, *end = region + sizeof region;
+	tlc_json_op_sink s = { NULL, t_alloc, t_dtype, 64, &cur, &end };
+	const char *line = "{\"id\":3,\"op\":\"aten::add\",\"args\":[{\"shape\":[2,3],\"dtype\":"
+	                   "\"float32\"},{\"shape\":[2,3],\"dtype\":\"float32\"}]}";
+	tlc_op op;
+	used = 0;
+	assert_int_equal(tlc_json_fast__parse(j, (const unsigned char *)line, strlen(line), strlen(line)),
+	                 TLC_JSON_FAST_OK);
+	assert_int_equal(tlc_json_fast__op(j, &s, &op), TLC_JSON_FAST_OK);
+	assert_int_equal(used, 0); /* nothing through alloc */
+	assert_int_equal(op.nargs, 2);
+	assert_true((const unsigned char *)op.args >= region &&
+	            (const unsigned char *)(op.args + 2) <= cur);
+	assert_int_equal(op.args[1].u.tensor.ndim, 2);
+	assert_int_equal(op.args[1].u.tensor.shape[0], 2);
+	assert_int_equal(op.args[1].u.tensor.shape[1], 3);
+	assert_int_equal((size_t)(cur - region) % 8, 0);
+	/* a region too small for anything: all through alloc, region untouched */
+	unsigned char *small = region + 4;
+	cur = small;
+	end = small + 4;
+	assert_int_equal(tlc_json_fast__op(j, &s, &op), TLC_JSON_FAST_OK);
+	assert_ptr_equal(cur, small);
+	assert_true(used > 0);
+	assert_int_equal(op.args[0].u.tensor.shape[1], 3);
 	tlc_json_fast__free(j);
 }
 
@@ -304,6 +433,9 @@ int main(void)
 		cmocka_unit_test(test_spaces_and_edges),
 		cmocka_unit_test(test_declined),
 		cmocka_unit_test(test_no_memory),
+		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_batch_refused),
+		cmocka_unit_test(test_region),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,11 +28,30 @@
 
 namespace dom = simdjson::dom;
 
+// Lines parsed together (tlc_json_fast__batch): stage 1 runs once over
+// all of them, stage 2 document by document as the reader asks for lines.
+struct line_batch {
+	dom::parser parser{TLC_JSON_FAST_BATCH + simdjson::SIMDJSON_PADDING};
+	dom::document_stream stream;
+	dom::document_stream::iterator it;
+	const char *base = nullptr; // the lines, where they lie
+	size_t len = 0;
+	bool live = false; // documents may still be read from the stream
+	line_batch()
+	{
+#ifdef SIMDJSON_THREADS_ENABLED
+		parser.threaded = false; // stage 1 in this thread: no second core taken
+#endif
+	}
+};
+
 struct tlc_json_fast {
 	dom::parser parser{TLC_JSON_FAST_MAX_TEXT + simdjson::SIMDJSON_PADDING};
 	char *buf = nullptr; // the text, copied, with SIMDJSON_PADDING bytes after it
 	size_t cap = 0;
+	line_batch batch;
 	dom::object root;     // the text parsed last (tlc_json_fast__parse)
+	const dom::document *doc = nullptr; // where it lies (a parser's)
 	bool parsed = false;
 };
 
@@ -139,12 +158,90 @@ extern "C" void tlc_json_fast__free(tlc_json_fast *j)
 
 static_assert(TLC_JSON_FAST_PADDING == simdjson::SIMDJSON_PADDING, "json_fast.h padding");
 
+namespace {
+
+bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The batch's document that is exactly the line text[0..len) (from its
+// first byte other than whitespace to its last), an object: OK, with
+// j->root set. A document that starts before the line belongs to an
+// earlier line (one read otherwise) and is passed; one that fails ends
+// the batch (the document stream stops at an error), and so does its end.
+int from_batch(tlc_json_fast *j, const char *text, size_t len)
+{
+	line_batch &b = j->batch;
+	size_t from = (size_t)(text - b.base), to = from + len;
+	while (from < to && blank(b.base[from]))
+		from++;
+	while (to > from && blank(b.base[to - 1]))
+		to--;
+	dom::element root;
+	size_t at;
+	for (;;) {
+		if (!(b.it != b.stream.end()) || (*b.it).get(root)) {
+			b.live = false;
+			return TLC_JSON_FAST_DECLINED;
+		}
+		at = b.it.current_index();
+		if (at >= from)
+			break;
+		++b.it;
+	}
+	// (an object document's source runs from its '{' to its '}')
+	if (at != from || at + b.it.source().size() != to || root.get_object().get(j->root))
+		return TLC_JSON_FAST_DECLINED;
+	return TLC_JSON_FAST_OK;
+}
+
+} // namespace
+
+extern "C" int tlc_json_fast__batch(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                    size_t readable)
+{
+	if (!j)
+		return TLC_JSON_FAST_DECLINED;
+	line_batch &b = j->batch;
+	b.live = false;
+	j->parsed = false; // (the document parsed last may have been the batch's)
+	if (!len || len > TLC_JSON_FAST_BATCH || readable < len ||
+	    readable - len < simdjson::SIMDJSON_PADDING)
+		return TLC_JSON_FAST_DECLINED;
+	b.base = reinterpret_cast<const char *>(text);
+	b.len = len;
+	try {
+		// one batch of len bytes: stage 1 over the whole of it (streaming_final)
+		if (b.parser.parse_many(text, len, len).get(b.stream))
+			return TLC_JSON_FAST_DECLINED;
+		b.it = b.stream.begin();
+	} catch (...) {
+		return TLC_JSON_FAST_DECLINED;
+	}
+	b.live = true;
+	return TLC_JSON_FAST_OK;
+}
+
 extern "C" int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
                                     size_t readable)
 {
 	if (!j || len > TLC_JSON_FAST_MAX_TEXT)
 		return TLC_JSON_FAST_DECLINED;
 	j->parsed = false;
+	const char *t = reinterpret_cast<const char *>(text);
+	uintptr_t off = reinterpret_cast<uintptr_t>(t) - reinterpret_cast<uintptr_t>(j->batch.base);
+	if (j->batch.live && len <= j->batch.len && off <= j->batch.len - len) {
+		try {
+			if (from_batch(j, t, len) == TLC_JSON_FAST_OK) {
+				j->doc = &j->batch.parser.doc;
+				j->parsed = true;
+				return TLC_JSON_FAST_OK;
+			}
+		} catch (...) {
+			j->batch.live = false;
+		}
+	}
 	// simdjson reads up to SIMDJSON_PADDING bytes past the text, whatever
 	// they hold ("it does not matter what those bytes are initialized to,
 	// as long as they are allocated"): a text followed by that many of the
@@ -163,6 +260,7 @@ extern "C" int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text,
 	} catch (...) {
 		return TLC_JSON_FAST_DECLINED;
 	}
+	j->doc = &j->parser.doc;
 	j->parsed = true;
 	return TLC_JSON_FAST_OK;
 }
@@ -188,15 +286,35 @@ extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text
 // the value, tensor and dims events there), for the plain shape only: any
 // departure throws decline{} and the reader walks the events instead,
 // which reproduces every error and its position.
+//
+// The builder reads the parse's tape itself (simdjson's documented DOM
+// layout, doc/tape.md; the words dom::element reads): one 64-bit word per
+// value, its type in the top byte; an object or array word holds the index
+// just past its closing word and (bits 32-55) its count of fields or
+// elements; a string word holds the offset of its 32-bit length, then its
+// bytes and a NUL, in the string buffer; an integer or double takes the
+// word after it. A walk by index, without dom::element's per-access
+// checks, costs about half as much.
 
 namespace {
 
 struct decline {};
 
+using tt = simdjson::internal::tape_type;
+
 struct op_build {
 	const tlc_json_op_sink *sink;
+	const uint64_t *tape;
+	const uint8_t *strings;
+
 	void *mem(size_t n)
 	{
+		size_t m = (n + 7) & ~(size_t)7; // (n is bounded by items())
+		if (sink->cur && (size_t)(*sink->end - *sink->cur) >= m) {
+			void *p = *sink->cur;
+			*sink->cur += m;
+			return p;
+		}
 		void *p = sink->alloc(sink->ctx, n);
 		if (!p)
 			throw decline{};
@@ -204,8 +322,8 @@ struct op_build {
 	}
 	template <class T> T *items(size_t n)
 	{
-		// (sizes saturate at 0xFFFFFF on the tape: such a big array is declined)
-		if (n >= 0xFFFFFF)
+		// (counts saturate at 0xFFFFFF on the tape: such a big array is declined)
+		if (n >= simdjson::internal::JSON_COUNT_MASK)
 			throw decline{};
 		return n ? static_cast<T *>(mem(n * sizeof(T))) : nullptr;
 	}
@@ -214,101 +332,133 @@ struct op_build {
 		if (d > sink->max_depth)
 			throw decline{};
 	}
+
+	tt type(size_t i) const { return static_cast<tt>(tape[i] >> 56); }
+	// an object's or array's: the index past its closing word; its count
+	size_t end(size_t i) const { return (uint32_t)tape[i]; }
+	size_t count(size_t i) const { return (size_t)(tape[i] >> 32) & simdjson::internal::JSON_COUNT_MASK; }
+	// the index of the value after the one at i
+	size_t next(size_t i) const
+	{
+		switch (type(i)) {
+		case tt::START_ARRAY:
+		case tt::START_OBJECT: return end(i);
+		case tt::INT64:
+		case tt::UINT64:
+		case tt::DOUBLE: return i + 2;
+		default: return i + 1;
+		}
+	}
+	int64_t int_at(size_t i) const
+	{
+		int64_t v;
+		std::memcpy(&v, &tape[i + 1], sizeof v);
+		return v;
+	}
+	double double_at(size_t i) const
+	{
+		double v;
+		std::memcpy(&v, &tape[i + 1], sizeof v);
+		return v;
+	}
+	// a string's text (NUL-terminated where it lies)
+	std::string_view str_at(size_t i) const
+	{
+		const uint8_t *p = strings + (tape[i] & simdjson::internal::JSON_VALUE_MASK);
+		uint32_t n;
+		std::memcpy(&n, p, sizeof n);
+		return std::string_view(reinterpret_cast<const char *>(p + sizeof n), n);
+	}
+
+	int64_t as_int(size_t i) const
+	{
+		if (type(i) != tt::INT64)
+			throw decline{};
+		return int_at(i);
+	}
+	int64_t as_uint(size_t i) const
+	{
+		int64_t v = as_int(i);
+		if (v < 0)
+			throw decline{};
+		return v;
+	}
+	std::string_view as_str(size_t i) const
+	{
+		if (type(i) != tt::STRING)
+			throw decline{};
+		return str_at(i);
+	}
+	bool is_null(size_t i) const { return type(i) == tt::NULL_VALUE; }
 };
 
-int64_t as_int(dom::element e)
+// A value the reader skips (an unknown field's) at i: only its nesting
+// counts; d is the frame depth of its parent.
+void skip(op_build &b, size_t i, int d)
 {
-	if (e.type() != dom::element_type::INT64)
-		throw decline{};
-	return e.get_int64().value_unsafe();
-}
-
-int64_t as_uint(dom::element e)
-{
-	int64_t v = as_int(e);
-	if (v < 0)
-		throw decline{};
-	return v;
-}
-
-const char *as_str(dom::element e)
-{
-	if (e.type() != dom::element_type::STRING)
-		throw decline{};
-	return e.get_c_str().value_unsafe();
-}
-
-// A value the reader skips (an unknown field's): only its nesting counts;
-// d is the frame depth of its parent.
-void skip(op_build &b, dom::element e, int d)
-{
-	switch (e.type()) {
-	case dom::element_type::OBJECT: {
-		b.depth_ok(d + 1);
-		dom::object o = e.get_object().value_unsafe();
-		for (dom::key_value_pair kv : o)
-			skip(b, kv.value, d + 1);
+	tt t = b.type(i);
+	if (t != tt::START_OBJECT && t != tt::START_ARRAY)
 		return;
-	}
-	case dom::element_type::ARRAY: {
-		b.depth_ok(d + 1);
-		dom::array a = e.get_array().value_unsafe();
-		for (dom::element x : a)
-			skip(b, x, d + 1);
-		return;
-	}
-	default: return;
+	b.depth_ok(d + 1);
+	size_t stop = b.end(i) - 1; // (the closing word)
+	for (size_t k = i + 1; k < stop; k = b.next(k)) {
+		if (t == tt::START_OBJECT)
+			k++; // (the key)
+		skip(b, k, d + 1);
 	}
 }
 
-// Shape or stride entries (frame depth d); shape entries are >= 0.
-const int64_t *dims(op_build &b, dom::element e, bool shape, size_t *n, int d)
+// Shape or stride entries at i (frame depth d); shape entries are >= 0.
+const int64_t *dims(op_build &b, size_t i, bool shape, size_t *n, int d)
 {
-	if (e.type() != dom::element_type::ARRAY)
+	if (b.type(i) != tt::START_ARRAY)
 		throw decline{};
 	b.depth_ok(d);
-	dom::array a = e.get_array().value_unsafe();
-	int64_t *out = b.items<int64_t>(a.size());
-	size_t i = 0;
-	for (dom::element x : a)
-		out[i++] = shape ? as_uint(x) : as_int(x);
-	*n = i;
+	size_t c = b.count(i);
+	int64_t *out = b.items<int64_t>(c);
+	size_t k = i + 1;
+	for (size_t e = 0; e < c; e++, k += 2) // (each entry an integer: two words)
+		out[e] = shape ? b.as_uint(k) : b.as_int(k);
+	*n = c;
 	return out;
 }
 
-void value(op_build &b, dom::element e, tlc_value *v, int d);
+void value(op_build &b, size_t i, tlc_value *v, int d);
 
-// A tensor object at frame depth d (oplog.c's tensor_event and check_tensor).
-void tensor(op_build &b, dom::object o, tlc_value *v, int d)
+// A tensor object at i, frame depth d (oplog.c's tensor_event and check_tensor).
+void tensor(op_build &b, size_t i, tlc_value *v, int d)
 {
 	b.depth_ok(d);
 	v->kind = TLC_VALUE_TENSOR;
 	tlc_tensor *t = &v->u.tensor;
 	unsigned seen = 0;
-	size_t nstride = 0;
-	for (dom::key_value_pair kv : o) {
-		std::string_view k = kv.key;
-		dom::element x = kv.value;
+	size_t nstride = 0, stop = b.end(i) - 1;
+	for (size_t k = i + 1; k < stop;) {
+		std::string_view key = b.str_at(k);
+		size_t x = k + 1;
+		k = b.next(x);
 		unsigned bit;
-		if (k == "shape") {
+		if (key == "shape") {
 			bit = 1;
 			t->shape = dims(b, x, true, &t->ndim, d + 1);
-		} else if (k == "dtype") {
+		} else if (key == "dtype") {
 			bit = 2;
-			if (!x.is_null())
-				b.sink->dtype(b.sink->ctx, as_str(x), x.get_string().value_unsafe().size(), t);
-		} else if (k == "stride") {
+			if (!b.is_null(x)) {
+				std::string_view s = b.as_str(x);
+				b.sink->dtype(b.sink->ctx, s.data(), s.size(), t);
+			}
+		} else if (key == "stride") {
 			bit = 4;
-			if (!x.is_null())
+			if (!b.is_null(x))
 				t->stride = dims(b, x, false, &nstride, d + 1);
-		} else if (k == "device") {
+		} else if (key == "device") {
 			bit = 8;
-			if (!x.is_null())
-				t->device = as_str(x);
-		} else if (k == "numel") {
+			if (!b.is_null(x))
+				t->device = b.as_str(x).data();
+		} else if (key == "numel") {
 			bit = 16;
-			if (!x.is_null())
-				(void)as_uint(x);
+			if (!b.is_null(x))
+				(void)b.as_uint(x);
 		} else {
 			skip(b, x, d);
 			continue;
@@ -325,27 +475,33 @@ void tensor(op_build &b, dom::object o, tlc_value *v, int d)
 		t->stride = nullptr;
 }
 
-// One value of args, kwargs, outputs or a list (oplog.c's value_event); d
-// is the frame depth of its parent.
-void value(op_build &b, dom::element e, tlc_value *v, int d)
+// The values of the array at i (parent frame depth d) into out[0..count).
+void list_items(op_build &b, size_t i, tlc_value *out, int d)
+{
+	size_t stop = b.end(i) - 1, e = 0;
+	for (size_t k = i + 1; k < stop; k = b.next(k))
+		value(b, k, &out[e++], d);
+}
+
+// One value of args, kwargs, outputs or a list (oplog.c's value_event) at
+// i; d is the frame depth of its parent.
+void value(op_build &b, size_t i, tlc_value *v, int d)
 {
 	std::memset(v, 0, sizeof *v);
-	switch (e.type()) {
-	case dom::element_type::OBJECT: return tensor(b, e.get_object().value_unsafe(), v, d + 1);
-	case dom::element_type::ARRAY: {
+	switch (b.type(i)) {
+	case tt::START_OBJECT: return tensor(b, i, v, d + 1);
+	case tt::START_ARRAY: {
 		b.depth_ok(d + 1);
-		dom::array a = e.get_array().value_unsafe();
-		tlc_value *items = b.items<tlc_value>(a.size());
-		size_t i = 0;
-		for (dom::element x : a)
-			value(b, x, &items[i++], d + 1);
+		size_t c = b.count(i);
+		tlc_value *items = b.items<tlc_value>(c);
+		list_items(b, i, items, d + 1);
 		v->kind = TLC_VALUE_LIST;
-		v->u.list.n = i;
+		v->u.list.n = c;
 		v->u.list.items = items;
 		return;
 	}
-	case dom::element_type::STRING: {
-		std::string_view s = e.get_string().value_unsafe();
+	case tt::STRING: {
+		std::string_view s = b.str_at(i);
 		v->kind = TLC_VALUE_FLOAT;
 		if (s == "inf")
 			v->u.real = HUGE_VAL;
@@ -357,51 +513,50 @@ void value(op_build &b, dom::element e, tlc_value *v, int d)
 			v->kind = TLC_VALUE_STRING, v->u.string = s.data();
 		return;
 	}
-	case dom::element_type::INT64:
+	case tt::INT64:
 		v->kind = TLC_VALUE_INT;
-		v->u.integer = e.get_int64().value_unsafe();
+		v->u.integer = b.int_at(i);
 		return;
-	case dom::element_type::DOUBLE:
+	case tt::DOUBLE:
 		v->kind = TLC_VALUE_FLOAT;
-		v->u.real = e.get_double().value_unsafe();
+		v->u.real = b.double_at(i);
 		return;
-	case dom::element_type::BOOL:
+	case tt::TRUE_VALUE:
+	case tt::FALSE_VALUE:
 		v->kind = TLC_VALUE_BOOL;
-		v->u.boolean = e.get_bool().value_unsafe();
+		v->u.boolean = b.type(i) == tt::TRUE_VALUE;
 		return;
-	case dom::element_type::NULL_VALUE: v->kind = TLC_VALUE_NONE; return;
+	case tt::NULL_VALUE: v->kind = TLC_VALUE_NONE; return;
 	default: throw decline{}; // an integer above INT64_MAX
 	}
 }
 
-// args or outputs (frame depth 2): the values, their count in *n.
-const tlc_value *values(op_build &b, dom::element e, size_t *n)
+// args or outputs at i (frame depth 2): the values, their count in *n.
+const tlc_value *values(op_build &b, size_t i, size_t *n)
 {
-	if (e.type() != dom::element_type::ARRAY)
+	if (b.type(i) != tt::START_ARRAY)
 		throw decline{};
-	dom::array a = e.get_array().value_unsafe();
-	tlc_value *out = b.items<tlc_value>(a.size());
-	size_t i = 0;
-	for (dom::element x : a)
-		value(b, x, &out[i++], 2);
-	*n = i;
+	size_t c = b.count(i);
+	tlc_value *out = b.items<tlc_value>(c);
+	list_items(b, i, out, 2);
+	*n = c;
 	return out;
 }
 
-const tlc_kwarg *kwargs(op_build &b, dom::element e, size_t *n)
+const tlc_kwarg *kwargs(op_build &b, size_t i, size_t *n)
 {
-	if (e.type() != dom::element_type::OBJECT)
+	if (b.type(i) != tt::START_OBJECT)
 		throw decline{};
-	dom::object o = e.get_object().value_unsafe();
-	tlc_kwarg *out = b.items<tlc_kwarg>(o.size());
-	size_t i = 0;
-	for (dom::key_value_pair kv : o) {
-		out[i].name = kv.key.data(); // NUL-terminated in the parser's string buffer
-		value(b, kv.value, &out[i].value, 2);
-		i++;
+	size_t c = b.count(i);
+	tlc_kwarg *out = b.items<tlc_kwarg>(c);
+	size_t stop = b.end(i) - 1, e = 0;
+	for (size_t k = i + 1; k < stop; e++) {
+		out[e].name = b.str_at(k).data(); // NUL-terminated in the parser's string buffer
+		value(b, k + 1, &out[e].value, 2);
+		k = b.next(k + 1);
 	}
-	*n = i;
-	return i ? out : nullptr;
+	*n = e;
+	return e ? out : nullptr;
 }
 
 enum op_key {
@@ -436,9 +591,8 @@ op_key op_key_of(std::string_view k)
 	}
 }
 
-tlc_phase phase_of(dom::element e)
+tlc_phase phase_of(std::string_view s)
 {
-	std::string_view s = e.get_string().value_unsafe(); // (checked a string)
 	if (s == "forward")
 		return TLC_PHASE_FORWARD;
 	if (s == "backward")
@@ -450,39 +604,42 @@ tlc_phase phase_of(dom::element e)
 	throw decline{};
 }
 
-void record(op_build &b, dom::object o, tlc_op *op)
+// The record: the object at tape index 1 (the root's, after the root word).
+void record(op_build &b, tlc_op *op)
 {
 	uint32_t any = 0, seen = 0; // fields that came; those not null
-	for (dom::key_value_pair kv : o) {
-		op_key k = op_key_of(kv.key);
+	size_t stop = b.end(1) - 1;
+	for (size_t kk = 2; kk < stop;) {
+		op_key k = op_key_of(b.str_at(kk));
+		size_t v = kk + 1;
+		kk = b.next(v);
 		if (k == O_NONE) { // not an op field: ignored, as the reader ignores it
-			skip(b, kv.value, 1);
+			skip(b, v, 1);
 			continue;
 		}
 		if (any >> k & 1) // a repeated field: the events say what it means
 			throw decline{};
 		any |= (uint32_t)1 << k;
-		dom::element v = kv.value;
-		if (v.is_null()) // null means absent
+		if (b.is_null(v)) // null means absent
 			continue;
 		seen |= (uint32_t)1 << k;
 		switch (k) {
 		case O_KIND:
-			if (std::string_view(as_str(v)) != "op")
+			if (b.as_str(v) != "op")
 				throw decline{};
 			break;
-		case O_ID: op->id = as_uint(v); break;
-		case O_OP: op->name = as_str(v); break;
-		case O_OVERLOAD: op->overload = as_str(v); break;
-		case O_PHASE: (void)as_str(v), op->phase = phase_of(v); break;
-		case O_MODULE: op->module = as_str(v); break;
-		case O_MODULE_TYPE: op->module_type = as_str(v); break;
-		case O_MODULE_CALL: op->module_call = as_uint(v), op->flags |= TLC_OP_HAS_MODULE_CALL; break;
-		case O_PARENT: op->parent = as_uint(v), op->flags |= TLC_OP_HAS_PARENT; break;
-		case O_HOST_NS: op->host_ns = as_uint(v), op->flags |= TLC_OP_HAS_HOST_NS; break;
-		case O_START_NS: op->start_ns = as_int(v), op->flags |= TLC_OP_HAS_START_NS; break;
-		case O_THREAD: op->thread = as_int(v), op->flags |= TLC_OP_HAS_THREAD; break;
-		case O_CORRELATION: op->correlation = as_int(v); break;
+		case O_ID: op->id = b.as_uint(v); break;
+		case O_OP: op->name = b.as_str(v).data(); break;
+		case O_OVERLOAD: op->overload = b.as_str(v).data(); break;
+		case O_PHASE: op->phase = phase_of(b.as_str(v)); break;
+		case O_MODULE: op->module = b.as_str(v).data(); break;
+		case O_MODULE_TYPE: op->module_type = b.as_str(v).data(); break;
+		case O_MODULE_CALL: op->module_call = b.as_uint(v), op->flags |= TLC_OP_HAS_MODULE_CALL; break;
+		case O_PARENT: op->parent = b.as_uint(v), op->flags |= TLC_OP_HAS_PARENT; break;
+		case O_HOST_NS: op->host_ns = b.as_uint(v), op->flags |= TLC_OP_HAS_HOST_NS; break;
+		case O_START_NS: op->start_ns = b.as_int(v), op->flags |= TLC_OP_HAS_START_NS; break;
+		case O_THREAD: op->thread = b.as_int(v), op->flags |= TLC_OP_HAS_THREAD; break;
+		case O_CORRELATION: op->correlation = b.as_int(v); break;
 		case O_ARGS: op->args = values(b, v, &op->nargs); break;
 		case O_OUTPUTS:
 			op->outputs = values(b, v, &op->noutputs);
@@ -508,12 +665,15 @@ extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink,
 {
 	if (!j || !j->parsed)
 		return TLC_JSON_FAST_DECLINED;
-	std::memset(op, 0, sizeof *op);
+	// (a copy of a zero record compiles to a few vector stores, where a
+	// memset of this size becomes `rep stos`, slow to start)
+	static const tlc_op zero_op{};
+	std::memcpy(op, &zero_op, sizeof *op);
 	op->size = sizeof *op;
 	op->phase = TLC_PHASE_FORWARD;
-	op_build b = { sink };
+	op_build b = { sink, j->doc->tape.get(), j->doc->string_buf.get() };
 	try {
-		record(b, j->root, op);
+		record(b, op);
 	} catch (...) { // decline{}, or anything of simdjson's
 		return TLC_JSON_FAST_DECLINED;
 	}

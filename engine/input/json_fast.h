@@ -20,6 +20,9 @@
  * For op log records of the plain shape, tlc_json_fast__op goes further and
  * builds the tlc_op itself from the parse (no events); it declines anything
  * else to the events, which keep every check and error of the reader.
+ * The op log reader also hands over the whole lines of each read chunk at
+ * once (tlc_json_fast__batch), so that simdjson's stage 1 runs once over
+ * them; a line then still parses as one text, with the same outcome.
  *
  * Built only where configure found simdjson (TLC_HAVE_SIMDJSON); elsewhere
  * the inline stubs below decline everything and yajl reads it all. The
@@ -72,6 +75,9 @@ enum {
  *  simdjson's buffers stay small whatever the input). */
 #define TLC_JSON_FAST_MAX_TEXT ((size_t)1 << 20)
 
+/** Longest run of lines tlc_json_fast__batch takes. */
+#define TLC_JSON_FAST_BATCH ((size_t)128 << 10)
+
 /** Readable bytes simdjson needs after a text (SIMDJSON_PADDING). */
 #define TLC_JSON_FAST_PADDING 64
 
@@ -88,6 +94,11 @@ typedef struct tlc_json_op_sink {
 	 *  (which stays valid as the strings below do) */
 	void (*dtype)(void *ctx, const char *s, size_t n, tlc_tensor *t);
 	int max_depth; /* the reader's nesting bound, in its frames (record = 1) */
+	/** Optional (NULL: all memory through alloc): the reader's free bump
+	 *  region, from *cur (8-byte aligned) to *end. A request that fits is
+	 *  carved from it, rounded up to 8 bytes, without a call; one that
+	 *  does not goes through alloc, which may move the region. */
+	unsigned char **cur, **end;
 } tlc_json_op_sink;
 
 #ifdef TLC_HAVE_SIMDJSON
@@ -117,6 +128,22 @@ int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len
                          size_t readable);
 int tlc_json_fast__events(tlc_json_fast *j, const tlc_json_events *cb, void *ctx);
 
+/** Lines parsed together: text[0..len) holds whole lines (each ends with
+ *  '\n'), len at most TLC_JSON_FAST_BATCH, and TLC_JSON_FAST_PADDING
+ *  readable bytes follow it (readable >= len + TLC_JSON_FAST_PADDING), all
+ *  valid until the next __batch call. simdjson's stage 1 (structure,
+ *  UTF-8) then runs once over them all, and __parse of a line among them
+ *  reads the document the batch found there, with no parse of its own,
+ *  when that document is exactly the line's object (from the line's first
+ *  byte other than whitespace to its last); when it is not (two texts on
+ *  the line, one text over two lines, anything the batch refused), __parse
+ *  parses the line alone, as without a batch. What __parse accepts is the
+ *  same either way. Lines must be asked for in order. Each call ends the
+ *  batch before (len 0 only ends it): call it before the bytes of a batch
+ *  go away. DECLINED: no batch (every line parsed alone). */
+int tlc_json_fast__batch(tlc_json_fast *j, const unsigned char *text, size_t len,
+                         size_t readable);
+
 /** Fills *op from the parsed text when it is an op record (docs/oplog-v1.md)
  *  of the plain shape: kind absent, null or "op"; every known field of an op
  *  once, of its type (null counting as absent), id, op and args present,
@@ -143,6 +170,12 @@ static inline int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *t
 	return TLC_JSON_FAST_DECLINED;
 }
 static inline int tlc_json_fast__parse(tlc_json_fast *j, const unsigned char *text, size_t len,
+                                       size_t readable)
+{
+	(void)j, (void)text, (void)len, (void)readable;
+	return TLC_JSON_FAST_DECLINED;
+}
+static inline int tlc_json_fast__batch(tlc_json_fast *j, const unsigned char *text, size_t len,
                                        size_t readable)
 {
 	(void)j, (void)text, (void)len, (void)readable;

@@ -258,6 +258,7 @@ typedef struct reader {
 
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 	int fast_escapes;    /* the line on the fast path has a backslash */
+	const unsigned char *plain_from, *plain_to; /* bytes of the chunk without one */
 	int strings_stay;    /* strings and keys of the events are NUL-terminated and
 	                        stay until the line's record is pushed (fast path) */
 } reader;
@@ -1629,11 +1630,22 @@ static void fast_dtype(void *ctx, const char *s, size_t n, tlc_tensor *t)
 static int fast_op(reader *r)
 {
 	begin_record(r);
-	tlc_json_op_sink sink = { r, fast_alloc, fast_dtype, TLC_OPLOG_MAX_DEPTH };
+	tlc_json_op_sink sink = { r, fast_alloc, fast_dtype, TLC_OPLOG_MAX_DEPTH, &r->bcur, &r->bend };
 	tlc_op op;
 	if (tlc_json_fast__op(r->fast, &sink, &op) != TLC_JSON_FAST_OK)
 		return TLC_JSON_FAST_DECLINED;
 	return push_op(r, &op) ? TLC_JSON_FAST_OK : TLC_JSON_FAST_CANCELED;
+}
+
+/* Whether p[0..n) lies in the bytes of the chunk known to hold no
+ * backslash (start_batch). */
+static int in_plain(const reader *r, const unsigned char *p, size_t n)
+{
+	if (!r->plain_from)
+		return 0;
+	uintptr_t at = (uintptr_t)p - (uintptr_t)r->plain_from;
+	uintptr_t len = (uintptr_t)r->plain_to - (uintptr_t)r->plain_from;
+	return n <= len && at <= len - n;
 }
 
 /* 0 when the line p[0..n) was read, 1 when yajl must read it, or an
@@ -1643,7 +1655,7 @@ static int fast_line(reader *r, const unsigned char *p, size_t n, size_t avail)
 	r->pushed = 0;
 	if (tlc_json_fast__parse(r->fast, p, n, avail) != TLC_JSON_FAST_OK)
 		return 1;
-	r->fast_escapes = memchr(p, '\\', n) != NULL;
+	r->fast_escapes = !in_plain(r, p, n) && memchr(p, '\\', n) != NULL;
 	r->strings_stay = 1;
 	int st = r->fast_escapes ? TLC_JSON_FAST_DECLINED : fast_op(r);
 	if (st == TLC_JSON_FAST_DECLINED)
@@ -1680,8 +1692,38 @@ static size_t skip_blank_lines(reader *r, const unsigned char *p, size_t n)
 	return upto;
 }
 
+/* The whole lines of the chunk p[0..n) that the fast path parses as one
+ * batch (tlc_json_fast__batch): from the first line that starts in it to
+ * the last that ends TLC_JSON_FAST_PADDING bytes before its end (simdjson
+ * reads that far past a text), at most TLC_JSON_FAST_BATCH bytes. Lines
+ * outside it are parsed one by one. Always called, so that the batch of
+ * the chunk before (whose bytes are gone) ends. */
+static void start_batch(reader *r, const unsigned char *p, size_t n)
+{
+	size_t from = 0, to = 0;
+	if (r->line_len) { /* the chunk starts inside a line: the next one */
+		const unsigned char *nl = memchr(p, '\n', n);
+		from = nl ? (size_t)(nl - p) + 1 : n;
+	}
+	if (n - from > TLC_JSON_FAST_PADDING) {
+		size_t span = n - from - TLC_JSON_FAST_PADDING;
+		if (span > TLC_JSON_FAST_BATCH)
+			span = TLC_JSON_FAST_BATCH;
+		to = from + span; /* back to the end of a line: about a line's bytes */
+		while (to > from && p[to - 1] != '\n')
+			to--;
+	}
+	(void)tlc_json_fast__batch(r->fast, p + from, to - from, n - from);
+	/* one search for a backslash over the batch instead of one per line */
+	int plain = to > from && !memchr(p + from, '\\', to - from);
+	r->plain_from = plain ? p + from : NULL;
+	r->plain_to = plain ? p + to : NULL;
+}
+
 static int feed_chunk(reader *r, const unsigned char *p, size_t n)
 {
+	if (r->fast)
+		start_batch(r, p, n);
 	while (n) {
 		size_t blank = skip_blank_lines(r, p, n);
 		p += blank;
