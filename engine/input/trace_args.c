@@ -357,56 +357,110 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 
 #define MAX_NEST 8
 
-static void put_u(tlc_sb *sb, uint64_t v)
+/* The bytes being encoded: on the stack while they fit (an op's args take
+ * a few dozen bytes), on the heap beyond. Writes are unchecked after
+ * enc_room says the bytes are there; a failed growth sets oom and every
+ * later write is dropped (the encoding is then refused whole). */
+typedef struct enc {
+	unsigned char *p;
+	size_t n, cap;
+	int oom;
+	const tlc_allocator *a;
+	unsigned char stack[512];
+} enc;
+
+static int enc_room(enc *e, size_t k)
 {
-	unsigned char b[10];
-	size_t n = 0;
-	do {
-		b[n] = (unsigned char)(v & 0x7f);
+	if (e->cap - e->n >= k)
+		return 1;
+	if (e->oom)
+		return 0;
+	size_t cap = e->cap;
+	while (cap - e->n < k) {
+		if (cap > SIZE_MAX / 2) {
+			e->oom = 1;
+			return 0;
+		}
+		cap *= 2;
+	}
+	unsigned char *q = e->p == e->stack ? tlc_alloc__malloc(e->a, cap)
+	                                    : tlc_alloc__realloc(e->a, e->p, cap);
+	if (!q) {
+		e->oom = 1;
+		return 0;
+	}
+	if (e->p == e->stack)
+		memcpy(q, e->stack, e->n);
+	e->p = q;
+	e->cap = cap;
+	return 1;
+}
+
+static void put_u(enc *e, uint64_t v)
+{
+	if (!enc_room(e, 10))
+		return;
+	unsigned char *b = e->p + e->n;
+	while (v >= 0x80) {
+		*b++ = (unsigned char)(v | 0x80);
 		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	tlc_sb__append(sb, (const char *)b, n);
+	}
+	*b++ = (unsigned char)v;
+	e->n = (size_t)(b - e->p);
 }
 
-static void put_i(tlc_sb *sb, int64_t v)
+static void put_i(enc *e, int64_t v)
 {
-	put_u(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+	put_u(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
-static void put_value(tlc_sb *sb, const tlc_value *v, int depth);
-
-static void put_tensor(tlc_sb *sb, const tlc_tensor *t)
+static void put_byte(enc *e, unsigned char c)
 {
-	tlc_sb__putc(sb, (char)t->dtype);
-	tlc_sb__putc(sb, (char)((t->stride ? 1 : 0) | (t->dtype_name ? 2 : 0)));
-	put_u(sb, t->ndim);
+	if (enc_room(e, 1))
+		e->p[e->n++] = c;
+}
+
+static void put_bytes(enc *e, const void *s, size_t n)
+{
+	if (enc_room(e, n)) {
+		memcpy(e->p + e->n, s, n);
+		e->n += n;
+	}
+}
+
+static void put_value(enc *e, const tlc_value *v, int depth);
+
+static void put_tensor(enc *e, const tlc_tensor *t)
+{
+	put_byte(e, (unsigned char)(char)t->dtype);
+	put_byte(e, (unsigned char)((t->stride ? 1 : 0) | (t->dtype_name ? 2 : 0)));
+	put_u(e, t->ndim);
 	for (size_t i = 0; i < t->ndim; i++)
-		put_u(sb, (uint64_t)t->shape[i]);
+		put_u(e, (uint64_t)t->shape[i]);
 	for (size_t i = 0; t->stride && i < t->ndim; i++)
-		put_i(sb, t->stride[i]);
+		put_i(e, t->stride[i]);
 	if (t->dtype_name)
-		tlc_sb__append(sb, (const char *)&t->dtype_name, sizeof t->dtype_name);
+		put_bytes(e, &t->dtype_name, sizeof t->dtype_name);
 }
 
-static void put_value(tlc_sb *sb, const tlc_value *v, int depth)
+static void put_value(enc *e, const tlc_value *v, int depth)
 {
-	tlc_sb__putc(sb, (char)v->kind);
+	put_byte(e, (unsigned char)(char)v->kind);
 	switch (v->kind) {
-	case TLC_VALUE_BOOL: tlc_sb__putc(sb, (char)(v->u.boolean != 0)); break;
-	case TLC_VALUE_INT: put_i(sb, v->u.integer); break;
-	case TLC_VALUE_FLOAT: tlc_sb__append(sb, (const char *)&v->u.real, sizeof v->u.real); break;
-	case TLC_VALUE_STRING:
-		put_u(sb, strlen(v->u.string));
-		tlc_sb__puts(sb, v->u.string);
+	case TLC_VALUE_BOOL: put_byte(e, (unsigned char)(v->u.boolean != 0)); break;
+	case TLC_VALUE_INT: put_i(e, v->u.integer); break;
+	case TLC_VALUE_FLOAT: put_bytes(e, &v->u.real, sizeof v->u.real); break;
+	case TLC_VALUE_STRING: {
+		size_t n = strlen(v->u.string);
+		put_u(e, n);
+		put_bytes(e, v->u.string, n);
 		break;
-	case TLC_VALUE_TENSOR: put_tensor(sb, &v->u.tensor); break;
+	}
+	case TLC_VALUE_TENSOR: put_tensor(e, &v->u.tensor); break;
 	case TLC_VALUE_LIST:
-		put_u(sb, depth < MAX_NEST ? v->u.list.n : 0);
+		put_u(e, depth < MAX_NEST ? v->u.list.n : 0);
 		for (size_t i = 0; depth < MAX_NEST && i < v->u.list.n; i++)
-			put_value(sb, &v->u.list.items[i], depth + 1);
+			put_value(e, &v->u.list.items[i], depth + 1);
 		break;
 	default: break;
 	}
@@ -453,16 +507,20 @@ static int keep_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
 int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
                            const tlc_value *v, size_t n)
 {
-	tlc_sb sb;
-	tlc_sb__init(&sb, t->a);
-	put_u(&sb, n);
+	enc e;
+	e.p = e.stack;
+	e.n = 0;
+	e.cap = sizeof e.stack;
+	e.oom = 0;
+	e.a = t->a;
+	put_u(&e, n);
 	for (size_t i = 0; i < n; i++)
-		put_value(&sb, &v[i], 0);
-	const char *s = tlc_sb__str(&sb);
-	int rc = s && sb.len <= UINT32_MAX ? 0 : TLC_ENOMEM;
+		put_value(&e, &v[i], 0);
+	int rc = !e.oom && e.n <= UINT32_MAX ? 0 : TLC_ENOMEM;
 	if (rc == 0)
-		rc = keep_args(out, len, t, (const unsigned char *)s, (uint32_t)sb.len);
-	tlc_sb__free(&sb);
+		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
+	if (e.p != e.stack)
+		tlc_alloc__free(t->a, e.p);
 	return rc;
 }
 
