@@ -616,8 +616,7 @@ static tlc_tnode *new_node(reader *r, tlc_tnode_kind kind, const char *s, size_t
 		fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
 		return NULL;
 	}
-	memset(x, 0, sizeof *x);
-	x->kind = kind;
+	*x = (tlc_tnode){ .kind = kind };
 	/* integers (the bulk: shape entries) are kept as values, not text */
 	if (kind == TLC_TNODE_NUMBER && tlc_trace__parse_i64(&x->ival, s, n) == 0) {
 		x->ival_ok = 1;
@@ -884,15 +883,20 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 		tlc_trace_comms__dist_key(&r->ops.comms, s, n);
 		return 1;
 	}
-	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
+	/* 2 (the fast path's quiet value, json_fast.h): the value of a key
+	 * that is neither read nor the events' args changes nothing here but
+	 * through the checks of every value (on_scalar, has_nul, the depth) */
+	if (r->ev_depth >= 0 && r->depth == r->ev_depth) {
 		r->ev_key = !skipping(r) ? ev_key_of(s, n)
 		          : (n == 4 && memcmp(s, "name", 4) == 0 &&
 		             strcmp(r->cur.cat_name, "python_function") == 0) ? EK_NAME /* nn.Module? */
 		          : EK_OTHER;
-	else if (r->args_depth >= 0 && r->depth == r->args_depth) {
+		return r->ev_key == EK_OTHER ? 2 : 1;
+	} else if (r->args_depth >= 0 && r->depth == r->args_depth) {
 		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
 		if (r->args_key == AK_OTHER && !skipping(r) && tlc_trace_comms__key(&r->ops.comms, s, n))
 			r->args_key = AK_COMM;
+		return r->args_key == AK_OTHER ? 2 : 1;
 	} else if (r->depth == 1 && r->root_map)
 		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2
 		            : key_is(s, n, "distributedInfo") ? 3 : 0;
@@ -1299,7 +1303,7 @@ static int json_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' 
 
 static const tlc_json_trace_events fast_callbacks = {
 	cb_null, cb_bool, cb_number, cb_string, cb_start_map, cb_key, cb_end_map,
-	cb_start_array, cb_end_array
+	cb_start_array, cb_end_array, TLC_TRACE_MAX_STRING
 };
 
 /* An event at data[s] the fast path did not read: yajl reads it, with the

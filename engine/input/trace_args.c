@@ -55,19 +55,21 @@ static int is_tag_kind(const char *ty)
 	if (ty[0] < 'A' || ty[0] > 'Z') /* (a tensor's type, as most are: none of them) */
 		return 0;
 	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
-		if (strcmp(ty, tags[i]) == 0)
+		if (ty[0] == tags[i][0] && strcmp(ty, tags[i]) == 0) /* ("Scalar": one compare) */
 			return 1;
 	return 0;
 }
 
-static const tlc_tnode *child(const tlc_tnode *arr, size_t i)
+/* The children of an array in order: first_child, then next_child; NULL
+ * past the last one (and for no array at all). */
+static const tlc_tnode *first_child(const tlc_tnode *arr)
 {
-	if (!arr || arr->kind != TLC_TNODE_ARRAY || i >= arr->n)
-		return NULL;
-	const tlc_tnode *c = arr->first;
-	while (i-- && c)
-		c = c->next;
-	return c;
+	return arr && arr->kind == TLC_TNODE_ARRAY ? arr->first : NULL;
+}
+
+static const tlc_tnode *next_child(const tlc_tnode *c)
+{
+	return c ? c->next : NULL;
 }
 
 /* Fills an int64 vector from an array of integer numbers; -1 if not one. */
@@ -156,10 +158,11 @@ static int make_tensor_list(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dim
 	if (dims->n && !items)
 		return TLC_ENOMEM;
 	size_t k = 0;
-	for (const tlc_tnode *c = dims->first; c; c = c->next, k++) {
+	const tlc_tnode *sc = first_child(strides);
+	for (const tlc_tnode *c = dims->first; c; c = c->next, k++, sc = next_child(sc)) {
 		if (c->kind != TLC_TNODE_ARRAY)
 			return -1;
-		int rc = make_tensor(&items[k], t, c, child(strides, k), NULL);
+		int rc = make_tensor(&items[k], t, c, sc, NULL);
 		if (rc)
 			return rc;
 	}
@@ -285,7 +288,7 @@ static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
 	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
 	                dims->first->kind == TLC_TNODE_ARRAY;
-	if (strcmp(ty, "TensorList") == 0 || dims_list) {
+	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
 		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
 			*why = "'Input Dims' entry of a TensorList is not an array";
 			return -1;
@@ -332,20 +335,20 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 		return TLC_EINPUT;
 	}
 	arg_style st = { concrete != NULL, 0 };
-	for (size_t k = 0; !st.tagged && k < n; k++) {
-		const tlc_tnode *ty = child(types, k);
-		st.tagged = ty && ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
-	}
+	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
+		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
 	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
 	if (n && !v)
 		return TLC_ENOMEM;
+	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
+	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
 	for (size_t k = 0; k < n; k++) {
-		int rc = build_one(&v[k], t, child(dims, k), child(types, k), child(strides, k),
-		                   child(concrete, k), st, why);
+		int rc = build_one(&v[k], t, cd, ct, cs, cc, st, why);
 		if (rc == TLC_ENOMEM)
 			return rc;
 		if (rc < 0)
 			return TLC_EINPUT;
+		cd = next_child(cd), ct = next_child(ct), cs = next_child(cs), cc = next_child(cc);
 	}
 	*out = v;
 	*nout = n;
@@ -677,6 +680,16 @@ int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
 	if (i == n)
 		return -1;
 	uint64_t v = 0;
+	if (n - i <= 18) { /* (the common case: 18 digits cannot overflow) */
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			v = v * 10 + d;
+		}
+		*out = neg ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
 	for (; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
