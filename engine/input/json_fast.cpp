@@ -636,7 +636,7 @@ bool tstring(twalk &w, od::value &v, std::string_view tok, char close)
 		return false;
 	if (s.size() >= 2 && s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2)) {
 		s = s.substr(1, s.size() - 2);
-		return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+		return tcall(w, w.cb->plain_string(w.ctx, bytes(s), s.size()));
 	}
 	if (v.get_string().get(s))
 		return false;

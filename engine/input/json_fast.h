@@ -195,6 +195,9 @@ typedef struct tlc_json_trace_events {
 	int (*start_array)(void *ctx);
 	int (*end_array)(void *ctx);
 	size_t quiet_max;
+	/* a string written without escapes (so without a NUL: stage 1 refuses
+	 * raw control characters), where string has the rest */
+	int (*plain_string)(void *ctx, const unsigned char *s, size_t len);
 } tlc_json_trace_events;
 
 /** What tlc_json_trace__batch read. */

@@ -84,6 +84,8 @@ typedef struct reader {
 	int cap_skip;          /* maps open inside a capture */
 	size_t cap_nodes;
 	tlc_arena scratch;     /* per-event strings and captured nodes */
+	tlc_tnode *node_next;  /* captured nodes are taken from runs of NODE_RUN */
+	size_t node_left;      /* ... in scratch: what is left of the current one */
 	event cur;
 	uint64_t nevents;
 	uint64_t n_cat, n_x_nocat; /* events with a category; complete events without */
@@ -596,6 +598,7 @@ static int finish_event(reader *r)
 static void begin_event(reader *r)
 {
 	tlc_arena__reset(&r->scratch);
+	r->node_left = 0;
 	memset(&r->cur, 0, sizeof r->cur);
 	r->cap_nodes = 0;
 	tlc_trace_comms__begin(&r->ops.comms);
@@ -605,17 +608,24 @@ static void begin_event(reader *r)
 /* captured values                                                   */
 /* ---------------------------------------------------------------- */
 
+#define NODE_RUN 64
+
 static tlc_tnode *new_node(reader *r, tlc_tnode_kind kind, const char *s, size_t n)
 {
 	if (++r->cap_nodes > 4 * TLC_TRACE_MAX_ARGS * 4) {
 		fail_field(r, "argument lists too large");
 		return NULL;
 	}
-	tlc_tnode *x = tlc_arena__alloc(&r->scratch, sizeof *x);
-	if (!x) {
-		fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-		return NULL;
+	if (!r->node_left) { /* (one arena call per NODE_RUN nodes, not per node) */
+		r->node_next = tlc_arena__alloc(&r->scratch, NODE_RUN * sizeof *r->node_next);
+		if (!r->node_next) {
+			fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+			return NULL;
+		}
+		r->node_left = NODE_RUN;
 	}
+	tlc_tnode *x = r->node_next++;
+	r->node_left--;
 	*x = (tlc_tnode){ .kind = kind };
 	/* integers (the bulk: shape entries) are kept as values, not text */
 	if (kind == TLC_TNODE_NUMBER && tlc_trace__parse_i64(&x->ival, s, n) == 0) {
@@ -824,6 +834,12 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 {
 	if (has_nul(ctx, s, n))
 		return 0;
+	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
+}
+
+/* (the fast path's strings without escapes: no NUL to look for) */
+static int cb_plain_string(void *ctx, const unsigned char *s, size_t n)
+{
 	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
 }
 
@@ -1303,7 +1319,7 @@ static int json_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' 
 
 static const tlc_json_trace_events fast_callbacks = {
 	cb_null, cb_bool, cb_number, cb_string, cb_start_map, cb_key, cb_end_map,
-	cb_start_array, cb_end_array, TLC_TRACE_MAX_STRING
+	cb_start_array, cb_end_array, TLC_TRACE_MAX_STRING, cb_plain_string
 };
 
 /* An event at data[s] the fast path did not read: yajl reads it, with the

@@ -372,10 +372,8 @@ typedef struct enc {
 	unsigned char stack[512];
 } enc;
 
-static int enc_room(enc *e, size_t k)
+static int enc_grow(enc *e, size_t k)
 {
-	if (e->cap - e->n >= k)
-		return 1;
 	if (e->oom)
 		return 0;
 	size_t cap = e->cap;
@@ -397,6 +395,11 @@ static int enc_room(enc *e, size_t k)
 	e->p = q;
 	e->cap = cap;
 	return 1;
+}
+
+static inline int enc_room(enc *e, size_t k)
+{
+	return e->cap - e->n >= k || enc_grow(e, k);
 }
 
 static void put_u(enc *e, uint64_t v)
