@@ -292,8 +292,8 @@ static ecat cat_of(const char *s, size_t n)
 		C("mtia_ccp_events", EC_ACCEL_DEVICE), C("cuda_profiler_range", EC_RANGE),
 #undef C
 	};
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (map[i].len == n && memcmp(map[i].name, s, n) == 0)
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) /* (length, first byte, then all) */
+		if (map[i].len == n && map[i].name[0] == s[0] && memcmp(map[i].name, s, n) == 0)
 			return map[i].c;
 	return EC_UNKNOWN;
 }
@@ -491,13 +491,9 @@ static int keep_op(reader *r)
 	tlc_trace_op *o = &t->ops[t->nops];
 	memset(o, 0, sizeof *o);
 	const char *why = NULL;
-	tlc_value *args;
-	size_t nargs;
 	tlc_arena__reset(&t->scratch);
-	int rc = tlc_trace__build_args(&args, &nargs, t, e->dims, e->types,
-	                               e->strides, e->concrete, &why);
-	if (rc == 0)
-		rc = tlc_trace__encode_args(&o->args, &o->args_len, t, args, nargs);
+	int rc = tlc_trace__build_encoded(&o->args, &o->args_len, t, e->dims, e->types,
+	                                  e->strides, e->concrete, &why);
 	if (rc == TLC_ENOMEM)
 		return fail(r, rc, "out_of_memory", "memory allocation failed");
 	if (rc < 0)

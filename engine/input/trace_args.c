@@ -100,6 +100,35 @@ static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnod
 	return 0;
 }
 
+/* A tensor's dtype and dtype name from its Input type ty (NULL: none). */
+static int tensor_dtype(tlc_dtype *dtype, const char **name, tlc_trace_ops *t, const char *ty)
+{
+	*dtype = TLC_DTYPE_NONE;
+	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
+		*dtype = t->last_type_dtype;
+	} else if (ty) {
+		*dtype = dtype_of_cpp(ty);
+		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
+	}
+	*name = NULL;
+	if (ty && ty[0]) {
+		/* most tensors of a trace share a few dtypes: reuse the last one */
+		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
+			*name = t->last_dtype;
+		else if (t->intern)
+			*name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
+		if (t->intern && *name) {
+			t->last_type = *name; /* stable: interned */
+			t->last_type_dtype = *dtype;
+		}
+		else
+			*name = tlc_arena__strdup(t->varena, ty);
+		if (!*name)
+			return TLC_ENOMEM;
+	}
+	return 0;
+}
+
 static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
                        const tlc_tnode *strides, const char *ty)
 {
@@ -120,30 +149,7 @@ static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	v->u.tensor.ndim = nd;
 	v->u.tensor.shape = shape;
 	v->u.tensor.stride = stride;
-	v->u.tensor.dtype = TLC_DTYPE_NONE;
-	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
-		v->u.tensor.dtype = t->last_type_dtype;
-	} else if (ty) {
-		v->u.tensor.dtype = dtype_of_cpp(ty);
-		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
-	}
-	v->u.tensor.dtype_name = NULL;
-	if (ty && ty[0]) {
-		/* most tensors of a trace share a few dtypes: reuse the last one */
-		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
-			v->u.tensor.dtype_name = t->last_dtype;
-		else if (t->intern)
-			v->u.tensor.dtype_name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
-		if (t->intern && v->u.tensor.dtype_name) {
-			t->last_type = v->u.tensor.dtype_name; /* stable: interned */
-			t->last_type_dtype = v->u.tensor.dtype;
-		}
-		else
-			v->u.tensor.dtype_name = tlc_arena__strdup(t->varena, ty);
-		if (!v->u.tensor.dtype_name)
-			return TLC_ENOMEM;
-	}
-	return 0;
+	return tensor_dtype(&v->u.tensor.dtype, &v->u.tensor.dtype_name, t, ty);
 }
 
 /* A TensorList: Input Dims holds one shape per tensor (dtypes unrecorded). */
@@ -402,7 +408,7 @@ static inline int enc_room(enc *e, size_t k)
 	return e->cap - e->n >= k || enc_grow(e, k);
 }
 
-static void put_u(enc *e, uint64_t v)
+static inline void put_u(enc *e, uint64_t v)
 {
 	if (!enc_room(e, 10))
 		return;
@@ -415,12 +421,12 @@ static void put_u(enc *e, uint64_t v)
 	e->n = (size_t)(b - e->p);
 }
 
-static void put_i(enc *e, int64_t v)
+static inline void put_i(enc *e, int64_t v)
 {
 	put_u(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
-static void put_byte(enc *e, unsigned char c)
+static inline void put_byte(enc *e, unsigned char c)
 {
 	if (enc_room(e, 1))
 		e->p[e->n++] = c;
@@ -703,4 +709,162 @@ int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
 	}
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* building and encoding in one pass                                 */
+/* ---------------------------------------------------------------- */
+
+/* tlc_trace__build_args then tlc_trace__encode_args, without the values in
+ * between for tensors (the bulk: most arguments of most ops), so shapes go
+ * from the captured nodes straight to their bytes. Every check, cache and
+ * byte is theirs: make_tensor's checks (int_vector), tensor_dtype, and
+ * put_value's layout; other arguments are built by set_scalar and put by
+ * put_value. */
+
+/* The integers of arr into v (at most TLC_TRACE_MAX_DIMS), as int_vector. */
+static int ints_of(int64_t *v, size_t *n, const tlc_tnode *arr, int nonneg)
+{
+	*n = arr->n;
+	if (arr->n > TLC_TRACE_MAX_DIMS)
+		return -1;
+	size_t k = 0;
+	for (const tlc_tnode *c = arr->first; c && k < arr->n; c = c->next, k++) {
+		if (c->kind != TLC_TNODE_NUMBER)
+			return -1;
+		if (c->ival_ok)
+			v[k] = c->ival;
+		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
+			return -1;
+		if (nonneg && v[k] < 0)
+			return -1;
+	}
+	return k == arr->n ? 0 : -1;
+}
+
+/* make_tensor, then put_value of the tensor. */
+static int enc_tensor(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+                      const tlc_tnode *strides, const char *ty)
+{
+	int64_t shape[TLC_TRACE_MAX_DIMS], stride[TLC_TRACE_MAX_DIMS];
+	size_t nd, ns;
+	if (ints_of(shape, &nd, dims, 1) < 0)
+		return -1;
+	int has_stride = strides && strides->kind == TLC_TNODE_ARRAY && strides->n == nd &&
+	                 nd > 0 && ints_of(stride, &ns, strides, 0) == 0;
+	tlc_dtype dtype;
+	const char *name;
+	int rc = tensor_dtype(&dtype, &name, t, ty);
+	if (rc)
+		return rc;
+	put_byte(e, (unsigned char)(char)TLC_VALUE_TENSOR);
+	put_byte(e, (unsigned char)(char)dtype);
+	put_byte(e, (unsigned char)((has_stride ? 1 : 0) | (name ? 2 : 0)));
+	put_u(e, nd);
+	for (size_t i = 0; i < nd; i++)
+		put_u(e, (uint64_t)shape[i]);
+	for (size_t i = 0; has_stride && i < nd; i++)
+		put_i(e, stride[i]);
+	if (name)
+		put_bytes(e, &name, sizeof name);
+	return 0;
+}
+
+/* make_tensor_list, then put_value of the list (an argument: depth 0). */
+static int enc_tensor_list(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+                           const tlc_tnode *strides)
+{
+	if (dims->n > TLC_TRACE_MAX_ARGS)
+		return -1;
+	put_byte(e, (unsigned char)(char)TLC_VALUE_LIST);
+	put_u(e, dims->n);
+	const tlc_tnode *sc = first_child(strides);
+	for (const tlc_tnode *c = dims->first; c; c = c->next, sc = next_child(sc)) {
+		if (c->kind != TLC_TNODE_ARRAY)
+			return -1;
+		int rc = enc_tensor(e, t, c, sc, NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* build_one, then put_value. */
+static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tnode *tyn,
+                   const tlc_tnode *strides, const tlc_tnode *conc, arg_style st,
+                   const char **why)
+{
+	int rc;
+	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
+	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
+	                dims->first->kind == TLC_TNODE_ARRAY;
+	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a TensorList is not an array";
+			return -1;
+		}
+		rc = enc_tensor_list(e, t, dims, strides);
+	} else if (is_tensor_type(ty)) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a tensor is not an array";
+			return -1;
+		}
+		rc = enc_tensor(e, t, dims, strides, ty);
+	} else if (!tyn && dims && dims->kind == TLC_TNODE_ARRAY && dims->n > 0) {
+		rc = enc_tensor(e, t, dims, strides, NULL); /* no Input type: a shape, dtype unknown */
+	} else {
+		tlc_value v;
+		rc = set_scalar(&v, t, ty, conc, st);
+		if (rc == 0 && v.kind == TLC_VALUE_STRING && !v.u.string)
+			rc = TLC_ENOMEM;
+		if (rc == 0)
+			put_value(e, &v, 0);
+	}
+	if (rc == TLC_ENOMEM)
+		return rc;
+	if (rc) {
+		*why = "'Input Dims' holds a negative, non-integer or oversized entry";
+		return -1;
+	}
+	return 0;
+}
+
+int tlc_trace__build_encoded(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                             const tlc_tnode *dims, const tlc_tnode *types,
+                             const tlc_tnode *strides, const tlc_tnode *concrete,
+                             const char **why)
+{
+	size_t n = 0;
+	if (dims && dims->n > n) n = dims->n;
+	if (types && types->n > n) n = types->n;
+	if (n > TLC_TRACE_MAX_ARGS) {
+		*why = "more than 4096 entries in 'Input Dims'";
+		return TLC_EINPUT;
+	}
+	arg_style st = { concrete != NULL, 0 };
+	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
+		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
+	enc e;
+	e.p = e.stack;
+	e.n = 0;
+	e.cap = sizeof e.stack;
+	e.oom = 0;
+	e.a = t->a;
+	put_u(&e, n);
+	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
+	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
+	int rc = 0;
+	for (size_t k = 0; rc == 0 && k < n; k++) {
+		rc = enc_one(&e, t, cd, ct, cs, cc, st, why);
+		cd = next_child(cd), ct = next_child(ct), cs = next_child(cs), cc = next_child(cc);
+	}
+	if (rc < 0 && rc != TLC_ENOMEM)
+		rc = TLC_EINPUT;
+	if (rc == 0 && (e.oom || e.n > UINT32_MAX))
+		rc = TLC_ENOMEM;
+	if (rc == 0)
+		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
+	if (e.p != e.stack)
+		tlc_alloc__free(t->a, e.p);
+	return rc;
 }
