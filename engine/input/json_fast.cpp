@@ -568,39 +568,38 @@ std::string_view trim_token(std::string_view t)
 	return t.substr(0, n);
 }
 
-bool digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? exactly (RFC 8259, yajl's lexer)
 bool json_number(std::string_view s)
 {
-	size_t i = 0, n = s.size();
-	if (i < n && s[i] == '-')
-		i++;
-	if (i >= n || !digit(s[i]))
+	const unsigned char *p = reinterpret_cast<const unsigned char *>(s.data());
+	const unsigned char *e = p + s.size();
+	auto digits = [&p, e]() { // one or more
+		if (p >= e || unsigned(*p - '0') > 9)
+			return false;
+		while (++p < e && unsigned(*p - '0') <= 9)
+			;
+		return true;
+	};
+	if (p < e && *p == '-')
+		p++;
+	if (p < e && *p == '0')
+		p++;
+	else if (!digits())
 		return false;
-	if (s[i] == '0')
-		i++;
-	else
-		while (i < n && digit(s[i]))
-			i++;
-	if (i < n && s[i] == '.') {
-		if (++i >= n || !digit(s[i]))
+	if (p == e) // (an integer: most numbers of a trace)
+		return true;
+	if (*p == '.') {
+		p++;
+		if (!digits())
 			return false;
-		while (i < n && digit(s[i]))
-			i++;
 	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= n || !digit(s[i]))
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (!digits())
 			return false;
-		while (i < n && digit(s[i]))
-			i++;
 	}
-	return i == n;
+	return p == e;
 }
 
 // false: stop (a simdjson error, a value yajl would read otherwise, or a
