@@ -24,7 +24,10 @@ void tlc_trace_comms__free(tlc_trace_comms *c)
 
 void tlc_trace_comms__begin(tlc_trace_comms *c)
 {
-	memset(&c->cur, 0, sizeof c->cur);
+	if (c->cur_written) { /* (most events hold no comm field: cur is still clear) */
+		memset(&c->cur, 0, sizeof c->cur);
+		c->cur_written = 0;
+	}
 	c->key = -1;
 }
 
@@ -125,6 +128,7 @@ int tlc_trace_comms__value(tlc_trace_comms *c, int is_string, const char *s, siz
 	tlc_comm_info *x = &c->cur;
 	int key = c->key;
 	c->key = -1;
+	c->cur_written = 1;
 	switch (key) {
 	case K_NAME: copy_text(x->name, sizeof x->name, s, n); x->have |= TCI_NAME; return 0;
 	case K_DTYPE: copy_text(x->dtype, sizeof x->dtype, s, n); x->have |= TCI_DTYPE; return 0;
