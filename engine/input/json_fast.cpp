@@ -673,9 +673,9 @@ bool tquiet(twalk &w, od::value &v, char close, int depth);
 bool tquiet_fields(twalk &w, od::object &o, int depth)
 {
 	for (auto f : o) {
-		od::field fld;
-		if (std::move(f).get(fld))
+		if (f.error())
 			return false;
+		od::field &fld = f.value_unsafe(); // (a reference: see tfields)
 		const char *k = fld.key().raw(), *q = k;
 		while (q < w.end && *q != '"' && *q != '\\')
 			q++;
@@ -701,8 +701,7 @@ bool tquiet(twalk &w, od::value &v, char close, int depth)
 		if (depth >= QUIET_DEPTH || v.get_array().get(a))
 			return false;
 		for (auto e : a) {
-			od::value x;
-			if (e.get(x) || !tquiet(w, x, ']', depth + 1))
+			if (e.error() || !tquiet(w, e.value_unsafe(), ']', depth + 1))
 				return false;
 		}
 		return true;
@@ -733,9 +732,14 @@ bool tquiet(twalk &w, od::value &v, char close, int depth)
 bool tfields(twalk &w, od::object &o)
 {
 	for (auto f : o) {
-		od::field fld;
+		// (the field by reference, not copied out of its result: the copy
+		// reads 16 bytes just written as 8 + 4, which no store forwards,
+		// and stalled every field of every event)
+		if (f.error())
+			return false;
+		od::field &fld = f.value_unsafe();
 		int k;
-		if (std::move(f).get(fld) || !(k = tkey(w, fld)))
+		if (!(k = tkey(w, fld)))
 			return false;
 		if (!(k == 2 ? tquiet(w, fld.value(), '}', 0) : tvalue(w, fld.value(), '}')))
 			return false;
@@ -759,8 +763,7 @@ bool tvalue(twalk &w, od::value &v, char close)
 		if (v.get_array().get(a) || !tcall(w, w.cb->start_array(w.ctx)))
 			return false;
 		for (auto e : a) {
-			od::value x;
-			if (e.get(x) || !tvalue(w, x, ']'))
+			if (e.error() || !tvalue(w, e.value_unsafe(), ']'))
 				return false;
 		}
 		return tcall(w, w.cb->end_array(w.ctx));
