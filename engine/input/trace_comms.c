@@ -48,8 +48,9 @@ static const struct { const char *name; size_t len; } comm_keys[K_COUNT] = {
 int tlc_trace_comms__key(tlc_trace_comms *c, const unsigned char *s, size_t n)
 {
 	c->key = -1;
-	for (int k = 0; k < K_COUNT; k++) /* (lengths first: most keys differ there) */
-		if (comm_keys[k].len == n && memcmp(comm_keys[k].name, s, n) == 0) {
+	for (int k = 0; k < K_COUNT; k++) /* (lengths and first bytes: most keys differ there) */
+		if (comm_keys[k].len == n && comm_keys[k].name[0] == s[0] &&
+		    memcmp(comm_keys[k].name, s, n) == 0) {
 			c->key = k;
 			return 1;
 		}
