@@ -260,6 +260,153 @@ static void build_args_values(void **state)
 	tlc_trace__ops_free(&t);
 }
 
+/* Captured nodes for build_encoded_same, built as the reader builds them
+ * (attach order, counts). */
+typedef struct tbuild {
+	tlc_tnode n[160];
+	size_t k;
+} tbuild;
+
+static tlc_tnode *tb_node(tbuild *b, tlc_tnode *parent, tlc_tnode_kind kind, const char *text)
+{
+	assert_true(b->k < sizeof b->n / sizeof b->n[0]);
+	tlc_tnode *x = &b->n[b->k++];
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	if (text && kind == TLC_TNODE_NUMBER && tlc_trace__parse_i64(&x->ival, text, strlen(text)) == 0)
+		x->ival_ok = 1;
+	else if (text)
+		x->text = text, x->len = strlen(text);
+	if (parent) {
+		x->up = parent;
+		if (parent->last)
+			parent->last->next = x;
+		else
+			parent->first = x;
+		parent->last = x;
+		parent->n++;
+	}
+	return x;
+}
+
+/* An array of strings ("" too), or of shapes written as "2,3" ("" for []);
+ * "[2;1,3]" in a shape list is a nested list of shapes (a TensorList). */
+static tlc_tnode *tb_strings(tbuild *b, const char *const *v, size_t n)
+{
+	tlc_tnode *a = tb_node(b, NULL, TLC_TNODE_ARRAY, NULL);
+	for (size_t i = 0; i < n; i++)
+		tb_node(b, a, TLC_TNODE_STRING, v[i]);
+	return a;
+}
+
+static void tb_shape(tbuild *b, tlc_tnode *parent, const char *spec, char *buf)
+{
+	tlc_tnode *s = tb_node(b, parent, TLC_TNODE_ARRAY, NULL);
+	while (*spec) {
+		size_t k = strcspn(spec, ",");
+		memcpy(buf, spec, k);
+		buf[k] = '\0';
+		tb_node(b, s, TLC_TNODE_NUMBER, buf);
+		buf += k + 1;
+		spec += k + (spec[k] ? 1 : 0);
+	}
+}
+
+static tlc_tnode *tb_shapes(tbuild *b, const char *const *v, size_t n, char *buf)
+{
+	tlc_tnode *a = tb_node(b, NULL, TLC_TNODE_ARRAY, NULL);
+	for (size_t i = 0; i < n; i++, buf += 64) {
+		if (v[i][0] == '[') { /* a list of shapes, ';' between them */
+			tlc_tnode *l = tb_node(b, a, TLC_TNODE_ARRAY, NULL);
+			char spec[64], *q = spec;
+			snprintf(spec, sizeof spec, "%.*s", (int)strlen(v[i]) - 2, v[i] + 1);
+			char *save;
+			for (char *tok = strtok_r(q, ";", &save); tok; tok = strtok_r(NULL, ";", &save), buf += 8)
+				tb_shape(b, l, tok, buf);
+		} else if (strcmp(v[i], "map") == 0) {
+			tb_node(b, a, TLC_TNODE_MAP, NULL);
+		} else if (strcmp(v[i], "str") == 0) {
+			tb_node(b, a, TLC_TNODE_STRING, "x");
+		} else {
+			tb_shape(b, a, v[i], buf);
+		}
+	}
+	return a;
+}
+
+/* The one-pass encoding the reader keeps (tlc_trace__build_encoded) is the
+ * two-step one's (tlc_trace__build_args, then tlc_trace__encode_args; their
+ * values are checked in build_args_values): the same bytes, or the same
+ * error and reason, on every kind of argument. The reference is the
+ * two-step path, so no byte here is copied from what the code printed. */
+static void build_encoded_same(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *dims[6], *types[6], *strides[6], *conc[6];
+		size_t n; /* entries of each list; 0 for a list not recorded */
+		size_t nd, nt, ns, nc;
+	} cases[] = {
+		{ { "2,3", "", "[1;2]", "", "", "" }, { "long int", "double", "TensorList", "Scalar",
+		  "Scalar", "" }, { "3,1", "", "[1;1]", "", "", "" }, { "", "", "", "False", "0.5", "" },
+		  6, 6, 6, 6, 6 },
+		{ { "4096", "512,4096", "4096,4096", "", "" }, { "c10::BFloat16", "c10::BFloat16",
+		  "c10::BFloat16", "Scalar", "Scalar" }, { "1", "4096,1", "1,4096", "", "" },
+		  { "", "", "", "1", "1" }, 5, 5, 5, 5, 5 },
+		{ { "2,-3" }, { "float" }, { "" }, { "" }, 1, 1, 1, 0, 0 },          /* negative: refused */
+		{ { "2,3" }, { "" }, { "" }, { "" }, 1, 1, 0, 0, 0 },                /* no types: a shape */
+		{ { "" }, { "Scalar", "", "Int", "GenericList" }, { "" }, { "" }, 4, 0, 4, 0, 0 },
+		{ { "2", "map", "str", "5,5" }, { "float", "", "", "int" }, { "1", "", "", "5" },
+		  { "", "[1, 2]", "abc", "" }, 4, 4, 4, 4, 4 },                      /* odd entries */
+		{ { "2,2", "3" }, { "float", "float" }, { "2,1,1", "x" }, { "" }, 2, 2, 2, 2, 0 },
+		{ { "[2;3,3]", "" }, { "", "Scalar" }, { "", "" }, { "", "[]" }, 2, 2, 2, 2, 2 },
+		{ { "map" }, { "float" }, { "" }, { "" }, 1, 1, 1, 0, 0 },         /* tensor, no dims */
+		{ { "" }, { "" }, { "" }, { "" }, 0, 0, 0, 0, 0 },                  /* nothing recorded */
+		{ { "2", "3" }, { "c10::Half", "c10::Half" }, { "" }, { "" }, 2, 2, 2, 0, 0 },
+		{ { "1.5,2" }, { "float" }, { "" }, { "" }, 1, 1, 1, 0, 0 },       /* not an integer */
+	};
+	tlc_trace_ops t;
+	tlc_trace__ops_init(&t, tlc_alloc__default());
+	tlc_intern *in;
+	assert_int_equal(tlc_intern__new(&in, tlc_alloc__default()), 0);
+	t.intern = in; /* (dtype names interned, as in the reader: pointers compare equal) */
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		static tbuild b;
+		static char buf[4][6 * 64];
+		b.k = 0;
+		tlc_tnode *dims = cases[c].nd ? tb_shapes(&b, cases[c].dims, cases[c].nd, buf[0]) : NULL;
+		tlc_tnode *types = cases[c].nt ? tb_strings(&b, cases[c].types, cases[c].nt) : NULL;
+		tlc_tnode *strides = NULL;
+		if (cases[c].ns && cases[c].strides[1] && strcmp(cases[c].strides[1], "x") == 0) { /* a non-integer stride */
+			strides = tb_shapes(&b, cases[c].strides, 1, buf[1]);
+			tb_node(&b, strides, TLC_TNODE_STRING, "x");
+		} else if (cases[c].ns) {
+			strides = tb_shapes(&b, cases[c].strides, cases[c].ns, buf[1]);
+		}
+		tlc_tnode *conc = cases[c].nc ? tb_strings(&b, cases[c].conc, cases[c].nc) : NULL;
+		tlc_value *v;
+		size_t nv;
+		const char *why1 = NULL, *why2 = NULL;
+		const unsigned char *e1 = NULL, *e2 = NULL;
+		uint32_t l1 = 0, l2 = 0;
+		tlc_arena__reset(&t.scratch);
+		int rc1 = tlc_trace__build_args(&v, &nv, &t, dims, types, strides, conc, &why1);
+		if (rc1 == 0)
+			rc1 = tlc_trace__encode_args(&e1, &l1, &t, v, nv);
+		tlc_arena__reset(&t.scratch);
+		int rc2 = tlc_trace__build_encoded(&e2, &l2, &t, dims, types, strides, conc, &why2);
+		assert_int_equal(rc1, rc2);
+		if (rc1 == 0) {
+			assert_int_equal(l1, l2);
+			assert_memory_equal(e1, e2, l1);
+		} else {
+			assert_string_equal(why1, why2);
+		}
+	}
+	tlc_trace__ops_free(&t);
+	tlc_intern__free(in);
+}
+
 /* Nesting and phases: evaluate_function wrappers on the autograd thread
  * make backward ops; Optimizer.step# annotations make optimizer ops; the
  * main thread's forward op stays forward. Python frames and annotations
@@ -654,6 +801,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(microseconds),
 		cmocka_unit_test(build_args_values),
+		cmocka_unit_test(build_encoded_same),
 		cmocka_unit_test_setup_teardown(both_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(phases_and_structure, setup, teardown),

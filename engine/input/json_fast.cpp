@@ -728,39 +728,38 @@ std::string_view trim_token(std::string_view t)
 	return t.substr(0, n);
 }
 
-bool digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? exactly (RFC 8259, yajl's lexer)
 bool json_number(std::string_view s)
 {
-	size_t i = 0, n = s.size();
-	if (i < n && s[i] == '-')
-		i++;
-	if (i >= n || !digit(s[i]))
+	const unsigned char *p = reinterpret_cast<const unsigned char *>(s.data());
+	const unsigned char *e = p + s.size();
+	auto digits = [&p, e]() { // one or more
+		if (p >= e || unsigned(*p - '0') > 9)
+			return false;
+		while (++p < e && unsigned(*p - '0') <= 9)
+			;
+		return true;
+	};
+	if (p < e && *p == '-')
+		p++;
+	if (p < e && *p == '0')
+		p++;
+	else if (!digits())
 		return false;
-	if (s[i] == '0')
-		i++;
-	else
-		while (i < n && digit(s[i]))
-			i++;
-	if (i < n && s[i] == '.') {
-		if (++i >= n || !digit(s[i]))
+	if (p == e) // (an integer: most numbers of a trace)
+		return true;
+	if (*p == '.') {
+		p++;
+		if (!digits())
 			return false;
-		while (i < n && digit(s[i]))
-			i++;
 	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= n || !digit(s[i]))
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (!digits())
 			return false;
-		while (i < n && digit(s[i]))
-			i++;
 	}
-	return i == n;
+	return p == e;
 }
 
 // false: stop (a simdjson error, a value yajl would read otherwise, or a
@@ -778,9 +777,8 @@ bool tcall(twalk &w, int ok)
 // empty view when the token after it is not one that may follow a value in
 // its container (',' or close): a scalar read by its text is not consumed,
 // and On-Demand, skipping it, does not check what follows it.
-std::string_view scalar(od::value &v, char close)
+std::string_view scalar(std::string_view t, char close)
 {
-	std::string_view t = v.raw_json_token();
 	char next = t.data()[t.size()]; // (the next token: the array's ']' at the latest)
 	if (next != ',' && next != close)
 		return std::string_view();
@@ -790,22 +788,23 @@ std::string_view scalar(od::value &v, char close)
 // A string without a backslash is its raw text (stage 1 validated it:
 // UTF-8, no raw control character), delivered where it lies; one with
 // escapes is unescaped by simdjson.
-bool tstring(twalk &w, od::value &v, char close)
+bool tstring(twalk &w, od::value &v, std::string_view tok, char close)
 {
-	std::string_view s = scalar(v, close);
+	std::string_view s = scalar(tok, close);
 	if (s.empty())
 		return false;
 	if (s.size() >= 2 && s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2)) {
 		s = s.substr(1, s.size() - 2);
-		return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
+		return tcall(w, w.cb->plain_string(w.ctx, bytes(s), s.size()));
 	}
 	if (v.get_string().get(s))
 		return false;
 	return tcall(w, w.cb->string(w.ctx, bytes(s), s.size()));
 }
 
-// A key, raw where it has no backslash (as tstring), else unescaped.
-bool tkey(twalk &w, od::field &f)
+// A key, raw where it has no backslash (as tstring), else unescaped: what
+// map_key said (0: stop, 1: the value's events, 2: a quiet value).
+int tkey(twalk &w, od::field &f)
 {
 	const char *k = f.key().raw(), *q = k; // (just after the opening quote)
 	while (q < w.end && *q != '"' && *q != '\\') // (keys are short: a byte loop)
@@ -814,59 +813,137 @@ bool tkey(twalk &w, od::field &f)
 	if (q < w.end && *q == '"')
 		s = std::string_view(k, (size_t)(q - k));
 	else if (f.unescaped_key().get(s))
-		return false;
-	return tcall(w, w.cb->map_key(w.ctx, bytes(s), s.size()));
+		return 0;
+	int said = w.cb->map_key(w.ctx, bytes(s), s.size());
+	if (!said)
+		w.canceled = true;
+	return said;
+}
+
+// A quiet value (its key's map_key said 2): read and checked as every
+// value is, its events not delivered. false also where the reader's
+// callbacks would have seen more than nothing in it: a string that may hold
+// a NUL (one with escapes that unescapes to one), a scalar longer than
+// quiet_max, nesting deeper than QUIET_DEPTH (the element is then read by
+// yajl, which delivers every event).
+constexpr int QUIET_DEPTH = 16;
+
+bool tquiet(twalk &w, od::value &v, char close, int depth);
+
+bool tquiet_fields(twalk &w, od::object &o, int depth)
+{
+	for (auto f : o) {
+		if (f.error())
+			return false;
+		od::field &fld = f.value_unsafe(); // (a reference: see tfields)
+		const char *k = fld.key().raw(), *q = k;
+		while (q < w.end && *q != '"' && *q != '\\')
+			q++;
+		std::string_view u;
+		if ((q >= w.end || *q != '"') && fld.unescaped_key().get(u))
+			return false; // (an escaped key is unescaped: that checks its escapes)
+		if (!tquiet(w, fld.value(), '}', depth))
+			return false;
+	}
+	return true;
+}
+
+bool tquiet(twalk &w, od::value &v, char close, int depth)
+{
+	std::string_view tok = v.raw_json_token();
+	switch (tok.empty() ? '\0' : tok[0]) {
+	case '{': {
+		od::object o;
+		return depth < QUIET_DEPTH && !v.get_object().get(o) && tquiet_fields(w, o, depth + 1);
+	}
+	case '[': {
+		od::array a;
+		if (depth >= QUIET_DEPTH || v.get_array().get(a))
+			return false;
+		for (auto e : a) {
+			if (e.error() || !tquiet(w, e.value_unsafe(), ']', depth + 1))
+				return false;
+		}
+		return true;
+	}
+	case '"': {
+		std::string_view s = scalar(tok, close);
+		if (s.size() < 2 || s.size() - 2 > w.cb->quiet_max)
+			return false;
+		if (s.back() == '"' && !std::memchr(s.data() + 1, '\\', s.size() - 2))
+			return true;
+		return !v.get_string().get(s) && !std::memchr(s.data(), 0, s.size());
+	}
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9': {
+		std::string_view s = scalar(tok, close);
+		return s.size() <= w.cb->quiet_max && json_number(s);
+	}
+	case 't': case 'f': {
+		std::string_view s = scalar(tok, close);
+		return s == "true" || s == "false";
+	}
+	case 'n': return scalar(tok, close) == "null";
+	default: return false;
+	}
 }
 
 // The fields of an object whose '{' was read; the caller delivers end_map.
 bool tfields(twalk &w, od::object &o)
 {
 	for (auto f : o) {
-		od::field fld;
-		if (std::move(f).get(fld) || !tkey(w, fld) || !tvalue(w, fld.value(), '}'))
+		// (the field by reference, not copied out of its result: the copy
+		// reads 16 bytes just written as 8 + 4, which no store forwards,
+		// and stalled every field of every event)
+		if (f.error())
+			return false;
+		od::field &fld = f.value_unsafe();
+		int k;
+		if (!(k = tkey(w, fld)))
+			return false;
+		if (!(k == 2 ? tquiet(w, fld.value(), '}', 0) : tvalue(w, fld.value(), '}')))
 			return false;
 	}
 	return true;
 }
 
+// (the type from the token's first byte, as od::value::type() tells it)
 bool tvalue(twalk &w, od::value &v, char close)
 {
-	od::json_type t;
-	if (v.type().get(t))
-		return false;
-	switch (t) {
-	case od::json_type::object: {
+	std::string_view tok = v.raw_json_token();
+	switch (tok.empty() ? '\0' : tok[0]) {
+	case '{': {
 		od::object o;
 		if (v.get_object().get(o) || !tcall(w, w.cb->start_map(w.ctx)) || !tfields(w, o))
 			return false;
 		return tcall(w, w.cb->end_map(w.ctx));
 	}
-	case od::json_type::array: {
+	case '[': {
 		od::array a;
 		if (v.get_array().get(a) || !tcall(w, w.cb->start_array(w.ctx)))
 			return false;
 		for (auto e : a) {
-			od::value x;
-			if (e.get(x) || !tvalue(w, x, ']'))
+			if (e.error() || !tvalue(w, e.value_unsafe(), ']'))
 				return false;
 		}
 		return tcall(w, w.cb->end_array(w.ctx));
 	}
-	case od::json_type::string: return tstring(w, v, close);
-	case od::json_type::number: {
-		std::string_view s = scalar(v, close);
+	case '"': return tstring(w, v, tok, close);
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9': {
+		std::string_view s = scalar(tok, close);
 		if (!json_number(s))
 			return false;
 		return tcall(w, w.cb->number(w.ctx, s.data(), s.size()));
 	}
-	case od::json_type::boolean: {
-		std::string_view s = scalar(v, close);
+	case 't': case 'f': {
+		std::string_view s = scalar(tok, close);
 		if (s != "true" && s != "false")
 			return false;
 		return tcall(w, w.cb->boolean(w.ctx, s[0] == 't'));
 	}
-	case od::json_type::null: {
-		if (scalar(v, close) != "null")
+	case 'n': {
+		if (scalar(tok, close) != "null")
 			return false;
 		return tcall(w, w.cb->null(w.ctx));
 	}

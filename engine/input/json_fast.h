@@ -210,7 +210,13 @@ extern "C" {
 
 /** The events of the trace reader (engine/input/trace.c): yajl's callback
  *  shapes, numbers as their JSON text (yajl's number callback). Each
- *  returns nonzero to go on, 0 to stop. */
+ *  returns nonzero to go on, 0 to stop. map_key may return 2: the key's
+ *  value is quiet, a value whose events would change nothing (the reader
+ *  ignores it whole): it is read and checked as any value, and its events
+ *  are not delivered; the element is not read (yajl reads it) where the
+ *  value holds what the reader checks in every value: a string with an
+ *  escape that unescapes to a NUL, a scalar longer than quiet_max bytes, or
+ *  nesting 16 levels deep. */
 typedef struct tlc_json_trace_events {
 	int (*null)(void *ctx);
 	int (*boolean)(void *ctx, int b);
@@ -221,6 +227,10 @@ typedef struct tlc_json_trace_events {
 	int (*end_map)(void *ctx);
 	int (*start_array)(void *ctx);
 	int (*end_array)(void *ctx);
+	size_t quiet_max;
+	/* a string written without escapes (so without a NUL: stage 1 refuses
+	 * raw control characters), where string has the rest */
+	int (*plain_string)(void *ctx, const unsigned char *s, size_t len);
 } tlc_json_trace_events;
 
 /** What tlc_json_trace__batch read. */

@@ -84,6 +84,8 @@ typedef struct reader {
 	int cap_skip;          /* maps open inside a capture */
 	size_t cap_nodes;
 	tlc_arena scratch;     /* per-event strings and captured nodes */
+	tlc_tnode *node_next;  /* captured nodes are taken from runs of NODE_RUN */
+	size_t node_left;      /* ... in scratch: what is left of the current one */
 	event cur;
 	uint64_t nevents;
 	uint64_t n_cat, n_x_nocat; /* events with a category; complete events without */
@@ -290,8 +292,8 @@ static ecat cat_of(const char *s, size_t n)
 		C("mtia_ccp_events", EC_ACCEL_DEVICE), C("cuda_profiler_range", EC_RANGE),
 #undef C
 	};
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (map[i].len == n && memcmp(map[i].name, s, n) == 0)
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) /* (length, first byte, then all) */
+		if (map[i].len == n && map[i].name[0] == s[0] && memcmp(map[i].name, s, n) == 0)
 			return map[i].c;
 	return EC_UNKNOWN;
 }
@@ -489,13 +491,9 @@ static int keep_op(reader *r)
 	tlc_trace_op *o = &t->ops[t->nops];
 	memset(o, 0, sizeof *o);
 	const char *why = NULL;
-	tlc_value *args;
-	size_t nargs;
 	tlc_arena__reset(&t->scratch);
-	int rc = tlc_trace__build_args(&args, &nargs, t, e->dims, e->types,
-	                               e->strides, e->concrete, &why);
-	if (rc == 0)
-		rc = tlc_trace__encode_args(&o->args, &o->args_len, t, args, nargs);
+	int rc = tlc_trace__build_encoded(&o->args, &o->args_len, t, e->dims, e->types,
+	                                  e->strides, e->concrete, &why);
 	if (rc == TLC_ENOMEM)
 		return fail(r, rc, "out_of_memory", "memory allocation failed");
 	if (rc < 0)
@@ -596,7 +594,19 @@ static int finish_event(reader *r)
 static void begin_event(reader *r)
 {
 	tlc_arena__reset(&r->scratch);
-	memset(&r->cur, 0, sizeof r->cur);
+	r->node_left = 0;
+	/* every field cleared as memset would, but the bytes of cat_name past
+	 * its NUL (read as a C string only): a memset of the whole event
+	 * (rep stos) was most of cb_start_map's time */
+	event *e = &r->cur;
+	e->have = 0;
+	e->ph = 0;
+	e->cat = EC_UNKNOWN;
+	e->cat_name[0] = '\0';
+	e->name = NULL;
+	e->name_len = 0;
+	e->pid = e->tid = e->ts = e->dur = e->ext = e->corr = e->bytes = e->device = e->stream = 0;
+	e->dims = e->types = e->strides = e->concrete = NULL;
 	r->cap_nodes = 0;
 	tlc_trace_comms__begin(&r->ops.comms);
 }
@@ -605,19 +615,25 @@ static void begin_event(reader *r)
 /* captured values                                                   */
 /* ---------------------------------------------------------------- */
 
+#define NODE_RUN 64
+
 static tlc_tnode *new_node(reader *r, tlc_tnode_kind kind, const char *s, size_t n)
 {
 	if (++r->cap_nodes > 4 * TLC_TRACE_MAX_ARGS * 4) {
 		fail_field(r, "argument lists too large");
 		return NULL;
 	}
-	tlc_tnode *x = tlc_arena__alloc(&r->scratch, sizeof *x);
-	if (!x) {
-		fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
-		return NULL;
+	if (!r->node_left) { /* (one arena call per NODE_RUN nodes, not per node) */
+		r->node_next = tlc_arena__alloc(&r->scratch, NODE_RUN * sizeof *r->node_next);
+		if (!r->node_next) {
+			fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+			return NULL;
+		}
+		r->node_left = NODE_RUN;
 	}
-	memset(x, 0, sizeof *x);
-	x->kind = kind;
+	tlc_tnode *x = r->node_next++;
+	r->node_left--;
+	*x = (tlc_tnode){ .kind = kind };
 	/* integers (the bulk: shape entries) are kept as values, not text */
 	if (kind == TLC_TNODE_NUMBER && tlc_trace__parse_i64(&x->ival, s, n) == 0) {
 		x->ival_ok = 1;
@@ -828,6 +844,12 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
 	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
 }
 
+/* (the fast path's strings without escapes: no NUL to look for) */
+static int cb_plain_string(void *ctx, const unsigned char *s, size_t n)
+{
+	return on_scalar(ctx, TLC_TNODE_STRING, 0, (const char *)s, n);
+}
+
 static int key_is(const unsigned char *s, size_t n, const char *k)
 {
 	return strlen(k) == n && memcmp(s, k, n) == 0;
@@ -884,15 +906,20 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 		tlc_trace_comms__dist_key(&r->ops.comms, s, n);
 		return 1;
 	}
-	if (r->ev_depth >= 0 && r->depth == r->ev_depth)
+	/* 2 (the fast path's quiet value, json_fast.h): the value of a key
+	 * that is neither read nor the events' args changes nothing here but
+	 * through the checks of every value (on_scalar, has_nul, the depth) */
+	if (r->ev_depth >= 0 && r->depth == r->ev_depth) {
 		r->ev_key = !skipping(r) ? ev_key_of(s, n)
 		          : (n == 4 && memcmp(s, "name", 4) == 0 &&
 		             strcmp(r->cur.cat_name, "python_function") == 0) ? EK_NAME /* nn.Module? */
 		          : EK_OTHER;
-	else if (r->args_depth >= 0 && r->depth == r->args_depth) {
+		return r->ev_key == EK_OTHER ? 2 : 1;
+	} else if (r->args_depth >= 0 && r->depth == r->args_depth) {
 		r->args_key = skipping(r) ? AK_OTHER : args_key_of(s, n);
 		if (r->args_key == AK_OTHER && !skipping(r) && tlc_trace_comms__key(&r->ops.comms, s, n))
 			r->args_key = AK_COMM;
+		return r->args_key == AK_OTHER ? 2 : 1;
 	} else if (r->depth == 1 && r->root_map)
 		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2
 		            : key_is(s, n, "distributedInfo") ? 3 : 0;
@@ -1299,7 +1326,7 @@ static int json_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' 
 
 static const tlc_json_trace_events fast_callbacks = {
 	cb_null, cb_bool, cb_number, cb_string, cb_start_map, cb_key, cb_end_map,
-	cb_start_array, cb_end_array
+	cb_start_array, cb_end_array, TLC_TRACE_MAX_STRING, cb_plain_string
 };
 
 /* An event at data[s] the fast path did not read: yajl reads it, with the

@@ -128,6 +128,14 @@ int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_o
 int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
                            const unsigned char *p, uint32_t len);
 
+/** tlc_trace__build_args then tlc_trace__encode_args in one pass (the same
+ *  bytes, checks, errors and *why), without building the values of
+ *  tensors: what the reader keeps per op. */
+int tlc_trace__build_encoded(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                             const tlc_tnode *dims, const tlc_tnode *types,
+                             const tlc_tnode *strides, const tlc_tnode *concrete,
+                             const char **why);
+
 /** Sorts the ops, nests them per thread, classifies phases and pushes them
  *  to ev parent-before-child. */
 int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev);

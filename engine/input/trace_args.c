@@ -55,19 +55,21 @@ static int is_tag_kind(const char *ty)
 	if (ty[0] < 'A' || ty[0] > 'Z') /* (a tensor's type, as most are: none of them) */
 		return 0;
 	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
-		if (strcmp(ty, tags[i]) == 0)
+		if (ty[0] == tags[i][0] && strcmp(ty, tags[i]) == 0) /* ("Scalar": one compare) */
 			return 1;
 	return 0;
 }
 
-static const tlc_tnode *child(const tlc_tnode *arr, size_t i)
+/* The children of an array in order: first_child, then next_child; NULL
+ * past the last one (and for no array at all). */
+static const tlc_tnode *first_child(const tlc_tnode *arr)
 {
-	if (!arr || arr->kind != TLC_TNODE_ARRAY || i >= arr->n)
-		return NULL;
-	const tlc_tnode *c = arr->first;
-	while (i-- && c)
-		c = c->next;
-	return c;
+	return arr && arr->kind == TLC_TNODE_ARRAY ? arr->first : NULL;
+}
+
+static const tlc_tnode *next_child(const tlc_tnode *c)
+{
+	return c ? c->next : NULL;
 }
 
 /* Fills an int64 vector from an array of integer numbers; -1 if not one. */
@@ -98,6 +100,35 @@ static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnod
 	return 0;
 }
 
+/* A tensor's dtype and dtype name from its Input type ty (NULL: none). */
+static int tensor_dtype(tlc_dtype *dtype, const char **name, tlc_trace_ops *t, const char *ty)
+{
+	*dtype = TLC_DTYPE_NONE;
+	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
+		*dtype = t->last_type_dtype;
+	} else if (ty) {
+		*dtype = dtype_of_cpp(ty);
+		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
+	}
+	*name = NULL;
+	if (ty && ty[0]) {
+		/* most tensors of a trace share a few dtypes: reuse the last one */
+		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
+			*name = t->last_dtype;
+		else if (t->intern)
+			*name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
+		if (t->intern && *name) {
+			t->last_type = *name; /* stable: interned */
+			t->last_type_dtype = *dtype;
+		}
+		else
+			*name = tlc_arena__strdup(t->varena, ty);
+		if (!*name)
+			return TLC_ENOMEM;
+	}
+	return 0;
+}
+
 static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
                        const tlc_tnode *strides, const char *ty)
 {
@@ -118,30 +149,7 @@ static int make_tensor(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	v->u.tensor.ndim = nd;
 	v->u.tensor.shape = shape;
 	v->u.tensor.stride = stride;
-	v->u.tensor.dtype = TLC_DTYPE_NONE;
-	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
-		v->u.tensor.dtype = t->last_type_dtype;
-	} else if (ty) {
-		v->u.tensor.dtype = dtype_of_cpp(ty);
-		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
-	}
-	v->u.tensor.dtype_name = NULL;
-	if (ty && ty[0]) {
-		/* most tensors of a trace share a few dtypes: reuse the last one */
-		if (t->last_dtype && strcmp(t->last_dtype, ty) == 0)
-			v->u.tensor.dtype_name = t->last_dtype;
-		else if (t->intern)
-			v->u.tensor.dtype_name = t->last_dtype = tlc_intern__get(t->intern, ty, strlen(ty));
-		if (t->intern && v->u.tensor.dtype_name) {
-			t->last_type = v->u.tensor.dtype_name; /* stable: interned */
-			t->last_type_dtype = v->u.tensor.dtype;
-		}
-		else
-			v->u.tensor.dtype_name = tlc_arena__strdup(t->varena, ty);
-		if (!v->u.tensor.dtype_name)
-			return TLC_ENOMEM;
-	}
-	return 0;
+	return tensor_dtype(&v->u.tensor.dtype, &v->u.tensor.dtype_name, t, ty);
 }
 
 /* A TensorList: Input Dims holds one shape per tensor (dtypes unrecorded). */
@@ -156,10 +164,11 @@ static int make_tensor_list(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dim
 	if (dims->n && !items)
 		return TLC_ENOMEM;
 	size_t k = 0;
-	for (const tlc_tnode *c = dims->first; c; c = c->next, k++) {
+	const tlc_tnode *sc = first_child(strides);
+	for (const tlc_tnode *c = dims->first; c; c = c->next, k++, sc = next_child(sc)) {
 		if (c->kind != TLC_TNODE_ARRAY)
 			return -1;
-		int rc = make_tensor(&items[k], t, c, child(strides, k), NULL);
+		int rc = make_tensor(&items[k], t, c, sc, NULL);
 		if (rc)
 			return rc;
 	}
@@ -285,7 +294,7 @@ static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
 	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
 	                dims->first->kind == TLC_TNODE_ARRAY;
-	if (strcmp(ty, "TensorList") == 0 || dims_list) {
+	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
 		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
 			*why = "'Input Dims' entry of a TensorList is not an array";
 			return -1;
@@ -332,20 +341,20 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 		return TLC_EINPUT;
 	}
 	arg_style st = { concrete != NULL, 0 };
-	for (size_t k = 0; !st.tagged && k < n; k++) {
-		const tlc_tnode *ty = child(types, k);
-		st.tagged = ty && ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
-	}
+	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
+		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
 	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
 	if (n && !v)
 		return TLC_ENOMEM;
+	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
+	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
 	for (size_t k = 0; k < n; k++) {
-		int rc = build_one(&v[k], t, child(dims, k), child(types, k), child(strides, k),
-		                   child(concrete, k), st, why);
+		int rc = build_one(&v[k], t, cd, ct, cs, cc, st, why);
 		if (rc == TLC_ENOMEM)
 			return rc;
 		if (rc < 0)
 			return TLC_EINPUT;
+		cd = next_child(cd), ct = next_child(ct), cs = next_child(cs), cc = next_child(cc);
 	}
 	*out = v;
 	*nout = n;
@@ -357,65 +366,131 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 
 #define MAX_NEST 8
 
-static void put_u(tlc_sb *sb, uint64_t v)
+/* The bytes being encoded: on the stack while they fit (an op's args take
+ * a few dozen bytes), on the heap beyond. Writes are unchecked after
+ * enc_room says the bytes are there; a failed growth sets oom and every
+ * later write is dropped (the encoding is then refused whole). */
+typedef struct enc {
+	unsigned char *p;
+	size_t n, cap;
+	int oom;
+	const tlc_allocator *a;
+	unsigned char stack[512];
+} enc;
+
+static int enc_grow(enc *e, size_t k)
 {
-	unsigned char b[10];
-	size_t n = 0;
-	do {
-		b[n] = (unsigned char)(v & 0x7f);
+	if (e->oom)
+		return 0;
+	size_t cap = e->cap;
+	while (cap - e->n < k) {
+		if (cap > SIZE_MAX / 2) {
+			e->oom = 1;
+			return 0;
+		}
+		cap *= 2;
+	}
+	unsigned char *q = e->p == e->stack ? tlc_alloc__malloc(e->a, cap)
+	                                    : tlc_alloc__realloc(e->a, e->p, cap);
+	if (!q) {
+		e->oom = 1;
+		return 0;
+	}
+	if (e->p == e->stack)
+		memcpy(q, e->stack, e->n);
+	e->p = q;
+	e->cap = cap;
+	return 1;
+}
+
+static inline int enc_room(enc *e, size_t k)
+{
+	return e->cap - e->n >= k || enc_grow(e, k);
+}
+
+static inline void put_u(enc *e, uint64_t v)
+{
+	if (!enc_room(e, 10))
+		return;
+	unsigned char *b = e->p + e->n;
+	while (v >= 0x80) {
+		*b++ = (unsigned char)(v | 0x80);
 		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	tlc_sb__append(sb, (const char *)b, n);
+	}
+	*b++ = (unsigned char)v;
+	e->n = (size_t)(b - e->p);
 }
 
-static void put_i(tlc_sb *sb, int64_t v)
+static inline void put_i(enc *e, int64_t v)
 {
-	put_u(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+	put_u(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
-static void put_value(tlc_sb *sb, const tlc_value *v, int depth);
-
-static void put_tensor(tlc_sb *sb, const tlc_tensor *t)
+static inline void put_byte(enc *e, unsigned char c)
 {
-	tlc_sb__putc(sb, (char)t->dtype);
-	tlc_sb__putc(sb, (char)((t->stride ? 1 : 0) | (t->dtype_name ? 2 : 0)));
-	put_u(sb, t->ndim);
+	if (enc_room(e, 1))
+		e->p[e->n++] = c;
+}
+
+static void put_bytes(enc *e, const void *s, size_t n)
+{
+	if (enc_room(e, n)) {
+		memcpy(e->p + e->n, s, n);
+		e->n += n;
+	}
+}
+
+static void put_value(enc *e, const tlc_value *v, int depth);
+
+static void put_tensor(enc *e, const tlc_tensor *t)
+{
+	put_byte(e, (unsigned char)(char)t->dtype);
+	put_byte(e, (unsigned char)((t->stride ? 1 : 0) | (t->dtype_name ? 2 : 0)));
+	put_u(e, t->ndim);
 	for (size_t i = 0; i < t->ndim; i++)
-		put_u(sb, (uint64_t)t->shape[i]);
+		put_u(e, (uint64_t)t->shape[i]);
 	for (size_t i = 0; t->stride && i < t->ndim; i++)
-		put_i(sb, t->stride[i]);
+		put_i(e, t->stride[i]);
 	if (t->dtype_name)
-		tlc_sb__append(sb, (const char *)&t->dtype_name, sizeof t->dtype_name);
+		put_bytes(e, &t->dtype_name, sizeof t->dtype_name);
 }
 
-static void put_value(tlc_sb *sb, const tlc_value *v, int depth)
+static void put_value(enc *e, const tlc_value *v, int depth)
 {
-	tlc_sb__putc(sb, (char)v->kind);
+	put_byte(e, (unsigned char)(char)v->kind);
 	switch (v->kind) {
-	case TLC_VALUE_BOOL: tlc_sb__putc(sb, (char)(v->u.boolean != 0)); break;
-	case TLC_VALUE_INT: put_i(sb, v->u.integer); break;
-	case TLC_VALUE_FLOAT: tlc_sb__append(sb, (const char *)&v->u.real, sizeof v->u.real); break;
-	case TLC_VALUE_STRING:
-		put_u(sb, strlen(v->u.string));
-		tlc_sb__puts(sb, v->u.string);
+	case TLC_VALUE_BOOL: put_byte(e, (unsigned char)(v->u.boolean != 0)); break;
+	case TLC_VALUE_INT: put_i(e, v->u.integer); break;
+	case TLC_VALUE_FLOAT: put_bytes(e, &v->u.real, sizeof v->u.real); break;
+	case TLC_VALUE_STRING: {
+		size_t n = strlen(v->u.string);
+		put_u(e, n);
+		put_bytes(e, v->u.string, n);
 		break;
-	case TLC_VALUE_TENSOR: put_tensor(sb, &v->u.tensor); break;
+	}
+	case TLC_VALUE_TENSOR: put_tensor(e, &v->u.tensor); break;
 	case TLC_VALUE_LIST:
-		put_u(sb, depth < MAX_NEST ? v->u.list.n : 0);
+		put_u(e, depth < MAX_NEST ? v->u.list.n : 0);
 		for (size_t i = 0; depth < MAX_NEST && i < v->u.list.n; i++)
-			put_value(sb, &v->u.list.items[i], depth + 1);
+			put_value(e, &v->u.list.items[i], depth + 1);
 		break;
 	default: break;
 	}
 }
 
+/* FNV-1a over 8-byte words (then the tail bytes): only this index sees it,
+ * and a multiply per word rather than per byte keeps it off the profile. */
 static uint64_t bytes_hash(const unsigned char *p, uint32_t n)
 {
-	uint64_t h = 1469598103934665603ull ^ n; /* FNV-1a */
-	for (uint32_t i = 0; i < n; i++)
+	uint64_t h = 1469598103934665603ull ^ n;
+	uint32_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ p[i]) * 1099511628211ull;
 	return h;
 }
@@ -453,16 +528,20 @@ static int keep_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
 int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
                            const tlc_value *v, size_t n)
 {
-	tlc_sb sb;
-	tlc_sb__init(&sb, t->a);
-	put_u(&sb, n);
+	enc e;
+	e.p = e.stack;
+	e.n = 0;
+	e.cap = sizeof e.stack;
+	e.oom = 0;
+	e.a = t->a;
+	put_u(&e, n);
 	for (size_t i = 0; i < n; i++)
-		put_value(&sb, &v[i], 0);
-	const char *s = tlc_sb__str(&sb);
-	int rc = s && sb.len <= UINT32_MAX ? 0 : TLC_ENOMEM;
+		put_value(&e, &v[i], 0);
+	int rc = !e.oom && e.n <= UINT32_MAX ? 0 : TLC_ENOMEM;
 	if (rc == 0)
-		rc = keep_args(out, len, t, (const unsigned char *)s, (uint32_t)sb.len);
-	tlc_sb__free(&sb);
+		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
+	if (e.p != e.stack)
+		tlc_alloc__free(t->a, e.p);
 	return rc;
 }
 
@@ -619,6 +698,16 @@ int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
 	if (i == n)
 		return -1;
 	uint64_t v = 0;
+	if (n - i <= 18) { /* (the common case: 18 digits cannot overflow) */
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			v = v * 10 + d;
+		}
+		*out = neg ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
 	for (; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
@@ -629,4 +718,162 @@ int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
 	}
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* building and encoding in one pass                                 */
+/* ---------------------------------------------------------------- */
+
+/* tlc_trace__build_args then tlc_trace__encode_args, without the values in
+ * between for tensors (the bulk: most arguments of most ops), so shapes go
+ * from the captured nodes straight to their bytes. Every check, cache and
+ * byte is theirs: make_tensor's checks (int_vector), tensor_dtype, and
+ * put_value's layout; other arguments are built by set_scalar and put by
+ * put_value. */
+
+/* The integers of arr into v (at most TLC_TRACE_MAX_DIMS), as int_vector. */
+static int ints_of(int64_t *v, size_t *n, const tlc_tnode *arr, int nonneg)
+{
+	*n = arr->n;
+	if (arr->n > TLC_TRACE_MAX_DIMS)
+		return -1;
+	size_t k = 0;
+	for (const tlc_tnode *c = arr->first; c && k < arr->n; c = c->next, k++) {
+		if (c->kind != TLC_TNODE_NUMBER)
+			return -1;
+		if (c->ival_ok)
+			v[k] = c->ival;
+		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
+			return -1;
+		if (nonneg && v[k] < 0)
+			return -1;
+	}
+	return k == arr->n ? 0 : -1;
+}
+
+/* make_tensor, then put_value of the tensor. */
+static int enc_tensor(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+                      const tlc_tnode *strides, const char *ty)
+{
+	int64_t shape[TLC_TRACE_MAX_DIMS], stride[TLC_TRACE_MAX_DIMS];
+	size_t nd, ns;
+	if (ints_of(shape, &nd, dims, 1) < 0)
+		return -1;
+	int has_stride = strides && strides->kind == TLC_TNODE_ARRAY && strides->n == nd &&
+	                 nd > 0 && ints_of(stride, &ns, strides, 0) == 0;
+	tlc_dtype dtype;
+	const char *name;
+	int rc = tensor_dtype(&dtype, &name, t, ty);
+	if (rc)
+		return rc;
+	put_byte(e, (unsigned char)(char)TLC_VALUE_TENSOR);
+	put_byte(e, (unsigned char)(char)dtype);
+	put_byte(e, (unsigned char)((has_stride ? 1 : 0) | (name ? 2 : 0)));
+	put_u(e, nd);
+	for (size_t i = 0; i < nd; i++)
+		put_u(e, (uint64_t)shape[i]);
+	for (size_t i = 0; has_stride && i < nd; i++)
+		put_i(e, stride[i]);
+	if (name)
+		put_bytes(e, &name, sizeof name);
+	return 0;
+}
+
+/* make_tensor_list, then put_value of the list (an argument: depth 0). */
+static int enc_tensor_list(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+                           const tlc_tnode *strides)
+{
+	if (dims->n > TLC_TRACE_MAX_ARGS)
+		return -1;
+	put_byte(e, (unsigned char)(char)TLC_VALUE_LIST);
+	put_u(e, dims->n);
+	const tlc_tnode *sc = first_child(strides);
+	for (const tlc_tnode *c = dims->first; c; c = c->next, sc = next_child(sc)) {
+		if (c->kind != TLC_TNODE_ARRAY)
+			return -1;
+		int rc = enc_tensor(e, t, c, sc, NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* build_one, then put_value. */
+static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tnode *tyn,
+                   const tlc_tnode *strides, const tlc_tnode *conc, arg_style st,
+                   const char **why)
+{
+	int rc;
+	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
+	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
+	                dims->first->kind == TLC_TNODE_ARRAY;
+	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a TensorList is not an array";
+			return -1;
+		}
+		rc = enc_tensor_list(e, t, dims, strides);
+	} else if (is_tensor_type(ty)) {
+		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+			*why = "'Input Dims' entry of a tensor is not an array";
+			return -1;
+		}
+		rc = enc_tensor(e, t, dims, strides, ty);
+	} else if (!tyn && dims && dims->kind == TLC_TNODE_ARRAY && dims->n > 0) {
+		rc = enc_tensor(e, t, dims, strides, NULL); /* no Input type: a shape, dtype unknown */
+	} else {
+		tlc_value v;
+		rc = set_scalar(&v, t, ty, conc, st);
+		if (rc == 0 && v.kind == TLC_VALUE_STRING && !v.u.string)
+			rc = TLC_ENOMEM;
+		if (rc == 0)
+			put_value(e, &v, 0);
+	}
+	if (rc == TLC_ENOMEM)
+		return rc;
+	if (rc) {
+		*why = "'Input Dims' holds a negative, non-integer or oversized entry";
+		return -1;
+	}
+	return 0;
+}
+
+int tlc_trace__build_encoded(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                             const tlc_tnode *dims, const tlc_tnode *types,
+                             const tlc_tnode *strides, const tlc_tnode *concrete,
+                             const char **why)
+{
+	size_t n = 0;
+	if (dims && dims->n > n) n = dims->n;
+	if (types && types->n > n) n = types->n;
+	if (n > TLC_TRACE_MAX_ARGS) {
+		*why = "more than 4096 entries in 'Input Dims'";
+		return TLC_EINPUT;
+	}
+	arg_style st = { concrete != NULL, 0 };
+	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
+		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
+	enc e;
+	e.p = e.stack;
+	e.n = 0;
+	e.cap = sizeof e.stack;
+	e.oom = 0;
+	e.a = t->a;
+	put_u(&e, n);
+	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
+	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
+	int rc = 0;
+	for (size_t k = 0; rc == 0 && k < n; k++) {
+		rc = enc_one(&e, t, cd, ct, cs, cc, st, why);
+		cd = next_child(cd), ct = next_child(ct), cs = next_child(cs), cc = next_child(cc);
+	}
+	if (rc < 0 && rc != TLC_ENOMEM)
+		rc = TLC_EINPUT;
+	if (rc == 0 && (e.oom || e.n > UINT32_MAX))
+		rc = TLC_ENOMEM;
+	if (rc == 0)
+		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
+	if (e.p != e.stack)
+		tlc_alloc__free(t->a, e.p);
+	return rc;
 }

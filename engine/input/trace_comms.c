@@ -24,7 +24,10 @@ void tlc_trace_comms__free(tlc_trace_comms *c)
 
 void tlc_trace_comms__begin(tlc_trace_comms *c)
 {
-	memset(&c->cur, 0, sizeof c->cur);
+	if (c->cur_written) { /* (most events hold no comm field: cur is still clear) */
+		memset(&c->cur, 0, sizeof c->cur);
+		c->cur_written = 0;
+	}
 	c->key = -1;
 }
 
@@ -45,8 +48,9 @@ static const struct { const char *name; size_t len; } comm_keys[K_COUNT] = {
 int tlc_trace_comms__key(tlc_trace_comms *c, const unsigned char *s, size_t n)
 {
 	c->key = -1;
-	for (int k = 0; k < K_COUNT; k++) /* (lengths first: most keys differ there) */
-		if (comm_keys[k].len == n && memcmp(comm_keys[k].name, s, n) == 0) {
+	for (int k = 0; k < K_COUNT; k++) /* (lengths and first bytes: most keys differ there) */
+		if (comm_keys[k].len == n && comm_keys[k].name[0] == s[0] &&
+		    memcmp(comm_keys[k].name, s, n) == 0) {
 			c->key = k;
 			return 1;
 		}
@@ -125,6 +129,7 @@ int tlc_trace_comms__value(tlc_trace_comms *c, int is_string, const char *s, siz
 	tlc_comm_info *x = &c->cur;
 	int key = c->key;
 	c->key = -1;
+	c->cur_written = 1;
 	switch (key) {
 	case K_NAME: copy_text(x->name, sizeof x->name, s, n); x->have |= TCI_NAME; return 0;
 	case K_DTYPE: copy_text(x->dtype, sizeof x->dtype, s, n); x->have |= TCI_DTYPE; return 0;

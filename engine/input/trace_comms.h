@@ -65,6 +65,7 @@ typedef struct tlc_trace_comms {
 	const tlc_allocator *a;
 	/* the event being parsed */
 	tlc_comm_info cur;
+	int cur_written;      /* cur may hold something (tlc_trace_comms__value ran) */
 	int key;              /* which comm key the current args key is, -1 none */
 	/* per collective row (tlc_trace_op.comm - 1) */
 	tlc_comm_info *rows;

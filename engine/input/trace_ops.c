@@ -77,6 +77,8 @@ static void sort_idx(uint32_t *v, uint32_t *tmp, size_t n, const tlc_trace_op *o
 	size_t h = n / 2;
 	sort_idx(v, tmp, h, ops);
 	sort_idx(v + h, tmp, n - h, ops);
+	if (cmp_op(&v[h], &v[h - 1], (void *)ops) >= 0)
+		return; /* in order already (a trace's ops mostly are): the merge would copy */
 	size_t i = 0, j = h, k = 0;
 	while (i < h && j < n)
 		tmp[k++] = cmp_op(&v[j], &v[i], (void *)ops) < 0 ? v[j++] : v[i++];
@@ -100,6 +102,11 @@ static int ids_unique(const tlc_trace_ops *t, int64_t *scratch)
 			return 0;
 		scratch[i] = t->ops[i].ext;
 	}
+	size_t up = 1; /* (ids mostly rise in file order: no sort needed then) */
+	while (up < t->nops && scratch[up] > scratch[up - 1])
+		up++;
+	if (up >= t->nops)
+		return 1;
 	qsort(scratch, t->nops, sizeof *scratch, cmp_i64p);
 	for (size_t i = 1; i < t->nops; i++)
 		if (scratch[i] == scratch[i - 1])
