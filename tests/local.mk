@@ -249,3 +249,10 @@ tests_test_densemap_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # ---- oplog3: the op-log fast path's batches of lines against yajl ----
 TESTS += tests/json_fast_batch.sh
 EXTRA_DIST += tests/json_fast_batch.sh
+
+# The string builder's decimal integers (tlc_sb__put_i64) against snprintf.
+check_PROGRAMS += tests/test_sb
+TESTS += tests/test_sb
+tests_test_sb_SOURCES = tests/test_sb.c
+tests_test_sb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -180,6 +180,21 @@ void tlc_sb__puts(tlc_sb *sb, const char *s) { tlc_sb__append(sb, s, strlen(s));
 
 void tlc_sb__putc(tlc_sb *sb, char c) { tlc_sb__append(sb, &c, 1); }
 
+void tlc_sb__put_i64(tlc_sb *sb, int64_t v)
+{
+	char buf[24]; /* "-9223372036854775808" is 20 characters */
+	char *p = buf + sizeof buf;
+	/* the magnitude in unsigned arithmetic: -INT64_MIN does not fit int64 */
+	uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		*--p = '-';
+	tlc_sb__append(sb, p, (size_t)(buf + sizeof buf - p));
+}
+
 void tlc_sb__printf(tlc_sb *sb, const char *fmt, ...)
 {
 	char small[256];

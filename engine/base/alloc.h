@@ -54,6 +54,8 @@ void tlc_sb__append(tlc_sb *sb, const char *s, size_t n);
 void tlc_sb__puts(tlc_sb *sb, const char *s);
 void tlc_sb__printf(tlc_sb *sb, const char *fmt, ...) TLC_PRINTF(2, 3);
 void tlc_sb__putc(tlc_sb *sb, char c);
+/** Appends v in decimal, as printf's %lld spells it (the hot summaries). */
+void tlc_sb__put_i64(tlc_sb *sb, int64_t v);
 /** Returns ptr ("" when empty) or NULL after a failed append. */
 const char *tlc_sb__str(tlc_sb *sb);
 void tlc_sb__reset(tlc_sb *sb);

@@ -480,8 +480,11 @@ static void put_value_shape(tlc_sb *sb, const tlc_value *v, int depth, shape_wal
 		/* a summary, not a dump: at most 16 dimensions are spelled out */
 		size_t nd = v->u.tensor.ndim, shown = nd > 16 ? 16 : nd;
 		tlc_sb__putc(sb, '[');
-		for (size_t i = 0; i < shown; i++)
-			tlc_sb__printf(sb, i ? ",%lld" : "%lld", (long long)v->u.tensor.shape[i]);
+		for (size_t i = 0; i < shown; i++) {
+			if (i)
+				tlc_sb__putc(sb, ',');
+			tlc_sb__put_i64(sb, v->u.tensor.shape[i]);
+		}
 		if (shown < nd)
 			tlc_sb__printf(sb, ",... (%zu dims)", nd);
 		tlc_sb__putc(sb, ']');
