@@ -285,32 +285,36 @@ static int set_scalar(tlc_value *v, tlc_trace_ops *t, const char *ty, const tlc_
 	return 0;
 }
 
-/* 0 when the argument was built, -1 (with *why) when it is malformed. */
-static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
-                     const tlc_tnode *tyn, const tlc_tnode *strides, const tlc_tnode *conc,
-                     arg_style st, const char **why)
+/* What one argument of a cpu_op is, from its 'Input Dims' and 'Input type'
+ * entries: the one classification build_one and enc_one share. */
+typedef enum arg_kind { ARG_BAD, ARG_TENSOR_LIST, ARG_TENSOR, ARG_SHAPE, ARG_SCALAR } arg_kind;
+
+static arg_kind classify_arg(const tlc_tnode *dims, const tlc_tnode *tyn, const char **ty,
+                             const char **why)
 {
-	int rc;
-	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
+	*ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
 	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
 	                dims->first->kind == TLC_TNODE_ARRAY;
-	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
+	int dims_array = dims && dims->kind == TLC_TNODE_ARRAY;
+	if (((*ty)[0] == 'T' && strcmp(*ty, "TensorList") == 0) || dims_list) {
+		if (!dims_array)
 			*why = "'Input Dims' entry of a TensorList is not an array";
-			return -1;
-		}
-		rc = make_tensor_list(v, t, dims, strides);
-	} else if (is_tensor_type(ty)) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
-			*why = "'Input Dims' entry of a tensor is not an array";
-			return -1;
-		}
-		rc = make_tensor(v, t, dims, strides, ty);
-	} else if (!tyn && dims && dims->kind == TLC_TNODE_ARRAY && dims->n > 0) {
-		rc = make_tensor(v, t, dims, strides, NULL); /* no Input type: a shape, dtype unknown */
-	} else {
-		rc = set_scalar(v, t, ty, conc, st);
+		return dims_array ? ARG_TENSOR_LIST : ARG_BAD;
 	}
+	if (is_tensor_type(*ty)) {
+		if (!dims_array)
+			*why = "'Input Dims' entry of a tensor is not an array";
+		return dims_array ? ARG_TENSOR : ARG_BAD;
+	}
+	if (!tyn && dims_array && dims->n > 0)
+		return ARG_SHAPE; /* no Input type: a shape, dtype unknown */
+	return ARG_SCALAR;
+}
+
+/* The end of build_one and enc_one: 0, TLC_ENOMEM, or -1 with *why for a
+ * builder's refusal. */
+static int arg_result(int rc, const char **why)
+{
 	if (rc == TLC_ENOMEM)
 		return rc;
 	if (rc) {
@@ -318,6 +322,32 @@ static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 		return -1;
 	}
 	return 0;
+}
+
+/* 0 when the argument was built, -1 (with *why) when it is malformed. */
+static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
+                     const tlc_tnode *tyn, const tlc_tnode *strides, const tlc_tnode *conc,
+                     arg_style st, const char **why)
+{
+	const char *ty;
+	int rc;
+	switch (classify_arg(dims, tyn, &ty, why)) {
+	case ARG_BAD:
+		return -1;
+	case ARG_TENSOR_LIST:
+		rc = make_tensor_list(v, t, dims, strides);
+		break;
+	case ARG_TENSOR:
+		rc = make_tensor(v, t, dims, strides, ty);
+		break;
+	case ARG_SHAPE:
+		rc = make_tensor(v, t, dims, strides, NULL);
+		break;
+	default:
+		rc = set_scalar(v, t, ty, conc, st);
+		break;
+	}
+	return arg_result(rc, why);
 }
 
 /* Every schema argument is built, in order: a value the trace did not record
@@ -803,39 +833,31 @@ static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tn
                    const tlc_tnode *strides, const tlc_tnode *conc, arg_style st,
                    const char **why)
 {
+	const char *ty;
 	int rc;
-	const char *ty = tyn && tyn->kind == TLC_TNODE_STRING ? tyn->text : "";
-	int dims_list = dims && dims->kind == TLC_TNODE_ARRAY && dims->first &&
-	                dims->first->kind == TLC_TNODE_ARRAY;
-	if ((ty[0] == 'T' && strcmp(ty, "TensorList") == 0) || dims_list) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
-			*why = "'Input Dims' entry of a TensorList is not an array";
-			return -1;
-		}
+	switch (classify_arg(dims, tyn, &ty, why)) {
+	case ARG_BAD:
+		return -1;
+	case ARG_TENSOR_LIST:
 		rc = enc_tensor_list(e, t, dims, strides);
-	} else if (is_tensor_type(ty)) {
-		if (!dims || dims->kind != TLC_TNODE_ARRAY) {
-			*why = "'Input Dims' entry of a tensor is not an array";
-			return -1;
-		}
+		break;
+	case ARG_TENSOR:
 		rc = enc_tensor(e, t, dims, strides, ty);
-	} else if (!tyn && dims && dims->kind == TLC_TNODE_ARRAY && dims->n > 0) {
-		rc = enc_tensor(e, t, dims, strides, NULL); /* no Input type: a shape, dtype unknown */
-	} else {
+		break;
+	case ARG_SHAPE:
+		rc = enc_tensor(e, t, dims, strides, NULL);
+		break;
+	default: {
 		tlc_value v;
 		rc = set_scalar(&v, t, ty, conc, st);
 		if (rc == 0 && v.kind == TLC_VALUE_STRING && !v.u.string)
 			rc = TLC_ENOMEM;
 		if (rc == 0)
 			put_value(e, &v, 0);
+		break;
 	}
-	if (rc == TLC_ENOMEM)
-		return rc;
-	if (rc) {
-		*why = "'Input Dims' holds a negative, non-integer or oversized entry";
-		return -1;
 	}
-	return 0;
+	return arg_result(rc, why);
 }
 
 int tlc_trace__build_encoded(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
