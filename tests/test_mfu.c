@@ -145,6 +145,36 @@ static void test_six_nd(void **state)
 	tlc_mfu_free(m);
 }
 
+/* A forward-only input (inference, or a log captured without backward)
+ * has no 6ND comparator: 6ND approximates a training step's forward (2ND)
+ * and backward (4ND) FLOPs, so comparing forward FLOPs with it is
+ * meaningless (issue 28: resnet50's forward log printed 54x 6ND). */
+static void test_six_nd_forward_only(void **state)
+{
+	(void)state;
+	fx_env *e = fx_env_new("NVIDIA H100 80GB HBM3", ops, 2); /* ops 0 and 1: forward */
+	tlc_mfu_options o = opts(1.0);
+	o.params = 1000;
+	o.tokens = 8;
+	tlc_mfu *m = NULL;
+	assert_int_equal(tlc_mfu_compute(&m, e->ev, &o), 0);
+	const tlc_mfu_summary *r = tlc_mfu_get_summary(m);
+	assert_false(r->has_6nd);
+	assert_int_equal(r->params, 1000);
+	char *txt = NULL;
+	FX_CAPTURE(txt, tlc_write_mfu(out, m, TLC_FORMAT_TEXT));
+	assert_null(strstr(txt, "x 6ND"));
+	assert_non_null(strstr(txt, "6ND comparator: not applicable: the input has no backward"));
+	free(txt);
+	char *js = NULL;
+	FX_CAPTURE(js, tlc_write_mfu(out, m, TLC_FORMAT_JSON));
+	assert_non_null(strstr(js, "\"six_nd\": null"));
+	assert_non_null(strstr(js, "\"six_nd_unavailable\": \"not applicable"));
+	free(js);
+	tlc_mfu_free(m);
+	fx_env_teardown((void **)&e);
+}
+
 /* Kineto traces spell dtypes as c10::BFloat16, c10::Half, float, ...: the
  * phase dtype still comes out right. */
 static void test_trace_dtype_spellings(void **state)
@@ -182,6 +212,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_step_seconds_invalid, setup, fx_env_teardown),
 		cmocka_unit_test_setup_teardown(test_peak_missing, setup, fx_env_teardown),
 		cmocka_unit_test_setup_teardown(test_six_nd, setup, fx_env_teardown),
+		cmocka_unit_test(test_six_nd_forward_only),
 		cmocka_unit_test(test_trace_dtype_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,6 +93,10 @@ static int six_nd(tlc_mfu *m, const tlc_mfu_options *o)
 	m->res.tokens = o->tokens > 0 ? o->tokens : (info ? info->tokens : -1);
 	if (m->res.params <= 0 || m->res.tokens <= 0)
 		return 0;
+	/* 6ND approximates a training step (2ND forward + 4ND backward): with
+	 * no forward or no backward FLOPs the comparison means nothing */
+	if (!m->res.phase[TLC_PHASE_FORWARD].present || !m->res.phase[TLC_PHASE_BACKWARD].present)
+		return 0;
 	tlc_count s, c;
 	tlc_count__init(&s);
 	tlc_count__init(&c);

@@ -4,6 +4,18 @@
 #include "reports.h"
 #include "textw.h"
 
+/* Why the summary has no 6ND comparator (has_6nd is 0). */
+static const char *six_nd_unavailable(const tlc_mfu_summary *r)
+{
+	if (r->params <= 0 || r->tokens <= 0)
+		return "unavailable (give --params and --tokens, or record them in the op log header)";
+	if (!r->phase[TLC_PHASE_BACKWARD].present)
+		return "not applicable: the input has no backward FLOPs (a forward-only step); 6ND "
+		       "approximates a training step's forward and backward FLOPs";
+	return "not applicable: the input has no forward FLOPs; 6ND approximates a training "
+	       "step's forward and backward FLOPs";
+}
+
 static void write_text(FILE *out, const tlc_mfu_summary *r)
 {
 	tlc_digits a = { 0 }, c = { 0 };
@@ -38,8 +50,7 @@ static void write_text(FILE *out, const tlc_mfu_summary *r)
 		        tlc_textw__group(&a, r->six_nd),
 		        tlc_textw__group(&c, r->counted_fwd_bwd), r->ratio_6nd);
 	else
-		fputs("6ND comparator: unavailable (give --params and --tokens, or record them in "
-		      "the op log header)\n", out);
+		fprintf(out, "6ND comparator: %s\n", six_nd_unavailable(r));
 	tlc_textw__digits_free(&a);
 	tlc_textw__digits_free(&c);
 }
@@ -69,7 +80,7 @@ static int write_json(FILE *out, const tlc_mfu_result *r)
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.mfu/2");
+	tlc_jsonw__kstr(g, "schema", "tlcost.mfu/3");
 	tlc_jsonw__kstr(g, "report", "mfu");
 	tlc_jsonw__key(g, "device");
 	tlc_rep__device_json(g, r->device);
@@ -96,6 +107,11 @@ static int write_json(FILE *out, const tlc_mfu_result *r)
 	} else {
 		yajl_gen_null(g);
 	}
+	tlc_jsonw__key(g, "six_nd_unavailable");
+	if (r->has_6nd)
+		yajl_gen_null(g);
+	else
+		tlc_jsonw__str(g, six_nd_unavailable(r));
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
 }
