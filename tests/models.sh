@@ -49,5 +49,37 @@ done
 check "resnet18.train.oplog.jsonl.gz" "resnet18 backward MACs" \
 	"r['phases']['backward']['macs'] == 3510132736 and r['phases']['forward']['macs'] == 1814073344"
 
+# tools/check_macs.py scales torchvision's per-sample figure by the log's
+# batch (header meta.batch; docs/capture.md's own example is --batch 8). A
+# batch-2 log is made from the batch-1 example by writing every record
+# twice (conv and linear MACs are linear in the batch): it must be OK at
+# batch 2 (2 x 4,089,184,256) and a MISMATCH when its header says batch 1.
+python3 - "$srcdir/examples/resnet50.oplog.jsonl.gz" "$tmp" <<'PY'
+import gzip, json, sys
+lines = gzip.open(sys.argv[1], "rt").read().splitlines()
+head, recs = json.loads(lines[0]), [json.loads(l) for l in lines[1:] if l.strip()]
+for batch, name in ((2, ".b2"), (1, ".b1")):
+    head["meta"]["batch"] = batch
+    with open(sys.argv[2] + name, "w") as f:
+        f.write(json.dumps(head) + "\n")
+        for copy in range(2):
+            for r in recs:
+                r2 = dict(r, id=r["id"] + copy * 10**6)
+                if "parent" in r2 and r2["parent"] is not None:
+                    r2["parent"] += copy * 10**6
+                f.write(json.dumps(r2) + "\n")
+PY
+if python3 "$srcdir/tools/check_macs.py" "$tmp.b2" | grep -q "forward MACs=8178368512 OK$"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: check_macs.py: a batch-2 resnet50 log is not OK at 2 x the per-sample MACs"; fail=$((fail + 1))
+fi
+if python3 "$srcdir/tools/check_macs.py" "$tmp.b1" > /dev/null; then
+	echo "FAIL: check_macs.py: twice the MACs under a batch-1 header passed"; fail=$((fail + 1))
+else
+	pass=$((pass + 1))
+fi
+rm -f "$tmp.b1" "$tmp.b2"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,7 +7,8 @@ convolutions and linear layers, biases excluded:
     resnet50      4.09 GFLOPS  -> 4,089,184,256 MACs
     vit_b_16     17.56 GFLOPS  -> 17,563,828,224 MACs
     mobilenet_v2  0.30 GFLOPS  -> 300,774,272 MACs
-This script recomputes those MACs from nothing but the shapes in a log's
+They are per sample: the expected figure is scaled by the log's batch
+(header `meta.batch`).  This script recomputes those MACs from nothing but the shapes in a log's
 forward records, so it checks the capture (shapes, argument order), not the
 tlcost rules.  Standard library only; any python3 runs it.
 
@@ -21,18 +22,37 @@ import json
 import sys
 from collections import Counter
 
-EXPECTED = {
+# Per sample (batch 1), from torchvision's weight metadata:
+PER_SAMPLE = {
     "resnet50": 4089184256,
     "vit_b_16": 17563828224,
     "mobilenet_v2": 300774272,
-    # Not published; derived by hand for nn.TransformerEncoder(d_model=512,
-    # nhead=8, dim_feedforward=2048, 6 layers), 1 x 128 tokens:
-    #   per layer, linears: 128 * (4*512*512 [q,k,v,out] + 2*512*2048 [ffn])
-    #                     = 128 * 3,145,728 = 402,653,184
-    #   per layer, attention: 2 * 8 heads * 128 * 128 * 64 = 16,777,216
-    #   6 * (402,653,184 + 16,777,216) = 2,516,582,400
-    "transformer_encoder": 2516582400,
 }
+
+
+def transformer_encoder_macs(batch, seq):
+    """Not published; derived by hand for nn.TransformerEncoder(d_model=512,
+    nhead=8, dim_feedforward=2048, 6 layers), batch x seq tokens:
+      per layer, linears: seq * (4*512*512 [q,k,v,out] + 2*512*2048 [ffn])
+                        = seq * 3,145,728
+      per layer, attention: 2 [q@k^T, attn@v] * 8 heads * seq * seq * 64
+    At 1 x 128: 6 * (402,653,184 + 16,777,216) = 2,516,582,400."""
+    per_layer = seq * 3145728 + 2 * 8 * seq * seq * 64
+    return batch * 6 * per_layer
+
+
+def expected_macs(head):
+    """The expected forward MACs of a log's model at the log's batch (and
+    sequence length), or None where no figure exists. The header's
+    meta.batch (written by `python3 -m tlcost capture`) scales the
+    per-sample figures; a log without it is taken as batch 1."""
+    meta = head.get("meta") or {}
+    batch = meta.get("batch", 1)
+    model = head.get("model")
+    if model == "transformer_encoder":
+        return transformer_encoder_macs(batch, meta.get("seq", 128))
+    per = PER_SAMPLE.get(model)
+    return None if per is None else batch * per
 
 
 def prod(xs):
@@ -138,7 +158,7 @@ def main(argv):
         head, records = read_log(path)
         total, per_op = forward_macs(records)
         model = head.get("model", "?")
-        want = EXPECTED.get(model)
+        want = expected_macs(head)
         verdict = "" if want is None else \
             ("OK" if total == want else "MISMATCH (want %d, diff %+d)"
              % (want, total - want))
