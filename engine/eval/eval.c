@@ -571,8 +571,11 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               "if its cost is exactly its children's, register it with "
 		               ".kind = TLC_RULE_DECOMPOSED instead; or, without C, write a rule file "
 		               "(`rule %s` / `other = ...` / `end`) and run "
-		               "`tlcost --rules my.tlrules flops FILE` (docs/rule-files.md)",
-		               full, name, name);
+		               "`tlcost --rules my.tlrules flops FILE` (docs/rule-files.md); "
+		               "or, from Python, `@tlcost.register_rule(\"%s\")` on a function "
+		               "returning tlcost.Cost, before tlcost.capture or tlcost.read "
+		               "(docs/python.md)",
+		               full, name, name, name);
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "
