@@ -324,11 +324,11 @@ def rule(k, expr):
 
 
 def balanced(n):
-    """an expression of n leaves, a balanced tree of + and * (depth log2 n)."""
+    """an expression of n leaves, a balanced tree of + and - (depth log2 n)."""
     if n == 1:
         return "numel(in0)"
     h = n // 2
-    op = " + " if n % 3 else " * "
+    op = " - " if n % 3 == 0 else " + "
     return "(" + balanced(h) + op + balanced(n - h) + ")"
 
 
