@@ -25,8 +25,8 @@ read as a growth rate.
 
 Rows whose axis is in KNOWN_SUPERLINEAR report XFAIL instead of FAIL (and
 XPASS, which fails the check, once they scale: then empty the entry).
-Environment: SCALING_JOBS (parallel runs, default 2), SCALING_ONLY (a
-substring: only axes whose name holds it), SCALING_KEEP=1 (keep WORKDIR).
+Environment: SCALING_JOBS (parallel runs, default 2), SCALING_ONLY (substrings,
+comma-separated: only axes whose name holds one), SCALING_KEEP=1 (keep WORKDIR).
 """
 import concurrent.futures
 import json
@@ -54,6 +54,17 @@ KNOWN_SUPERLINEAR = {
     # module path depth (engine/report/tree.c)
     ("oplog: module path depth", "tree", None): "issue 23 finding 2",
     ("oplog: module path depth", "report", None): "issue 23 finding 2",
+    # New findings of this check (issue 23, scaling branch), not fixed yet:
+    # 3. whitespace before the events array's closing bracket: instructions
+    #    quadratic in the run (tlc_trace__read_stream, the same window as
+    #    finding 1: 1, 4, 16 MiB of it cost 0.06, 0.18, 0.62 s natively).
+    ("trace: whitespace before ]", None, "Ir"): "issue 23 finding 3",
+    # 4. whitespace inside one event (its args): the fast path's extent scan
+    #    (tlc_json_trace__extent) starts over from the event's first byte
+    #    each time more of it arrives, until the event outgrows the window
+    #    and goes to yajl: 43 M, 136 M, 237 M, 345 M instructions at 0.5, 1,
+    #    2, 4 MiB (super-linear up to about 1 MiB, linear after).
+    ("trace: whitespace inside args", None, "Ir"): "issue 23 finding 4",
 }
 
 # (axis label, generator, N for check, N for bench, heap sizes up to hmax * N,
@@ -78,7 +89,7 @@ JOIN = ("join", ["join", "{in}"])
 RULES = ("rules loader + flops", ["--rules", "{in}", "flops", "{dir}/rule_ops.jsonl"])
 
 CASES = [
-    ("trace: events", gen.t_events, 400, 25000, 16, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
+    ("trace: events", gen.t_events, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
     ("trace: whitespace between events (one run)", gen.t_ws_between, 1 << 18, 8 << 20, 16,
      [FLOPS, JOIN]),
     ("trace: whitespace in every gap", gen.t_ws_gaps, 1 << 18, 8 << 20, 16, [FLOPS]),
@@ -86,17 +97,19 @@ CASES = [
     ("trace: whitespace before ]", gen.t_ws_end, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("trace: op name length", gen.t_name_len, 1 << 15, 1 << 17, 16, [FLOPS, LEDGER, PROFILE]),
     ("trace: arg string length", gen.t_arg_str, 1 << 15, 1 << 17, 16, [FLOPS]),
-    ("trace: JSON nesting in args", gen.t_nest, 7, 14, 8, [FLOPS]),
+    ("trace: JSON nesting in args (fast path)", gen.t_nest, 3, 3, 4, [FLOPS]),
+    ("trace: JSON nesting in args (17 + N levels)", gen.t_nest_deep, 10, 10, 4, [FLOPS]),
     ("trace: arguments per op", gen.t_args, 128, 1024, 16, [FLOPS, LEDGER]),
     ("trace: dims per tensor", gen.t_dims, 8, 16, 8, [FLOPS]),
     ("trace: module depth", gen.t_module_depth, 64, 1024, 16, [TREE, REPORT]),
     ("trace: ranks (tlcost ranks DIR)", gen.t_ranks, 4, 64, 16, [("ranks", ["ranks", "{in}"])]),
-    ("oplog: ops", gen.o_ops, 400, 25000, 16, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
+    ("oplog: ops", gen.o_ops, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
     ("oplog: blank lines (one run)", gen.o_ws_lines, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("oplog: whitespace inside a record", gen.o_ws_inline, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("oplog: op name length", gen.o_name_len, 1 << 15, 1 << 20, 16, [FLOPS, LEDGER, PROFILE]),
     ("oplog: arg string length", gen.o_arg_str, 1 << 15, 1 << 20, 16, [FLOPS]),
-    ("oplog: JSON nesting in an unknown field", gen.o_nest, 7, 14, 8, [FLOPS]),
+    ("oplog: JSON nesting in an unknown field", gen.o_nest, 3, 3, 4, [FLOPS]),
+    ("oplog: JSON nesting, 17 + N levels", gen.o_nest_deep, 10, 10, 4, [FLOPS]),
     ("oplog: module path depth", gen.o_module_depth, 64, 1024, 16, [TREE, REPORT, PROFILE_MOD]),
     ("oplog: arguments per op", gen.o_args, 128, 4096, 16, [FLOPS, LEDGER]),
     ("oplog: dims per tensor", gen.o_dims, 8, 16, 8, [FLOPS]),
@@ -311,8 +324,8 @@ def main():
     mode, tlcost, work = sys.argv[1:]
     os.makedirs(work, exist_ok=True)
     runner = Runner(os.path.abspath(tlcost), os.path.abspath(work))
-    only = os.environ.get("SCALING_ONLY")
-    cases = [c for c in CASES if not only or only in c[0]]
+    only = [o for o in os.environ.get("SCALING_ONLY", "").split(",") if o]
+    cases = [c for c in CASES if not only or any(o in c[0] for o in only)]
     if any(c[1] is gen.m_partials for c in cases):
         partial_template(runner)
     rc = (check if mode == "check" else bench)(runner, cases)
