@@ -7,7 +7,10 @@
 # axis' size, measured at N, 2N, 4N (tests/scaling/scaling.py: how it
 # decides; KNOWN_SUPERLINEAR there: the rows that report XFAIL until their
 # fix lands). Counts, never wall clock, so a loaded machine changes nothing.
-# About 100 CPU seconds (2 jobs: about a minute on two idle cores).
+# About 140 CPU seconds, most of them callgrind (141 runs, 4 G instructions
+# in all); it runs 2 at a time (SCALING_JOBS): a little over a minute on two
+# idle cores (7 to 8 minutes measured on 2 cores shared with about 12 other
+# busy processes).
 #
 # Skipped (77): under TLCOST_TEST_WRAPPER=valgrind (each run is already
 # under valgrind here; memcheck adds nothing but hours), in a sanitizer
