@@ -256,3 +256,11 @@ TESTS += tests/test_sb
 tests_test_sb_SOURCES = tests/test_sb.c
 tests_test_sb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# Size-scaling check (issue 23): instructions (callgrind) and peak heap
+# (tests/scaling/peakheap.c) at N, 2N, 4N along every axis an input can grow,
+# for every command that reads it; `make bench-scaling` runs the same axes
+# natively at large sizes (tests/bench/local.mk). tests/README.md: adding an axis.
+TESTS += tests/scaling/scaling.sh
+EXTRA_DIST += tests/scaling/scaling.sh tests/scaling/scaling.py tests/scaling/gen.py \
+	tests/scaling/peakheap.c tests/README.md

@@ -33,6 +33,7 @@ bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-python
 	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
 	@$(MAKE) $(AM_MAKEFLAGS) bench-map
+	@$(MAKE) $(AM_MAKEFLAGS) bench-scaling
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
@@ -41,7 +42,7 @@ bench-clean:
 	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
 	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp tests/bench/callgrind.*.out \
 	      tests/bench/*.runs tests/bench/bench-rows.out
-	rm -rf tests/bench/ranks
+	rm -rf tests/bench/ranks tests/bench/scaling
 
 # `make bench-trace` (not part of `make check`): a synthetic trace of
 # BENCH_EVENTS (default 5 million) events, read by `tlcost flops`, timed
@@ -78,3 +79,13 @@ bench-tokens: tlcost$(EXEEXT) tests/bench/timeit$(EXEEXT)
 EXTRA_PROGRAMS += tests/bench/gen_collide
 tests_bench_gen_collide_SOURCES = tests/bench/gen_collide.c
 CLEANFILES += tests/bench/gen_collide$(EXEEXT)
+
+# `make bench-scaling` (also run by `make bench`): every axis of the
+# size-scaling check (tests/scaling/scaling.py) at large sizes (tens of MB),
+# natively: CPU time and peak RSS at N, 2N, 4N and their ratios (figures, no
+# verdict; the counted verdicts are `make check`'s tests/scaling/scaling.sh).
+# SCALING_ONLY=SUBSTRING runs the axes whose name holds it.
+.PHONY: bench-scaling
+bench-scaling: tlcost$(EXEEXT)
+	@python3 $(top_srcdir)/tests/scaling/scaling.py bench \
+		'$(abs_top_builddir)/tlcost' '$(abs_top_builddir)/tests/bench/scaling'
