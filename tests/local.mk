@@ -256,3 +256,7 @@ TESTS += tests/test_sb
 tests_test_sb_SOURCES = tests/test_sb.c
 tests_test_sb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# Input reliability (issue 23: linear window, UTF-8, sniffing, duplicate keys).
+TESTS += tests/trace_linear.sh
+EXTRA_DIST += tests/trace_linear.sh

@@ -1353,24 +1353,45 @@ static int win_decline(reader *r, fastwin *w, size_t s)
 	return 0;
 }
 
+static size_t skip_ws(const unsigned char *d, size_t s, size_t hi)
+{
+	while (s < hi && json_ws(d[s]))
+		s++;
+	return s;
+}
+
+/* The window ends in separators (whitespace, a comma): yajl takes them
+ * now, so that the window neither keeps nor scans them again when more
+ * bytes come (whitespace of any length costs linear time, bounded memory).
+ * After the comma, yajl stands before an event, as right after the '['. */
+static int win_separators(reader *r, fastwin *w, size_t s, int comma)
+{
+	if (w->eof)
+		return w->synced = 0;
+	int rc = win_feed(r, w, w->lo, s);
+	w->lo = s;
+	if (comma)
+		w->need_comma = 0;
+	return rc < 0 ? rc : WIN_MORE;
+}
+
 /* Between events: the separators, then a run of events from the '{'. */
 static int win_fast(reader *r, fastwin *w)
 {
 	unsigned char *d = win_data(w);
-	size_t s = w->lo;
+	size_t s = skip_ws(d, w->lo, w->hi);
+	int comma = 0;
 	w->in_str = w->esc = 0; /* (lo is between events: for win_yajl, if it reads on) */
-	while (s < w->hi && json_ws(d[s]))
-		s++;
 	if (w->need_comma && s < w->hi) {
 		if (d[s] != ',') {
 			w->synced = 0;
 			return 0;
 		}
-		for (s++; s < w->hi && json_ws(d[s]); s++)
-			;
+		comma = 1;
+		s = skip_ws(d, s + 1, w->hi);
 	}
 	if (s >= w->hi)
-		return w->eof ? (w->synced = 0) : WIN_MORE;
+		return win_separators(r, w, s, comma);
 	if (d[s] != '{') {
 		w->synced = 0;
 		return 0;
@@ -1476,14 +1497,14 @@ static size_t slice_cut(fastwin *w, const unsigned char *p, size_t n)
 }
 
 /* The window's bytes in slices of w->slice (0: whole chunks, which end
- * between tokens), until w->fill are pending or a step needs more. */
+ * between tokens), until w->fill are pending, or twice what was pending
+ * when a step needs more. */
 static int read_fast(reader *r, tlc_instream *in, fastwin *w)
 {
 	const unsigned char *p = NULL;
-	size_t n = 0;
-	int more = 0;
+	size_t n = 0, want = w->fill;
 	for (;;) {
-		while (!w->eof && (more || w->hi - w->lo < w->fill)) {
+		while (!w->eof && w->hi - w->lo < want) {
 			int rc = 0;
 			if (n == 0 && (rc = tlc_instream__read(in, &p, &n)) < 0) {
 				/* yajl reads what came before, as it would have */
@@ -1502,12 +1523,16 @@ static int read_fast(reader *r, tlc_instream *in, fastwin *w)
 				return rc;
 			p += take;
 			n -= take;
-			more = 0;
 		}
 		int rc = win_step(r, w);
 		if (rc < 0)
 			return rc;
-		more = rc == WIN_MORE;
+		/* an event not yet whole: twice the bytes before it is looked at
+		 * again, so a long event is scanned a bounded number of times
+		 * (linear), not once per slice */
+		want = w->fill;
+		if (rc == WIN_MORE && 2 * (w->hi - w->lo) > want)
+			want = 2 * (w->hi - w->lo);
 		if (w->eof) { /* an event cut by the end: yajl says so */
 			rc = win_feed(r, w, w->lo, w->hi);
 			w->lo = w->hi;
