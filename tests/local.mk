@@ -260,3 +260,5 @@ tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # Input reliability (issue 23: linear window, UTF-8, sniffing, duplicate keys).
 TESTS += tests/trace_linear.sh
 EXTRA_DIST += tests/trace_linear.sh
+TESTS += tests/utf8_cli.sh
+EXTRA_DIST += tests/utf8_cli.sh

@@ -25,6 +25,7 @@
 #include "instream.h"
 #include "oplog.h"
 #include "json_fast.h"
+#include "jsontext.h"
 
 /* The event handlers are inlined into each yajl callback, where the event
  * type is a constant: each callback then has its own small dispatch on the
@@ -256,6 +257,7 @@ typedef struct reader {
 	uint64_t err_col; /* explicit column, 0 = from the bytes consumed */
 	char msg[480];
 
+	tlc_jsontext text;   /* the strings of what yajl is handed (jsontext.h) */
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 	int fast_escapes;    /* the line on the fast path has a backslash */
 	const unsigned char *plain_from, *plain_to; /* bytes of the chunk without one */
@@ -287,6 +289,10 @@ static const char *remedy_for(const char *code)
 		return "remove the \\u0000 from the string: a name or field that holds a NUL "
 		       "cannot be carried whole (it would be cut at the NUL and counted under "
 		       "another name); fix the writer of the log";
+	if (!strcmp(code, "oplog_utf8_invalid"))
+		return "write the log as UTF-8 (RFC 8259), and a \\u escape of a surrogate only as "
+		       "a pair (\\ud83d\\ude00): fix the writer of the log; tlcost does not replace "
+		       "what it cannot read, since a replaced name is another op";
 	if (!strcmp(code, "oplog_line_too_long"))
 		return "check that the file is an op log (one JSON object per line); split "
 		       "huge records";
@@ -1508,7 +1514,7 @@ static int raise_pending(reader *r, uint64_t col)
 	                          remedy_for(r->err_code), "%s", r->msg);
 }
 
-static int feed(reader *r, const unsigned char *p, size_t n)
+static int feed_yajl(reader *r, const unsigned char *p, size_t n)
 {
 	yajl_status st = yajl_parse(r->y, p, n);
 	if (r->yajl_oom) {
@@ -1530,6 +1536,29 @@ static int feed(reader *r, const unsigned char *p, size_t n)
 	if (why)
 		yajl_free_error(r->y, why);
 	return rc;
+}
+
+/* The string bytes at p[at] are not well-formed (jsontext.h): yajl reads
+ * the bytes before them (its errors there come first), then the line is
+ * refused where the offending sequence or escape begins. */
+static int ill_formed(reader *r, const unsigned char *p, size_t at)
+{
+	int rc = feed_yajl(r, p, at);
+	if (rc < 0)
+		return rc;
+	char why[160];
+	tlc_jsontext__describe(&r->text, why, sizeof why);
+	uint64_t col = r->line_len + at + 1 - tlc_jsontext__back(&r->text);
+	return tlc_error__set_pos(TLC_EINPUT, "oplog_utf8_invalid", r->file, r->line, col,
+	                          remedy_for("oplog_utf8_invalid"), "line %llu: %s",
+	                          (unsigned long long)r->line, why);
+}
+
+/* Hands p[0..n) of the current line to yajl, its strings checked first. */
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	size_t ok = tlc_jsontext__scan(&r->text, p, n);
+	return ok < n ? ill_formed(r, p, ok) : feed_yajl(r, p, n);
 }
 
 static int end_line(reader *r)

@@ -13,6 +13,7 @@
 #include "eval.h"
 #include "instream.h"
 #include "json_fast.h"
+#include "jsontext.h"
 #include "trace.h"
 
 typedef enum ekey {
@@ -100,6 +101,7 @@ typedef struct reader {
 	char err_msg[200];
 	/* position of the current chunk */
 	uint64_t line, col;
+	tlc_jsontext text; /* the strings of what yajl is handed (jsontext.h) */
 } reader;
 
 /* ---------------------------------------------------------------- */
@@ -141,6 +143,10 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_string_nul") == 0)
 		return "remove the \\u0000 from the string: a name that holds a NUL cannot be "
 		       "carried whole (it would be cut at the NUL); fix the writer of the trace";
+	if (strcmp(code, "trace_utf8_invalid") == 0)
+		return "write the trace as UTF-8 (RFC 8259), and a \\u escape of a surrogate only "
+		       "as a pair (\\ud83d\\ude00): fix the writer of the trace; tlcost does not "
+		       "replace what it cannot read, since a replaced name is another op";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -1092,8 +1098,9 @@ static void reader_free(reader *r)
 	tlc_trace__ops_free(&r->ops);
 }
 
-/* Feeds one chunk; 0 or a negative code with the error set at its position. */
-static int feed(reader *r, const unsigned char *p, size_t n)
+/* Hands one chunk to yajl; 0 or a negative code with the error set at its
+ * position. */
+static int feed_yajl(reader *r, const unsigned char *p, size_t n)
 {
 	yajl_status st = yajl_parse(r->h, p, n);
 	if (st == yajl_status_ok) {
@@ -1112,6 +1119,33 @@ static int feed(reader *r, const unsigned char *p, size_t n)
 			yajl_free_error(r->h, m);
 	}
 	return raise_at(r, p, used > n ? n : used);
+}
+
+/* The string bytes at p[at] are not well-formed (jsontext.h): yajl reads
+ * the bytes before them (its errors there come first), then the text is
+ * refused where the offending sequence or escape begins. */
+static int ill_formed(reader *r, const unsigned char *p, size_t at)
+{
+	int rc = feed_yajl(r, p, at);
+	if (rc < 0)
+		return rc;
+	char why[160], msg[200];
+	tlc_jsontext__describe(&r->text, why, sizeof why);
+	if (r->ev_depth >= 0)
+		snprintf(msg, sizeof msg, "trace event %llu: %s", (unsigned long long)r->nevents + 1,
+		         why);
+	else
+		snprintf(msg, sizeof msg, "%s", why);
+	fail(r, TLC_EINPUT, "trace_utf8_invalid", msg);
+	r->col -= tlc_jsontext__back(&r->text); /* (the sequence lies on this line) */
+	return raise_at(r, (const unsigned char *)"", 0);
+}
+
+/* Feeds one chunk to yajl, its strings checked first. */
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	size_t ok = tlc_jsontext__scan(&r->text, p, n);
+	return ok < n ? ill_formed(r, p, ok) : feed_yajl(r, p, n);
 }
 
 static int finish_parse(reader *r)
