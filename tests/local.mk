@@ -262,3 +262,5 @@ TESTS += tests/trace_linear.sh
 EXTRA_DIST += tests/trace_linear.sh
 TESTS += tests/utf8_cli.sh
 EXTRA_DIST += tests/utf8_cli.sh
+TESTS += tests/trace_dupkey_cli.sh
+EXTRA_DIST += tests/trace_dupkey_cli.sh

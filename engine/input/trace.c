@@ -75,7 +75,8 @@ typedef struct reader {
 	int devprops_depth;    /* depth of the deviceProperties array, else -1 */
 	ekey ev_key;
 	akey args_key;
-	int root_key;          /* 1 traceEvents, 2 deviceProperties, 0 other */
+	int root_key;          /* 1 traceEvents, 2 deviceProperties, 3 distributedInfo, 0 other */
+	unsigned root_seen;    /* bit per root_key seen: each may come once */
 	int devname_key;
 	char device[128];
 	/* capture of a small value (Input Dims ...) */
@@ -147,6 +148,11 @@ static const char *remedy_for(const char *code)
 		return "write the trace as UTF-8 (RFC 8259), and a \\u escape of a surrogate only "
 		       "as a pair (\\ud83d\\ude00): fix the writer of the trace; tlcost does not "
 		       "replace what it cannot read, since a replaced name is another op";
+	if (strcmp(code, "trace_duplicate_key") == 0)
+		return "keep one of the two (a trace holds one traceEvents array, one "
+		       "deviceProperties, one distributedInfo): the file was probably joined "
+		       "or edited; re-export it with torch.profiler (prof.export_chrome_trace), "
+		       "or merge the events into one traceEvents array";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -901,6 +907,30 @@ static int skipping(const reader *r)
 	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL && !(r->cur.have & EV_MODULE);
 }
 
+/* A key of the document's object. The keys the reader reads come once: a
+ * second traceEvents array would be read too (its events counted twice),
+ * a second deviceProperties or distributedInfo would be half read. */
+static int root_key(reader *r, const unsigned char *s, size_t n)
+{
+	static const char *const names[] = { "", "traceEvents", "deviceProperties",
+	                                     "distributedInfo" };
+	r->root_key = 0;
+	for (int k = 1; k < 4; k++)
+		if (key_is(s, n, names[k]))
+			r->root_key = k;
+	if (!r->root_key)
+		return 1;
+	if (r->root_seen & (1u << r->root_key)) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "the key '%s' comes twice in the document's object (the "
+		         "second one ends here): which one holds the trace is not known",
+		         names[r->root_key]);
+		return fail(r, TLC_EINPUT, "trace_duplicate_key", msg);
+	}
+	r->root_seen |= 1u << r->root_key;
+	return 1;
+}
+
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	reader *r = ctx;
@@ -927,8 +957,7 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 			r->args_key = AK_COMM;
 		return r->args_key == AK_OTHER ? 2 : 1;
 	} else if (r->depth == 1 && r->root_map)
-		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2
-		            : key_is(s, n, "distributedInfo") ? 3 : 0;
+		return root_key(r, s, n);
 	else if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1)
 		r->devname_key = key_is(s, n, "name");
 	return 1;
