@@ -264,3 +264,5 @@ TESTS += tests/utf8_cli.sh
 EXTRA_DIST += tests/utf8_cli.sh
 TESTS += tests/trace_dupkey_cli.sh
 EXTRA_DIST += tests/trace_dupkey_cli.sh
+TESTS += tests/sniff_cli.sh
+EXTRA_DIST += tests/sniff_cli.sh

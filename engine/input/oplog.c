@@ -242,6 +242,7 @@ typedef struct reader {
 
 	/* position */
 	uint64_t line;     /* 1-based */
+	uint64_t first_line; /* where the input's first line other than whitespace is */
 	uint64_t line_len; /* bytes of this line fed before the current parse call */
 	int line_objects;
 	int seen_header;
@@ -1788,7 +1789,7 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
  * both. */
 static int truncated_undecided(reader *r)
 {
-	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, 1, r->line_len + 1,
+	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, r->line, r->line_len + 1,
 	                          "copy or export the whole file again (a Kineto trace with "
 	                          "torch.profiler export_chrome_trace, an op log with `python3 -m "
 	                          "tlcost capture`), then read it again",
@@ -1800,7 +1801,7 @@ static int truncated_undecided(reader *r)
 
 static int truncated(reader *r)
 {
-	if (!r->seen_header && r->line == 1 && r->line_len > 0 &&
+	if (!r->seen_header && r->line == r->first_line && r->line_len > 0 &&
 	    !(has(r, K_FORMAT) && r->slots[K_FORMAT].t == J_STR &&
 	      strcmp(r->slots[K_FORMAT].s, "tlcost-oplog") == 0))
 		return truncated_undecided(r);
@@ -1877,7 +1878,10 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
 	r->max_held = tlc_instream__limits(in)->max_held_records;
 	r->max_held_bytes = tlc_instream__limits(in)->max_held_bytes;
-	r->line = 1;
+	uint64_t col;
+	tlc_instream__origin(in, &r->line, &col); /* (after whitespace the sniffer skipped) */
+	r->first_line = r->line;
+	r->line_len = col - 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);
 	yajl_alloc_funcs af = { y_malloc, y_realloc, y_free, r };

@@ -1636,6 +1636,7 @@ int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
 		return TLC_ENOMEM;
 	r.lim = tlc_instream__limits(in);
+	tlc_instream__origin(in, &r.line, &r.col); /* (after whitespace the sniffer skipped) */
 	fastwin w;
 	win_init(&w, r.a);
 	int rc = w.j ? read_fast(&r, in, &w) : read_stream(&r, in);
