@@ -264,3 +264,17 @@ tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
 TESTS += tests/scaling/scaling.sh
 EXTRA_DIST += tests/scaling/scaling.sh tests/scaling/scaling.py tests/scaling/gen.py \
 	tests/scaling/peakheap.c tests/README.md
+# Input reliability (issue 23: linear window, UTF-8, sniffing, duplicate keys).
+TESTS += tests/trace_linear.sh
+EXTRA_DIST += tests/trace_linear.sh
+TESTS += tests/utf8_cli.sh
+EXTRA_DIST += tests/utf8_cli.sh
+TESTS += tests/trace_dupkey_cli.sh
+EXTRA_DIST += tests/trace_dupkey_cli.sh
+TESTS += tests/sniff_cli.sh
+EXTRA_DIST += tests/sniff_cli.sh
+check_PROGRAMS += tests/test_jsontext
+TESTS += tests/test_jsontext
+tests_test_jsontext_SOURCES = tests/test_jsontext.c
+tests_test_jsontext_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_jsontext_LDADD = libtlcore.la $(CMOCKA_LIBS)

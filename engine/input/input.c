@@ -3,8 +3,9 @@
  *
  * An op log's first line is a one-line JSON object with "format":
  * "tlcost-oplog". A Kineto trace is a bare JSON array, or one JSON object
- * with a "traceEvents" member, usually spread over many lines. The first
- * decompressed chunk of the input decides; the stream is not consumed, and
+ * with a "traceEvents" member, usually spread over many lines. The bytes
+ * after the leading whitespace decide (the first chunk, or as far as the
+ * first line needs, up to SNIFF_MAX); the stream is not consumed, and
  * the chosen reader goes on from it: every input, standard input and pipes
  * (`tlcost flops <(zcat trace.json.gz)`) included, is opened and read once,
  * and a trace is streamed, never buffered whole. */
@@ -17,7 +18,11 @@
 #include "oplog.h"
 #include "trace.h"
 
-enum input_kind { IN_OPLOG, IN_TRACE };
+enum input_kind { IN_OPLOG, IN_TRACE, IN_UNSURE };
+
+/* How far the sniffer reads for a first line that says nothing yet (a
+ * one-line trace with its "traceEvents" behind a long first key). */
+#define SNIFF_MAX ((size_t)4 << 20)
 
 static const unsigned char *find(const unsigned char *p, size_t n, const char *needle)
 {
@@ -29,17 +34,17 @@ static int is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Decides from the first chunk. Anything that is not clearly a trace goes
- * to the op log reader, whose errors explain what an op log must look like. */
-static int sniff(const unsigned char *p, size_t n)
+/* Decides from the bytes p[0..n) after the leading whitespace (all of the
+ * input when end). Anything that is not clearly a trace goes to the op log
+ * reader, whose errors explain what an op log must look like; IN_UNSURE
+ * while the first line goes on past the bytes seen. */
+static int sniff(const unsigned char *p, size_t n, int end)
 {
 	size_t i = 0;
-	if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
-		i = 3; /* UTF-8 byte order mark */
 	while (i < n && is_space(p[i]))
 		i++;
 	if (i == n)
-		return IN_OPLOG;
+		return end ? IN_OPLOG : IN_UNSURE;
 	if (p[i] == '[')
 		return IN_TRACE;
 	const unsigned char *nl = memchr(p + i, '\n', n - i);
@@ -48,14 +53,52 @@ static int sniff(const unsigned char *p, size_t n)
 		return IN_OPLOG;
 	if (find(p + i, n - i, "\"traceEvents\""))
 		return IN_TRACE;
+	if (!nl) /* the first line goes on: its reader explains a cut one */
+		return end ? IN_OPLOG : IN_UNSURE;
 	/* A complete first line that is not a whole object ("{" alone, as
 	 * pretty-printed traces start) means a multi-line JSON document: a
-	 * trace. A first line longer than the chunk is taken for an op log
-	 * header. */
-	size_t end = first;
-	while (end > 0 && is_space(p[i + end - 1]))
-		end--;
-	return nl && p[i] == '{' && end > 0 && p[i + end - 1] != '}' ? IN_TRACE : IN_OPLOG;
+	 * trace. */
+	size_t last = first;
+	while (last > 0 && is_space(p[i + last - 1]))
+		last--;
+	return p[i] == '{' && last > 0 && p[i + last - 1] != '}' ? IN_TRACE : IN_OPLOG;
+}
+
+static int format_unknown(tlc_instream *in)
+{
+	uint64_t line, col;
+	tlc_instream__origin(in, &line, &col);
+	return tlc_error__set_pos(TLC_EINPUT, "input_format_unknown", tlc_instream__name(in), line,
+	                          col, "if it is a Kineto trace, export it again with "
+	                          "torch.profiler (prof.export_chrome_trace writes \"traceEvents\" "
+	                          "early, over many lines); if it is an op log, its first line must "
+	                          "be the header {\"format\":\"tlcost-oplog\",\"version\":1} "
+	                          "(`python3 -m tlcost capture`)",
+	                          "could not tell the format: the first line runs past %zu bytes "
+	                          "without an op log header (\"format\":\"tlcost-oplog\") or a "
+	                          "trace's \"traceEvents\"", SNIFF_MAX);
+}
+
+/* Skips the leading whitespace (any length, not kept), then peeks as far
+ * as the format needs, up to SNIFF_MAX. The stream is not consumed past
+ * the whitespace: the chosen reader reads the peeked bytes first. */
+static int decide(tlc_instream *in, int *kind)
+{
+	const unsigned char *p;
+	size_t n;
+	int rc = tlc_instream__skip_space(in);
+	if (rc < 0 || (rc = tlc_instream__peek(in, &p, &n)) < 0)
+		return rc;
+	int end = n == 0;
+	while ((*kind = sniff(p, n, end)) == IN_UNSURE) {
+		if (n >= SNIFF_MAX)
+			return format_unknown(in);
+		size_t want = 2 * n < SNIFF_MAX ? 2 * n : SNIFF_MAX;
+		if ((rc = tlc_instream__peek_more(in, want, &p, &n)) < 0)
+			return rc;
+		end = rc == 1;
+	}
+	return 0;
 }
 
 int tlc_input_read(tlc_eval *ev, const char *path)
@@ -73,15 +116,14 @@ int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limit
 	if (rc < 0)
 		return rc;
 	tlc_instream__set_limits(in, lim);
-	const unsigned char *p;
-	size_t n;
-	if ((rc = tlc_instream__peek(in, &p, &n)) < 0) {
+	int kind;
+	if ((rc = decide(in, &kind)) < 0) {
 		tlc_instream__close(in);
 		return rc;
 	}
-	/* the sniffed chunk stays in the stream: the input is read once, so a
+	/* the sniffed bytes stay in the stream: the input is read once, so a
 	 * pipe, a FIFO or standard input works like a file */
-	if (sniff(p, n) == IN_OPLOG)
+	if (kind == IN_OPLOG)
 		rc = tlc_oplog__read_stream(ev, in, 0);
 	else
 		rc = tlc_trace__read_stream(ev, in);

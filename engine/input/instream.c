@@ -41,6 +41,11 @@ struct tlc_instream {
 	int peeked;
 	int err;
 	uint64_t offset;
+	/* what the format sniffer looked at (tlc_instream__peek_more,
+	 * tlc_instream__skip_space) */
+	unsigned char *more;
+	size_t more_len, more_cap;
+	uint64_t origin_line, origin_col;
 	/* limits and JSON token gathering (tlc_instream__set_limits) */
 	tlc_input_limits lim;
 	int limited;
@@ -632,6 +637,91 @@ int tlc_instream__peek(tlc_instream *s, const unsigned char **data, size_t *len)
 	return 0;
 }
 
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int tlc_instream__skip_space(tlc_instream *s)
+{
+	const unsigned char *p;
+	size_t n;
+	int start = s->offset == 0 && !s->origin_line;
+	if (!s->origin_line)
+		s->origin_line = s->origin_col = 1;
+	for (;;) {
+		int rc = tlc_instream__peek(s, &p, &n);
+		if (rc < 0 || n == 0)
+			return rc;
+		size_t i = 0;
+		if (start && n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+			i = 3; /* a UTF-8 byte order mark (no column: the readers skip it so) */
+		start = 0;
+		for (; i < n && is_space(p[i]); i++) {
+			if (p[i] == '\n')
+				s->origin_line++, s->origin_col = 1;
+			else
+				s->origin_col++;
+		}
+		/* the skipped bytes count as read; the rest of the chunk stays peeked */
+		s->offset += i;
+		s->peek_data = p + i;
+		s->peek_len = n - i;
+		if (i < n)
+			return 0;
+		s->peeked = 0;
+	}
+}
+
+void tlc_instream__origin(const tlc_instream *s, uint64_t *line, uint64_t *col)
+{
+	*line = s->origin_line ? s->origin_line : 1;
+	*col = s->origin_line ? s->origin_col : 1;
+}
+
+/* Appends p[0..n) to the sniffer's buffer. */
+static int more_append(tlc_instream *s, const unsigned char *p, size_t n)
+{
+	if (s->more_len + n > s->more_cap) {
+		size_t cap = s->more_cap ? s->more_cap : 128 * 1024;
+		while (cap < s->more_len + n)
+			cap *= 2;
+		unsigned char *b = tlc_alloc__realloc(s->a, s->more, cap);
+		if (!b)
+			return s->err = tlc_error__oom();
+		s->more = b;
+		s->more_cap = cap;
+	}
+	if (n)
+		memcpy(s->more + s->more_len, p, n);
+	s->more_len += n;
+	return 0;
+}
+
+int tlc_instream__peek_more(tlc_instream *s, size_t want, const unsigned char **data,
+                            size_t *len)
+{
+	const unsigned char *p;
+	size_t n;
+	int rc = tlc_instream__peek(s, &p, &n);
+	if (rc < 0)
+		return rc;
+	if (p != s->more) { /* copied before the next chunk may overwrite it */
+		s->more_len = 0;
+		if ((rc = more_append(s, p, n)) < 0)
+			return rc;
+	}
+	int end = n == 0;
+	while (!end && s->more_len < want) {
+		if ((rc = next_chunk(s, &p, &n)) < 0 || (rc = more_append(s, p, n)) < 0)
+			return rc;
+		end = n == 0;
+	}
+	s->peek_data = *data = s->more;
+	s->peek_len = *len = s->more_len;
+	return end;
+}
+
 int tlc_instream__read(tlc_instream *s, const unsigned char **data, size_t *len)
 {
 	int rc = tlc_instream__peek(s, data, len);
@@ -659,6 +749,7 @@ void tlc_instream__close(tlc_instream *s)
 	tlc_alloc__free(s->a, s->outbuf);
 	tlc_alloc__free(s->a, s->inbuf);
 	tlc_alloc__free(s->a, s->hold);
+	tlc_alloc__free(s->a, s->more);
 	tlc_alloc__free(s->a, s->name);
 	tlc_alloc__free(s->a, s);
 }

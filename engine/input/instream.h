@@ -50,6 +50,24 @@ int tlc_instream__read(tlc_instream *s, const unsigned char **data, size_t *len)
  *  Lets a caller sniff the format before handing the stream to a reader. */
 int tlc_instream__peek(tlc_instream *s, const unsigned char **data, size_t *len);
 
+/** Format sniffing only, before the first read: peeks on until at least
+ *  want bytes (or the end) are peeked, all in one buffer that the next
+ *  read returns as one chunk. Returns 1 when the end of the input was
+ *  reached, 0 when not, or a negative code. Memory: the bytes peeked. */
+int tlc_instream__peek_more(tlc_instream *s, size_t want, const unsigned char **data,
+                            size_t *len);
+
+/** Format sniffing only, before the first read: consumes the JSON
+ *  whitespace (and a UTF-8 byte order mark) at the start of the input,
+ *  chunk by chunk (linear time, no buffering), and records the line and
+ *  column of the first byte after it (tlc_instream__origin). 0 or a
+ *  negative code. */
+int tlc_instream__skip_space(tlc_instream *s);
+
+/** Where the first byte a reader reads lies: 1, 1 unless
+ *  tlc_instream__skip_space skipped bytes. */
+void tlc_instream__origin(const tlc_instream *s, uint64_t *line, uint64_t *col);
+
 /** The name given at open ("-" shows as "<stdin>"). Valid until close. */
 const char *tlc_instream__name(const tlc_instream *s);
 

@@ -692,11 +692,10 @@ extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink,
 // value of an element is read (the reader's callbacks see them all anyway),
 // and what On-Demand takes without checking is checked here: a number's
 // text against the JSON grammar (yajl's lexer), a literal's spelling. A
-// string is unescaped by simdjson, which rejects lone surrogates (yajl
-// turns them into '?' or a 3-byte sequence: declined, yajl reads them);
-// stage 1 validates UTF-8 (stricter than yajl: overlong forms and encoded
-// surrogates are declined) and rejects raw control characters in strings,
-// as yajl does. yajl's extra whitespace (\v, \f) is no whitespace here, so
+// string is unescaped by simdjson, which rejects lone surrogates; stage 1
+// validates UTF-8 and rejects raw control characters in strings. What it
+// rejects is declined to yajl, whose reader refuses the same strings
+// (engine/input/jsontext.h: yajl alone would let some through). yajl's extra whitespace (\v, \f) is no whitespace here, so
 // an element holding it fails and is declined.
 
 struct tlc_json_trace {

@@ -2,6 +2,7 @@
 # reader and the Kineto / Chrome-trace reader.
 libtl_input_la_SOURCES += \
 	engine/input/instream.c engine/input/instream.h \
+	engine/input/jsontext.c engine/input/jsontext.h \
 	engine/input/input.c \
 	engine/input/oplog.c engine/input/oplog.h \
 	engine/input/trace.c engine/input/trace.h \

@@ -25,6 +25,7 @@
 #include "instream.h"
 #include "oplog.h"
 #include "json_fast.h"
+#include "jsontext.h"
 
 /* The event handlers are inlined into each yajl callback, where the event
  * type is a constant: each callback then has its own small dispatch on the
@@ -241,6 +242,7 @@ typedef struct reader {
 
 	/* position */
 	uint64_t line;     /* 1-based */
+	uint64_t first_line; /* where the input's first line other than whitespace is */
 	uint64_t line_len; /* bytes of this line fed before the current parse call */
 	int line_objects;
 	int seen_header;
@@ -256,6 +258,7 @@ typedef struct reader {
 	uint64_t err_col; /* explicit column, 0 = from the bytes consumed */
 	char msg[480];
 
+	tlc_jsontext text;   /* the strings of what yajl is handed (jsontext.h) */
 	tlc_json_fast *fast; /* the SIMD fast path for whole lines, or NULL */
 	int fast_escapes;    /* the line on the fast path has a backslash */
 	const unsigned char *plain_from, *plain_to; /* bytes of the chunk without one */
@@ -287,6 +290,10 @@ static const char *remedy_for(const char *code)
 		return "remove the \\u0000 from the string: a name or field that holds a NUL "
 		       "cannot be carried whole (it would be cut at the NUL and counted under "
 		       "another name); fix the writer of the log";
+	if (!strcmp(code, "oplog_utf8_invalid"))
+		return "write the log as UTF-8 (RFC 8259), and a \\u escape of a surrogate only as "
+		       "a pair (\\ud83d\\ude00): fix the writer of the log; tlcost does not replace "
+		       "what it cannot read, since a replaced name is another op";
 	if (!strcmp(code, "oplog_line_too_long"))
 		return "check that the file is an op log (one JSON object per line); split "
 		       "huge records";
@@ -1508,7 +1515,7 @@ static int raise_pending(reader *r, uint64_t col)
 	                          remedy_for(r->err_code), "%s", r->msg);
 }
 
-static int feed(reader *r, const unsigned char *p, size_t n)
+static int feed_yajl(reader *r, const unsigned char *p, size_t n)
 {
 	yajl_status st = yajl_parse(r->y, p, n);
 	if (r->yajl_oom) {
@@ -1530,6 +1537,29 @@ static int feed(reader *r, const unsigned char *p, size_t n)
 	if (why)
 		yajl_free_error(r->y, why);
 	return rc;
+}
+
+/* The string bytes at p[at] are not well-formed (jsontext.h): yajl reads
+ * the bytes before them (its errors there come first), then the line is
+ * refused where the offending sequence or escape begins. */
+static int ill_formed(reader *r, const unsigned char *p, size_t at)
+{
+	int rc = feed_yajl(r, p, at);
+	if (rc < 0)
+		return rc;
+	char why[160];
+	tlc_jsontext__describe(&r->text, why, sizeof why);
+	uint64_t col = r->line_len + at + 1 - tlc_jsontext__back(&r->text);
+	return tlc_error__set_pos(TLC_EINPUT, "oplog_utf8_invalid", r->file, r->line, col,
+	                          remedy_for("oplog_utf8_invalid"), "line %llu: %s",
+	                          (unsigned long long)r->line, why);
+}
+
+/* Hands p[0..n) of the current line to yajl, its strings checked first. */
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	size_t ok = tlc_jsontext__scan(&r->text, p, n);
+	return ok < n ? ill_formed(r, p, ok) : feed_yajl(r, p, n);
 }
 
 static int end_line(reader *r)
@@ -1759,7 +1789,7 @@ static int feed_chunk(reader *r, const unsigned char *p, size_t n)
  * both. */
 static int truncated_undecided(reader *r)
 {
-	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, 1, r->line_len + 1,
+	return tlc_error__set_pos(TLC_EINPUT, "input_truncated", r->file, r->line, r->line_len + 1,
 	                          "copy or export the whole file again (a Kineto trace with "
 	                          "torch.profiler export_chrome_trace, an op log with `python3 -m "
 	                          "tlcost capture`), then read it again",
@@ -1771,7 +1801,7 @@ static int truncated_undecided(reader *r)
 
 static int truncated(reader *r)
 {
-	if (!r->seen_header && r->line == 1 && r->line_len > 0 &&
+	if (!r->seen_header && r->line == r->first_line && r->line_len > 0 &&
 	    !(has(r, K_FORMAT) && r->slots[K_FORMAT].t == J_STR &&
 	      strcmp(r->slots[K_FORMAT].s, "tlcost-oplog") == 0))
 		return truncated_undecided(r);
@@ -1848,7 +1878,10 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	r->max_line = max_line ? max_line : TLC_OPLOG_MAX_LINE;
 	r->max_held = tlc_instream__limits(in)->max_held_records;
 	r->max_held_bytes = tlc_instream__limits(in)->max_held_bytes;
-	r->line = 1;
+	uint64_t col;
+	tlc_instream__origin(in, &r->line, &col); /* (after whitespace the sniffer skipped) */
+	r->first_line = r->line;
+	r->line_len = col - 1;
 	tlc_arena__init(&r->arena, a, 64 * 1024);
 	tlc_sb__init(&r->meta, a);
 	yajl_alloc_funcs af = { y_malloc, y_realloc, y_free, r };

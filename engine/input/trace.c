@@ -13,6 +13,7 @@
 #include "eval.h"
 #include "instream.h"
 #include "json_fast.h"
+#include "jsontext.h"
 #include "trace.h"
 
 typedef enum ekey {
@@ -74,7 +75,8 @@ typedef struct reader {
 	int devprops_depth;    /* depth of the deviceProperties array, else -1 */
 	ekey ev_key;
 	akey args_key;
-	int root_key;          /* 1 traceEvents, 2 deviceProperties, 0 other */
+	int root_key;          /* 1 traceEvents, 2 deviceProperties, 3 distributedInfo, 0 other */
+	unsigned root_seen;    /* bit per root_key seen: each may come once */
 	int devname_key;
 	char device[128];
 	/* capture of a small value (Input Dims ...) */
@@ -100,6 +102,7 @@ typedef struct reader {
 	char err_msg[200];
 	/* position of the current chunk */
 	uint64_t line, col;
+	tlc_jsontext text; /* the strings of what yajl is handed (jsontext.h) */
 } reader;
 
 /* ---------------------------------------------------------------- */
@@ -141,6 +144,15 @@ static const char *remedy_for(const char *code)
 	if (strcmp(code, "trace_string_nul") == 0)
 		return "remove the \\u0000 from the string: a name that holds a NUL cannot be "
 		       "carried whole (it would be cut at the NUL); fix the writer of the trace";
+	if (strcmp(code, "trace_utf8_invalid") == 0)
+		return "write the trace as UTF-8 (RFC 8259), and a \\u escape of a surrogate only "
+		       "as a pair (\\ud83d\\ude00): fix the writer of the trace; tlcost does not "
+		       "replace what it cannot read, since a replaced name is another op";
+	if (strcmp(code, "trace_duplicate_key") == 0)
+		return "keep one of the two (a trace holds one traceEvents array, one "
+		       "deviceProperties, one distributedInfo): the file was probably joined "
+		       "or edited; re-export it with torch.profiler (prof.export_chrome_trace), "
+		       "or merge the events into one traceEvents array";
 	if (strcmp(code, "trace_field_invalid") == 0)
 		return "the event does not follow the Chrome-trace format the PyTorch "
 		       "profiler writes; fix or remove that event and retry";
@@ -895,6 +907,30 @@ static int skipping(const reader *r)
 	return (r->cur.have & EV_CAT) && r->cur.cat == EC_STRUCTURAL && !(r->cur.have & EV_MODULE);
 }
 
+/* A key of the document's object. The keys the reader reads come once: a
+ * second traceEvents array would be read too (its events counted twice),
+ * a second deviceProperties or distributedInfo would be half read. */
+static int root_key(reader *r, const unsigned char *s, size_t n)
+{
+	static const char *const names[] = { "", "traceEvents", "deviceProperties",
+	                                     "distributedInfo" };
+	r->root_key = 0;
+	for (int k = 1; k < 4; k++)
+		if (key_is(s, n, names[k]))
+			r->root_key = k;
+	if (!r->root_key)
+		return 1;
+	if (r->root_seen & (1u << r->root_key)) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "the key '%s' comes twice in the document's object (the "
+		         "second one ends here): which one holds the trace is not known",
+		         names[r->root_key]);
+		return fail(r, TLC_EINPUT, "trace_duplicate_key", msg);
+	}
+	r->root_seen |= 1u << r->root_key;
+	return 1;
+}
+
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	reader *r = ctx;
@@ -921,8 +957,7 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 			r->args_key = AK_COMM;
 		return r->args_key == AK_OTHER ? 2 : 1;
 	} else if (r->depth == 1 && r->root_map)
-		r->root_key = key_is(s, n, "traceEvents") ? 1 : key_is(s, n, "deviceProperties") ? 2
-		            : key_is(s, n, "distributedInfo") ? 3 : 0;
+		return root_key(r, s, n);
 	else if (r->devprops_depth >= 0 && r->depth == r->devprops_depth + 1)
 		r->devname_key = key_is(s, n, "name");
 	return 1;
@@ -1092,8 +1127,9 @@ static void reader_free(reader *r)
 	tlc_trace__ops_free(&r->ops);
 }
 
-/* Feeds one chunk; 0 or a negative code with the error set at its position. */
-static int feed(reader *r, const unsigned char *p, size_t n)
+/* Hands one chunk to yajl; 0 or a negative code with the error set at its
+ * position. */
+static int feed_yajl(reader *r, const unsigned char *p, size_t n)
 {
 	yajl_status st = yajl_parse(r->h, p, n);
 	if (st == yajl_status_ok) {
@@ -1112,6 +1148,33 @@ static int feed(reader *r, const unsigned char *p, size_t n)
 			yajl_free_error(r->h, m);
 	}
 	return raise_at(r, p, used > n ? n : used);
+}
+
+/* The string bytes at p[at] are not well-formed (jsontext.h): yajl reads
+ * the bytes before them (its errors there come first), then the text is
+ * refused where the offending sequence or escape begins. */
+static int ill_formed(reader *r, const unsigned char *p, size_t at)
+{
+	int rc = feed_yajl(r, p, at);
+	if (rc < 0)
+		return rc;
+	char why[160], msg[200];
+	tlc_jsontext__describe(&r->text, why, sizeof why);
+	if (r->ev_depth >= 0)
+		snprintf(msg, sizeof msg, "trace event %llu: %s", (unsigned long long)r->nevents + 1,
+		         why);
+	else
+		snprintf(msg, sizeof msg, "%s", why);
+	fail(r, TLC_EINPUT, "trace_utf8_invalid", msg);
+	r->col -= tlc_jsontext__back(&r->text); /* (the sequence lies on this line) */
+	return raise_at(r, (const unsigned char *)"", 0);
+}
+
+/* Feeds one chunk to yajl, its strings checked first. */
+static int feed(reader *r, const unsigned char *p, size_t n)
+{
+	size_t ok = tlc_jsontext__scan(&r->text, p, n);
+	return ok < n ? ill_formed(r, p, ok) : feed_yajl(r, p, n);
 }
 
 static int finish_parse(reader *r)
@@ -1353,24 +1416,45 @@ static int win_decline(reader *r, fastwin *w, size_t s)
 	return 0;
 }
 
+static size_t skip_ws(const unsigned char *d, size_t s, size_t hi)
+{
+	while (s < hi && json_ws(d[s]))
+		s++;
+	return s;
+}
+
+/* The window ends in separators (whitespace, a comma): yajl takes them
+ * now, so that the window neither keeps nor scans them again when more
+ * bytes come (whitespace of any length costs linear time, bounded memory).
+ * After the comma, yajl stands before an event, as right after the '['. */
+static int win_separators(reader *r, fastwin *w, size_t s, int comma)
+{
+	if (w->eof)
+		return w->synced = 0;
+	int rc = win_feed(r, w, w->lo, s);
+	w->lo = s;
+	if (comma)
+		w->need_comma = 0;
+	return rc < 0 ? rc : WIN_MORE;
+}
+
 /* Between events: the separators, then a run of events from the '{'. */
 static int win_fast(reader *r, fastwin *w)
 {
 	unsigned char *d = win_data(w);
-	size_t s = w->lo;
+	size_t s = skip_ws(d, w->lo, w->hi);
+	int comma = 0;
 	w->in_str = w->esc = 0; /* (lo is between events: for win_yajl, if it reads on) */
-	while (s < w->hi && json_ws(d[s]))
-		s++;
 	if (w->need_comma && s < w->hi) {
 		if (d[s] != ',') {
 			w->synced = 0;
 			return 0;
 		}
-		for (s++; s < w->hi && json_ws(d[s]); s++)
-			;
+		comma = 1;
+		s = skip_ws(d, s + 1, w->hi);
 	}
 	if (s >= w->hi)
-		return w->eof ? (w->synced = 0) : WIN_MORE;
+		return win_separators(r, w, s, comma);
 	if (d[s] != '{') {
 		w->synced = 0;
 		return 0;
@@ -1476,14 +1560,14 @@ static size_t slice_cut(fastwin *w, const unsigned char *p, size_t n)
 }
 
 /* The window's bytes in slices of w->slice (0: whole chunks, which end
- * between tokens), until w->fill are pending or a step needs more. */
+ * between tokens), until w->fill are pending, or twice what was pending
+ * when a step needs more. */
 static int read_fast(reader *r, tlc_instream *in, fastwin *w)
 {
 	const unsigned char *p = NULL;
-	size_t n = 0;
-	int more = 0;
+	size_t n = 0, want = w->fill;
 	for (;;) {
-		while (!w->eof && (more || w->hi - w->lo < w->fill)) {
+		while (!w->eof && w->hi - w->lo < want) {
 			int rc = 0;
 			if (n == 0 && (rc = tlc_instream__read(in, &p, &n)) < 0) {
 				/* yajl reads what came before, as it would have */
@@ -1502,12 +1586,16 @@ static int read_fast(reader *r, tlc_instream *in, fastwin *w)
 				return rc;
 			p += take;
 			n -= take;
-			more = 0;
 		}
 		int rc = win_step(r, w);
 		if (rc < 0)
 			return rc;
-		more = rc == WIN_MORE;
+		/* an event not yet whole: twice the bytes before it is looked at
+		 * again, so a long event is scanned a bounded number of times
+		 * (linear), not once per slice */
+		want = w->fill;
+		if (rc == WIN_MORE && 2 * (w->hi - w->lo) > want)
+			want = 2 * (w->hi - w->lo);
 		if (w->eof) { /* an event cut by the end: yajl says so */
 			rc = win_feed(r, w, w->lo, w->hi);
 			w->lo = w->hi;
@@ -1548,6 +1636,7 @@ int tlc_trace__read_stream(tlc_eval *ev, tlc_instream *in)
 	if (reader_init(&r, ev, tlc_instream__name(in)) < 0)
 		return TLC_ENOMEM;
 	r.lim = tlc_instream__limits(in);
+	tlc_instream__origin(in, &r.line, &r.col); /* (after whitespace the sniffer skipped) */
 	fastwin w;
 	win_init(&w, r.a);
 	int rc = w.j ? read_fast(&r, in, &w) : read_stream(&r, in);
