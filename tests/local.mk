@@ -256,3 +256,7 @@ TESTS += tests/test_sb
 tests_test_sb_SOURCES = tests/test_sb.c
 tests_test_sb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# ---- hostgpu: docs/cost-contract.md's exit statuses against the CLI's ----
+TESTS += tests/contract_exit.sh
+EXTRA_DIST += tests/contract_exit.sh
