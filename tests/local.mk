@@ -260,3 +260,6 @@ tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # ---- hostgpu: docs/cost-contract.md's exit statuses against the CLI's ----
 TESTS += tests/contract_exit.sh
 EXTRA_DIST += tests/contract_exit.sh
+# stale temporaries of killed --save / --svg writes (engine/output/outfile.c)
+TESTS += tests/save_stale_temp.sh
+EXTRA_DIST += tests/save_stale_temp.sh
