@@ -6,6 +6,7 @@
 # no nvcc, CUPTI or CUDA runtime (the objects cannot exist there).
 # e2e itself runs outside the valgrind wrapper (it is a test program, and
 # its GPU path is make check-gpu's); the tlcost call is checked under it.
+# Without a GPU, e2e runs to its no-GPU check (CUPTI unavailable, exit 77).
 set -u
 s=${top_srcdir:-.}
 b=${top_builddir:-.}
@@ -27,7 +28,7 @@ for f in $sources; do
 	fi
 done
 out=$(mktemp "${TMPDIR:-/tmp}/tlcost-e2e.XXXXXX") || exit 99
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.log" "$out.csv" "$out.nogpu"' EXIT
 if ! "$b/tests/gpu/e2e" --print-ops > "$out"; then
 	echo "FAIL: tests/gpu/e2e --print-ops exited $?"; exit 1
 fi
@@ -36,4 +37,21 @@ n=$(grep -c '"op":' "$out")
 [ "$n" -eq 15 ] || { echo "FAIL: e2e printed $n op records, want 15"; rc=1; }
 ${TLCOST_RUN:-} "$b/tlcost" flops "$out" > /dev/null || {
 	echo "FAIL: tlcost flops refused the op records of tests/gpu/e2e"; rc=1; }
+# Without a GPU the capture says so and skips, never crashes: e2e's CUPTI
+# session is unavailable (typed cupti_unavailable) and it exits 77. Where
+# nvidia-smi lists a GPU this is make check-gpu's run, not make check's.
+if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+	echo "a GPU is present: the no-GPU path is not checked here (make check-gpu runs e2e)"
+else
+	"$b/tests/gpu/e2e" "$out.log" "$out.csv" > "$out.nogpu" 2>&1
+	st=$?
+	if [ $st -ne 77 ] || ! grep -q '^no GPU: CUPTI session unavailable: .*(cupti_unavailable)$' "$out.nogpu"; then
+		echo "FAIL: e2e without a GPU exited $st (want 77, the CUPTI session unavailable):"
+		sed 's/^/  /' "$out.nogpu"
+		rc=1
+	else
+		echo "ok: without a GPU: $(head -1 "$out.nogpu")"
+	fi
+	rm -f "$out.log" "$out.csv" "$out.nogpu"
+fi
 exit $rc
