@@ -278,3 +278,9 @@ TESTS += tests/test_jsontext
 tests_test_jsontext_SOURCES = tests/test_jsontext.c
 tests_test_jsontext_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_jsontext_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# ---- hostgpu: docs/cost-contract.md's exit statuses against the CLI's ----
+TESTS += tests/contract_exit.sh
+EXTRA_DIST += tests/contract_exit.sh
+# stale temporaries of killed --save / --svg writes (engine/output/outfile.c)
+TESTS += tests/save_stale_temp.sh
+EXTRA_DIST += tests/save_stale_temp.sh

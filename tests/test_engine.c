@@ -215,6 +215,30 @@ static void test_registry_precedence(void **state)
 	tlc_engine_free(eng);
 }
 
+/* A plugin (any provider but the API's) cannot override its own rule:
+ * one name twice in one init() is refused even with TLC_RULE_OVERRIDE
+ * (issue 23, finding 15); the API may replace its own registration. */
+static void test_registry_no_self_override(void **state)
+{
+	(void)state;
+	tlc_engine_options o = { sizeof o, TLC_ENGINE_NO_BUILTINS, NULL };
+	tlc_engine *eng;
+	assert_int_equal(tlc_engine_new(&eng, &o), 0);
+	unsigned p1;
+	assert_int_equal(tlc_registry__provider(&p1, eng->reg, "plugin:one"), 0);
+	tlc_rule_def d = { sizeof d, "x::a", TLC_RULE_ZERO, TLC_EVIDENCE_ESTIMATED, NULL, NULL, "",
+	                   TLC_RULE_OVERRIDE };
+	assert_int_equal(tlc_registry__add(eng->reg, p1, &d), 0);
+	assert_int_equal(tlc_registry__add(eng->reg, p1, &d), TLC_EEXISTS);
+	assert_string_equal(tlc_error_last()->code, "rule_duplicate");
+	assert_non_null(strstr(tlc_error_last()->message, "registered twice by the same plugin"));
+	assert_int_equal(tlc_registry__count(eng->reg), 1);
+	d.name = "x::b";
+	assert_int_equal(tlc_engine_register_rule(eng, &d), 0);
+	assert_int_equal(tlc_engine_register_rule(eng, &d), 0);
+	tlc_engine_free(eng);
+}
+
 static void test_registry_remove_restores(void **state)
 {
 	(void)state;
@@ -568,6 +592,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count_big),
 		cmocka_unit_test(test_registry_precedence),
+		cmocka_unit_test(test_registry_no_self_override),
 		cmocka_unit_test(test_registry_remove_restores),
 		cmocka_unit_test(test_nesting_call_order),
 		cmocka_unit_test(test_nesting_return_order),

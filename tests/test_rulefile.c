@@ -583,6 +583,34 @@ static void test_duplicate_in_file(void **state)
 	tlc_engine_free(eng);
 }
 
+/* Both copies saying `override` do not make a rule override its own file
+ * (issue 23, finding 15): refused at the second, naming both lines, the
+ * built-in left as it was; a later file may still override it. */
+static void test_override_twice_in_file(void **state)
+{
+	(void)state;
+	tlc_engine *eng = engine(1);
+	int rc = load(eng, "twice.tlrules", "rule aten::gelu override\n  other = 7\nend\n"
+	                                    "# again\nrule aten::gelu override\n  other = 9\nend\n");
+	assert_rule_error(rc, TLC_EEXISTS, "rule_duplicate", 5, 6);
+	assert_contains("twice", tlc_error_last()->message, "at line 1 and again at line 5");
+	assert_contains("twice", tlc_error_last()->remedy, "override");
+	assert_string_equal(find_rule(eng, "aten::gelu")->provider, "builtin:pointwise");
+	assert_int_equal(tlc_engine_notice_count(eng), 0);
+	/* a rule of no other provider, overridden within its own file */
+	rc = load(eng, "own.tlrules", "rule mylib::f override\n  other = 1\nend\n"
+	                              "rule mylib::f override\n  other = 2\nend\n");
+	assert_rule_error(rc, TLC_EEXISTS, "rule_duplicate", 4, 6);
+	assert_contains("own", tlc_error_last()->message, "at line 1 and again at line 4");
+	assert_null(find_rule(eng, "mylib::f"));
+	/* overriding a built-in, then another file's rule, stays allowed */
+	load_ok(eng, "a.tlrules", "rule aten::gelu override\n  other = 7\nend\n");
+	load_ok(eng, "b.tlrules", "rule aten::gelu override\n  other = 9\nend\n");
+	assert_string_equal(find_rule(eng, "aten::gelu")->provider, "rules:b.tlrules");
+	assert_int_equal(tlc_engine_notice_count(eng), 2);
+	tlc_engine_free(eng);
+}
+
 /* `override` replaces the built-in, reported as a notice naming both
  * providers; the new formula is what evaluation uses. */
 static void test_override_builtin(void **state)
@@ -1023,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_nesting_limits),
 		cmocka_unit_test(test_duplicate_builtin),
 		cmocka_unit_test(test_duplicate_in_file),
+		cmocka_unit_test(test_override_twice_in_file),
 		cmocka_unit_test(test_override_builtin),
 		cmocka_unit_test(test_failed_file_restores),
 		cmocka_unit_test(test_file_over_file),

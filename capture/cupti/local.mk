@@ -41,14 +41,33 @@ else
 TESTS += tests/cupti/skip.sh
 endif
 
-# make check-gpu: the GPU end-to-end test (tests/gpu/e2e.cu, built with
-# nvcc), under the recording NVTX injection library (a check library).
-# Not part of make check; says SKIP where no GPU exists.
-check-gpu: all $(check_LTLIBRARIES) tests/test_nvtx$(EXEEXT)
+# Every CUDA source (git ls-files '*.cu') is compiled by make check with
+# nvcc where configure found it (BUILD_CUDA), warnings as errors under
+# --enable-werror, so it cannot rot on machines without a GPU: X.cu becomes
+# the object X_cu.o, which tests/gpu/cuda_build.sh looks for, one per .cu
+# file in the tree. A new .cu file needs its object rule here.
+EXTRA_DIST += tests/gpu/cuda_build.sh
+TESTS += tests/gpu/cuda_build.sh
+if BUILD_CUDA
+NVCC_BUILD = $(NVCC) -std=c++17 -O2 $(NVCC_WARNFLAGS) -I$(srcdir)/include -Iinclude -I$(srcdir)/tests
+check_PROGRAMS += tests/gpu/e2e
+tests_gpu_e2e_SOURCES =
+tests_gpu_e2e_LDFLAGS = -no-install -L$(CUDA_LIBDIR)
+tests_gpu_e2e_LDADD = tests/gpu/e2e_cu.$(OBJEXT) libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la \
+	-lcudart_static -lstdc++ -lm -ldl -lrt -lpthread
+tests/gpu/e2e_cu.$(OBJEXT): tests/gpu/e2e.cu $(srcdir)/include/tlcost/*.h include/tlcost/version.h
+	$(AM_V_GEN)$(MKDIR_P) tests/gpu && $(NVCC_BUILD) -c -o $@ $(srcdir)/tests/gpu/e2e.cu
+CLEANFILES += tests/gpu/e2e_cu.$(OBJEXT)
+endif
+
+# make check-gpu: runs the GPU end-to-end test (tests/gpu/e2e, built by
+# make check above), under the recording NVTX injection library (a check
+# library). Not part of make check; says SKIP where no GPU exists.
+check-gpu: all $(check_LTLIBRARIES) $(check_PROGRAMS)
 	@top_builddir='$(top_builddir)' top_srcdir='$(top_srcdir)' NVCC='$(NVCC)' \
 	CUPTI_CFLAGS='$(CUPTI_CFLAGS)' CUPTI_LIBDIR='$(CUPTI_LIBDIR)' \
 	$(SHELL) $(srcdir)/tests/gpu/check-gpu.sh
 .PHONY: check-gpu
-CLEANFILES += tests/gpu/e2e tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
+CLEANFILES += tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
 	tests/gpu/e2e.flops.out tests/gpu/e2e.oplog.jsonl tests/gpu/e2e.live.csv tests/gpu/e2e.join.csv \
 	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv

@@ -1,13 +1,18 @@
 /* Whole-or-nothing output files (tlc_outfile_*): everything is written to
  * a temporary file in the destination's directory, which is flushed,
  * fsync'ed and renamed over the destination only when the whole output
- * was written. A failed or killed write leaves the old file as it was
- * (and at worst a stray temporary named .NAME.tmp-PID-N beside it). */
+ * was written. A failed or killed write leaves the old file as it was and
+ * a stray temporary named .NAME.tmp-PID-N beside it, which the next write
+ * of the same destination removes once process PID no longer exists. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 #include "tlcost/tlcost.h"
 #include "error.h"
@@ -53,6 +58,57 @@ static int make_temp(struct tlc_outfile *o)
 	return open_failed(o->path, EEXIST);
 }
 
+/* The PID of a temporary name of ours for base (".BASE.tmp-PID-N", PID and
+ * N decimal, nothing after), or 0 when the name is anything else. */
+static long temp_pid(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	if (name[0] != '.' || strncmp(name + 1, base, n) != 0 || strncmp(name + 1 + n, ".tmp-", 5))
+		return 0;
+	const char *p = name + n + 6;
+	long pid = 0;
+	for (; *p >= '0' && *p <= '9' && pid < 1L << 40; p++)
+		pid = pid * 10 + (*p - '0');
+	if (*p++ != '-' || *p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p == '\0' && pid < 1L << 40 ? pid : 0;
+}
+
+/* Whether dir/name is a stale temporary of a killed write of base: our
+ * naming, a regular file (not a link) owned by this user, its writer gone
+ * (kill(pid, 0) says no such process; a live or foreign process keeps it). */
+static int is_stale(int dfd, const char *name, const char *base)
+{
+	long pid = temp_pid(name, base);
+	struct stat st;
+	if (pid <= 0 || pid == (long)getpid() || (long)(pid_t)pid != pid)
+		return 0;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the stale temporaries of earlier, killed writes of path (best
+ * effort: a directory that cannot be read is left as it is). */
+static void sweep_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	DIR *d = dir ? opendir(dir) : NULL;
+	free(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		if (is_stale(dirfd(d), e->d_name, base))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
 static void dispose(struct tlc_outfile *o)
 {
 	free(o->path);
@@ -77,6 +133,7 @@ int tlc_outfile_open(tlc_outfile **out, FILE **stream, const char *path)
 		free(o);
 		return tlc_error__oom();
 	}
+	sweep_stale(o->path);
 	int rc = make_temp(o);
 	if (rc < 0) {
 		dispose(o);

@@ -263,6 +263,15 @@ static int duplicate(const char *mine, const char *first, const char *name)
 	                      "%s cannot register %s: %s registered it first", mine, name, first);
 }
 
+/* An override replaces another provider's rule, never the provider's own: a
+ * second rule of one name in one rule file or one plugin init() is a
+ * mistake. The API's provider ("api") is the caller's open session, where
+ * replacing an earlier registration of its own is how a rule is changed. */
+static int self_override(const tlc_registry *r, const tlc_rule *old, unsigned provider)
+{
+	return old->provider_id == provider && strcmp(r->providers[provider], "api") != 0;
+}
+
 int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
 {
 	int rc = check_def(def);
@@ -272,7 +281,7 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 		return TLC_ENOMEM;
 	tlc_hslot *slot = slot_of(r, def->name, NULL); /* valid: nothing below grows the index */
 	tlc_rule *old = slot->idx1 ? r->rules[slot->idx1 - 1] : NULL;
-	if (old && !(def->flags & TLC_RULE_OVERRIDE))
+	if (old && (!(def->flags & TLC_RULE_OVERRIDE) || self_override(r, old, provider)))
 		return duplicate(r->providers[provider], old->info.provider, def->name);
 	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
 		return TLC_ENOMEM;

@@ -869,6 +869,27 @@ int tlc_rf__parse(tlc_rf_file **out, const tlc_allocator *a, const char *name,
 
 /* ---- loading: the rules go through the plugin ABI ---------------------- */
 
+/* A refused rule: positioned at its name; a name the file already defined
+ * (with or without `override`) is refused naming both lines. */
+static int rule_refused(const tlc_rf_file *f, size_t i, int rc)
+{
+	const tlc_rf_rule *r = f->rules[i];
+	for (size_t k = 0; rc == TLC_EEXISTS && k < i; k++) {
+		const tlc_rf_rule *first = f->rules[k];
+		if (strcmp(first->name, r->name) == 0)
+			return tlc_error__set_pos(TLC_EEXISTS, "rule_duplicate", r->file, r->line,
+			                          r->column, "keep one rule per name in the rule "
+			                          "file: delete or rename one of the two (`override` "
+			                          "replaces a rule of a built-in, a plugin or another "
+			                          "file, never one of the same file)",
+			                          "rule %s is defined twice in %s: at line %u and "
+			                          "again at line %u", r->name, r->file,
+			                          (unsigned)first->line, (unsigned)r->line);
+	}
+	tlc_error__locate(r->file, r->line, r->column);
+	return rc;
+}
+
 static int rf_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 {
 	const tlc_rf_file *f = ctx->init_payload;
@@ -885,10 +906,8 @@ static int rf_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 			.flags = r->flags,
 		};
 		int rc = host->register_rule(ctx, &def);
-		if (rc < 0) {
-			tlc_error__locate(r->file, r->line, r->column);
-			return rc;
-		}
+		if (rc < 0)
+			return rule_refused(f, i, rc);
 	}
 	return 0;
 }

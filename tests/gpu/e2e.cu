@@ -394,9 +394,30 @@ static void check_session(tlc_cupti_session *s)
 
 static int64_t row_id(const tlc_eval *ev, int64_t row)
 {
-	const tlc_op_row *r = row >= 0 ? tlc_eval_op_at(ev, (size_t)row) : NULL;
+	tlc_op_row r = TLC_OP_ROW_INIT;
 
-	return r ? r->id : -1;
+	return row >= 0 && tlc_eval_op_get(ev, (size_t)row, &r) == 0 ? r.id : -1;
+}
+
+/* Launch i of a join with its device record: the join and the eval hold
+ * both compactly, so they are read through the size-versioned getters. */
+struct launch_view {
+	tlc_join_launch l;
+	tlc_device_record rec;
+	bool ok;
+};
+
+static launch_view launch_of(const tlc_join *j, const tlc_eval *ev, size_t i)
+{
+	const tlc_join_launch init = TLC_JOIN_LAUNCH_INIT;
+	launch_view v;
+
+	memset(&v, 0, sizeof v);
+	v.l = init;
+	v.rec.size = sizeof v.rec;
+	v.ok = tlc_join_launch_get(j, i, &v.l) == 0 && tlc_eval_device_get(ev, v.l.rec, &v.rec) == 0;
+	CHECK(v.ok, "launch %zu or its device record cannot be read: %s", i, tlc_error_last()->message);
+	return v;
 }
 
 /* Every launch on its op; the fused kernel the one ambiguous launch. */
@@ -410,18 +431,23 @@ static void check_join(const tlc_join *j, const tlc_eval *ev)
 	for (int i = 0; i < MAXID; i++)
 		stream_of[i] = -1;
 	for (size_t i = 0; i < tlc_join_launch_count(j); i++) {
-		const tlc_join_launch *l = tlc_join_launch_at(j, i);
+		const launch_view v = launch_of(j, ev, i);
+		const tlc_join_launch *l = &v.l;
+		const tlc_device_record *rec = &v.rec;
 		int64_t id = l->status == TLC_ATTR_ATTRIBUTED ? row_id(ev, l->op_row) : -1;
+
+		if (!v.ok)
+			continue;
 
 		if (l->status == TLC_ATTR_AMBIGUOUS) {
 			const tlc_join_group *g = tlc_join_group_at(j, (size_t)l->group);
 			int members = 0;
 
 			ambiguous++;
-			CHECK(l->rec->kind == TLC_DEVICE_KERNEL && l->rec->name &&
-			              strstr(l->rec->name, "fused_add_mul_relu"),
+			CHECK(rec->kind == TLC_DEVICE_KERNEL && rec->name &&
+			              strstr(rec->name, "fused_add_mul_relu"),
 			      "ambiguous launch %zu is not the fused kernel (%s)", i,
-			      l->rec->name ? l->rec->name : "copy/set");
+			      rec->name ? rec->name : "copy/set");
 			for (size_t r = 0; g && r < g->nrows; r++) {
 				int64_t m = row_id(ev, (int64_t)g->rows[r]);
 
@@ -432,16 +458,16 @@ static void check_join(const tlc_join *j, const tlc_eval *ev)
 			continue;
 		}
 		CHECK(id >= 0 && id < MAXID, "launch %zu (%s) not attributed: %s", i,
-		      l->rec->name ? l->rec->name : "copy/set", l->why ? l->why : "");
+		      rec->name ? rec->name : "copy/set", l->why ? l->why : "");
 		if (id < 0 || id >= MAXID)
 			continue;
-		kernels[id] += l->rec->kind == TLC_DEVICE_KERNEL;
-		copies[id] += l->rec->kind == TLC_DEVICE_MEMCPY;
-		sets[id] += l->rec->kind == TLC_DEVICE_MEMSET;
+		kernels[id] += rec->kind == TLC_DEVICE_KERNEL;
+		copies[id] += rec->kind == TLC_DEVICE_MEMCPY;
+		sets[id] += rec->kind == TLC_DEVICE_MEMSET;
 		if (id == 8 || id == 9) {
-			CHECK(stream_of[id] < 0 || stream_of[id] == l->rec->stream,
+			CHECK(stream_of[id] < 0 || stream_of[id] == rec->stream,
 			      "op %lld's kernels on two streams", (long long)id);
-			stream_of[id] = l->rec->stream;
+			stream_of[id] = rec->stream;
 		}
 	}
 	for (size_t i = 0; i < NPLAN; i++) {
@@ -481,10 +507,12 @@ static void check_same_join(const tlc_join *live, const tlc_eval *lev, const tlc
 	CHECK(n == tlc_join_launch_count(rec), "live join has %zu launches, the log's %zu", n,
 	      tlc_join_launch_count(rec));
 	for (size_t i = 0; i < n && i < tlc_join_launch_count(rec); i++) {
-		const tlc_join_launch *x = tlc_join_launch_at(live, i), *y = tlc_join_launch_at(rec, i);
+		const launch_view vx = launch_of(live, lev, i), vy = launch_of(rec, rev, i);
+		const tlc_join_launch *x = &vx.l, *y = &vy.l;
+		const tlc_device_record *xr = &vx.rec, *yr = &vy.rec;
 
-		CHECK(x->rec->kind == y->rec->kind && x->rec->correlation == y->rec->correlation &&
-		              x->rec->start_ns == y->rec->start_ns && x->rec->end_ns == y->rec->end_ns &&
+		CHECK(vx.ok && vy.ok && xr->kind == yr->kind && xr->correlation == yr->correlation &&
+		              xr->start_ns == yr->start_ns && xr->end_ns == yr->end_ns &&
 		              x->status == y->status &&
 		              row_id(lev, x->op_row) == row_id(rev, y->op_row) && x->group == y->group,
 		      "launch %zu differs between the live join and the log's", i);
@@ -787,6 +815,37 @@ static void check_pause(void)
 	tlc_cupti_session_free(s);
 }
 
+/* Without a GPU the capture must say so, never crash: a session started
+ * there is unavailable (a typed cupti_unavailable with CUPTI's text and a
+ * remedy) or, where CUPTI enables its activities anyway, stops empty. */
+static int check_no_gpu(void)
+{
+	tlc_cupti_summary sum = TLC_CUPTI_SUMMARY_INIT;
+	tlc_cupti_session *s = NULL;
+	int rc, ok;
+
+	if (tlc_cupti_session_new(&s, NULL) != 0)
+		return 0;
+	rc = tlc_cupti_start(s);
+	if (rc != 0) {
+		const tlc_cupti_error *e = tlc_cupti_session_error(s);
+
+		ok = rc == TLC_EUNAVAILABLE && !strcmp(e->code, "cupti_unavailable") &&
+		     e->remedy && *e->remedy;
+		printf("no GPU: CUPTI session %s: %s (%s)\n", ok ? "unavailable" : "FAILED", e->message,
+		       e->code);
+	} else {
+		ok = tlc_cupti_stop(s) == 0;
+	}
+	ok = ok && tlc_cupti_get_summary(&sum, s) == 0 &&
+	     (sum.status == TLC_CUPTI_UNAVAILABLE || sum.status == TLC_CUPTI_EMPTY);
+	if (!ok)
+		fprintf(stderr, "FAIL: without a GPU the CUPTI session is %s, want unavailable\n",
+		        tlc_cupti_status_name(sum.status));
+	tlc_cupti_session_free(s);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	int ndev = 0;
@@ -800,6 +859,8 @@ int main(int argc, char **argv)
 	e = cudaGetDeviceCount(&ndev);
 
 	if (e != cudaSuccess || ndev == 0) {
+		if (!check_no_gpu())
+			return 1;
 		printf("SKIP: no GPU (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
 		return 77;
 	}

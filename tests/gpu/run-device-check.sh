@@ -56,10 +56,14 @@ mkdir -p "$bld" && cd "$bld" || fail "cannot create $bld"
 "$src/configure" -q --with-cupti="$cuda" > configure.out 2>&1 || {
 	tail -15 configure.out | indent; grep -E '^configure: error' config.log | tail -3 | indent
 	fail "configure failed (above)"; }
-grep -E "(CUPTI join module|NVTX ranges): " config.log | sed "s/^configure:[0-9]*: //" | indent
+grep -E "(CUPTI join module|NVTX ranges|CUDA sources): " config.log | sed "s/^configure:[0-9]*: //" | indent
 
 say "== build"
 make -j"$jobs" > make.log 2>&1 || { tail -40 make.log | indent; fail "the build failed (above)"; }
+say "== build the test programs, tests/gpu/e2e with nvcc among them (make check TESTS=)"
+make -j"$jobs" check TESTS= > make-check.log 2>&1 || {
+	grep -E 'error|Error' make-check.log | head -30 | indent; fail "nvcc could not build tests/gpu/e2e, or another test program failed to build (above)"; }
+[ -x tests/gpu/e2e ] || fail "make check built no tests/gpu/e2e (configure: $(grep -E 'CUDA sources: ' config.log | sed 's/^configure:[0-9]*: //'))"
 
 say "== GPU-free suites on this machine (tests/test_cupti, tests/nvtx/ranges.sh)"
 make -j"$jobs" check TESTS="tests/test_cupti tests/nvtx/ranges.sh tests/nvtx/example.sh" \

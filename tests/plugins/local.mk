@@ -17,7 +17,8 @@ check_LTLIBRARIES += \
 	tests/plugins/null_fn.la tests/plugins/null_def.la \
 	tests/plugins/small_def.la tests/plugins/bad_rule_name.la \
 	tests/plugins/bad_kind.la tests/plugins/null_rule_name.la \
-	tests/plugins/register_outside_init.la
+	tests/plugins/register_outside_init.la \
+	tests/plugins/crashing_init.la
 
 tests_plugins_good_la_SOURCES = tests/plugins/good.c
 tests_plugins_good_la_CPPFLAGS = $(LOADER_FIXTURE_CPPFLAGS)
@@ -36,6 +37,11 @@ tests_plugins_abi_too_old_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 tests_plugins_missing_entry_la_SOURCES = tests/plugins/missing_entry.c
 tests_plugins_missing_entry_la_CPPFLAGS = $(LOADER_FIXTURE_CPPFLAGS)
 tests_plugins_missing_entry_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+
+# init dies of SIGSEGV: `tlcost plugin check` reports plugin_crashed
+tests_plugins_crashing_init_la_SOURCES = tests/plugins/crashing_init.c
+tests_plugins_crashing_init_la_CPPFLAGS = $(LOADER_FIXTURE_CPPFLAGS)
+tests_plugins_crashing_init_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 
 tests_plugins_failing_init_la_SOURCES = tests/plugins/failing_init.c
 tests_plugins_failing_init_la_CPPFLAGS = $(LOADER_FIXTURE_CPPFLAGS)
