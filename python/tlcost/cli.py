@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .errors import Error
+from .errors import Error, exit_status, module_unavailable, print_error
 
 MODES = ("fwd_grad", "fwd_nograd_eval", "train")
 
@@ -58,9 +58,12 @@ def parser() -> argparse.ArgumentParser:
 
 def capture_main(argv: List[str]) -> int:
     a = parser().parse_args(argv)
-    import torch
+    try:
+        import torch
+        from . import models
+    except ImportError as e:
+        raise module_unavailable(e, "python3 -m tlcost capture") from None
     import tlcost
-    from . import models
     if a.optimizer is not None and a.mode != "train":
         raise models.inapplicable("--optimizer", "only train mode has an optimizer step",
                                   "drop --optimizer or use --mode train")
@@ -104,8 +107,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return capture_main(argv[1:])
     except Error as e:
-        print("tlcost capture: error: %s: %s" % (e.code, e.message), file=sys.stderr)
-        if e.position:
-            print("  at %s" % e.position, file=sys.stderr)
-        print("  remedy: %s" % e.remedy, file=sys.stderr)
-        return 2 if isinstance(e, (ValueError, LookupError)) else 1
+        # typed, as the C command prints it; exit 3 when --out could not be
+        # written whole (the old file is kept), 2 for a wrong command line
+        print_error(e)
+        return exit_status(e)

@@ -38,6 +38,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, List, Optional, Sequence
 
+from .errors import Error, module_unavailable
+
 #: file name endings the map picks up when it is given a directory
 INPUT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 
@@ -46,12 +48,15 @@ SCHEMA = "tlcost.map"
 SCHEMA_VERSION = 1
 
 
-class MapError(Exception):
-    """A map that cannot run at all (no inputs, a version mismatch)."""
+class MapError(Error):
+    """A map that cannot run at all (no inputs, a version mismatch): a
+    tlcost.Error like the library's own."""
 
-    def __init__(self, code: str, message: str, remedy: str):
-        super().__init__(f"{code}: {message}")
-        self.code, self.message, self.remedy = code, message, remedy
+    def __init__(self, code: str, message: str, remedy: str, file=None, line=0, column=0):
+        super().__init__(code, message, remedy, file, line, column)
+
+    def __reduce__(self):
+        return (MapError, (self.code, self.message, self.remedy))
 
 
 @dataclass
@@ -349,7 +354,10 @@ def connect(scheduler: str):
     """A distributed.Client for ``ADDRESS`` or ``local:N`` (a LocalCluster
     of N single-threaded worker processes on loopback). Returns (client,
     cluster-or-None); close both when done."""
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:   # an interpreter without Dask (not the one built for)
+        raise module_unavailable(e, "python3 -m tlcost map") from None
     if scheduler.startswith("local:"):
         try:
             n = int(scheduler[6:])

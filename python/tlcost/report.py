@@ -9,6 +9,7 @@ import _tlcost
 
 from .engine import PHASES, Engine, default_engine
 from .errors import StateError, usage
+from .outfile import atomic
 
 _FORMATS = {"text": 0, "json": 1, "csv": 2}
 _TOTALS = {"macs": 0, "other_flops": 1, "bytes_read": 2, "bytes_written": 3,
@@ -273,7 +274,10 @@ class Report:
     def save(self, path: str) -> None:
         """Write the op log v1 of a capture; gzip (level 9, mtime 0, no
         name) when path ends in .gz. Reports read from a file have no log
-        to save (capture_not_recorded)."""
+        to save (capture_not_recorded). The file is written whole or not
+        at all, as the C command writes (a temporary beside it, renamed
+        over it; regular files only): tlcost.FileError output_open_failed
+        or output_write_failed, and the old file stays as it was."""
         if self._header is None:
             raise StateError("capture_not_recorded",
                              "this report has no recorded op log (it was read "
@@ -283,7 +287,7 @@ class Report:
         head = (json.dumps(self._header, separators=(",", ":"),
                            allow_nan=False) + "\n").encode("utf-8")
         path = os.fspath(path)
-        with open(path, "wb") as raw:
+        with atomic(path) as raw:
             if path.endswith(".gz"):
                 with gzip.GzipFile(filename="", mode="wb", compresslevel=9,
                                    fileobj=raw, mtime=0) as gz:
