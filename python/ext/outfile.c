@@ -17,6 +17,7 @@ typedef struct tlpy_outfile {
 	tlc_outfile *o; /* NULL once committed or aborted */
 	FILE *f;
 	PyObject *path; /* bytes: the destination, named by write errors */
+	int failed;     /* errno of the write that failed (then o is NULL) */
 } tlpy_outfile;
 
 static int outfile_init(tlpy_outfile *self, PyObject *args, PyObject *kw)
@@ -48,13 +49,30 @@ static void outfile_dealloc(tlpy_outfile *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static PyObject *raise_write(tlpy_outfile *self);
+
 static int outfile_open(tlpy_outfile *self)
 {
 	if (self->o)
 		return 1;
+	if (self->failed) { /* a writer that goes on (GzipFile's close) sees the same error */
+		raise_write(self);
+		return 0;
+	}
 	tlpy_raise(TLC_ESTATE, "invalid_argument", "make a new OutFile for each file",
 	           "this output file was already committed or aborted");
 	return 0;
+}
+
+static PyObject *raise_write(tlpy_outfile *self)
+{
+	char msg[160];
+	snprintf(msg, sizeof msg, "writing the output failed (%s): nothing replaced it",
+	         strerror(self->failed));
+	return tlpy_raise_at(TLC_EIO, "output_write_failed",
+	                     "check that the disk has free space and the file size and quota "
+	                     "limits allow the output",
+	                     PyBytes_AS_STRING(self->path), msg);
 }
 
 /* A write into the temporary failed (errno e): removes the temporary and
@@ -63,14 +81,8 @@ static PyObject *fail_write(tlpy_outfile *self, int e)
 {
 	tlc_outfile_abort(self->o);
 	self->o = NULL;
-	const char *path = PyBytes_AS_STRING(self->path);
-	char msg[160];
-	snprintf(msg, sizeof msg, "writing the output failed (%s): nothing replaced it",
-	         strerror(e ? e : EIO));
-	return tlpy_raise_at(TLC_EIO, "output_write_failed",
-	                     "check that the disk has free space and the file size and quota "
-	                     "limits allow the output",
-	                     path, msg);
+	self->failed = e ? e : EIO;
+	return raise_write(self);
 }
 
 static PyObject *outfile_write(tlpy_outfile *self, PyObject *arg)
