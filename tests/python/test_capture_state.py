@@ -163,7 +163,7 @@ import sys
 sys.modules[sys.argv[1]] = None       # this interpreter "has no" that module
 import _tlcost, tlcost
 try:
-    if sys.argv[2] == "capture":
+    if sys.argv[2] == "api":
         tlcost.capture
     else:
         from tlcost.cli import main
@@ -191,7 +191,7 @@ class MissingModule(tlctest.unittest.TestCase):
         self.assertIn("PYTHON=", text)
 
     def test_capture_without_torch(self):
-        r = self.run_without("torch", "capture")
+        r = self.run_without("torch", "api")
         self.assertEqual(r.returncode, 9, r.stdout + r.stderr)
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0], "python_module_unavailable")
