@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .errors import Error, exit_status, module_unavailable, print_error
+from .errors import Error, FileError, exit_status, module_unavailable, print_error
 
 MODES = ("fwd_grad", "fwd_nograd_eval", "train")
 
@@ -82,11 +82,27 @@ def capture_main(argv: List[str]) -> int:
                          optimizer=opt, timing=not a.no_timing,
                          model_name=models.log_name(a.model),
                          tokens=built.tokens, meta=meta)
-    rep.save(a.out)
+    if a.out == "-":
+        _to_stdout(rep)
+    else:
+        rep.save(a.out)
     if a.show:
         print(rep)
     print("%s: %d ops" % (a.out, rep.ops), file=sys.stderr)
     return 0
+
+
+def _to_stdout(rep) -> None:
+    """--out -: the log on standard output; a failed write (a full disk, a
+    pipe whose reader left) is output_write_failed, as in the C command."""
+    try:
+        rep.write_log(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    except OSError as e:
+        raise FileError("output_write_failed",
+                        "writing the op log to standard output failed (%s)" % e.strerror,
+                        "check that the output has free space and is still open (a pipe "
+                        "whose reader exited, a full disk or quota)") from None
 
 
 def main(argv: Optional[List[str]] = None) -> int:

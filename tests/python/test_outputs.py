@@ -184,6 +184,19 @@ class CaptureCommand(Outputs):
         with open(out, "rb") as f:
             self.assertEqual(f.read(), good)
 
+    def test_out_dash_is_standard_output(self):
+        # docs/capture.md: `--out -` writes to stdout: the same bytes as a file
+        out = self.p("file.oplog.jsonl")
+        r = self.capture(out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            want = f.read()
+        r = py("-m", "tlcost", "capture", "--model", self.factory + ":plain", "--no-timing",
+               "--out", "-", cwd=self.tmp, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, want)
+        self.assertFalse(os.path.exists(self.p("-")), "a file named '-' was written")
+
     def test_fifo_or_device_is_refused_exit_3(self):
         for path, is_kind in self.special_files():
             r = self.capture(path)
