@@ -253,6 +253,7 @@ class MapCommand(Outputs):
             f.write("old\n")
         r = self.map("-o", out)
         self.assert_typed(r, 1, "merge_duplicate_rank")
+        self.assertNotIn("Compute Failed", r.stderr, "the refusal was logged as a failed task")
         self.assertIn("rank 3", r.stderr)
         self.assertIn(a, r.stderr)
         self.assertIn(b, r.stderr)
