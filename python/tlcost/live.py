@@ -297,8 +297,9 @@ class _Snapshot:
     run the model in train() the buffers (BatchNorm running statistics and
     batch counts); in train mode also every parameter's value and .grad
     (backward accumulates into it, the optimizer step moves the weights).
-    Parameters and buffers keep their identity (values are copied back in
-    place), so the caller's optimizer still holds the same tensors."""
+    Parameters, buffers and gradients keep their identity (values are
+    copied back in place), so the caller's optimizer and references still
+    hold the same tensors."""
 
     def __init__(self, model: torch.nn.Module, mode: str):
         self.flags = [(m, m.training) for m in model.modules()]
@@ -307,7 +308,7 @@ class _Snapshot:
         if mode != "fwd_nograd_eval":
             self.buffers = [(b, b.detach().clone()) for b in model.buffers()]
         if mode == "train":
-            self.params = [(p, p.detach().clone(),
+            self.params = [(p, p.detach().clone(), p.grad,
                             None if p.grad is None else p.grad.detach().clone())
                            for p in model.parameters()]
 
@@ -315,9 +316,11 @@ class _Snapshot:
         with torch.no_grad():
             for b, v in self.buffers:
                 b.copy_(v)
-            for p, v, g in self.params:
+            for p, v, grad, g in self.params:
                 p.copy_(v)
-                p.grad = g
+                if grad is not None:
+                    grad.copy_(g)   # backward accumulated into it in place
+                p.grad = grad
         for m, training in self.flags:
             m.training = training
 

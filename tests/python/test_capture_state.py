@@ -52,7 +52,7 @@ def model_with_state():
 
 
 def state_of(m):
-    return {"params": {k: (p, p.detach().clone(),
+    return {"params": {k: (p, p.detach().clone(), p.grad,
                            None if p.grad is None else p.grad.clone())
                        for k, p in m.named_parameters()},
             "buffers": {k: (b, b.clone()) for k, b in m.named_buffers()},
@@ -62,13 +62,13 @@ def state_of(m):
 class LeavesTheModel(tlctest.unittest.TestCase):
     def assert_unchanged(self, m, before):
         for k, p in m.named_parameters():
-            obj, value, grad = before["params"][k]
+            obj, value, grad_obj, grad = before["params"][k]
             self.assertIs(p, obj, k + " was replaced")
             self.assertTrue(torch.equal(p.detach(), value), k + " changed")
             if grad is None:
                 self.assertIsNone(p.grad, k + ".grad appeared")
             else:
-                self.assertIsNotNone(p.grad, k + ".grad was dropped")
+                self.assertIs(p.grad, grad_obj, k + ".grad was dropped or replaced")
                 self.assertTrue(torch.equal(p.grad, grad), k + ".grad changed")
         for k, b in m.named_buffers():
             obj, value = before["buffers"][k]
