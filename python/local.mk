@@ -6,23 +6,26 @@
 TLCOST_PY_SOURCES = python/tlcost/__init__.py python/tlcost/__main__.py \
 	python/tlcost/errors.py python/tlcost/engine.py python/tlcost/report.py \
 	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py \
-	python/tlcost/distributed.py python/tlcost/mapcli.py
+	python/tlcost/distributed.py python/tlcost/mapcli.py \
+	python/tlcost/outfile.py
 EXTRA_DIST += $(TLCOST_PY_SOURCES) python/ext/ext.h docs/python.md
 if HAVE_PYTHON_DEV
 tlcostpydir = $(pythondir)/tlcost
 tlcostpy_PYTHON = $(TLCOST_PY_SOURCES)
 pyexec_LTLIBRARIES = _tlcost.la
 _tlcost_la_SOURCES = python/ext/ext.h python/ext/module.c python/ext/eval.c \
-	python/ext/convert.c python/ext/pyrule.c python/ext/nvtx.c
+	python/ext/convert.c python/ext/pyrule.c python/ext/nvtx.c python/ext/outfile.c
 # Python.h defines the feature macros itself (first include): no -D_* here;
 # -isystem keeps its own warnings out of -Werror
-_tlcost_la_CPPFLAGS = $(TLC_I_PUBLIC) $(PYTHON_CPPFLAGS)
+# TLPY_BUILD_PYTHON: the interpreter configure built for (named in the
+# errors of a capture or map run under another one without torch or distributed)
+_tlcost_la_CPPFLAGS = $(TLC_I_PUBLIC) $(PYTHON_CPPFLAGS) -DTLPY_BUILD_PYTHON='"$(PYTHON)"'
 _tlcost_la_CFLAGS = -std=c11 $(WARN_CFLAGS)
 _tlcost_la_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^PyInit__tlcost$$'
 _tlcost_la_LIBADD = libtlcost-nvtx.la libtlcost.la
 else
 EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c \
-	python/ext/nvtx.c
+	python/ext/nvtx.c python/ext/outfile.c
 endif
 
 # Tests (tests/python/*.py) run through tests/python/run.sh with the build
@@ -30,7 +33,8 @@ endif
 # was not built, under valgrind and in sanitizer builds.
 TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
 	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
-	tests/python/test_docs.py tests/python/test_nvtx.py tests/python/test_distributed.py
+	tests/python/test_docs.py tests/python/test_nvtx.py tests/python/test_distributed.py \
+	tests/python/test_outputs.py tests/python/test_capture_state.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)

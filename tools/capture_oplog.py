@@ -81,7 +81,8 @@ def write_log(path, head, records):
                            mtime=0) as gz:
             gz.write(text)
         text = buf.getvalue()
-    with open(path, "wb") as f:
+    from tlcost.outfile import atomic  # whole or nothing, as every tlcost output
+    with atomic(path) as f:
         f.write(text)
 
 

@@ -10,6 +10,7 @@ prints the verdict. `--dry-run` as the first argument only lists the files.
 import sys
 
 import tlcost.distributed as dist
+from tlcost.outfile import write_text
 
 
 def main(argv):
@@ -29,8 +30,7 @@ def main(argv):
                       host="127.0.0.1", dashboard_address=None) as cluster, \
             Client(cluster) as client:
         res = dist.map(files, client, progress=dist.terminal_progress())
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(res.to_json())
+    write_text(out, res.to_json())   # whole or nothing, regular files only
     print(f"{res.document['succeeded']}/{res.document['inputs']} files merged;",
           "COMPLETE" if res.complete else "LOWER BOUND")
     return 0 if not res.failed else 1

@@ -4,6 +4,7 @@
  * pushed op is also written as an op log v1 line to an anonymous temporary
  * file, so saving the log later costs no memory that grows with the ops. */
 #include "ext.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +351,19 @@ static PyObject *eval_counts(tlpy_eval *self, PyObject *unused)
 
 /* ---- the op log lines recorded so far, to a Python writer ---- */
 
+/* The anonymous temporary holding the recorded op log cannot be flushed
+ * or read back (errno): typed, as the library's io_error. */
+static PyObject *log_failed(void)
+{
+	char msg[160];
+	snprintf(msg, sizeof msg, "cannot flush or read back the recorded op log: %s",
+	         strerror(errno ? errno : EIO));
+	return tlpy_raise(TLC_EIO, "io_error",
+	                  "check the free space and file size limit of the temporary directory "
+	                  "(TMPDIR), then capture again",
+	                  msg);
+}
+
 static PyObject *eval_write_log(tlpy_eval *self, PyObject *writer)
 {
 	if (!ready(self, -1))
@@ -359,7 +373,7 @@ static PyObject *eval_write_log(tlpy_eval *self, PyObject *writer)
 		                  "capture with record=True to save the op log",
 		                  "this report was not recorded as an op log");
 	if (fflush(self->log) != 0 || fseek(self->log, 0, SEEK_SET) != 0)
-		return PyErr_SetFromErrno(PyExc_OSError);
+		return log_failed();
 	char buf[65536];
 	size_t n;
 	PyObject *r = Py_None;
@@ -373,9 +387,9 @@ static PyObject *eval_write_log(tlpy_eval *self, PyObject *writer)
 		Py_XDECREF(res);
 	}
 	if (r && ferror(self->log))
-		r = PyErr_SetFromErrno(PyExc_OSError);
+		r = log_failed();
 	if (fseek(self->log, 0, SEEK_END) != 0 && r)
-		r = PyErr_SetFromErrno(PyExc_OSError);
+		r = log_failed();
 	self->busy = 0;
 	Py_XINCREF(r);
 	return r;

@@ -29,6 +29,9 @@ extern tlpy_hooks tlpy_hooks_g;
 PyObject *tlpy_raise_last(void);
 /** Raises a tlcost.Error of our own (binding misuse), returns NULL. */
 PyObject *tlpy_raise(int klass, const char *code, const char *remedy, const char *message);
+/** The same, naming the file it concerns (the error's position). */
+PyObject *tlpy_raise_at(int klass, const char *code, const char *remedy, const char *file,
+                        const char *message);
 
 /* ---- per-call arena for converted values ---- */
 typedef struct tlpy_arena_block tlpy_arena_block;
@@ -63,6 +66,7 @@ typedef struct tlpy_engine {
 extern PyTypeObject tlpy_engine_type;
 extern PyTypeObject tlpy_eval_type;
 extern PyTypeObject tlpy_nvtx_type; /* python/ext/nvtx.c */
+extern PyTypeObject tlpy_outfile_type; /* python/ext/outfile.c */
 
 /** Registers a Python callable as a cost rule (python/ext/pyrule.c). */
 PyObject *tlpy_engine_register_py_rule(tlpy_engine *self, PyObject *args, PyObject *kw);

@@ -36,6 +36,12 @@ PyObject *tlpy_raise(int klass, const char *code, const char *remedy, const char
 	return make_error(klass, code, message, remedy, NULL, 0, 0);
 }
 
+PyObject *tlpy_raise_at(int klass, const char *code, const char *remedy, const char *file,
+                        const char *message)
+{
+	return make_error(klass, code, message, remedy, file, 0, 0);
+}
+
 /* ---- text writers into Python strings ---- */
 
 PyObject *tlpy_capture_text(tlpy_writer w, void *payload)
@@ -316,7 +322,7 @@ PyMODINIT_FUNC PyInit__tlcost(void);
 PyMODINIT_FUNC PyInit__tlcost(void)
 {
 	if (PyType_Ready(&tlpy_engine_type) < 0 || PyType_Ready(&tlpy_eval_type) < 0 ||
-	    PyType_Ready(&tlpy_nvtx_type) < 0)
+	    PyType_Ready(&tlpy_nvtx_type) < 0 || PyType_Ready(&tlpy_outfile_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&tlpy_module);
 	if (!m)
@@ -324,9 +330,12 @@ PyMODINIT_FUNC PyInit__tlcost(void)
 	Py_INCREF(&tlpy_engine_type);
 	Py_INCREF(&tlpy_eval_type);
 	Py_INCREF(&tlpy_nvtx_type);
+	Py_INCREF(&tlpy_outfile_type);
 	if (PyModule_AddObject(m, "Engine", (PyObject *)&tlpy_engine_type) < 0 ||
 	    PyModule_AddObject(m, "Eval", (PyObject *)&tlpy_eval_type) < 0 ||
 	    PyModule_AddObject(m, "Nvtx", (PyObject *)&tlpy_nvtx_type) < 0 ||
+	    PyModule_AddObject(m, "OutFile", (PyObject *)&tlpy_outfile_type) < 0 ||
+	    PyModule_AddStringConstant(m, "build_python", TLPY_BUILD_PYTHON) < 0 ||
 	    PyModule_AddStringConstant(m, "version", TLC_VERSION_STRING) < 0) {
 		Py_DECREF(m);
 		return NULL;

@@ -61,8 +61,13 @@ def register_rule(name, fn=None, **kw):
 
 def __getattr__(name):
     # torch is imported only when a capture function is first used, so
-    # tlcost.read works where torch is not installed
+    # tlcost.read works where torch is not installed; where it is not, using
+    # one raises tlcost.UnavailableError (python_module_unavailable)
     if name in ("capture", "measure_clean_step", "StepTime", "MODES"):
-        from . import live as _cap
+        try:
+            from . import live as _cap
+        except ImportError as e:   # an interpreter without torch (not the one built for)
+            from .errors import module_unavailable
+            raise module_unavailable(e, "tlcost.%s" % name) from None
         return getattr(_cap, name)
     raise AttributeError("module 'tlcost' has no attribute %r" % name)

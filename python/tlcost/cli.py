@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .errors import Error
+from .errors import Error, FileError, exit_status, module_unavailable, print_error
 
 MODES = ("fwd_grad", "fwd_nograd_eval", "train")
 
@@ -58,9 +58,12 @@ def parser() -> argparse.ArgumentParser:
 
 def capture_main(argv: List[str]) -> int:
     a = parser().parse_args(argv)
-    import torch
+    try:
+        import torch
+        from . import models
+    except ImportError as e:
+        raise module_unavailable(e, "python3 -m tlcost capture") from None
     import tlcost
-    from . import models
     if a.optimizer is not None and a.mode != "train":
         raise models.inapplicable("--optimizer", "only train mode has an optimizer step",
                                   "drop --optimizer or use --mode train")
@@ -79,11 +82,27 @@ def capture_main(argv: List[str]) -> int:
                          optimizer=opt, timing=not a.no_timing,
                          model_name=models.log_name(a.model),
                          tokens=built.tokens, meta=meta)
-    rep.save(a.out)
+    if a.out == "-":
+        _to_stdout(rep)
+    else:
+        rep.save(a.out)
     if a.show:
         print(rep)
     print("%s: %d ops" % (a.out, rep.ops), file=sys.stderr)
     return 0
+
+
+def _to_stdout(rep) -> None:
+    """--out -: the log on standard output; a failed write (a full disk, a
+    pipe whose reader left) is output_write_failed, as in the C command."""
+    try:
+        rep.write_log(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    except OSError as e:
+        raise FileError("output_write_failed",
+                        "writing the op log to standard output failed (%s)" % e.strerror,
+                        "check that the output has free space and is still open (a pipe "
+                        "whose reader exited, a full disk or quota)") from None
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -104,8 +123,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         return capture_main(argv[1:])
     except Error as e:
-        print("tlcost capture: error: %s: %s" % (e.code, e.message), file=sys.stderr)
-        if e.position:
-            print("  at %s" % e.position, file=sys.stderr)
-        print("  remedy: %s" % e.remedy, file=sys.stderr)
-        return 2 if isinstance(e, (ValueError, LookupError)) else 1
+        # typed, as the C command prints it; exit 3 when --out could not be
+        # written whole (the old file is kept), 2 for a wrong command line
+        print_error(e)
+        return exit_status(e)

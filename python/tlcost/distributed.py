@@ -38,6 +38,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, List, Optional, Sequence
 
+from .errors import Error, module_unavailable
+
 #: file name endings the map picks up when it is given a directory
 INPUT_SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
 
@@ -46,12 +48,15 @@ SCHEMA = "tlcost.map"
 SCHEMA_VERSION = 1
 
 
-class MapError(Exception):
-    """A map that cannot run at all (no inputs, a version mismatch)."""
+class MapError(Error):
+    """A map that cannot run at all (no inputs, a version mismatch): a
+    tlcost.Error like the library's own."""
 
-    def __init__(self, code: str, message: str, remedy: str):
-        super().__init__(f"{code}: {message}")
-        self.code, self.message, self.remedy = code, message, remedy
+    def __init__(self, code: str, message: str, remedy: str, file=None, line=0, column=0):
+        super().__init__(code, message, remedy, file, line, column)
+
+    def __reduce__(self):
+        return (MapError, (self.code, self.message, self.remedy))
 
 
 @dataclass
@@ -282,28 +287,41 @@ def _tree_merge(client, texts: List[tuple]) -> str:
     """Pairwise merges as Dask tasks, in a fixed binary tree over the
     sorted inputs (so the bytes do not depend on completion order). A
     single partial goes through the same merge, so its document has the
-    same shape as a merge of many."""
+    same shape as a merge of many. A merge the partials cannot support
+    (merge_duplicate_rank, ...) raises its tlcost.Error here."""
     level: list = list(texts)
     if len(level) == 1:
-        return client.submit(merge_texts, level, pure=False).result()
-    while len(level) > 1:
-        nxt = []
-        for i in range(0, len(level), 2):
-            pair = level[i:i + 2]
-            nxt.append(client.submit(_merge_pair, pair, i, pure=False)
-                       if len(pair) == 2 else pair[0])
-        level = nxt
-    top = level[0]
-    top = top.result() if hasattr(top, "result") else top
+        top = client.submit(_merge_node, level, None, pure=False).result()
+    else:
+        while len(level) > 1:
+            nxt = []
+            for i in range(0, len(level), 2):
+                pair = level[i:i + 2]
+                nxt.append(client.submit(_merge_node, pair, "merge-%d" % i, pure=False)
+                           if len(pair) == 2 else pair[0])
+            level = nxt
+        top = level[0]
+        top = top.result() if hasattr(top, "result") else top
+    if isinstance(top, Error):
+        raise top
     return top[1] if isinstance(top, tuple) else top
 
 
-def _merge_pair(pair, i):
+def _merge_node(pair, name):
     """One node of the merge tree: (name, json) pairs in, a pair out (the
     merged document, named by its tree position: a merged document is
-    identified by the partials inside it, not by this name)."""
+    identified by the partials inside it, not by this name), or the bare
+    text at the root of a single partial. A refusal is returned, not
+    raised (the worker does not log it as a failed task) and passed up."""
     items = [p.result() if hasattr(p, "result") else p for p in pair]
-    return ("merge-%d" % i, merge_texts(items))
+    for it in items:
+        if isinstance(it, Error):
+            return it
+    try:
+        text = merge_texts(items)
+    except Error as e:
+        return e
+    return text if name is None else (name, text)
 
 
 def _check_workers(client, expected: dict) -> None:
@@ -349,7 +367,10 @@ def connect(scheduler: str):
     """A distributed.Client for ``ADDRESS`` or ``local:N`` (a LocalCluster
     of N single-threaded worker processes on loopback). Returns (client,
     cluster-or-None); close both when done."""
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:   # an interpreter without Dask (not the one built for)
+        raise module_unavailable(e, "python3 -m tlcost map") from None
     if scheduler.startswith("local:"):
         try:
             n = int(scheduler[6:])

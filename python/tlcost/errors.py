@@ -113,3 +113,60 @@ def usage(code: str, message: str, remedy: str) -> InvalidArgumentError:
     """An error of the Python layer itself (a capture option that cannot
     apply, a bad mode): same shape as the library's."""
     return InvalidArgumentError(code, message, remedy)
+
+
+def _error_reduce(self):
+    # pickled whole (a Dask task's error reaches the client with its
+    # class, code, remedy and position)
+    return (_make, (self.klass, self.code, self.message, self.remedy,
+                    self.file, self.line, self.column))
+
+
+Error.__reduce__ = _error_reduce
+
+
+def exit_status(e: Error, usage_classes=(ValueError, LookupError)) -> int:
+    """The exit status of the C command's policy (docs/errors.md "Exit
+    status") for a command that stops on e: 3 when an output could not be
+    written whole (output_*), 2 for a command line that is wrong (e is an
+    instance of usage_classes, or usage_error), else 1."""
+    if e.code.startswith("output_"):
+        return 3
+    if e.code == "usage_error" or (isinstance(e, usage_classes)
+                                   and not isinstance(e, OSError)):
+        return 2
+    return 1
+
+
+def print_error(e: Error, stream=None, prog: str = "tlcost") -> None:
+    """``PROG: error: CODE: message``, ``  at FILE:LINE:COL``, ``  remedy:
+    ...`` on stderr, as the C command prints a typed error."""
+    import sys
+    stream = stream or sys.stderr
+    print("%s: error: %s: %s" % (prog, e.code, e.message), file=stream)
+    if e.position:
+        print("  %s %s" % ("at" if e.line else "in", e.position), file=stream)
+    print("  remedy: %s" % e.remedy, file=stream)
+
+
+#: the Debian package of each optional module the package imports
+_DEBIAN = {"torch": "python3-torch", "torchvision": "python3-torchvision",
+           "distributed": "python3-distributed", "dask": "python3-dask"}
+
+
+def module_unavailable(exc: ImportError, what: str) -> UnavailableError:
+    """The typed error for a feature (``what``) whose module this
+    interpreter cannot import, naming the interpreter configure built the
+    package for and how to choose one."""
+    import sys
+    import _tlcost
+    name = (exc.name or "").split(".")[0] or "?"
+    built = getattr(_tlcost, "build_python", "") or "python3"
+    pkg = _DEBIAN.get(name, name)
+    return UnavailableError(
+        "python_module_unavailable",
+        "%s needs the Python module '%s', which this interpreter (%s) cannot "
+        "import (%s); tlcost was built for %s" % (what, name, sys.executable, exc, built),
+        "run it with %s, the interpreter configure chose; or install %s for %s; "
+        "or rebuild tlcost for this interpreter: ./configure PYTHON=%s"
+        % (built, pkg, sys.executable, sys.executable))

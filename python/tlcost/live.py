@@ -7,6 +7,7 @@ op log v1 records tools/capture_oplog.py always wrote (docs/capture.md).
 """
 
 import math
+import operator
 import statistics
 import threading
 import time
@@ -18,7 +19,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 import _tlcost
 
 from .engine import PHASES, Engine, Tensor, default_engine
-from .errors import _make, usage
+from .errors import UnavailableError, _make, usage
 from .report import Report
 
 MODES = ("fwd_grad", "fwd_nograd_eval", "train")
@@ -289,10 +290,125 @@ def run_step(model, inputs, mode, rec=None, target=None, loss_fn=None,
         opt.zero_grad(set_to_none=True)  # outside the capture: dispatches nothing
 
 
+class _Snapshot:
+    """What a step changes in the caller's model, taken before it and put
+    back after it (tlcost.capture and measure_clean_step measure, they do
+    not train): the train/eval flag of every submodule; in the modes that
+    run the model in train() the buffers (BatchNorm running statistics and
+    batch counts); in train mode also every parameter's value and .grad
+    (backward accumulates into it, the optimizer step moves the weights).
+    Parameters, buffers and gradients keep their identity (values are
+    copied back in place), so the caller's optimizer and references still
+    hold the same tensors."""
+
+    def __init__(self, model: torch.nn.Module, mode: str):
+        self.flags = [(m, m.training) for m in model.modules()]
+        self.buffers = []
+        self.params = []
+        if mode != "fwd_nograd_eval":
+            self.buffers = [(b, b.detach().clone()) for b in model.buffers()]
+        if mode == "train":
+            self.params = [(p, p.detach().clone(), p.grad,
+                            None if p.grad is None else p.grad.detach().clone())
+                           for p in model.parameters()]
+
+    def restore(self) -> None:
+        with torch.no_grad():
+            for b, v in self.buffers:
+                b.copy_(v)
+            for p, v, grad, g in self.params:
+                p.copy_(v)
+                if grad is not None:
+                    grad.copy_(g)   # backward accumulated into it in place
+                p.grad = grad
+        for m, training in self.flags:
+            m.training = training
+
+
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
         raise usage("capture_mode_unknown", "unknown mode %r" % (mode,),
                     "use one of: %s" % ", ".join(MODES))
+
+
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _bad_arg(name: str, value: Any, want: str):
+    text = repr(value)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return usage("capture_argument_invalid",
+                 "%s=%s: %s" % (name, text, want),
+                 "pass %s as %s (docs/python.md, tlcost.capture)" % (name, want))
+
+
+def _check_str(name: str, value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or "\0" in value):
+        raise _bad_arg(name, value, "None or a str without NUL characters")
+
+
+def _check_args(model, mode, engine, target, loss_fn, optimizer, flags,
+                model_name, tokens, meta, device) -> None:
+    """Every argument of capture, checked before the model runs, so that
+    what is written is a log tlcost's reader takes (op log v1: tokens a
+    non-negative 64-bit integer, strings without NUL, meta a JSON object)."""
+    _check_step_args(model, mode, engine, target, loss_fn, optimizer, flags)
+    _check_str("model_name", model_name)
+    _check_str("device", device)
+    _check_tokens(tokens)
+    _check_meta(meta)
+
+
+def _check_step_args(model, mode, engine, target, loss_fn, optimizer, flags) -> None:
+    _check_mode(mode)
+    if not isinstance(model, torch.nn.Module):
+        raise _bad_arg("model", model, "a torch.nn.Module")
+    if engine is not None and not isinstance(engine, Engine):
+        raise _bad_arg("engine", engine, "None or a tlcost.Engine")
+    if target is not None and not isinstance(target, torch.Tensor):
+        raise _bad_arg("target", target, "None or a torch.Tensor")
+    if loss_fn is not None and not callable(loss_fn):
+        raise _bad_arg("loss_fn", loss_fn, "None or a callable taking the model output")
+    if optimizer not in ("sgd", "adam"):
+        raise _bad_arg("optimizer", optimizer, "'sgd' or 'adam'")
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise _bad_arg(name, value, "True or False")
+
+
+def _check_tokens(tokens: Any) -> None:
+    if tokens is None:
+        return
+    try:
+        n = None if isinstance(tokens, bool) else operator.index(tokens)
+    except TypeError:
+        n = None
+    if n is None or not 0 <= n <= _INT64_MAX:
+        raise _bad_arg("tokens", tokens, "None or an int from 0 to 2**63-1")
+
+
+def _check_meta(meta: Any) -> None:
+    if meta is None:
+        return
+    if not isinstance(meta, dict) or not all(isinstance(k, str) for k in meta):
+        raise _bad_arg("meta", meta, "None or a dict with str keys")
+    try:
+        _json(meta)
+    except (TypeError, ValueError) as e:
+        raise _bad_arg("meta", meta, "a dict of JSON values (no NaN or infinity): %s" % e) \
+            from None
+    if _has_nul(meta):
+        raise _bad_arg("meta", meta, "a dict whose strings hold no NUL character")
+
+
+def _has_nul(v: Any) -> bool:
+    if isinstance(v, str):
+        return "\0" in v
+    if isinstance(v, dict):
+        return any(_has_nul(k) or _has_nul(x) for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return any(_has_nul(x) for x in v)
+    return False
 
 
 def _as_inputs(inputs: Any) -> tuple:
@@ -338,20 +454,25 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
     guessed). Nothing is downloaded.
     emit_nvtx=True wraps every op in an NVTX range named
     ``tlcost::<op>#<call_id>`` (the call id is the op's id in the log) for
-    Nsight Systems (docs/nvtx.md); where no NVTX tool takes ranges (not run
-    under nsys, no NVTX_INJECTION64_PATH) it raises tlcost.UnavailableError
-    with code emit_nvtx_unavailable before anything runs.
+    Nsight Systems (docs/nvtx.md); without CUDA (torch.cuda.is_available()
+    false), or where no NVTX tool takes ranges (not run under nsys, no
+    NVTX_INJECTION64_PATH), it raises tlcost.UnavailableError with code
+    emit_nvtx_unavailable before anything runs, saying which.
+    Every argument is checked before the model runs
+    (capture_argument_invalid). The model is left as it was found: the
+    train/eval flags of its modules, its buffers and, in train mode, its
+    parameters and their .grad are put back after the step (train mode
+    holds a copy of the parameters and grads meanwhile).
     """
-    _check_mode(mode)
-    nvtx = None
-    if emit_nvtx:
-        nvtx = _tlcost.Nvtx()
-        nvtx.start()
-    inputs = _as_inputs(inputs)
+    _check_args(model, mode, engine, target, loss_fn, optimizer,
+                {"timing": timing, "record": record, "keep_ops": keep_ops,
+                 "emit_nvtx": emit_nvtx}, model_name, tokens, meta, device)
     if mode != "train" and (loss_fn is not None or target is not None):
         raise usage("capture_option_inapplicable",
                     "loss_fn and target apply only to mode='train'",
                     "drop them or use mode='train'")
+    nvtx = _start_nvtx() if emit_nvtx else None
+    inputs = _as_inputs(inputs)
     eng = engine or default_engine()
     dev = device or _device_of(model, inputs)
     meta = dict(meta or {})
@@ -366,12 +487,31 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
                 meta_json=_json(head["meta"]) if meta else None)
     tracker = ModuleTracker(model)
     rec = LiveRecorder(ev, tracker, timing=timing, nvtx=nvtx)
+    saved = _Snapshot(model, mode)
     try:
         run_step(model, inputs, mode, rec, target, loss_fn, optimizer)
     finally:
         tracker.remove()
+        saved.restore()
     ev.finish()
     return Report(ev, eng, head if record else None)
+
+
+def _start_nvtx():
+    """NVTX ranges show which kernels ran under which op: without CUDA no
+    kernel runs, so the option refuses first on that (as
+    torch.autograd.profiler.emit_nvtx does), then where no NVTX tool takes
+    the ranges (libtlcost-nvtx's tlc_nvtx_start)."""
+    if not torch.cuda.is_available():
+        raise UnavailableError(
+            "emit_nvtx_unavailable",
+            "no CUDA device: torch.cuda.is_available() is false on this host, so no "
+            "kernel would run under the NVTX ranges",
+            "capture on a machine with an NVIDIA GPU and driver (under nsys profile "
+            "--trace=cuda,nvtx), or capture without NVTX ranges (emit_nvtx=False)")
+    nvtx = _tlcost.Nvtx()
+    nvtx.start()
+    return nvtx
 
 
 def _json(obj) -> str:
@@ -417,11 +557,15 @@ def measure_clean_step(model: torch.nn.Module, inputs: Any, steps: int = 10,
     opt = _optimizer(model, optimizer) if mode == "train" else None
     sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
     samples = []
-    for i in range(warmup + steps):
-        sync()
-        t0 = time.perf_counter()
-        run_step(model, inputs, mode, None, target, loss_fn, optimizer, opt)
-        sync()
-        if i >= warmup:
-            samples.append(time.perf_counter() - t0)
+    saved = _Snapshot(model, mode)
+    try:
+        for i in range(warmup + steps):
+            sync()
+            t0 = time.perf_counter()
+            run_step(model, inputs, mode, None, target, loss_fn, optimizer, opt)
+            sync()
+            if i >= warmup:
+                samples.append(time.perf_counter() - t0)
+    finally:
+        saved.restore()
     return StepTime(statistics.median(samples), tuple(samples), mode)

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
+
+import _tlcost
 
 from . import distributed as dist
+from .errors import Error, exit_status, print_error
 
 USAGE = """python3 -m tlcost map FILE|DIR... --scheduler ADDRESS|local:N -o MERGED.json
                         [--plugin SO]... [--rules FILE]... [--retries N]
@@ -38,54 +39,51 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Temporary file in the same directory, fsync, rename: a failed or
-    killed write leaves the old file whole."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tlcost-map.", dir=d)
+def _open_outputs(a):
+    """Both output files, opened (as temporaries beside them) before the
+    map runs, so a path that cannot take them (a device node, a FIFO, a
+    directory that is not writable) is refused before any work."""
+    doc = _tlcost.OutFile(a.output)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        prov = _tlcost.OutFile(a.provenance or a.output + ".provenance.json")
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        doc.abort()
         raise
+    return doc, prov
 
 
-def main(argv=None) -> int:
-    a = parser().parse_args(argv)
+def _commit(outs, res) -> None:
+    """Writes and commits both files (the document first); on any failure
+    the unwritten ones are removed and the old files stay as they were."""
+    texts = (res.to_json(), json.dumps(res.provenance, indent=2) + "\n")
+    try:
+        for f, text in zip(outs, texts):
+            f.write(text.encode("utf-8"))
+        for f in outs:
+            f.commit()
+    finally:
+        for f in outs:
+            f.abort()   # a no-op once committed
+
+
+def _run(a) -> int:
     if a.retries < 0:
-        print("tlcost map: usage_error: --retries must be >= 0", file=sys.stderr)
-        return 2
+        raise dist.MapError("usage_error", "--retries must be >= 0", "pass --retries 0 or more")
+    outs = _open_outputs(a)
     try:
         client, cluster = dist.connect(a.scheduler)
-    except dist.MapError as e:
-        print(f"tlcost map: {e.code}: {e.message}\n  remedy: {e.remedy}", file=sys.stderr)
-        return 2 if e.code == "usage_error" else 1
-    try:
-        res = dist.map(a.inputs, client, plugins=a.plugin, rules=a.rules,
-                       retries=a.retries, timeout=a.timeout,
-                       progress=dist.terminal_progress())
-    except dist.MapError as e:
-        print(f"tlcost map: {e.code}: {e.message}\n  remedy: {e.remedy}", file=sys.stderr)
-        return 1
+        try:
+            res = dist.map(a.inputs, client, plugins=a.plugin, rules=a.rules,
+                           retries=a.retries, timeout=a.timeout,
+                           progress=dist.terminal_progress())
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        _commit(outs, res)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-    try:
-        write_atomic(a.output, res.to_json())
-        write_atomic(a.provenance or a.output + ".provenance.json",
-                     json.dumps(res.provenance, indent=2) + "\n")
-    except OSError as e:
-        print(f"tlcost map: io_error: cannot write {a.output}: {e.strerror}\n"
-              "  remedy: check the output path and free space", file=sys.stderr)
-        return 1
+        for f in outs:
+            f.abort()
     for f in res.failed:
         err = f.error or {}
         print(f"tlcost map: {f.path}: {err.get('code')}: {err.get('message')}", file=sys.stderr)
@@ -94,6 +92,17 @@ def main(argv=None) -> int:
               "the merged totals cover the files that succeeded", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv=None) -> int:
+    """Exit status as the C command's: 0, 1 (an input, a merge refusal or
+    a failed file), 2 (usage), 3 (an output could not be written whole)."""
+    a = parser().parse_args(argv)
+    try:
+        return _run(a)
+    except Error as e:
+        print_error(e)
+        return exit_status(e, usage_classes=())
 
 
 if __name__ == "__main__":

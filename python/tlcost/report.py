@@ -9,6 +9,7 @@ import _tlcost
 
 from .engine import PHASES, Engine, default_engine
 from .errors import StateError, usage
+from .outfile import atomic
 
 _FORMATS = {"text": 0, "json": 1, "csv": 2}
 _TOTALS = {"macs": 0, "other_flops": 1, "bytes_read": 2, "bytes_written": 3,
@@ -273,25 +274,38 @@ class Report:
     def save(self, path: str) -> None:
         """Write the op log v1 of a capture; gzip (level 9, mtime 0, no
         name) when path ends in .gz. Reports read from a file have no log
-        to save (capture_not_recorded)."""
+        to save (capture_not_recorded). The file is written whole or not
+        at all, as the C command writes (a temporary beside it, renamed
+        over it; regular files only): tlcost.FileError output_open_failed
+        or output_write_failed, and the old file stays as it was."""
+        path = os.fspath(path)
+        self._check_recorded()
+        with atomic(path) as raw:
+            self.write_log(raw, gz=path.endswith(".gz"))
+
+    def write_log(self, stream, gz: bool = False) -> None:
+        """Writes the op log v1 of a capture to a binary stream (anything
+        with write(bytes)); gzip (level 9, mtime 0, no name) when gz.
+        save() is this into a whole-or-nothing file."""
+        self._check_recorded()
+        head = (json.dumps(self._header, separators=(",", ":"),
+                           allow_nan=False) + "\n").encode("utf-8")
+        if gz:
+            with gzip.GzipFile(filename="", mode="wb", compresslevel=9,
+                               fileobj=stream, mtime=0) as z:
+                z.write(head)
+                self._ev.write_log(z.write)
+        else:
+            stream.write(head)
+            self._ev.write_log(stream.write)
+
+    def _check_recorded(self) -> None:
         if self._header is None:
             raise StateError("capture_not_recorded",
                              "this report has no recorded op log (it was read "
                              "from a file, or captured with record=False)",
                              "save the original file instead, or capture "
                              "with record=True")
-        head = (json.dumps(self._header, separators=(",", ":"),
-                           allow_nan=False) + "\n").encode("utf-8")
-        path = os.fspath(path)
-        with open(path, "wb") as raw:
-            if path.endswith(".gz"):
-                with gzip.GzipFile(filename="", mode="wb", compresslevel=9,
-                                   fileobj=raw, mtime=0) as gz:
-                    gz.write(head)
-                    self._ev.write_log(gz.write)
-            else:
-                raw.write(head)
-                self._ev.write_log(raw.write)
 
 
 def read(path: str, engine: Optional[Engine] = None,

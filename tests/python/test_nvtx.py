@@ -3,8 +3,10 @@ exactly one NVTX range tlcost::<op>#<call_id>, recorded here by the test
 injection library tests/nvtx/inject.c (NVTX_INJECTION64_PATH, dumped at
 exit with TLC_TEST_NVTX_DUMP). The expected ranges come from the op log the
 same capture saved, read as plain JSON (name and id of every record), not
-from the recorder; without the option nothing is emitted; without a tool
-the option refuses typed."""
+from the recorder; without the option nothing is emitted; without CUDA
+(checked first) or without a tool the option refuses typed, saying which.
+The tool cases run on any host: the child stands in a CUDA check that says
+yes (TLC_TEST_CUDA=fake), as the option's ranges reach the tool either way."""
 import gzip
 import json
 import os
@@ -17,7 +19,11 @@ import tlctest
 INJECT = os.path.join(tlctest.BUILD, "tests", "nvtx", ".libs", "inject.so")
 
 CHILD = r"""
-import sys, torch, tlcost
+import os, sys, torch, tlcost
+if os.environ.get("TLC_TEST_CUDA") == "fake":
+    # a CUDA host as far as the capture's check can tell (torch is asked
+    # nothing else: the model and inputs are on the CPU)
+    torch.cuda.is_available = lambda: True
 torch.manual_seed(0)
 m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
 x = torch.randn(2, 8)
@@ -26,14 +32,18 @@ try:
     rep = tlcost.capture(m, (x,), mode="fwd_nograd_eval", emit_nvtx=emit)
 except tlcost.Error as e:
     print("ERROR", type(e).__name__, e.code)
+    print(e.message)
     sys.exit(3)
 rep.save(sys.argv[1])
 """
 
 
-def run_child(log, mode, env_extra):
+def run_child(log, mode, env_extra, cuda="fake"):
     env = dict(os.environ)
     env.pop("NVTX_INJECTION64_PATH", None)
+    env["TLC_TEST_CUDA"] = cuda
+    if cuda == "none":
+        env["CUDA_VISIBLE_DEVICES"] = ""   # no device even on a GPU host
     env.update(env_extra)
     return subprocess.run([sys.executable, "-c", CHILD, log, mode], env=env,
                           capture_output=True, text=True)
@@ -79,7 +89,24 @@ class EmitNvtx(unittest.TestCase):
     def test_refused_without_a_tool(self):
         r = run_child(os.path.join(self.tmp, "c.jsonl"), "on", {})
         self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
-        self.assertEqual(r.stdout.split(), ["ERROR", "UnavailableError", "emit_nvtx_unavailable"])
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0].split(), ["ERROR", "UnavailableError", "emit_nvtx_unavailable"])
+        self.assertIn("no NVTX tool is attached", lines[1])
+
+    def test_refused_without_cuda_first_even_with_a_tool(self):
+        # the seed's refusal: no CUDA, nothing runs under the ranges; it is
+        # checked before the tool and the message says it
+        for extra in ({}, {"NVTX_INJECTION64_PATH": INJECT}):
+            with self.subTest(tool=bool(extra)):
+                log = os.path.join(self.tmp, "d.jsonl")
+                r = run_child(log, "on", extra, cuda="none")
+                self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+                lines = r.stdout.splitlines()
+                self.assertEqual(lines[0].split(),
+                                 ["ERROR", "UnavailableError", "emit_nvtx_unavailable"])
+                self.assertIn("no CUDA device", lines[1])
+                self.assertNotIn("NVTX tool", lines[1])
+                self.assertFalse(os.path.exists(log))
 
 
 if __name__ == "__main__":
