@@ -196,7 +196,7 @@ typedef struct tlc_ledger_entry {
 	const char *detail;      /* first rule explanation, or NULL */
 	const char *remedy;      /* runnable instruction */
 	/* Partly known calls (contract: "Partly known ops"; appended in
-	 * libtlcost.so.5): the rule determined some terms but not all. Their
+	 * -version-info 5:0:1): the rule determined some terms but not all. Their
 	 * determined terms are counted in every total; the totals stay a
 	 * lower bound. */
 	uint64_t partly_known;   /* calls of this group that were partly known */

@@ -398,7 +398,7 @@ struct tlc_host {
 	 * NULL, OTHER for a name of unknown size. */
 	tlc_dtype (*dtype_parse)(const char *name);
 
-	/* ---- appended in tlcost 0.3 (partly known ops; check
+	/* ---- appended with partly known ops, libtlcost -version-info 5:0:1; check
 	 * TLC_HOST_HAS(host, cost_set_missing) before calling it) ---- */
 
 	/* Declares that `field` of this op cannot be determined from what the
