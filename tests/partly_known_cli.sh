@@ -72,7 +72,31 @@ fw = run("flops", fix).get("phases", {}).get("forward", {})
 expect("forward totals", [fw.get(k) for k in ("flops", "macs", "other_flops", "bytes_read",
                                               "bytes_written")], [0, 0, 0, 6416, 4352])
 
-import os
+# Nesting: a partly known op's rule evaluated, so its children are nested
+# (not_applicable) as under any evaluated rule, and only the op's own
+# determined terms count. gelu [4,16] bf16 (ts 10-60) holding an aten::mul
+# [4,16] x [4,16] bf16 (ts 20-25): coverage 1 unknown + 1 not_applicable;
+# other_flops 0 (the mul's 64 are not counted); read 128 B, written 128 B.
+import os, tempfile
+nest = os.path.join(tempfile.mkdtemp(), "nest.json")
+B = "c10::BFloat16"
+with open(nest, "w") as f:
+    json.dump({"schemaVersion": 1, "traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::gelu", "pid": 1, "tid": 1, "ts": 10,
+         "dur": 50, "args": {"External id": 1, "Input Dims": [[4, 16], []],
+                             "Input type": [B, ""], "Concrete Inputs": ["", ""]}},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 1, "ts": 20,
+         "dur": 5, "args": {"External id": 2, "Input Dims": [[4, 16], [4, 16]],
+                            "Input type": [B, B]}}]}, f)
+doc = run("flops", nest)
+cov = doc.get("coverage", {})
+expect("nested coverage", [cov.get(k) for k in ("rows", "known", "not_applicable", "unknown")],
+       [2, 0, 1, 1])
+fw = doc.get("phases", {}).get("forward", {})
+expect("nested totals", [fw.get(k) for k in ("flops", "other_flops", "bytes_read",
+                                             "bytes_written")], [0, 0, 128, 128])
+os.remove(nest)
+
 if real and os.path.exists(real):
     doc = run("flops", real)
     expect("owlv2 lower_bound", doc.get("lower_bound"), True)
