@@ -8,7 +8,9 @@ static void help(FILE *out)
 	        "usage: tlcost ledger [--format text|json] FILE\n\n"
 	        "Lists the ops that have no cost rule (or whose rule could not evaluate),\n"
 	        "grouped by name and sorted by count: example ids, example input shapes,\n"
-	        "FLOPs counted inside them by nested children, and a runnable remedy.\n");
+	        "FLOPs counted inside them by nested children, and a runnable remedy.\n"
+	        "A partly known op (its rule determined some terms, not all) also names\n"
+	        "the missing term and its cause; its determined terms are in the totals.\n");
 }
 
 static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)

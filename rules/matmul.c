@@ -8,6 +8,7 @@
  * complex multiply-accumulate. Scaling by alpha != 1 and beta not in {0, 1}
  * costs one multiply per output element each; adding the beta-term (beta != 0)
  * one add per output element. */
+#include <stdio.h>
 #include <string.h>
 #include "rules.h"
 #include "util.h"
@@ -605,6 +606,271 @@ static int rule_einsum(tlc_cost *out, const tlc_op *op, const tlc_host *host, vo
 	                              tlc_rules__tensor(&list->u.list.items[0])->dtype);
 }
 
+/* ---- FP8 and grouped products (torch >= 2.4 / 2.8 schemas) ------------ */
+
+/* The dtype of a `ScalarType? out_dtype` argument: an int code (traces),
+ * a name (op logs), `dflt` when None or omitted from an op log; NONE (the
+ * bytes written then read as unknown) when the input did not record it. */
+static tlc_dtype out_dtype_arg(const tlc_op *op, const tlc_host *host, size_t i,
+                               tlc_dtype dflt)
+{
+	const tlc_value *d = host->arg(op, i, "out_dtype");
+	if (!d)
+		return tlc_rules__observed(op) && i >= op->nargs ? TLC_DTYPE_NONE : dflt;
+	if (d->kind == TLC_VALUE_INT)
+		return tlc_rules__dtype_code(d->u.integer);
+	if (d->kind == TLC_VALUE_STRING)
+		return host->dtype_parse(d->u.string);
+	return TLC_DTYPE_NONE;
+}
+
+/* Bytes of a scaled or grouped product: every tensor argument read once by
+ * its own dtype; the result written once (the recorded output, else oshape
+ * in dt). */
+static int fp8_bytes(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                     const int64_t *oshape, size_t on, tlc_dtype dt)
+{
+	return gemm_bytes(out, op, host, oshape, on, dt);
+}
+
+static int64_t numel_of(const tlc_tensor *t)
+{
+	int64_t n = 1;
+	for (size_t i = 0; i < t->ndim; i++)
+		if (__builtin_mul_overflow(n, t->shape[i], &n))
+			return -1;
+	return n;
+}
+
+/* other_flops of the scaling of `elems` output elements by scale_a (one
+ * factor per row) and scale_b (one per column), `rows` x `cols` per group:
+ * tensor-wise (one element each): out = (sa*sb) * acc, one multiply per
+ * output element and one for sa*sb; row-wise (rows and cols elements):
+ * out = sa[i] * sb[j] * acc, two per output element. Any other layout
+ * (block-wise recipes scale inside the K loop) leaves other_flops missing. */
+static int fp8_scaling(tlc_cost *out, const tlc_host *host, const tlc_tensor *sa,
+                       const tlc_tensor *sb, int64_t rows, int64_t cols,
+                       const tlc_rules_term *elems)
+{
+	int64_t na = numel_of(sa), nb = numel_of(sb);
+	static const int64_t one[1] = { 1 };
+	if (na == 1 && nb == 1) {
+		int rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 1, elems);
+		return rc < 0 ? rc : host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, 1, one);
+	}
+	if (na == rows && nb == cols)
+		return tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, 2, elems);
+	host->cost_explain(out, "scale_a/scale_b are neither tensor-wise (one element each) nor "
+	                        "row-wise (one per row of the result, one per column): the "
+	                        "scaling of a block-wise recipe happens inside the K loop and "
+	                        "its arithmetic is not defined here");
+	host->cost_set_missing(out, TLC_FIELD_OTHER_FLOPS);
+	return 0;
+}
+
+static int need_partial(tlc_cost *out, const tlc_host *host)
+{
+	if (TLC_HOST_HAS(host, cost_set_missing))
+		return 0;
+	return tlc_rules__missing(out, host, "host without cost_set_missing (partly known ops)");
+}
+
+/* _scaled_mm(self [M,K], mat2 [K,N], scale_a, scale_b, bias=None,
+ * scale_result=None, out_dtype=None, use_fast_accum=False): torch >= 2.4.
+ * MACs M*K*N; the scaling as fp8_scaling; + 1 add per element for bias and
+ * 1 multiply per element for scale_result; use_fast_accum changes the
+ * accumulation precision, not the count. Strides (row- or column-major
+ * operands) do not change the count. */
+static int rule_scaled_mm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	(void)payload;
+	const tlc_tensor *a = host->tensor_arg(op, 0, "self");
+	const tlc_tensor *b = host->tensor_arg(op, 1, "mat2");
+	const tlc_tensor *sa = host->tensor_arg(op, 2, "scale_a");
+	const tlc_tensor *sb = host->tensor_arg(op, 3, "scale_b");
+	int rc = need_tensor(out, host, a, 2, "self");
+	if (rc == 0)
+		rc = need_tensor(out, host, b, 2, "mat2");
+	if (rc == 0)
+		rc = need_tensor(out, host, sa, 0, "scale_a");
+	if (rc == 0)
+		rc = need_tensor(out, host, sb, 0, "scale_b");
+	if (rc == 0)
+		rc = need_partial(out, host);
+	if (rc < 0)
+		return rc;
+	if (a->shape[1] != b->shape[0])
+		return tlc_rules__bad(out, host, "_scaled_mm: self [M,K] and mat2 [K,N] differ in K");
+	int64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+	tlc_rules_term e;
+	tlc_rules__term_init(&e);
+	tlc_rules__term_mul(&e, m);
+	tlc_rules__term_mul(&e, n);
+	tlc_rules_term macs;
+	tlc_rules__term_copy(&macs, &e);
+	tlc_rules__term_mul(&macs, k);
+	rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &macs);
+	if (rc == 0)
+		rc = fp8_scaling(out, host, sa, sb, m, n, &e);
+	int64_t extra = (host->tensor_arg(op, 4, "bias") != NULL) +
+	                (host->tensor_arg(op, 5, "scale_result") != NULL);
+	if (rc == 0)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, extra, &e);
+	if (rc < 0)
+		return rc;
+	int64_t oshape[2] = { m, n };
+	return fp8_bytes(out, op, host, oshape, 2, out_dtype_arg(op, host, 6, a->dtype));
+}
+
+/* Where the arguments of a grouped product sit. */
+typedef struct grouped_spec {
+	int scaled;                 /* _scaled_grouped_mm */
+	size_t offs, bias, out_dtype; /* argument indices */
+} grouped_spec;
+
+static const grouped_spec spec_grouped = { 0, 2, 3, 4 };
+static const grouped_spec spec_scaled_grouped = { 1, 4, 5, 7 };
+
+/* The shapes of a grouped product (torch's _grouped_mm layouts). */
+typedef struct grouped_shape {
+	int64_t g, m, k, n;   /* groups; per-group M, K, N (the jagged one: its total) */
+	int64_t out[3];
+	size_t nout;
+	const char *jagged;   /* NULL (3D x 3D) or the dim offs splits: "M", "K", "N" */
+} grouped_shape;
+
+static int grouped_shape_of(grouped_shape *s, const tlc_tensor *a, const tlc_tensor *b,
+                            const tlc_tensor *offs)
+{
+	int64_t ka = a->shape[a->ndim - 1], kb = b->shape[b->ndim - 2];
+	if (ka != kb)
+		return -1;
+	s->k = ka;
+	s->m = a->shape[a->ndim - 2];
+	s->n = b->shape[b->ndim - 1];
+	s->jagged = NULL;
+	if (a->ndim == 3 && b->ndim == 3) {
+		s->g = a->shape[0];
+		s->nout = 3;
+		s->out[0] = s->g, s->out[1] = s->m, s->out[2] = s->n;
+		return a->shape[0] == b->shape[0] && !offs ? 0 : -1;
+	}
+	if (!offs || offs->ndim != 1)
+		return -1;
+	s->g = offs->shape[0];
+	s->nout = 2;
+	s->out[0] = s->m, s->out[1] = s->n;
+	if (a->ndim == 2 && b->ndim == 3) {
+		s->jagged = "M"; /* rows of self, each routed to one group */
+		return b->shape[0] == s->g ? 0 : -1;
+	}
+	if (a->ndim == 3 && b->ndim == 2) {
+		s->jagged = "N"; /* columns of mat2 */
+		return a->shape[0] == s->g ? 0 : -1;
+	}
+	s->jagged = "K"; /* 2D x 2D: the reduction dim, one [M,N] result per group */
+	s->nout = 3;
+	s->out[0] = s->g, s->out[1] = s->m, s->out[2] = s->n;
+	return 0;
+}
+
+/* 3D x 3D: G products [M,K] x [K,N]: G*M*K*N MACs; row-wise scales
+ * ([G,M] and [G,N]) two multiplies per output element, a bias one add. */
+static int grouped_exact(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                         const grouped_spec *sp, const grouped_shape *s,
+                         const tlc_tensor *sa, const tlc_tensor *sb)
+{
+	tlc_rules_term e, macs;
+	tlc_rules__term_init(&e);
+	tlc_rules__term_mul(&e, s->g);
+	tlc_rules__term_mul(&e, s->m);
+	tlc_rules__term_mul(&e, s->n);
+	tlc_rules__term_copy(&macs, &e);
+	tlc_rules__term_mul(&macs, s->k);
+	int rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &macs);
+	if (rc == 0 && sa) {
+		int64_t rows = s->m, cols = s->n;
+		if (__builtin_mul_overflow(rows, s->g, &rows) || __builtin_mul_overflow(cols, s->g, &cols))
+			return tlc_rules__bad(out, host, "grouped mm: shapes overflow");
+		rc = fp8_scaling(out, host, sa, sb, rows, cols, &e);
+	}
+	int64_t extra = host->tensor_arg(op, sp->bias, "bias") != NULL;
+	if (sp->scaled)
+		extra += host->tensor_arg(op, 6, "scale_result") != NULL;
+	if (rc == 0)
+		rc = tlc_rules__term_add(out, host, TLC_FIELD_OTHER_FLOPS, extra, &e);
+	return rc;
+}
+
+/* MACs of an offsets layout: offs[G-1] (where the last group ends) times
+ * the two other dims; offs[G-1] is a tensor value no input records, and
+ * torch ignores the elements past it, so MACs are missing with the bound
+ * the shapes give. */
+static int grouped_missing(tlc_cost *out, const tlc_host *host, const grouped_shape *s,
+                           int other_too)
+{
+	char why[256];
+	int64_t bound;
+	int ovf = __builtin_mul_overflow(s->m, s->k, &bound) ||
+	          __builtin_mul_overflow(bound, s->n, &bound);
+	char num[24];
+	snprintf(num, sizeof num, ovf ? ">= 2^63" : "%lld", (long long)bound);
+	snprintf(why, sizeof why,
+	         "MACs depend on offs[G-1] (where the last group ends along %s), a tensor value "
+	         "no trace records; torch ignores what lies past it: MACs <= M*K*N = %s, equal "
+	         "when the groups cover all of %s%s",
+	         s->jagged, num, s->jagged, other_too ? "; the epilogue likewise" : "");
+	host->cost_explain(out, why);
+	host->cost_set_missing(out, TLC_FIELD_MACS);
+	if (other_too)
+		host->cost_set_missing(out, TLC_FIELD_OTHER_FLOPS);
+	return 0;
+}
+
+/* _grouped_mm(self, mat2, offs=None, bias=None, out_dtype=None) and
+ * _scaled_grouped_mm(self, mat2, scale_a, scale_b, offs=None, bias=None,
+ * scale_result=None, out_dtype=None, use_fast_accum=False), torch >= 2.8:
+ * 3D x 3D is a bmm (G*M*K*N MACs, exact); with offsets the MACs are
+ * partly known (grouped_missing). */
+static int rule_grouped_mm(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
+{
+	const grouped_spec *sp = payload;
+	const tlc_tensor *a = host->tensor_arg(op, 0, "self");
+	const tlc_tensor *b = host->tensor_arg(op, 1, "mat2");
+	const tlc_tensor *offs = host->tensor_arg(op, sp->offs, "offs");
+	int rc = need_tensor(out, host, a, 0, "self");
+	if (rc == 0)
+		rc = need_tensor(out, host, b, 0, "mat2");
+	if (rc == 0)
+		rc = need_partial(out, host);
+	if (rc < 0)
+		return rc;
+	grouped_shape s;
+	if (a->ndim < 2 || a->ndim > 3 || b->ndim < 2 || b->ndim > 3 ||
+	    grouped_shape_of(&s, a, b, offs) < 0)
+		return tlc_rules__bad(out, host, "grouped mm: self and mat2 must be 2-D or 3-D with "
+		                      "matching K and groups, offs 1-D exactly when one is 2-D");
+	int epilogue = host->tensor_arg(op, sp->bias, "bias") != NULL;
+	const tlc_tensor *sa = NULL, *sb = NULL;
+	if (sp->scaled) {
+		sa = host->tensor_arg(op, 2, "scale_a");
+		sb = host->tensor_arg(op, 3, "scale_b");
+		if ((rc = need_tensor(out, host, sa, 0, "scale_a")) < 0 ||
+		    (rc = need_tensor(out, host, sb, 0, "scale_b")) < 0)
+			return rc;
+		epilogue = 1;
+	}
+	if (s.jagged)
+		rc = grouped_missing(out, host, &s, epilogue);
+	else
+		rc = grouped_exact(out, op, host, sp, &s, sa, sb);
+	if (rc < 0)
+		return rc;
+	tlc_dtype dt = out_dtype_arg(op, host, sp->out_dtype,
+	                             sp->scaled ? TLC_DTYPE_BFLOAT16 : a->dtype);
+	return fp8_bytes(out, op, host, s.out, s.nout, dt);
+}
+
 #define P(x) ((const void *)&(x))
 #define EXACT TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT
 static const tlc_rules_entry matmul_rules[] = {
@@ -641,6 +907,15 @@ static const tlc_rules_entry matmul_rules[] = {
 	  "macs = numel(grad_output)*in per mask[0], mask[1]; other = numel(grad_output) per mask[2]" },
 	{ "aten::_addmm_activation", EXACT, rule_addmm_activation, NULL,
 	  "addmm + relu (1/elem) or gelu tanh form (9/elem, estimated)" },
+	{ "aten::_scaled_mm", EXACT, rule_scaled_mm, NULL,
+	  "macs = M*K*N; other = M*N + 1 (tensor-wise scales) or 2*M*N (row-wise), + M*N per bias "
+	  "and per scale_result; block-wise scales: other_flops missing (partly known)" },
+	{ "aten::_grouped_mm", EXACT, rule_grouped_mm, P(spec_grouped),
+	  "3D x 3D: macs = G*M*K*N, + G*M*N per bias; with offs (2D x 3D, 3D x 2D, 2D x 2D) macs "
+	  "depend on offs[G-1]: partly known, macs missing (<= M*K*N)" },
+	{ "aten::_scaled_grouped_mm", EXACT, rule_grouped_mm, P(spec_scaled_grouped),
+	  "3D x 3D: macs = G*M*K*N; row-wise scales 2*G*M*N; with offs: macs and the scaling "
+	  "missing (partly known, macs <= M*K*N)" },
 	{ "aten::einsum", EXACT, rule_einsum, NULL,
 	  "pairwise contraction, given path or left to right: macs = prod(sizes of all labels of the pair); "
 	  "other = adds summing labels unique to one operand" },

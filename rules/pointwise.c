@@ -77,6 +77,7 @@
  * .complex, as TorchScript records them) of any registered name count one
  * operation and no bytes.
  */
+#include <stdio.h>
 #include <string.h>
 #include "rules.h"
 #include "util.h"
@@ -311,6 +312,10 @@ static int pw_pow(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *p
 	return pw_count(out, op, host, 1);
 }
 
+/* gelu_backward per element (docs/rule-constants.md) */
+#define GELU_BW_ERF 11
+#define GELU_BW_TANH 18
+
 /* Whether arg (i, name) names the tanh approximation of gelu. */
 static int gelu_tanh(int *out, const tlc_op *op, const tlc_host *host, size_t i)
 {
@@ -324,11 +329,35 @@ static int gelu_tanh(int *out, const tlc_op *op, const tlc_host *host, size_t i)
 	return 0;
 }
 
+/* gelu or gelu_backward whose `approximate` the input did not record (a
+ * trace records no string): partly known. The bytes and the 0 MACs are
+ * determined; other_flops is erf_k or tanh_k per element, which only the
+ * selector decides, so it is missing (contract: "Partly known ops"). */
+static int gelu_partial(tlc_cost *out, const tlc_op *op, const tlc_host *host, int erf_k,
+                        int tanh_k)
+{
+	if (!TLC_HOST_HAS(host, cost_set_missing))
+		return tlc_rules__missing_arg(out, host, op, "approximate ('none' or 'tanh')");
+	int rc = pw_count(out, op, host, 0);
+	if (rc < 0)
+		return rc;
+	char why[200];
+	snprintf(why, sizeof why,
+	         "approximate not recorded (no trace records a string): other_flops is %d per "
+	         "output element (erf form, 'none') or %d ('tanh'), so %d*numel(out) <= "
+	         "other_flops <= %d*numel(out)", erf_k, tanh_k, erf_k, tanh_k);
+	host->cost_explain(out, why);
+	host->cost_set_missing(out, TLC_FIELD_OTHER_FLOPS);
+	return TLC_RULE_OK;
+}
+
 static int pw_gelu(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
 	int approx = 0;
 	int rc = gelu_tanh(&approx, op, host, 1);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return gelu_partial(out, op, host, TLC_RULES_K_GELU, TLC_RULES_K_GELU_TANH);
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
 		                           "approximate must be 'none' or 'tanh'");
@@ -341,10 +370,12 @@ static int pw_gelu_bw(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	(void)payload;
 	int approx = 0;
 	int rc = gelu_tanh(&approx, op, host, 2);
+	if (rc == TLC_RULE_MISSING_ARGS)
+		return gelu_partial(out, op, host, GELU_BW_ERF, GELU_BW_TANH);
 	if (rc < 0)
 		return tlc_rules__arg_fail(out, host, op, rc, "approximate ('none' or 'tanh')",
 		                           "approximate must be 'none' or 'tanh'");
-	return pw_count(out, op, host, approx ? 18 : 11);
+	return pw_count(out, op, host, approx ? GELU_BW_TANH : GELU_BW_ERF);
 }
 
 /* where(cond, a, b): one select per element; where(cond) alone is

@@ -196,6 +196,11 @@ EXTRA_DIST += tests/capture_remedy.sh
 # extension of docs/oplog-v1.md), on both JSON paths.
 TESTS += tests/unrecorded_cli.sh
 EXTRA_DIST += tests/unrecorded_cli.sh
+# Partly known ops (issue 26): determined terms counted, the missing term in
+# the ledger; a golden text ledger and the owlv2 trace's gelu.
+TESTS += tests/partly_known_cli.sh
+EXTRA_DIST += tests/partly_known_cli.sh tests/fixtures/partly_known \
+	tests/golden/ledger_partly_known.txt
 
 # ---- eng2: the host's cost accumulation fast path and its overflow boundary ----
 check_PROGRAMS += tests/test_cost_fast

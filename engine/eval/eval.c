@@ -33,6 +33,7 @@ struct optype {
 typedef struct ledger_group {
 	const char *name, *overload;
 	tlc_count nested;
+	tlc_count pflops, pbytes; /* determined terms of its partly known calls */
 	tlc_ledger_entry pub;
 } ledger_group;
 
@@ -214,8 +215,11 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_idmap__free(&ev->cost_index);
 	for (size_t i = 0; i < ev->ntypes; i++)
 		tlc_count__clear(&ev->types[i].flops);
-	for (size_t i = 0; i < ev->ngroups; i++)
+	for (size_t i = 0; i < ev->ngroups; i++) {
 		tlc_count__clear(&ev->groups[i].nested);
+		tlc_count__clear(&ev->groups[i].pflops);
+		tlc_count__clear(&ev->groups[i].pbytes);
+	}
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		for (int f = 0; f < TLC_FIELD_COUNT; f++)
 			tlc_count__clear(&ev->tot[p][f]);
@@ -424,6 +428,8 @@ static ledger_group *find_group(tlc_eval *ev, optype *t)
 	g->name = t->name;
 	g->overload = t->overload;
 	tlc_count__init(&g->nested);
+	tlc_count__init(&g->pflops);
+	tlc_count__init(&g->pbytes);
 	t->group = (int64_t)ev->ngroups++;
 	return g;
 }
@@ -559,7 +565,17 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 	char full[320];
 	snprintf(full, sizeof full, "%s%s%s", name, *overload ? "." : "", overload);
 	tlc_sb__reset(&ev->sb);
-	if (strcmp(reason, "no_rule") == 0)
+	if (strcmp(reason, "partly_known") == 0)
+		tlc_sb__printf(&ev->sb,
+		               "the rule for %s counted the terms the record determines; the missing "
+		               "term (see missing and cause) needs a value the input did not record: "
+		               "capture an op log, which records every argument "
+		               "(`python3 -m tlcost capture --model MODEL --out FILE`, docs/capture.md), "
+		               "or, where the value is a tensor's contents, override the rule with "
+		               "TLC_RULE_OVERRIDE in a plugin or a rule file (docs/rule-files.md) that "
+		               "knows it",
+		               full);
+	else if (strcmp(reason, "no_rule") == 0)
 		tlc_sb__printf(&ev->sb,
 		               "register a rule for %s in a plugin: in its init() call "
 		               "host->register_rule(ctx, &(tlc_rule_def){ .size = sizeof(tlc_rule_def), "
@@ -622,6 +638,42 @@ static int ledger_add(tlc_eval *ev, const tlc_op *op, optype *t, const char *rea
 	return 0;
 }
 
+static inline void count_add(tlc_count *c, const tlc_count *v);
+static inline void add_flops(tlc_count *acc, const tlc_cost *c);
+
+/* "macs", "other_flops,bytes_read", ...: the fields of a missing mask. */
+static const char *missing_names(tlc_eval *ev, unsigned mask)
+{
+	static const char *const names[TLC_FIELD_COUNT] = { "macs", "other_flops", "bytes_read",
+	                                                    "bytes_written" };
+	tlc_sb__reset(&ev->sb);
+	for (int f = 0; f < TLC_FIELD_COUNT; f++)
+		if (mask & (1u << f))
+			tlc_sb__printf(&ev->sb, "%s%s", ev->sb.len ? "," : "", names[f]);
+	const char *s = tlc_sb__str(&ev->sb);
+	return s ? intern(ev, s) : NULL;
+}
+
+/* A partly known call (its scratch cost holds the determined terms): the
+ * group counts it, sums those terms, and keeps the first call's missing
+ * terms and cause. */
+static int ledger_partial(tlc_eval *ev, int64_t group)
+{
+	ledger_group *g = &ev->groups[group];
+	tlc_ledger_entry *e = &g->pub;
+	if (e->partly_known++ == 0) {
+		const char *note = ev->scratch.note;
+		e->missing = missing_names(ev, ev->scratch.missing);
+		e->cause = note ? intern(ev, note) : "the rule gave no cause";
+		if (!e->missing || !e->cause)
+			return oom();
+	}
+	add_flops(&g->pflops, &ev->scratch);
+	count_add(&g->pbytes, &ev->scratch.f[TLC_FIELD_BYTES_READ]);
+	count_add(&g->pbytes, &ev->scratch.f[TLC_FIELD_BYTES_WRITTEN]);
+	return 0;
+}
+
 static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
 {
 	tlc_cost__reset(&ev->scratch, rule->info.evidence);
@@ -654,7 +706,16 @@ static int classify(verdict *v, tlc_eval *ev, const tlc_op *op, optype *t, int p
 		v->reason = rule->info.kind == TLC_RULE_STRUCTURAL ? "structural" : "decomposed";
 	} else {
 		int rc = run_rule(ev, rule, op);
-		if (rc == TLC_RULE_OK) {
+		if (rc == TLC_RULE_OK && ev->scratch.missing) {
+			/* partly known: unknown, its determined terms counted, and
+			 * its children nested as under any evaluated rule */
+			tlc_cost__drop_missing(&ev->scratch);
+			v->cls = TLC_CLASS_UNKNOWN;
+			v->reason = "partly_known";
+			v->counted = v->covers = 1;
+			rc = ledger_add(ev, op, t, v->reason, &v->group);
+			return rc < 0 ? rc : ledger_partial(ev, v->group);
+		} else if (rc == TLC_RULE_OK) {
 			v->cls = rule->info.kind == TLC_RULE_ZERO ? TLC_CLASS_ZERO_BY_RULE : TLC_CLASS_KNOWN;
 			v->reason = rule->info.note;
 			v->counted = v->covers = 1;
@@ -800,7 +861,8 @@ static uint64_t cost_hash(const tlc_cost *c, const char *note)
 		h = count_hash(h, &c->f[i]);
 	h = cost_mix(h, (uint64_t)c->evidence | (uint64_t)c->bytes_unknown << 8 |
 	                (uint64_t)c->split_unknown << 16 | (uint64_t)c->bad_factor << 24 |
-	                (uint64_t)c->negative_terms << 32 | (uint64_t)c->has_comm << 40);
+	                (uint64_t)c->negative_terms << 32 | (uint64_t)c->has_comm << 40 |
+	                (uint64_t)c->missing << 48);
 	h = cost_mix(h, (uint64_t)(uintptr_t)note);
 	if (c->has_comm) {
 		h = cost_mix(h, (uint64_t)c->comm_kind | (uint64_t)c->comm_flags << 16);
@@ -818,7 +880,8 @@ static int cost_equal(const tlc_cost *a, const tlc_cost *b, const char *note)
 			return 0;
 	return a->evidence == b->evidence && a->bytes_unknown == b->bytes_unknown &&
 	       a->split_unknown == b->split_unknown && a->bad_factor == b->bad_factor &&
-	       a->negative_terms == b->negative_terms && a->note == note &&
+	       a->negative_terms == b->negative_terms && a->missing == b->missing &&
+	       a->note == note &&
 	       a->has_comm == b->has_comm && a->comm_kind == b->comm_kind &&
 	       a->comm_group == b->comm_group && a->comm_flags == b->comm_flags &&
 	       tlc_count__cmp(&a->comm_msg, &b->comm_msg) == 0;
@@ -1220,7 +1283,12 @@ static int publish_ledger(tlc_eval *ev)
 		g->pub.overload = g->overload;
 		g->pub.nested_flops = f ? intern(ev, f) : NULL;
 		free(f);
-		if (!g->pub.nested_flops)
+		char *pf = tlc_count__to_str(&g->pflops), *pb = tlc_count__to_str(&g->pbytes);
+		g->pub.counted_flops = pf ? intern(ev, pf) : NULL;
+		g->pub.counted_bytes = pb ? intern(ev, pb) : NULL;
+		free(pf);
+		free(pb);
+		if (!g->pub.nested_flops || !g->pub.counted_flops || !g->pub.counted_bytes)
 			return oom();
 		ev->groups_sorted[i] = g;
 	}

@@ -29,6 +29,7 @@ void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 	c->comm_flags = 0;
 	tlc_count__init(&c->comm_msg);
 	memset(&c->io, 0, sizeof c->io);
+	c->missing = 0;
 }
 
 void tlc_cost__clear(tlc_cost *c)
@@ -56,6 +57,7 @@ void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src)
 	dst->split_unknown = src->split_unknown;
 	dst->bad_factor = src->bad_factor;
 	dst->negative_terms = src->negative_terms;
+	dst->missing = src->missing;
 	dst->note = src->note;
 	dst->has_comm = src->has_comm;
 	dst->comm_kind = src->comm_kind;
@@ -332,6 +334,13 @@ static void host_split_unknown(tlc_cost *out)
 		out->split_unknown = 1;
 }
 
+/* The field's value is dropped when the cost is counted (tlc_cost__drop_missing). */
+static void host_set_missing(tlc_cost *out, tlc_cost_field field)
+{
+	if (out && valid_field(field))
+		out->missing |= 1u << field;
+}
+
 static const tlc_value *host_op_kwarg(const tlc_op *op, const char *name)
 {
 	if (!op || !name)
@@ -506,6 +515,7 @@ static const tlc_host host_table = {
 	host_matmul_shape,
 	host_conv_out_size,
 	tlc_dtype__parse_torch,
+	host_set_missing,
 };
 
 const tlc_host *tlc_host__table(void) { return &host_table; }
@@ -550,3 +560,11 @@ int tlc_cost_bytes_unknown(const tlc_cost *c) { return c && c->bytes_unknown; }
 int tlc_cost_split_unknown(const tlc_cost *c) { return c && c->split_unknown; }
 tlc_evidence tlc_cost_evidence(const tlc_cost *c) { return c ? c->evidence : TLC_EVIDENCE_ESTIMATED; }
 const char *tlc_cost_note(const tlc_cost *c) { return c && c->note && *c->note ? c->note : NULL; }
+unsigned tlc_cost_missing(const tlc_cost *c) { return c ? c->missing : 0; }
+
+void tlc_cost__drop_missing(tlc_cost *c)
+{
+	for (int i = 0; i < TLC_FIELD_COUNT; i++)
+		if (c->missing & (1u << i))
+			tlc_count__clear(&c->f[i]);
+}

@@ -37,6 +37,7 @@ struct tlc_cost {
 	char *notebuf;         /* scratch costs: where cost_explain writes */
 	size_t notecap;
 	tlc_cost_io io;        /* scratch costs: the record's byte sums (io.op NULL: none) */
+	unsigned missing;      /* fields not determined: 1u << tlc_cost_field (partly known) */
 };
 
 void tlc_cost__init(tlc_cost *c, tlc_evidence ev);
@@ -61,12 +62,16 @@ static inline void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
 		c->f[i].small = 0;
 	c->evidence = ev;
 	c->bytes_unknown = c->split_unknown = c->bad_factor = c->negative_terms = 0;
+	c->missing = 0;
 	c->note = NULL;
 	c->comm_msg.small = 0;
 	c->has_comm = 0;
 }
 /** Copies values and flags; dst->note borrows src->note (re-point it). */
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src);
+/** Sets every missing field (host->cost_set_missing) to 0: what a rule
+ *  added to a field it could not determine is never counted. */
+void tlc_cost__drop_missing(tlc_cost *c);
 /** fma=2 FLOPs of c added to acc. */
 void tlc_cost__add_flops(tlc_count *acc, const tlc_cost *c);
 /** Nonzero when any field ended negative. */

@@ -280,7 +280,8 @@ static void csv_field(FILE *out, const tlc_op_row *r, tlc_cost_field f)
 {
 	char *s = NULL;
 	fputc(',', out);
-	if (r->cost && tlc_cost_get_str(&s, r->cost, f) == 0 && s)
+	if (r->cost && !(tlc_cost_missing(r->cost) & (1u << f)) &&
+	    tlc_cost_get_str(&s, r->cost, f) == 0 && s)
 		fputs(s, out);
 	tlc_free(s);
 }

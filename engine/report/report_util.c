@@ -32,9 +32,16 @@ int tlc_rep__counted(const tlc_op_row *r)
 	return r->cost && (r->cls == TLC_CLASS_KNOWN || r->cls == TLC_CLASS_ZERO_BY_RULE);
 }
 
+/* Counted or partly known (an unknown row with a cost): the row's terms
+ * are in the totals, so every sum of rows counts them too. */
+static int has_terms(const tlc_op_row *r)
+{
+	return tlc_rep__counted(r) || (r->cost && r->cls == TLC_CLASS_UNKNOWN);
+}
+
 void tlc_rep__add_flops(tlc_count *acc, const tlc_op_row *r)
 {
-	if (!tlc_rep__counted(r))
+	if (!has_terms(r))
 		return;
 	tlc_count__addmul_si(acc, &r->cost->f[TLC_FIELD_MACS], 2);
 	tlc_count__add(acc, &r->cost->f[TLC_FIELD_OTHER_FLOPS]);
@@ -42,7 +49,7 @@ void tlc_rep__add_flops(tlc_count *acc, const tlc_op_row *r)
 
 int tlc_rep__add_bytes(tlc_count *acc, const tlc_op_row *r)
 {
-	if (!tlc_rep__counted(r) || tlc_cost_bytes_unknown(r->cost))
+	if (!has_terms(r) || tlc_cost_bytes_unknown(r->cost))
 		return 1;
 	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_READ]);
 	tlc_count__add(acc, &r->cost->f[TLC_FIELD_BYTES_WRITTEN]);

@@ -156,6 +156,25 @@ static void write_bound_line(FILE *out, const tlc_eval *ev)
 	write_gaps_text(out, ev);
 }
 
+/* Partly known calls (contract: "Partly known ops"): unknown, but their
+ * determined terms are in the totals above; only when there are some. */
+static void write_partly_known_text(FILE *out, const tlc_eval *ev)
+{
+	uint64_t calls = 0;
+	size_t types = 0, n = tlc_eval_ledger_count(ev);
+	for (size_t i = 0; i < n; i++) {
+		const tlc_ledger_entry *e = tlc_eval_ledger_at(ev, i);
+		calls += e->partly_known;
+		types += e->partly_known != 0;
+	}
+	if (!calls)
+		return;
+	fprintf(out, "partly known: %llu of the unknown calls (%zu op type%s) had their determined "
+	             "terms counted in the totals above; their missing terms are not (see `tlcost "
+	             "ledger`)\n",
+	        (unsigned long long)calls, types, types == 1 ? "" : "s");
+}
+
 static void write_types_text(FILE *out, const tlc_eval *ev, size_t top)
 {
 	tlc_digits buf = { 0 };
@@ -201,6 +220,7 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 		return tlc_error__oom();
 	write_coverage_text(out, ev);
 	write_bound_line(out, ev);
+	write_partly_known_text(out, ev);
 	write_types_text(out, ev, 12);
 	return 0;
 }
@@ -327,6 +347,13 @@ static void json_ledger_entry(yajl_gen g, const tlc_ledger_entry *e)
 	tlc_jsonw__kstr(g, "reason", e->reason);
 	tlc_jsonw__kstr(g, "detail", e->detail);
 	tlc_jsonw__kstr(g, "remedy", e->remedy);
+	if (e->partly_known) { /* present only on groups with partly known calls */
+		tlc_jsonw__kuint(g, "partly_known", e->partly_known);
+		tlc_jsonw__kstr(g, "missing", e->missing);
+		tlc_jsonw__kstr(g, "cause", e->cause);
+		tlc_jsonw__knum(g, "counted_flops", e->counted_flops);
+		tlc_jsonw__knum(g, "counted_bytes", e->counted_bytes);
+	}
 	yajl_gen_map_close(g);
 }
 
@@ -423,8 +450,19 @@ static void write_ledger_entry_text(FILE *out, const tlc_ledger_entry *e)
 		                                                             : "(no tensor arguments)");
 	if (strcmp(e->nested_flops, "0") != 0)
 		fprintf(out, "  FLOPs counted inside it by nested children: %s\n", e->nested_flops);
-	if (e->detail)
+	if (e->detail && !(e->partly_known && e->cause && strcmp(e->detail, e->cause) == 0))
 		fprintf(out, "  detail: %s\n", e->detail);
+	if (e->partly_known) {
+		tlc_digits f = { 0 }, b = { 0 };
+		fprintf(out, "  partly known: %llu call%s; determined terms counted in the totals "
+		             "(FLOPs %s, bytes %s); missing: %s\n",
+		        (unsigned long long)e->partly_known, e->partly_known == 1 ? "" : "s",
+		        tlc_textw__group(&f, e->counted_flops), tlc_textw__group(&b, e->counted_bytes),
+		        e->missing);
+		fprintf(out, "  cause: %s\n", e->cause);
+		tlc_textw__digits_free(&f);
+		tlc_textw__digits_free(&b);
+	}
 	fprintf(out, "  remedy: %s\n", e->remedy);
 }
 

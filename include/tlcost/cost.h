@@ -30,6 +30,11 @@ int tlc_cost_split_unknown(const tlc_cost *c);
 tlc_evidence tlc_cost_evidence(const tlc_cost *c);
 /** The rule's explanation (why 0, or what was missing), or NULL. */
 const char *tlc_cost_note(const tlc_cost *c);
+/** The fields the rule could not determine (host->cost_set_missing), as a
+ *  mask of (1u << tlc_cost_field); 0 for a fully known cost. A cost with
+ *  missing fields belongs to an unknown op whose other fields are counted
+ *  (a partly known op); a missing field reads as 0. */
+unsigned tlc_cost_missing(const tlc_cost *c);
 
 #ifdef __cplusplus
 }

@@ -192,9 +192,20 @@ typedef struct tlc_ledger_entry {
 	size_t nexample_shapes;
 	const char *example_shapes[3];
 	const char *nested_flops; /* decimal fma=2 FLOPs counted in nested children, "0" if none */
-	const char *reason;      /* "no_rule", "missing_args", "bad_args" */
+	const char *reason;      /* "no_rule", "missing_args", "bad_args", "partly_known" */
 	const char *detail;      /* first rule explanation, or NULL */
 	const char *remedy;      /* runnable instruction */
+	/* Partly known calls (contract: "Partly known ops"; appended in
+	 * -version-info 5:0:1): the rule determined some terms but not all. Their
+	 * determined terms are counted in every total; the totals stay a
+	 * lower bound. */
+	uint64_t partly_known;   /* calls of this group that were partly known */
+	const char *missing;     /* the terms not determined, e.g. "macs" or
+	                            "macs,other_flops"; NULL when partly_known is 0 */
+	const char *cause;       /* why (the first such call's rule explanation,
+	                            any upper bound stated as text); NULL when 0 */
+	const char *counted_flops; /* decimal fma=2 FLOPs of their determined terms */
+	const char *counted_bytes; /* decimal bytes read + written of their determined terms */
 } tlc_ledger_entry;
 
 size_t tlc_eval_ledger_count(const tlc_eval *ev);

@@ -397,6 +397,20 @@ struct tlc_host {
 	/* dtype of an op log dtype name ("float32", "torch.bfloat16"); NONE for
 	 * NULL, OTHER for a name of unknown size. */
 	tlc_dtype (*dtype_parse)(const char *name);
+
+	/* ---- appended with partly known ops, libtlcost -version-info 5:0:1; check
+	 * TLC_HOST_HAS(host, cost_set_missing) before calling it) ---- */
+
+	/* Declares that `field` of this op cannot be determined from what the
+	 * input records (it depends on a tensor's values, or on a selector the
+	 * input did not record) while every other field the rule adds is
+	 * exact. The rule then returns TLC_RULE_OK: the op stays unknown (every
+	 * total stays a lower bound), its determined fields are counted, and
+	 * the unknown ledger names the missing field with the rule's
+	 * explanation (host->cost_explain, which should say why and may state
+	 * an upper bound as text) as its cause. Whatever the rule added to the
+	 * field is not counted. May be called for several fields. */
+	void (*cost_set_missing)(tlc_cost *out, tlc_cost_field field);
 };
 
 /** Nonzero when the host table holds entry `member` (appended after the
