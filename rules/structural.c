@@ -59,6 +59,14 @@ static const struct {
 	{ "kineto::Pregraph_bytecode", S,
 	  "Dynamo range around the Python bytecode before a compiled graph: owns no "
 	  "compute; eager ops inside it are evaluated" },
+	/* LLM serving profiler ranges: SGLang wraps each profiled Python
+	 * function in a record_function named sglang_profiler::<function>_<line>
+	 * (a name per function, so the rule is the namespace's: eval.c looks up
+	 * "ns::*" for a name without a rule of its own). The aiter, sgl_kernel
+	 * and aten ops it calls are its children, evaluated there. */
+	{ "sglang_profiler::*", S,
+	  "SGLang profiler range around one Python function (sglang_profiler::<function>_<line>): "
+	  "owns no compute; the ops inside it are evaluated" },
 	/* TorchScript graph executor */
 	{ "kineto::<forward_op>", S,
 	  "TorchScript differentiable-graph forward range: a boundary; the aten ops it "

@@ -45,6 +45,14 @@ int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op);
 /** Communication totals (engine/eval/comm.h). */
 struct tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev);
 
+/** Nonzero when kept row i is not an op (docs/cost-contract.md, "Not an
+ *  op"): a structural rule matched it (a profiler range, an autograd or
+ *  module boundary, a compiled-region or graph wrapper). Such a row never
+ *  carries a cost, and kernel time that lands only on such rows is not
+ *  attributed for the join's gate. Rows nested in an evaluated op and
+ *  decomposed rows are ops. */
+int tlc_eval__row_not_op(const tlc_eval *ev, size_t i);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 
