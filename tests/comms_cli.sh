@@ -141,7 +141,7 @@ import json, sys
 j, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 bw, ov = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
 c = j["communication"]
-assert j["schema"] == "tlcost.join/2" and c["achieved"] is True and c["refused"] is None, c
+assert j["schema"] == "tlcost.join/3" and c["achieved"] is True and c["refused"] is None, c
 assert sorted(c["kinds"]) == sorted(bw), (c["kinds"], bw)
 for kind, want in bw.items():
     got = c["kinds"][kind]
