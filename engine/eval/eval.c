@@ -74,6 +74,8 @@ typedef struct pending_list {
 struct tlc_eval {
 	tlc_engine *eng;
 	const tlc_allocator *a;
+	tlc_eval__annotation *annots; /* phase annotations (tlc_eval__add_annotation) */
+	size_t nannots, annotcap;
 	tlc_eval_options opts;
 	tlc_intern *intern;
 	tlc_input_info info;
@@ -228,6 +230,7 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_alloc__free(ev->a, ev->uncov);
 	tlc_hindex__free(&ev->type_index);
 	tlc_alloc__free(ev->a, ev->row_index);
+	tlc_alloc__free(ev->a, ev->annots);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
@@ -646,6 +649,27 @@ static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
 	                          (ev->scratch.negative_terms && tlc_cost__negative(&ev->scratch))))
 		rc = TLC_RULE_BAD_ARGS;
 	return rc;
+}
+
+int tlc_eval__add_annotation(tlc_eval *ev, int64_t thread, int64_t start_ns, int64_t end_ns,
+                             tlc_phase phase)
+{
+	if ((unsigned)phase >= TLC_PHASE_COUNT || end_ns < start_ns)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a phase and an interval with start <= end",
+		                      "tlc_eval__add_annotation: bad annotation");
+	if (tlc_alloc__grow(ev->a, (void **)&ev->annots, &ev->annotcap, ev->nannots + 1,
+	                    sizeof *ev->annots) < 0)
+		return tlc_error__oom();
+	ev->annots[ev->nannots++] = (tlc_eval__annotation){ thread, start_ns, end_ns, phase };
+	return 0;
+}
+
+size_t tlc_eval__annotation_count(const tlc_eval *ev) { return ev ? ev->nannots : 0; }
+
+const tlc_eval__annotation *tlc_eval__annotation_at(const tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->nannots ? &ev->annots[i] : NULL;
 }
 
 int tlc_eval__row_not_op(const tlc_eval *ev, size_t i)

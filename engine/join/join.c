@@ -27,6 +27,9 @@ typedef struct jctx {
 	size_t *buf;            /* candidates of one launch */
 	size_t nbuf, bufcap;
 	tlc_hindex group_index;  /* hash of a group's row set -> group index */
+	struct keyed *annots;   /* phase annotations: (thread, start, end), i = phase */
+	int64_t *annot_reach;   /* per annotation: latest end of the thread's up to it */
+	size_t nannots;
 	size_t *goff;
 	size_t grows_cap, ngrows, groupcap;
 } jctx;
@@ -713,6 +716,70 @@ static void add_summary(tlc_join_summary *s, const tlc_devs *dv, const tlc_jlaun
 	}
 }
 
+/* ---- phase annotations (contract "Not an op": every phase states all
+ * the kernel time that ran in it) ---- */
+
+static int build_annotations(jctx *c)
+{
+	size_t n = tlc_eval__annotation_count(c->ev);
+	if (n == 0)
+		return 0;
+	c->annots = tlc_alloc__malloc(c->a, n * sizeof *c->annots);
+	c->annot_reach = tlc_alloc__malloc(c->a, n * sizeof *c->annot_reach);
+	if (!c->annots || !c->annot_reach)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++) {
+		const tlc_eval__annotation *a = tlc_eval__annotation_at(c->ev, i);
+		c->annots[i] = (keyed){ a->thread, a->start_ns, a->end_ns, (size_t)a->phase };
+	}
+	qsort(c->annots, n, sizeof *c->annots, cmp_keyed);
+	for (size_t i = 0; i < n; i++) {
+		int64_t e = c->annots[i].k3;
+		if (i > 0 && c->annots[i - 1].k1 == c->annots[i].k1 && c->annot_reach[i - 1] > e)
+			e = c->annot_reach[i - 1];
+		c->annot_reach[i] = e;
+	}
+	c->nannots = n;
+	return 0;
+}
+
+/* The phase of the annotation that holds an unattributed launch's runtime
+ * call on its thread (the latest-starting one), or -1. */
+static int annotated_phase(const jctx *c, const tlc_jlaunch *l)
+{
+	if (!c->nannots || l->status != TLC_ATTR_UNATTRIBUTED || l->runtime == TLC_JOIN__NONE)
+		return -1;
+	const tlc_devkind *h = tlc_devs__kind(c->devs, l->runtime);
+	if (!(h->flags & TLC_DEV_HAS_THREAD))
+		return -1;
+	int64_t t = tlc_devs__start(c->devs, l->runtime);
+	size_t lo = 0, hi = c->nannots; /* first annotation after (thread, t) */
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		const keyed *a = &c->annots[m];
+		if (a->k1 < h->thread || (a->k1 == h->thread && a->k2 <= t))
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const keyed *a = &c->annots[i];
+		if (a->k1 != h->thread || c->annot_reach[i] < t)
+			break;
+		if (a->k3 >= t)
+			return (int)a->i;
+	}
+	return -1;
+}
+
+static void add_annotated(tlc_join *j, int p, const tlc_jlaunch *l)
+{
+	if (!is_kernel(j->devs, l->rec))
+		return;
+	SAT_ADD(j->detail.phase_annotated_ns[p], dur_of(j->devs, l->rec));
+	j->phases[p].present = 1;
+}
+
 static void add_phase(tlc_join *j, int p, const tlc_jlaunch *l)
 {
 	if (!is_kernel(j->devs, l->rec))
@@ -1263,9 +1330,15 @@ static int join_body(jctx *c, unsigned flags)
 	tlc_rows *rows = tlc_eval__rows_mut(c->ev);
 	if ((rc = tlc_rows__times_reset(rows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
 		return rc;
+	if ((rc = build_annotations(c)) < 0)
+		return rc;
 	for (size_t i = 0; i < j->nlaunches; i++) {
+		int p = launch_phase(j, c->rows, &j->launches[i]), q;
 		add_summary(&j->sum, c->devs, &j->launches[i]);
-		add_phase(j, launch_phase(j, c->rows, &j->launches[i]), &j->launches[i]);
+		if (p < 0 && (q = annotated_phase(c, &j->launches[i])) >= 0)
+			add_annotated(j, q, &j->launches[i]);
+		else
+			add_phase(j, p, &j->launches[i]);
 		if ((rc = add_rows(j, rows, &j->launches[i])) < 0)
 			return rc;
 	}
@@ -1289,6 +1362,8 @@ static void ctx_free(jctx *c)
 	tlc_alloc__free(c->a, c->buf);
 	tlc_hindex__free(&c->group_index);
 	tlc_alloc__free(c->a, c->goff);
+	tlc_alloc__free(c->a, c->annots);
+	tlc_alloc__free(c->a, c->annot_reach);
 }
 
 int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
