@@ -23,8 +23,10 @@ docs/cost-contract.md ("Not an op") alone:
 - phase: optimizer inside an `Optimizer.step#` annotation on the op's
   thread; else backward inside an evaluate_function wrapper or autograd node
   row, or on the autograd thread (half or more of its top-level ops are such
-  rows); else forward. Unattributed kernels have no phase (they count
-  against every phase).
+  rows); else forward. An unattributed kernel whose runtime call lies inside
+  an `Optimizer.step#` annotation on the call's thread is the optimizer's
+  (annotated_ns); other unattributed kernels have no phase (they count
+  against every phase: unphased_ns).
 
 Usage: join_gate_check.py TRACE  -> one JSON object on stdout.
 """
@@ -162,9 +164,9 @@ def main():
                     best = o
         return best
 
-    phases = {p: {"attributed_ns": 0, "on_wrapper_ns": 0}
+    phases = {p: {"attributed_ns": 0, "on_wrapper_ns": 0, "annotated_ns": 0}
               for p in ("forward", "backward", "optimizer", "other")}
-    wrappers, unattributed_ns, kernel_ns = {}, 0, 0
+    wrappers, unattributed_ns, unphased_ns, kernel_ns = {}, 0, 0, 0
     for k in kernels:
         d = us_to_ns(k["dur"])
         kernel_ns += d
@@ -172,6 +174,11 @@ def main():
         o = owner(cl[0]) if cl else None
         if o is None:
             unattributed_ns += d
+            if cl and any(t == cl[0]["tid"] and s <= us_to_ns(cl[0]["ts"]) <= e
+                          for t, s, e in opt_spans):
+                phases["optimizer"]["annotated_ns"] += d
+            else:
+                unphased_ns += d
             continue
         cur, only_wrappers = o, True
         while cur is not None:
@@ -189,6 +196,7 @@ def main():
             phases[p]["attributed_ns"] += d
     json.dump({"path": "correlation" if correlation else "containment",
                "kernel_ns": kernel_ns, "unattributed_ns": unattributed_ns,
+               "unphased_ns": unphased_ns,
                "kernel_on_wrapper_ns": sum(w["time_ns"] for w in wrappers.values()),
                "phases": phases, "wrappers": wrappers}, sys.stdout, indent=1, sort_keys=True)
     print()
