@@ -2,7 +2,10 @@
  * autograd and module boundary markers, compiler and scripting wrappers).
  * Their class is not_applicable and their children, if any, are evaluated.
  * A row that launches kernels itself still owns those launches in the
- * device-time join (the join never looks at classes when it attributes).
+ * device-time join (the join never looks at classes when it attributes),
+ * but such a row is not an op (tlc_eval__row_not_op): kernel time with no
+ * op between it and the launch is time on a wrapper, not attributed for the
+ * gate (docs/join.md).
  * Also here: rows whose cost is exactly their children's (decomposed) and
  * metadata queries that touch no data (zero_by_rule). */
 #include <stddef.h>
