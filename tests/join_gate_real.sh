@@ -32,7 +32,7 @@ for f in "$shared/traces/v100-dlrm-training.json.gz" \
 	ran=$((ran + 1))
 	python3 "$top_srcdir/tests/join_gate_check.py" "$f" > "$tmp.want" ||
 		{ echo "FAIL: check script on $f"; fails=$((fails + 1)); continue; }
-	${TLCOST_TEST_WRAPPER:-} "$T" join --format json "$f" > "$tmp.got" ||
+	"$T" join --format json "$f" > "$tmp.got" ||
 		{ echo "FAIL: tlcost join $f"; fails=$((fails + 1)); continue; }
 	python3 - "$tmp.want" "$tmp.got" "$f" <<'PY' || fails=$((fails + 1))
 import json, sys
