@@ -115,7 +115,15 @@ grep -q '"kind":"annotation","phase":"optimizer","thread":1,"start_ns":300000,"e
 "$T" join "$saved" > "$out"
 check "annot saved verified" "saved join verified"
 check "annot saved optimizer" "optimizer attributed 0.000 ms of 0.017 ms = 0.0% (not gated)"
-rm -f "$saved"
+# an annotation record the op log reader refuses, with its position
+sed -n '1,/"kind":"annotation"/p' "$saved" | sed '$s/"end_ns":400000/"end_ns":1/' > "$saved.bad"
+"$T" join "$saved.bad" > /dev/null 2> "$out" && { echo "FAIL: reversed annotation accepted"; fails=$((fails + 1)); }
+check "annot reversed" "oplog_field_invalid"
+check "annot reversed why" "field end_ns: 1 is before start_ns 300000"
+sed -n '1,/"kind":"annotation"/p' "$saved" | sed '$s/"phase":"optimizer"/"phase":"warmup"/' > "$saved.bad"
+"$T" join "$saved.bad" > /dev/null 2> "$out" && { echo "FAIL: bad annotation phase accepted"; fails=$((fails + 1)); }
+check "annot phase" "is not one of forward, backward, optimizer, other"
+rm -f "$saved" "$saved.bad"
 
 # --save: the saved op log joins to the same result and says it verified;
 # a saved file whose stored verdict was edited is refused

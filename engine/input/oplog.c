@@ -1146,7 +1146,7 @@ static int finish_annotation(reader *r)
 		            r->slots[K_PHASE].s);
 	if (r->slots[K_END_NS].i < r->slots[K_START_NS].i)
 		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
-		            "annotation ends (end_ns %lld) before it starts (start_ns %lld)",
+		            "field end_ns: %lld is before start_ns %lld",
 		            (long long)r->slots[K_END_NS].i, (long long)r->slots[K_START_NS].i);
 	if (tlc_eval__add_annotation(r->ev, r->slots[K_THREAD].i, r->slots[K_START_NS].i,
 	                             r->slots[K_END_NS].i, (tlc_phase)r->slots[K_PHASE].i) < 0) {
