@@ -1118,7 +1118,8 @@ static int build_wrappers(jctx *c)
 	tlc_alloc__free(c->a, kinds);
 	if (rc < 0)
 		return tlc_error__oom();
-	qsort(j->wrappers, j->nwrappers, sizeof *j->wrappers, cmp_wrapper);
+	if (j->nwrappers > 1) /* (no wrapper: no array, and qsort's is never NULL) */
+		qsort(j->wrappers, j->nwrappers, sizeof *j->wrappers, cmp_wrapper);
 	return 0;
 }
 
