@@ -2,7 +2,10 @@
  * autograd and module boundary markers, compiler and scripting wrappers).
  * Their class is not_applicable and their children, if any, are evaluated.
  * A row that launches kernels itself still owns those launches in the
- * device-time join (the join never looks at classes when it attributes).
+ * device-time join (the join never looks at classes when it attributes),
+ * but such a row is not an op (tlc_eval__row_not_op): kernel time with no
+ * op between it and the launch is time on a wrapper, not attributed for the
+ * gate (docs/join.md).
  * Also here: rows whose cost is exactly their children's (decomposed) and
  * metadata queries that touch no data (zero_by_rule). */
 #include <stddef.h>
@@ -59,6 +62,14 @@ static const struct {
 	{ "kineto::Pregraph_bytecode", S,
 	  "Dynamo range around the Python bytecode before a compiled graph: owns no "
 	  "compute; eager ops inside it are evaluated" },
+	/* LLM serving profiler ranges: SGLang wraps each profiled Python
+	 * function in a record_function named sglang_profiler::<function>_<line>
+	 * (a name per function, so the rule is the namespace's: eval.c looks up
+	 * "ns::*" for a name without a rule of its own). The aiter, sgl_kernel
+	 * and aten ops it calls are its children, evaluated there. */
+	{ "sglang_profiler::*", S,
+	  "SGLang profiler range around one Python function (sglang_profiler::<function>_<line>): "
+	  "owns no compute; the ops inside it are evaluated" },
 	/* TorchScript graph executor */
 	{ "kineto::<forward_op>", S,
 	  "TorchScript differentiable-graph forward range: a boundary; the aten ops it "

@@ -13,14 +13,20 @@
 #     over the raw record_param_comms / nccl:* args (tests/comms/raw_comms.py,
 #     which does not use tlcost); no collective is left in the ledger.
 #  3. Achieved bandwidth and overlap (`tlcost join`, and `tlcost ranks`),
-#     only under a passed join gate: hta_sampled_rank0_of128 passes it; its
-#     achieved algbw/busbw per kind equal an independent computation from the
-#     raw kernels, runtime calls and ops (tests/comms/achieved_bw.py), and its
-#     overlap (all communication kernels, and each phase's) equals the
-#     independent interval arithmetic of `achieved_bw.py overlap` (each phase
-#     here holds the collectives of one kind, so the multiset of per-phase
-#     figures must equal the per-kind ones); tl_mi300_resnet_actckpt_ddp fails
-#     the gate and the figures are refused, in text and JSON.
+#     only under a passed join gate: v100-dlrm-training passes it (backward
+#     95.1%); its achieved algbw/busbw per kind equal an independent
+#     computation from the raw kernels, runtime calls and ops
+#     (tests/comms/achieved_bw.py), and its overlap of all communication
+#     kernels equals the independent interval arithmetic of `achieved_bw.py
+#     overlap`, the phases' communication time adding up to the kinds' (its
+#     collectives run one after another on one stream). The text figures
+#     come from achieved_bw.py's output: allreduce algbw 1,381,463,035 B/s =
+#     1.38 GB/s, busbw 2,417,560,311 B/s = 2.42 GB/s = 1.6% of NVLink2's 150
+#     GB/s; overlap 261,000 of 5,798,000 ns = 4.5%. hta_sampled_rank0_of128
+#     passed the gate before issue 25 and was checked here; its backward now
+#     fails it (67.332 ms of fbgemm kernels launched by CppNode rows with no
+#     op between are time on wrappers: tests/join_gate_real.sh), so like
+#     tl_mi300_resnet_actckpt_ddp its figures are refused, in text and JSON.
 #  4. Collective fields on NCCL kernel events (newer Kineto copies them from
 #     record_param_comms). tests/fixtures/trace/ddp_kernels.json, by hand:
 #     an allreduce whose record_param_comms row records nothing and whose
@@ -129,7 +135,7 @@ PY
 done
 
 # 3. achieved bandwidth and overlap under a passed gate
-hta="$shared/real/hta_sampled_rank0_of128.json.gz"
+hta="$shared/v100-dlrm-training.json.gz"
 if [ -f "$hta" ]; then
 	python3 "$top_srcdir/tests/comms/achieved_bw.py" "$hta" >"$tmp/bw.raw" || fail "achieved_bw"
 	python3 "$top_srcdir/tests/comms/achieved_bw.py" overlap "$hta" >"$tmp/ov.raw" || fail "overlap"
@@ -141,7 +147,7 @@ import json, sys
 j, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 bw, ov = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
 c = j["communication"]
-assert j["schema"] == "tlcost.join/2" and c["achieved"] is True and c["refused"] is None, c
+assert j["schema"] == "tlcost.join/3" and c["achieved"] is True and c["refused"] is None, c
 assert sorted(c["kinds"]) == sorted(bw), (c["kinds"], bw)
 for kind, want in bw.items():
     got = c["kinds"][kind]
@@ -152,16 +158,21 @@ for kind, want in bw.items():
 ranks_kinds = {k: v for k, v in r["ranks"][0]["achieved_bandwidth"].items() if k in bw}
 assert ranks_kinds == c["kinds"], (ranks_kinds, c["kinds"])
 assert c["overlap"]["all"] == ov["all"], (c["overlap"]["all"], ov["all"])
-phases = sorted((v["comm_ns"], v["overlap_ns"]) for k, v in c["overlap"].items() if k != "all")
-kinds = sorted((v["comm_ns"], v["overlap_ns"]) for v in ov["by_kind"].values())
-assert phases == kinds, (phases, kinds)
+phases = sum(v["comm_ns"] for k, v in c["overlap"].items() if k != "all")
+kinds = sum(v["comm_ns"] for v in ov["by_kind"].values())
+assert phases == kinds == ov["all"]["comm_ns"], (phases, kinds, ov["all"])
 print("ok achieved", c["overlap"]["all"])
 PY
-	has hj.txt "achieved algbw 2.92 GB/s, achieved busbw 5.79 GB/s"
-	has hj.txt "    all       59.216 ms of 396.199 ms = 14.9%"
+	has hj.txt "achieved algbw 1.38 GB/s, achieved busbw 2.42 GB/s"
+	has hj.txt "    all       0.261 ms of 5.798 ms = 4.5%"
 	"$T" join --link nvlink2 "$hta" >"$tmp/hjl.txt" || fail "join --link exit"
-	# 5,791,429,256.7 B/s of NVLink2's 150 GB/s (docs/collectives.md): 3.9%
-	has hjl.txt "achieved busbw 5.79 GB/s = 3.9% of nvlink2 (150.0 GB/s)"
+	has hjl.txt "achieved busbw 2.42 GB/s = 1.6% of nvlink2 (150.0 GB/s)"
+fi
+hs="$shared/real/hta_sampled_rank0_of128.json.gz"
+if [ -f "$hs" ]; then
+	"$T" join "$hs" >"$tmp/hs.txt" || fail "hta_sampled join exit"
+	has hs.txt "communication: achieved bandwidth and overlap refused: the device-time join did not pass the gate"
+	has hs.txt "backward  attributed 178.549 ms of 245.881 ms = 72.6%  FAIL"
 fi
 if [ -f "$ddp_real" ]; then
 	"$T" join "$ddp_real" >"$tmp/dj.txt" || fail "ddp join exit"

@@ -65,7 +65,8 @@ EXTRA_DIST += tests/reports_cli.sh tests/svg_render.sh tests/svg_check.py \
 # Kineto / Chrome-trace reader and the device-time join (contract section 8).
 
 check_PROGRAMS += tests/test_trace tests/test_join
-TESTS += tests/test_trace tests/test_join tests/join_cli.sh
+TESTS += tests/test_trace tests/test_join tests/join_cli.sh tests/join_gate_real.sh
+EXTRA_DIST += tests/join_gate_real.sh tests/join_gate_check.py
 tests_test_trace_SOURCES = tests/test_trace.c
 tests_test_trace_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_trace_LDADD = libtlcore.la $(CMOCKA_LIBS) $(ZLIB_LIBS)

@@ -108,7 +108,7 @@ for name in tl_mi300_resnet_actckpt_ddp hta_sampled_rank0_of128; do
 	"$T" merge j0.json jneg.json >neg.out 2>neg.err && fail "$name: a negative join count merged"
 	grep -q "merge_input_invalid: not a join partial: a summary count" neg.err ||
 		fail "$name: join negative count: $(cat neg.err)"
-	sed 's|"tlcost.join/2"|"tlcost.join/1"|' j1.json >jold.json
+	sed 's|"tlcost.join/3"|"tlcost.join/2"|' j1.json >jold.json
 	"$T" merge j0.json jold.json >old.out 2>old.err && fail "$name: join schema versions mixed"
 	grep -q "merge_schema_mismatch" old.err || fail "$name: join schema: $(cat old.err)"
 	if [ "$name" = tl_mi300_resnet_actckpt_ddp ]; then

@@ -75,6 +75,8 @@ typedef struct pending_list {
 struct tlc_eval {
 	tlc_engine *eng;
 	const tlc_allocator *a;
+	tlc_eval__annotation *annots; /* phase annotations (tlc_eval__add_annotation) */
+	size_t nannots, annotcap;
 	tlc_eval_options opts;
 	tlc_intern *intern;
 	tlc_input_info info;
@@ -232,6 +234,7 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_alloc__free(ev->a, ev->uncov);
 	tlc_hindex__free(&ev->type_index);
 	tlc_alloc__free(ev->a, ev->row_index);
+	tlc_alloc__free(ev->a, ev->annots);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
@@ -340,6 +343,21 @@ static uint64_t type_hash(const char *name, size_t nlen, const char *ovl, size_t
 	return tlc_hash__bytes(name, nlen) * 31 + tlc_hash__bytes(ovl, olen);
 }
 
+/* The rule of a whole namespace, "ns::*", for a name without a rule of its
+ * own: how a family of ranges whose names carry an id (SGLang's
+ * sglang_profiler::<function>_<line>) gets one structural rule. */
+static const tlc_rule *namespace_rule(const tlc_eval *ev, const char *name)
+{
+	const char *sep = strstr(name, "::");
+	char buf[128];
+	size_t n = sep ? (size_t)(sep - name) : 0;
+	if (!sep || n == 0 || n + 4 > sizeof buf)
+		return NULL;
+	memcpy(buf, name, n);
+	memcpy(buf + n, "::*", 4);
+	return tlc_engine__find_rule(ev->eng, buf, NULL);
+}
+
 /* A new type for the raw name and overload, in the empty slot of the
  * index where it belongs. */
 static optype *new_type(tlc_eval *ev, tlc_hslot *slot, uint64_t h, const char *raw_name,
@@ -355,6 +373,8 @@ static optype *new_type(tlc_eval *ev, tlc_hslot *slot, uint64_t h, const char *r
 	t->name = name;
 	t->overload = ovl;
 	t->rule = tlc_engine__find_rule(ev->eng, name, ovl);
+	if (!t->rule)
+		t->rule = namespace_rule(ev, name);
 	t->group = -1;
 	tlc_count__init(&t->flops);
 	tlc_hindex__fill(&ev->type_index, slot, h, ev->ntypes++);
@@ -684,6 +704,36 @@ static int run_rule(tlc_eval *ev, const tlc_rule *rule, const tlc_op *op)
 	                          (ev->scratch.negative_terms && tlc_cost__negative(&ev->scratch))))
 		rc = TLC_RULE_BAD_ARGS;
 	return rc;
+}
+
+int tlc_eval__add_annotation(tlc_eval *ev, int64_t thread, int64_t start_ns, int64_t end_ns,
+                             tlc_phase phase)
+{
+	if ((unsigned)phase >= TLC_PHASE_COUNT || end_ns < start_ns)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a phase and an interval with start <= end",
+		                      "tlc_eval__add_annotation: bad annotation");
+	if (tlc_alloc__grow(ev->a, (void **)&ev->annots, &ev->annotcap, ev->nannots + 1,
+	                    sizeof *ev->annots) < 0)
+		return tlc_error__oom();
+	ev->annots[ev->nannots++] = (tlc_eval__annotation){ thread, start_ns, end_ns, phase };
+	return 0;
+}
+
+size_t tlc_eval__annotation_count(const tlc_eval *ev) { return ev ? ev->nannots : 0; }
+
+const tlc_eval__annotation *tlc_eval__annotation_at(const tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->nannots ? &ev->annots[i] : NULL;
+}
+
+int tlc_eval__row_not_op(const tlc_eval *ev, size_t i)
+{
+	const tlc_rows *rows = tlc_eval__rows(ev);
+	if (!rows || i >= rows->n)
+		return 0;
+	const tlc_rowkind *k = tlc_rows__kind(rows, i);
+	return k->cls == TLC_CLASS_NOT_APPLICABLE && k->reason && strcmp(k->reason, "structural") == 0;
 }
 
 static int classify(verdict *v, tlc_eval *ev, const tlc_op *op, optype *t, int parent_covered)

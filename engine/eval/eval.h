@@ -45,6 +45,30 @@ int tlc_eval__push_op_checked(tlc_eval *ev, const tlc_op *op);
 /** Communication totals (engine/eval/comm.h). */
 struct tlc_comm_acc *tlc_eval__comm(const tlc_eval *ev);
 
+/** Nonzero when kept row i is not an op (docs/cost-contract.md, "Not an
+ *  op"): a structural rule matched it (a profiler range, an autograd or
+ *  module boundary, a compiled-region or graph wrapper). Such a row never
+ *  carries a cost, and kernel time that lands only on such rows is not
+ *  attributed for the join's gate. Rows nested in an evaluated op and
+ *  decomposed rows are ops. */
+int tlc_eval__row_not_op(const tlc_eval *ev, size_t i);
+
+/** A phase annotation of the input: an interval on a host thread that
+ *  marks a phase (a trace's `Optimizer.step#` range) but is no op row. The
+ *  join gives unattributed kernel time whose runtime call lies inside one
+ *  to that phase (docs/cost-contract.md, "Not an op"). */
+typedef struct tlc_eval__annotation {
+	int64_t thread, start_ns, end_ns;
+	tlc_phase phase;
+} tlc_eval__annotation;
+
+/** Records one (readers call it; a saved join writes them back). 0,
+ *  TLC_EINVAL (bad phase or interval) or TLC_ENOMEM. */
+int tlc_eval__add_annotation(tlc_eval *ev, int64_t thread, int64_t start_ns, int64_t end_ns,
+                             tlc_phase phase);
+size_t tlc_eval__annotation_count(const tlc_eval *ev);
+const tlc_eval__annotation *tlc_eval__annotation_at(const tlc_eval *ev, size_t i);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 

@@ -191,7 +191,7 @@ typedef struct slot {
 	const char *s; /* NUL-terminated arena copy */
 } slot;
 
-enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_PROFILER, KD_OTHER };
+enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_PROFILER, KD_ANNOTATION, KD_OTHER };
 
 #define DTYPE_CACHE 8
 typedef struct dtype_entry {
@@ -764,6 +764,13 @@ static const unsigned char want_profiler[K_COUNT] = {
 	[K_FAILED_CALL] = W_STR,
 };
 
+/* a phase annotation (docs/oplog-v1.md, "annotation"): what `tlcost join
+ * --save` writes of a trace's Optimizer.step# ranges */
+static const unsigned char want_annotation[K_COUNT] = {
+	[K_KIND] = W_STR, [K_PHASE] = W_STR, [K_THREAD] = W_INT, [K_START_NS] = W_INT,
+	[K_END_NS] = W_INT,
+};
+
 static int want_record(int kind, int k)
 {
 	if (kind == KD_OP || kind == KD_UNSEEN)
@@ -772,6 +779,8 @@ static int want_record(int kind, int k)
 		return want_device[k];
 	if (kind == KD_PROFILER)
 		return want_profiler[k];
+	if (kind == KD_ANNOTATION)
+		return want_annotation[k];
 	return k == K_KIND ? W_STR : W_NONE;
 }
 
@@ -846,6 +855,8 @@ static int set_kind(reader *r, const slot *s)
 		r->dkind = TLC_DEVICE_DRIVER;
 	else if (!strcmp(k, "device_profiler"))
 		r->kind = KD_PROFILER;
+	else if (!strcmp(k, "annotation"))
+		r->kind = KD_ANNOTATION;
 	else
 		r->kind = KD_OTHER;
 	return 1;
@@ -1128,6 +1139,30 @@ static int finish_profiler(reader *r)
 	return 1;
 }
 
+/* A phase annotation: an interval of a host thread that marks a phase
+ * (the join gives unattributed launches inside it that phase). */
+static int finish_annotation(reader *r)
+{
+	static const int required[] = { K_PHASE, K_THREAD, K_START_NS, K_END_NS };
+	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+		if (!has(r, required[i]))
+			return missing(r, "annotation", required[i]);
+	if (r->slots[K_PHASE].i < 0)
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "field phase: \"%s\" is not one of forward, backward, optimizer, other",
+		            r->slots[K_PHASE].s);
+	if (r->slots[K_END_NS].i < r->slots[K_START_NS].i)
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "field end_ns: %lld is before start_ns %lld",
+		            (long long)r->slots[K_END_NS].i, (long long)r->slots[K_START_NS].i);
+	if (tlc_eval__add_annotation(r->ev, r->slots[K_THREAD].i, r->slots[K_START_NS].i,
+	                             r->slots[K_END_NS].i, (tlc_phase)r->slots[K_PHASE].i) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	return 1;
+}
+
 static int finish_header(reader *r)
 {
 	for (int k = K_FORMAT; k <= K_META; k++)
@@ -1180,6 +1215,8 @@ static int finish_record(reader *r)
 		return finish_device(r);
 	if (r->kind == KD_PROFILER)
 		return finish_profiler(r);
+	if (r->kind == KD_ANNOTATION)
+		return finish_annotation(r);
 	tlc_eval_count_skipped(r->ev, r->slots[K_KIND].s);
 	return 1;
 }

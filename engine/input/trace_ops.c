@@ -504,6 +504,12 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		if (t->nopt)
 			qsort(t->opt, t->nopt, sizeof *t->opt, cmp_span);
 		rc = tlc_trace_comms__fold(&t->comms, t->ops, t->nops, ev);
+		/* the optimizer annotations also place launches outside every op
+		 * (a fused optimizer's own launches) in their phase: the join's */
+		for (size_t i = 0; i < t->nopt && rc == 0; i++)
+			if (t->opt[i].end_ns >= t->opt[i].start_ns)
+				rc = tlc_eval__add_annotation(ev, t->opt[i].tid, t->opt[i].start_ns,
+				                              t->opt[i].end_ns, TLC_PHASE_OPTIMIZER);
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;

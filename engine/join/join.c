@@ -27,6 +27,9 @@ typedef struct jctx {
 	size_t *buf;            /* candidates of one launch */
 	size_t nbuf, bufcap;
 	tlc_hindex group_index;  /* hash of a group's row set -> group index */
+	struct keyed *annots;   /* phase annotations: (thread, start, end), i = phase */
+	int64_t *annot_reach;   /* per annotation: latest end of the thread's up to it */
+	size_t nannots;
 	size_t *goff;
 	size_t grows_cap, ngrows, groupcap;
 } jctx;
@@ -611,6 +614,61 @@ static int resolve_all(jctx *c)
 }
 
 /* ---------------------------------------------------------------- */
+/* not an op: launches that land only on wrapper rows                */
+/* ---------------------------------------------------------------- */
+
+/* path[i]: 0 not resolved, 1 some row on i's path (i or an ancestor) is an
+ * op, 2 every row on it is not an op (contract "Not an op"). Resolved by
+ * walking up to a row already known, then filling the walked rows. */
+static uint8_t path_kind(jctx *c, uint8_t *path, size_t i)
+{
+	size_t cur = i, steps = 0;
+	uint8_t res = 2;
+	for (;;) {
+		if (path[cur]) {
+			res = path[cur];
+			break;
+		}
+		if (!tlc_eval__row_not_op(c->ev, cur) || steps++ > c->nrows) {
+			res = 1;
+			break;
+		}
+		int64_t par = tlc_rows__parent(c->rows, cur);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
+		if (p < 0)
+			break;
+		cur = (size_t)p;
+	}
+	/* the walked rows i .. cur share cur's answer (their paths hold cur's);
+	 * the rows above cur are not resolved by it */
+	for (size_t k = i, n = 0; !path[k] && n <= c->nrows; n++) {
+		path[k] = res;
+		if (k == cur)
+			break;
+		int64_t par = tlc_rows__parent(c->rows, k);
+		int64_t p = par >= 0 ? tlc_eval__row_of_id(c->ev, par) : -1;
+		if (p < 0)
+			break;
+		k = (size_t)p;
+	}
+	return res;
+}
+
+static int mark_not_op(jctx *c)
+{
+	tlc_join *j = c->j;
+	uint8_t *path = tlc_alloc__calloc(c->a, c->nrows ? c->nrows : 1, 1);
+	if (!path)
+		return tlc_error__oom();
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		tlc_jlaunch *l = &j->launches[i];
+		l->not_op = l->status == TLC_ATTR_ATTRIBUTED && path_kind(c, path, l->target) == 2;
+	}
+	tlc_alloc__free(c->a, path);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* aggregates                                                        */
 /* ---------------------------------------------------------------- */
 
@@ -658,6 +716,70 @@ static void add_summary(tlc_join_summary *s, const tlc_devs *dv, const tlc_jlaun
 	}
 }
 
+/* ---- phase annotations (contract "Not an op": every phase states all
+ * the kernel time that ran in it) ---- */
+
+static int build_annotations(jctx *c)
+{
+	size_t n = tlc_eval__annotation_count(c->ev);
+	if (n == 0)
+		return 0;
+	c->annots = tlc_alloc__malloc(c->a, n * sizeof *c->annots);
+	c->annot_reach = tlc_alloc__malloc(c->a, n * sizeof *c->annot_reach);
+	if (!c->annots || !c->annot_reach)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++) {
+		const tlc_eval__annotation *a = tlc_eval__annotation_at(c->ev, i);
+		c->annots[i] = (keyed){ a->thread, a->start_ns, a->end_ns, (size_t)a->phase };
+	}
+	qsort(c->annots, n, sizeof *c->annots, cmp_keyed);
+	for (size_t i = 0; i < n; i++) {
+		int64_t e = c->annots[i].k3;
+		if (i > 0 && c->annots[i - 1].k1 == c->annots[i].k1 && c->annot_reach[i - 1] > e)
+			e = c->annot_reach[i - 1];
+		c->annot_reach[i] = e;
+	}
+	c->nannots = n;
+	return 0;
+}
+
+/* The phase of the annotation that holds an unattributed launch's runtime
+ * call on its thread (the latest-starting one), or -1. */
+static int annotated_phase(const jctx *c, const tlc_jlaunch *l)
+{
+	if (!c->nannots || l->status != TLC_ATTR_UNATTRIBUTED || l->runtime == TLC_JOIN__NONE)
+		return -1;
+	const tlc_devkind *h = tlc_devs__kind(c->devs, l->runtime);
+	if (!(h->flags & TLC_DEV_HAS_THREAD))
+		return -1;
+	int64_t t = tlc_devs__start(c->devs, l->runtime);
+	size_t lo = 0, hi = c->nannots; /* first annotation after (thread, t) */
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		const keyed *a = &c->annots[m];
+		if (a->k1 < h->thread || (a->k1 == h->thread && a->k2 <= t))
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		const keyed *a = &c->annots[i];
+		if (a->k1 != h->thread || c->annot_reach[i] < t)
+			break;
+		if (a->k3 >= t)
+			return (int)a->i;
+	}
+	return -1;
+}
+
+static void add_annotated(tlc_join *j, int p, const tlc_jlaunch *l)
+{
+	if (!is_kernel(j->devs, l->rec))
+		return;
+	SAT_ADD(j->detail.phase_annotated_ns[p], dur_of(j->devs, l->rec));
+	j->phases[p].present = 1;
+}
+
 static void add_phase(tlc_join *j, int p, const tlc_jlaunch *l)
 {
 	if (!is_kernel(j->devs, l->rec))
@@ -668,10 +790,15 @@ static void add_phase(tlc_join *j, int p, const tlc_jlaunch *l)
 			SAT_ADD(j->phases[q].unphased_ns, d);
 		return;
 	}
-	if (l->status == TLC_ATTR_ATTRIBUTED)
+	if (l->status == TLC_ATTR_ATTRIBUTED && l->not_op) {
+		SAT_ADD(j->detail.phase_on_wrapper_ns[p], d);
+		j->detail.kernels_on_wrapper++;
+		SAT_ADD(j->detail.kernel_on_wrapper_ns, d);
+	} else if (l->status == TLC_ATTR_ATTRIBUTED) {
 		SAT_ADD(j->phases[p].attributed_ns, d);
-	else
+	} else {
 		SAT_ADD(j->phases[p].ambiguous_ns, d);
+	}
 	j->phases[p].present = 1;
 }
 
@@ -709,6 +836,8 @@ static void finish_phases(tlc_join *j)
 		ph->total_ns = ph->attributed_ns;
 		SAT_ADD(ph->total_ns, ph->ambiguous_ns);
 		SAT_ADD(ph->total_ns, ph->unphased_ns);
+		SAT_ADD(ph->total_ns, j->detail.phase_on_wrapper_ns[p]);
+		SAT_ADD(ph->total_ns, j->detail.phase_annotated_ns[p]);
 		ph->gated = p == TLC_PHASE_FORWARD || p == TLC_PHASE_BACKWARD;
 		if (ph->total_ns > 0) {
 			__extension__ typedef unsigned __int128 u128;
@@ -908,6 +1037,92 @@ static int build_remainder(jctx *c)
 	return 0;
 }
 
+/* ---- time on rows that are not ops, by wrapper row ---- */
+
+static int cmp_wrapper(const void *pa, const void *pb)
+{
+	const tlc_join_wrapper *a = pa, *b = pb;
+	int c = cmp_i64(b->time_ns, a->time_ns);
+	if (!c)
+		c = strcmp(a->name, b->name);
+	return c ? c : (int)a->phase - (int)b->phase;
+}
+
+/* "name.overload" (name alone without an overload), as reports show a row. */
+static char *row_label(const tlc_allocator *a, const tlc_rowkind *k)
+{
+	const char *nm = k->name ? k->name : "", *ov = k->overload && *k->overload ? k->overload : NULL;
+	size_t n = strlen(nm) + (ov ? strlen(ov) + 2 : 1);
+	char *s = tlc_alloc__malloc(a, n);
+	if (s)
+		snprintf(s, n, "%s%s%s", nm, ov ? "." : "", ov ? ov : "");
+	return s;
+}
+
+/* Slot of the wrapper entry for row kind k in phase p (kinds[] beside the
+ * entries), made on first use; the number of distinct wrapper rows is
+ * small, so a scan with a last-hit hint does. */
+static int wrapper_slot(jctx *c, const tlc_rowkind ***kinds, size_t *cap, size_t *hint,
+                        const tlc_rowkind *k)
+{
+	tlc_join *j = c->j;
+	const char *nm = k->name, *ov = k->overload;
+	size_t w = *hint;
+	if (w < j->nwrappers && (*kinds)[w]->name == nm && (*kinds)[w]->overload == ov &&
+	    j->wrappers[w].phase == k->phase)
+		return (int)w;
+	for (w = 0; w < j->nwrappers; w++)
+		if ((*kinds)[w]->name == nm && (*kinds)[w]->overload == ov && j->wrappers[w].phase == k->phase)
+			break;
+	if (w == j->nwrappers) {
+		size_t wcap = *cap;
+		if (tlc_alloc__grow(c->a, (void **)&j->wrappers, &wcap, w + 1, sizeof *j->wrappers) < 0 ||
+		    tlc_alloc__grow(c->a, (void **)kinds, cap, w + 1, sizeof **kinds) < 0)
+			return TLC_ENOMEM;
+		memset(&j->wrappers[w], 0, sizeof j->wrappers[w]);
+		(*kinds)[w] = k;
+		j->wrappers[w].phase = k->phase;
+		j->wrappers[w].name = row_label(c->a, k);
+		j->nwrappers++;
+		if (!j->wrappers[w].name)
+			return TLC_ENOMEM;
+	}
+	*hint = w;
+	return (int)w;
+}
+
+static int is_graph_launch(const tlc_devs *d, const tlc_jlaunch *l)
+{
+	const char *name = l->runtime != TLC_JOIN__NONE ? tlc_devs__kind(d, l->runtime)->name : NULL;
+	return name && strstr(name, "GraphLaunch") != NULL;
+}
+
+static int build_wrappers(jctx *c)
+{
+	tlc_join *j = c->j;
+	const tlc_rowkind **kinds = NULL;
+	size_t cap = 0, hint = 0;
+	int rc = 0;
+	for (size_t i = 0; i < j->nlaunches && rc >= 0; i++) {
+		const tlc_jlaunch *l = &j->launches[i];
+		if (!l->not_op || !is_kernel(c->devs, l->rec))
+			continue;
+		rc = wrapper_slot(c, &kinds, &cap, &hint, tlc_rows__kind(c->rows, l->target));
+		if (rc < 0)
+			break;
+		tlc_join_wrapper *w = &j->wrappers[rc];
+		w->kernels++;
+		w->graph_replays += (uint64_t)is_graph_launch(c->devs, l);
+		SAT_ADD(w->time_ns, dur_of(c->devs, l->rec));
+	}
+	tlc_alloc__free(c->a, kinds);
+	if (rc < 0)
+		return tlc_error__oom();
+	if (j->nwrappers > 1) /* (no wrapper: no array, and qsort's is never NULL) */
+		qsort(j->wrappers, j->nwrappers, sizeof *j->wrappers, cmp_wrapper);
+	return 0;
+}
+
 /* ---- roll-up to the counted op (nesting policy) ---- */
 
 static int is_counted(tlc_class cls)
@@ -965,6 +1180,33 @@ static int64_t counted_of(jctx *c, size_t i)
 		k = (size_t)p;
 	}
 	return res;
+}
+
+static int build_rollup(jctx *c);
+
+/* Kernel time whose costed row has a known cost: an attributed launch's
+ * row rolls up to a counted row; an ambiguous group's time is one unit,
+ * known when every op of the group rolls up to one (docs/cost-contract.md,
+ * "Costed row"). After build_rollup. */
+static void known_cost(jctx *c)
+{
+	tlc_join *j = c->j;
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_jlaunch *l = &j->launches[i];
+		int known = 0;
+		if (!is_kernel(c->devs, l->rec))
+			continue;
+		if (l->status == TLC_ATTR_ATTRIBUTED) {
+			known = counted_get(j, l->target) >= 0;
+		} else if (l->status == TLC_ATTR_AMBIGUOUS) {
+			const tlc_join_group *g = &j->groups[l->target];
+			known = g->nrows > 0;
+			for (size_t k = 0; k < g->nrows && known; k++)
+				known = counted_get(j, g->rows[k]) >= 0;
+		}
+		if (known)
+			SAT_ADD(j->detail.kernel_known_cost_ns, dur_of(c->devs, l->rec));
+	}
 }
 
 static int build_rollup(jctx *c)
@@ -1084,22 +1326,30 @@ static int join_body(jctx *c, unsigned flags)
 	}
 	if (j->sum.path == TLC_JOIN_PATH_CONTAINMENT && (rc = containment(c)) < 0)
 		return rc;
-	if ((rc = resolve_all(c)) < 0)
+	if ((rc = resolve_all(c)) < 0 || (rc = mark_not_op(c)) < 0)
 		return rc;
 	tlc_rows *rows = tlc_eval__rows_mut(c->ev);
 	if ((rc = tlc_rows__times_reset(rows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
 		return rc;
+	if ((rc = build_annotations(c)) < 0)
+		return rc;
 	for (size_t i = 0; i < j->nlaunches; i++) {
+		int p = launch_phase(j, c->rows, &j->launches[i]), q;
 		add_summary(&j->sum, c->devs, &j->launches[i]);
-		add_phase(j, launch_phase(j, c->rows, &j->launches[i]), &j->launches[i]);
+		if (p < 0 && (q = annotated_phase(c, &j->launches[i])) >= 0)
+			add_annotated(j, q, &j->launches[i]);
+		else
+			add_phase(j, p, &j->launches[i]);
 		if ((rc = add_rows(j, rows, &j->launches[i])) < 0)
 			return rc;
 	}
 	j->sum.ambiguous_groups = j->ngroups;
 	finish_phases(j);
-	if ((rc = build_devices(c)) < 0 || (rc = build_remainder(c)) < 0)
+	if ((rc = build_devices(c)) < 0 || (rc = build_remainder(c)) < 0 ||
+	    (rc = build_wrappers(c)) < 0 || (rc = build_rollup(c)) < 0)
 		return rc;
-	return build_rollup(c);
+	known_cost(c);
+	return 0;
 }
 
 static void ctx_free(jctx *c)
@@ -1113,6 +1363,8 @@ static void ctx_free(jctx *c)
 	tlc_alloc__free(c->a, c->buf);
 	tlc_hindex__free(&c->group_index);
 	tlc_alloc__free(c->a, c->goff);
+	tlc_alloc__free(c->a, c->annots);
+	tlc_alloc__free(c->a, c->annot_reach);
 }
 
 int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
@@ -1145,6 +1397,7 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 		c.j->devs = c.devs;
 		c.j->nrows = nrows;
 		c.j->sum.gate_permille = opts && opts->gate_permille ? opts->gate_permille : 950;
+		c.j->detail.size = sizeof c.j->detail;
 		set_state(&c, flags);
 		rc = join_body(&c, flags);
 	}
@@ -1164,6 +1417,9 @@ void tlc_join_free(tlc_join *j)
 	const tlc_allocator *a = j->a;
 	tlc_alloc__free(a, j->devices);
 	tlc_alloc__free(a, j->remainder);
+	for (size_t i = 0; i < j->nwrappers; i++)
+		tlc_alloc__free(a, (void *)j->wrappers[i].name);
+	tlc_alloc__free(a, j->wrappers);
 	tlc_alloc__free(a, j->launches);
 	tlc_alloc__free(a, j->groups);
 	tlc_alloc__free(a, j->group_rows);
@@ -1194,6 +1450,27 @@ size_t tlc_join_remainder_count(const tlc_join *j) { return j ? j->nremainder : 
 const tlc_join_remainder *tlc_join_remainder_at(const tlc_join *j, size_t i)
 {
 	return j && i < j->nremainder ? &j->remainder[i] : NULL;
+}
+
+size_t tlc_join_wrapper_count(const tlc_join *j) { return j ? j->nwrappers : 0; }
+const tlc_join_wrapper *tlc_join_wrapper_at(const tlc_join *j, size_t i)
+{
+	return j && i < j->nwrappers ? &j->wrappers[i] : NULL;
+}
+
+int tlc_join_detail_get(const tlc_join *j, tlc_join_detail *out)
+{
+	if (!j || !out || out->size < offsetof(tlc_join_detail, phase_annotated_ns) +
+	                               sizeof out->phase_annotated_ns)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a join and a tlc_join_detail with .size = "
+		                      "sizeof(tlc_join_detail) (TLC_JOIN_DETAIL_INIT)",
+		                      "tlc_join_detail_get: bad argument");
+	uint32_t size = out->size;
+	tlc_join_detail d = j->detail;
+	memcpy(out, &d, size < sizeof d ? size : sizeof d);
+	out->size = size;
+	return 0;
 }
 
 size_t tlc_join_launch_count(const tlc_join *j) { return j ? j->nlaunches : 0; }

@@ -15,6 +15,8 @@ typedef struct tlc_jlaunch {
 	uint32_t target;    /* op row (attributed) or group (ambiguous) */
 	uint8_t status;     /* tlc_attribution */
 	uint8_t why;        /* index into the TLC_JOIN_WHY_* texts, 0: none */
+	uint8_t not_op;     /* attributed, but every row on its host path is not
+	                       an op (tlc_eval__row_not_op): time on a wrapper */
 } tlc_jlaunch;
 
 #define TLC_JOIN__NONE UINT32_MAX
@@ -41,6 +43,11 @@ struct tlc_join {
 	uint32_t *counted;       /* per row: counted row index, or a marker (join.c) */
 	tlc_tcol rolled_kernel;  /* per row: kernel ns rolled into it (rows.h) */
 	int has_rolled;
+	/* kernel time on rows that are not ops (contract "Not an op"): not
+	 * attributed for the gate; by wrapper row, by time descending */
+	tlc_join_wrapper *wrappers;
+	size_t nwrappers;
+	tlc_join_detail detail;  /* tlc_join_detail_get */
 	/* correlation path: attributed launches whose op's host interval (on the
 	 * launching call's thread) does not hold the call: External ids that
 	 * coincide with op ids by accident (tlc_join_correlation_outside) */

@@ -371,6 +371,19 @@ static void gen_profiler(yajl_gen g, const tlc_profiler_status *p)
 	yajl_gen_map_close(g);
 }
 
+/* A phase annotation (docs/oplog-v1.md, "annotation"): without it a re-read
+ * would count the unattributed launches inside it against every phase. */
+static void gen_annotation(yajl_gen g, const tlc_eval__annotation *a)
+{
+	yajl_gen_map_open(g);
+	gkstr(g, "kind", "annotation");
+	gkstr(g, "phase", tlc_phase_name(a->phase));
+	gkint(g, "thread", a->thread);
+	gkint(g, "start_ns", a->start_ns);
+	gkint(g, "end_ns", a->end_ns);
+	yajl_gen_map_close(g);
+}
+
 static int write_header(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_sb *sb)
 {
 	const tlc_input_info *info = tlc_eval_info(ev);
@@ -413,8 +426,8 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 	if (rc == 0)
 		fwrite(rec->lines.ptr ? rec->lines.ptr : "", 1, rec->lines.len, out);
 	const tlc_profiler_status *ps = tlc_eval_profiler_status(ev);
-	size_t first = ps->state == TLC_PROFILER_UNKNOWN ? 1 : 0;
-	for (size_t i = first; rc == 0 && i < tlc_eval__device_count(ev) + 1; i++) {
+	size_t first = ps->state == TLC_PROFILER_UNKNOWN ? 1 : 0, ndev = tlc_eval__device_count(ev);
+	for (size_t i = first; rc == 0 && i < ndev + 1 + tlc_eval__annotation_count(ev); i++) {
 		tlc_sb__reset(&sb);
 		yajl_gen g = gen_new(&sb);
 		if (!g) {
@@ -423,6 +436,8 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 		}
 		if (i == 0)
 			gen_profiler(g, ps); /* line 0: the statement, as the CUPTI module writes it */
+		else if (i > ndev)
+			gen_annotation(g, tlc_eval__annotation_at(ev, i - 1 - ndev));
 		else {
 			tlc_device_record d = tlc_eval__device(ev, i - 1);
 			gen_device(g, &d);

@@ -105,6 +105,32 @@ static void text_summary(FILE *out, const tlc_join_summary *s)
 	        a, b);
 }
 
+static uint32_t permille_of(int64_t part, int64_t whole)
+{
+	__extension__ typedef unsigned __int128 u128;
+	return whole > 0 ? (uint32_t)((u128)(uint64_t)part * 1000u / (uint64_t)whole) : 0;
+}
+
+/* The headline beside the gate: how much kernel time FLOPs and bytes can be
+ * put beside (its costed row has a known cost), and how much landed on rows
+ * that are not ops. */
+static void text_costed(FILE *out, const tlc_join *j)
+{
+	char a[32], b[32], sh[16];
+	const tlc_join_detail *d = &j->detail;
+	fmt_ms(a, sizeof a, d->kernel_known_cost_ns);
+	fmt_ms(b, sizeof b, j->sum.kernel_ns);
+	fmt_share(sh, sizeof sh, permille_of(d->kernel_known_cost_ns, j->sum.kernel_ns));
+	fprintf(out, "kernel time with a known cost: %s of %s = %s (the launching op's costed row, "
+	        "itself or the evaluated op that owns it, has a known cost)\n", a, b, sh);
+	if (!d->kernels_on_wrapper)
+		return;
+	fmt_ms(a, sizeof a, d->kernel_on_wrapper_ns);
+	fprintf(out, "kernel time on rows that are not ops: %" PRIu64 " kernels, %s (launched under "
+	        "wrappers only, no op between: not attributed for the gate; by row below)\n",
+	        d->kernels_on_wrapper, a);
+}
+
 static void text_devices(FILE *out, const tlc_join *j)
 {
 	char a[32], b[32], c[32], d[32];
@@ -118,6 +144,30 @@ static void text_devices(FILE *out, const tlc_join *j)
 		        "ambiguous %s, unattributed %s, internal %" PRId64 " ns\n", v->device,
 		        v->launches, a, b, c, d, v->internal_ns);
 	}
+}
+
+/* The phase's kernel time that is not attributed, by cause: every phase
+ * states all the kernel time that ran in it. */
+static void text_phase_rest(FILE *out, const tlc_join *j, const tlc_join_phase *p)
+{
+	const struct { int64_t ns; const char *what; } part[] = {
+		{ j->detail.phase_on_wrapper_ns[p->phase], "on rows that are not ops (wrappers)" },
+		{ j->detail.phase_annotated_ns[p->phase],
+		  "unattributed, its runtime call inside the phase's annotation" },
+		{ p->ambiguous_ns, "ambiguous within the phase" },
+		{ p->unphased_ns, "unattributed or ambiguous across phases (counted against every phase)" },
+	};
+	const char *sep = "";
+	for (size_t k = 0; k < sizeof part / sizeof part[0]; k++) {
+		char a[32];
+		if (part[k].ns <= 0)
+			continue;
+		fmt_ms(a, sizeof a, part[k].ns);
+		fprintf(out, "%s%s %s", *sep ? sep : "            not attributed: ", a, part[k].what);
+		sep = "; ";
+	}
+	if (*sep)
+		fputc('\n', out);
 }
 
 static void text_phase(FILE *out, const tlc_join *j, const tlc_join_phase *p)
@@ -134,14 +184,13 @@ static void text_phase(FILE *out, const tlc_join *j, const tlc_join_phase *p)
 	fprintf(out, "  %-9s attributed %s of %s = %s", name, a, b, sh);
 	if (!p->gated) {
 		fprintf(out, " (not gated)\n");
-		return;
-	}
-	if (p->passed) {
+	} else if (p->passed) {
 		fprintf(out, "  PASS\n");
-		return;
+	} else {
+		fmt_share(g, sizeof g, j->sum.gate_permille - p->share_permille);
+		fprintf(out, "  FAIL (%s short)\n", g);
 	}
-	fmt_share(g, sizeof g, j->sum.gate_permille - p->share_permille);
-	fprintf(out, "  FAIL (%s short)\n", g);
+	text_phase_rest(out, j, p);
 }
 
 static void text_remainder(FILE *out, const tlc_join *j)
@@ -155,6 +204,23 @@ static void text_remainder(FILE *out, const tlc_join *j)
 	for (size_t i = 0; i < j->nremainder; i++) {
 		fmt_ms(a, sizeof a, j->remainder[i].time_ns);
 		fprintf(out, "  %" PRIu64 " x %s  %s\n", j->remainder[i].count, j->remainder[i].name, a);
+	}
+}
+
+static void text_wrappers(FILE *out, const tlc_join *j)
+{
+	if (j->nwrappers == 0)
+		return;
+	fprintf(out, "on rows that are not ops (kernel time launched under wrappers only: not "
+	        "attributed for the gate, no cost; by time):\n");
+	for (size_t i = 0; i < j->nwrappers; i++) {
+		const tlc_join_wrapper *w = &j->wrappers[i];
+		char a[32];
+		fmt_ms(a, sizeof a, w->time_ns);
+		fprintf(out, "  %" PRIu64 " x %s (%s)  %s", w->kernels, w->name, tlc_phase_name(w->phase), a);
+		if (w->graph_replays)
+			fprintf(out, "; %" PRIu64 " replayed from a graph launch", w->graph_replays);
+		fputc('\n', out);
 	}
 }
 
@@ -257,12 +323,15 @@ static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
 	text_summary(out, &j->sum);
 	if (j->sum.state == TLC_JOIN_UNAVAILABLE)
 		return ferror(out) ? TLC_EIO : 0;
+	text_costed(out, j);
 	text_outside(out, j);
 	text_why(out, j);
 	fprintf(out, "devices:\n");
 	text_devices(out, j);
 	fmt_share(g, sizeof g, j->sum.gate_permille);
-	fprintf(out, "phases (kernel time; unattributed time counts against every phase):\n");
+	fprintf(out, "phases (kernel time attributed to ops; time on rows that are not ops is not "
+	        "attributed; unattributed time outside every phase's annotation counts against "
+	        "every phase):\n");
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		text_phase(out, j, &j->phases[p]);
 	fprintf(out, "gate (>= %s of kernel time attributed, forward and backward separately): %s\n",
@@ -275,6 +344,7 @@ static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
 		        "(kernel_utilization_requires_device_join)\n");
 	text_comm(out, j, c, link);
 	text_remainder(out, j);
+	text_wrappers(out, j);
 	return ferror(out) ? TLC_EIO : 0;
 }
 
@@ -348,7 +418,7 @@ static void json_identity(yajl_gen g, const tlc_eval *ev)
 	tlc_join__dist_json(g, ev);
 }
 
-static void json_summary(yajl_gen g, const tlc_join_summary *s)
+static void json_summary(yajl_gen g, const tlc_join_summary *s, const tlc_join_detail *d)
 {
 	tlc_jsonw__kstr(g, "state", tlc_join_state_name(s->state));
 	tlc_jsonw__kstr(g, "path", tlc_join_path_name(s->path));
@@ -374,6 +444,9 @@ static void json_summary(yajl_gen g, const tlc_join_summary *s)
 	tlc_jsonw__kint(g, "kernel_ambiguous_ns", s->kernel_ambiguous_ns);
 	tlc_jsonw__kint(g, "kernel_unattributed_ns", s->kernel_unattributed_ns);
 	tlc_jsonw__kint(g, "kernel_internal_ns", s->kernel_internal_ns);
+	tlc_jsonw__kint(g, "kernel_known_cost_ns", d->kernel_known_cost_ns);
+	tlc_jsonw__kuint(g, "kernels_on_wrapper", d->kernels_on_wrapper);
+	tlc_jsonw__kint(g, "kernel_on_wrapper_ns", d->kernel_on_wrapper_ns);
 	/* the count; "ambiguous_groups" is the list (json_groups) */
 	tlc_jsonw__kuint(g, "ambiguous_group_count", s->ambiguous_groups);
 	tlc_jsonw__kuint(g, "launch_calls", s->launch_calls);
@@ -399,6 +472,8 @@ static void json_gate(yajl_gen g, const tlc_join *j)
 		tlc_jsonw__kint(g, "attributed_ns", ph->attributed_ns);
 		tlc_jsonw__kint(g, "ambiguous_ns", ph->ambiguous_ns);
 		tlc_jsonw__kint(g, "unphased_ns", ph->unphased_ns);
+		tlc_jsonw__kint(g, "on_wrapper_ns", j->detail.phase_on_wrapper_ns[p]);
+		tlc_jsonw__kint(g, "annotated_ns", j->detail.phase_annotated_ns[p]);
 		tlc_jsonw__kint(g, "total_ns", ph->total_ns);
 		tlc_jsonw__kuint(g, "share_permille", ph->share_permille);
 		tlc_jsonw__kbool(g, "passed", ph->passed);
@@ -438,6 +513,23 @@ static void json_remainder(yajl_gen g, const tlc_join *j)
 		tlc_jsonw__kstr(g, "name", j->remainder[i].name);
 		tlc_jsonw__kuint(g, "count", j->remainder[i].count);
 		tlc_jsonw__kint(g, "time_ns", j->remainder[i].time_ns);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+}
+
+static void json_wrappers(yajl_gen g, const tlc_join *j)
+{
+	tlc_jsonw__key(g, "wrappers");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->nwrappers; i++) {
+		const tlc_join_wrapper *w = &j->wrappers[i];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", w->name);
+		tlc_jsonw__kstr(g, "phase", tlc_phase_name(w->phase));
+		tlc_jsonw__kuint(g, "kernels", w->kernels);
+		tlc_jsonw__kuint(g, "graph_replays", w->graph_replays);
+		tlc_jsonw__kint(g, "time_ns", w->time_ns);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
@@ -514,15 +606,16 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.join/2");
+	tlc_jsonw__kstr(g, "schema", "tlcost.join/3");
 	tlc_jsonw__kstr(g, "report", "join");
 	json_identity(g, ev);
-	json_summary(g, &j->sum);
+	json_summary(g, &j->sum, &j->detail);
 	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
 	tlc_jsonw__kuint(g, "correlation_outside_host_interval", j->corr_outside);
 	json_gate(g, j);
 	json_devices(g, j);
 	json_remainder(g, j);
+	json_wrappers(g, j);
 	json_groups(g, j, ev);
 	json_comm(g, j, c, link);
 	tlc_jsonw__key(g, "launches");

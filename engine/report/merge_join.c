@@ -29,10 +29,14 @@ static const char *const sum_keys[] = {
 	"kernel_internal_ns", "ambiguous_group_count", "launch_calls", "launch_calls_with_external",
 	"launch_calls_external_matched", "launch_calls_external_self", "correlation_checked",
 	"correlation_outside_host_interval",
+	/* tlcost.join/3: the gate counts ops, not wrappers (docs/join.md) */
+	"kernel_known_cost_ns", "kernels_on_wrapper", "kernel_on_wrapper_ns",
 };
 #define NSUM (sizeof sum_keys / sizeof sum_keys[0])
 
-static const char *const ph_keys[] = { "attributed_ns", "ambiguous_ns", "unphased_ns", "total_ns" };
+static const char *const ph_keys[] = { "attributed_ns", "ambiguous_ns", "unphased_ns", "total_ns",
+	"on_wrapper_ns", "annotated_ns" };
+#define NPH (sizeof ph_keys / sizeof ph_keys[0])
 static const char *const dev_keys[] = { "launches", "busy_ns", "device_ns", "kernel_ns",
 	"attributed_ns", "ambiguous_ns", "unattributed_ns", "internal_ns" };
 #define NDEV (sizeof dev_keys / sizeof dev_keys[0])
@@ -53,17 +57,25 @@ typedef struct jrem {
 	mpz_t count, time;
 } jrem;
 
+/* A row that is not an op, per phase (tlcost.join/3 "wrappers"). */
+typedef struct jwrap {
+	char *name, *phase;
+	mpz_t kernels, graph, time;
+} jwrap;
+
 struct tlc_mjoin {
 	int any;
 	uint64_t threshold;
 	mpz_t sum[NSUM];
 	common state, path, pstate, psource, pmessage;
 	int present[TLC_PHASE_COUNT], gated[TLC_PHASE_COUNT];
-	mpz_t ph[TLC_PHASE_COUNT][4];
+	mpz_t ph[TLC_PHASE_COUNT][NPH];
 	jdev *devs;
 	size_t ndevs;
 	jrem *rems;
 	size_t nrems;
+	jwrap *wraps;
+	size_t nwraps;
 	/* communication */
 	int comm_any, comm_refused;
 	common link;
@@ -78,7 +90,7 @@ int tlc_mjoin__new(tlc_mjoin **out)
 	for (size_t i = 0; i < NSUM; i++)
 		mpz_init(j->sum[i]);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		for (int k = 0; k < 4; k++)
+		for (size_t k = 0; k < NPH; k++)
 			mpz_init(j->ph[p][k]);
 	for (int k = 0; k < TLC_COMM_COUNT; k++) {
 		mpz_init(j->ct.bw_msg[k]);
@@ -95,8 +107,13 @@ void tlc_mjoin__free(tlc_mjoin *j)
 	for (size_t i = 0; i < NSUM; i++)
 		mpz_clear(j->sum[i]);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		for (int k = 0; k < 4; k++)
+		for (size_t k = 0; k < NPH; k++)
 			mpz_clear(j->ph[p][k]);
+	for (size_t i = 0; i < j->nwraps; i++) {
+		free(j->wraps[i].name), free(j->wraps[i].phase);
+		mpz_clear(j->wraps[i].kernels), mpz_clear(j->wraps[i].graph), mpz_clear(j->wraps[i].time);
+	}
+	free(j->wraps);
 	for (size_t i = 0; i < j->ndevs; i++) {
 		free(j->devs[i].id);
 		for (size_t k = 0; k < NDEV; k++)
@@ -205,7 +222,7 @@ int tlc_mjoin__check(const tlc_mjoin *j, const tlc_jnode *r, const char *name)
 		                          "so far (%llu)", th->text, (unsigned long long)j->threshold);
 	for (const tlc_jnode *p = phs->first; p; p = p->next) {
 		const tlc_jnode *pr = tlc_jtree__get(p, "present"), *gd = tlc_jtree__get(p, "gated");
-		if (phase_index(jstr(p, "phase")) < 0 || !all_uint(p, ph_keys, 4) || !pr ||
+		if (phase_index(jstr(p, "phase")) < 0 || !all_uint(p, ph_keys, NPH) || !pr ||
 		    pr->kind != TLC_J_BOOL || !gd || gd->kind != TLC_J_BOOL)
 			return invalid(name, "a gate phase lacks its name, flags or times");
 	}
@@ -221,6 +238,13 @@ int tlc_mjoin__check(const tlc_mjoin *j, const tlc_jnode *r, const char *name)
 	for (const tlc_jnode *e = rem->first; e; e = e->next)
 		if (!jstr(e, "name") || !all_uint(e, rk, 2))
 			return invalid(name, "a remainder entry lacks its name, count or time");
+	static const char *const wk[] = { "kernels", "graph_replays", "time_ns" };
+	const tlc_jnode *wr = tlc_jtree__get(r, "wrappers");
+	if (!wr || wr->kind != TLC_J_ARRAY)
+		return invalid(name, "wrappers missing");
+	for (const tlc_jnode *e = wr->first; e; e = e->next)
+		if (!jstr(e, "name") || phase_index(jstr(e, "phase")) < 0 || !all_uint(e, wk, 3))
+			return invalid(name, "a wrappers entry lacks its name, phase, counts or time");
 	return check_comm(tlc_jtree__get(r, "communication"), name);
 }
 
@@ -292,6 +316,32 @@ static int fold_remainder(tlc_mjoin *j, const tlc_jnode *rem)
 	return 0;
 }
 
+static int fold_wrappers(tlc_mjoin *j, const tlc_jnode *wr)
+{
+	for (const tlc_jnode *e = wr->first; e; e = e->next) {
+		const char *nm = jstr(e, "name"), *ph = jstr(e, "phase");
+		size_t i = 0;
+		while (i < j->nwraps && (strcmp(j->wraps[i].name, nm) != 0 || strcmp(j->wraps[i].phase, ph) != 0))
+			i++;
+		if (i == j->nwraps) {
+			jwrap *q = realloc(j->wraps, (j->nwraps + 1) * sizeof *q);
+			if (!q)
+				return tlc_error__oom();
+			j->wraps = q;
+			q[i].name = strdup(nm);
+			q[i].phase = strdup(ph);
+			mpz_init(q[i].kernels), mpz_init(q[i].graph), mpz_init(q[i].time);
+			j->nwraps++;
+			if (!q[i].name || !q[i].phase)
+				return tlc_error__oom();
+		}
+		add_text(j->wraps[i].kernels, tlc_jtree__get(e, "kernels")->text);
+		add_text(j->wraps[i].graph, tlc_jtree__get(e, "graph_replays")->text);
+		add_text(j->wraps[i].time, tlc_jtree__get(e, "time_ns")->text);
+	}
+	return 0;
+}
+
 static int64_t jns(const tlc_jnode *o, const char *k)
 {
 	return strtoll(tlc_jtree__get(o, k)->text, NULL, 10);
@@ -351,13 +401,15 @@ int tlc_mjoin__fold(tlc_mjoin *j, const tlc_jnode *r)
 		int x = phase_index(jstr(p, "phase"));
 		j->present[x] |= tlc_jtree__get(p, "present")->boolean;
 		j->gated[x] |= tlc_jtree__get(p, "gated")->boolean;
-		for (int k = 0; k < 4; k++)
+		for (size_t k = 0; k < NPH; k++)
 			add_text(j->ph[x][k], tlc_jtree__get(p, ph_keys[k])->text);
 	}
 	if (rc == 0)
 		rc = fold_devices(j, tlc_jtree__get(r, "devices"));
 	if (rc == 0)
 		rc = fold_remainder(j, tlc_jtree__get(r, "remainder"));
+	if (rc == 0)
+		rc = fold_wrappers(j, tlc_jtree__get(r, "wrappers"));
 	if (rc == 0)
 		rc = fold_comm(j, tlc_jtree__get(r, "communication"));
 	return rc;
@@ -415,7 +467,7 @@ static void json_gate(yajl_gen g, const tlc_mjoin *j)
 		tlc_jsonw__kstr(g, "phase", tlc_phase_name((tlc_phase)p));
 		tlc_jsonw__kbool(g, "present", j->present[p]);
 		tlc_jsonw__kbool(g, "gated", j->gated[p]);
-		for (int k = 0; k < 4; k++)
+		for (size_t k = 0; k < NPH; k++)
 			jz(g, ph_keys[k], j->ph[p][k]);
 		tlc_jsonw__kuint(g, "share_permille", share);
 		tlc_jsonw__kbool(g, "passed", passed);
@@ -439,9 +491,19 @@ static int cmp_rem(const void *pa, const void *pb)
 	return c ? c : strcmp(a->name, b->name);
 }
 
+static int cmp_wrap(const void *pa, const void *pb)
+{
+	const jwrap *a = *(const jwrap *const *)pa, *b = *(const jwrap *const *)pb;
+	int c = mpz_cmp(b->time, a->time);
+	if (!c)
+		c = strcmp(a->name, b->name);
+	return c ? c : phase_index(a->phase) - phase_index(b->phase);
+}
+
 static int json_lists(yajl_gen g, const tlc_mjoin *j)
 {
 	size_t n = j->ndevs > j->nrems ? j->ndevs : j->nrems;
+	n = n > j->nwraps ? n : j->nwraps;
 	const void **v = malloc((n + 1) * sizeof *v);
 	if (!v)
 		return tlc_error__oom();
@@ -470,6 +532,22 @@ static int json_lists(yajl_gen g, const tlc_mjoin *j)
 		tlc_jsonw__kstr(g, "name", e->name);
 		jz(g, "count", e->count);
 		jz(g, "time_ns", e->time);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	for (size_t i = 0; i < j->nwraps; i++)
+		v[i] = &j->wraps[i];
+	qsort(v, j->nwraps, sizeof *v, cmp_wrap);
+	tlc_jsonw__key(g, "wrappers");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < j->nwraps; i++) {
+		const jwrap *w = v[i];
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "name", w->name);
+		tlc_jsonw__kstr(g, "phase", w->phase);
+		jz(g, "kernels", w->kernels);
+		jz(g, "graph_replays", w->graph);
+		jz(g, "time_ns", w->time);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

@@ -232,6 +232,51 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
+/* ---- gate: ops, not wrappers; device time with a known cost (issue 25) ---- */
+
+/** Kernel time that landed on a row that is not an op (a structural row: a
+ *  compiled-region or graph wrapper, an autograd or module boundary, a
+ *  profiler range) with no op between it and the launch. The launch stays
+ *  attributed to that row (its device_time), but the gate does not count it
+ *  as attributed (docs/cost-contract.md, "Not an op"). One entry per
+ *  wrapper row name (name.overload, as reports show it) and phase. */
+typedef struct tlc_join_wrapper {
+	const char *name;          /* borrowed from the eval */
+	tlc_phase phase;           /* the wrapper row's phase */
+	uint64_t kernels;
+	uint64_t graph_replays;    /* of them, replayed from a graph launch */
+	int64_t time_ns;
+} tlc_join_wrapper;
+
+/** Wrappers by time descending, then name. */
+size_t tlc_join_wrapper_count(const tlc_join *j);
+const tlc_join_wrapper *tlc_join_wrapper_at(const tlc_join *j, size_t i);
+
+/** What the gate counts beside tlc_join_summary and tlc_join_phase (which
+ *  keep their layout): a phase's total_ns is attributed + ambiguous +
+ *  unphased + on_wrapper + annotated. */
+typedef struct tlc_join_detail {
+	uint32_t size;                 /* sizeof(tlc_join_detail) of the caller's build */
+	uint64_t kernels_on_wrapper;   /* attributed to a row that is not an op */
+	int64_t kernel_on_wrapper_ns;
+	/* kernel time whose costed row (the op on the launching path whose rule
+	 * carries the cost under the nesting policy: the launching op or its
+	 * evaluated ancestor; for an ambiguous group, every op's) has a known
+	 * cost (class known or zero_by_rule): the share of device time that
+	 * FLOPs and bytes can be put beside */
+	int64_t kernel_known_cost_ns;
+	int64_t phase_on_wrapper_ns[TLC_PHASE_COUNT];
+	/* unattributed kernel time whose runtime call lies inside an annotation
+	 * of the phase (an Optimizer.step# range): that phase's, not unphased */
+	int64_t phase_annotated_ns[TLC_PHASE_COUNT];
+} tlc_join_detail;
+
+#define TLC_JOIN_DETAIL_INIT { sizeof(tlc_join_detail), 0, 0, 0, { 0 }, { 0 } }
+
+/** Fills *out (the fields out->size covers). TLC_EINVAL (invalid_argument)
+ *  when j or out is NULL or out->size is below the first layout. */
+int tlc_join_detail_get(const tlc_join *j, tlc_join_detail *out);
+
 /* ---- comms2: achieved bandwidth in the join report (issue 14) ---- */
 struct tlc_link_preset;
 /** tlc_write_join, with the link ceiling that the communication section
