@@ -256,3 +256,8 @@ TESTS += tests/test_sb
 tests_test_sb_SOURCES = tests/test_sb.c
 tests_test_sb_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_sb_LDADD = libtlcore.la $(CMOCKA_LIBS)
+
+# Reliability of the report and many-input commands (issue 23: numeric
+# options, directory entries, inputs given twice, partials' arithmetic).
+TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
+EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh

@@ -113,6 +113,13 @@ void tlc_ranks_free(tlc_ranks *r);
  *  device times). Copies what it keeps. Errors: ranks_duplicate_rank. */
 int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const char *name);
 size_t tlc_ranks_count(const tlc_ranks *r);
+/** Records a notice about the inputs (copied), printed by tlc_ranks_write
+ *  in text (a "notice: CODE: INPUT: MESSAGE" line) and JSON ("notices":
+ *  [{code, input, message}]): an entry of a directory that was skipped, an
+ *  input with the same bytes as another. Errors: invalid_argument,
+ *  out_of_memory. */
+int tlc_ranks_add_notice(tlc_ranks *r, const char *code, const char *input,
+                         const char *message);
 /** Writes the table, merged totals and stragglers (text, json, csv).
  *  Errors: ranks_empty, io_error. */
 int tlc_ranks_write(FILE *out, const tlc_ranks *r, tlc_format fmt);
