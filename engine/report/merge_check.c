@@ -43,7 +43,7 @@ static void zget(mpz_t out, const tlc_jnode *obj, const char *key)
 /* Decimal text of z for a message (static buffer per slot). */
 static const char *zs(int slot, const mpz_t z)
 {
-	static char buf[4][64];
+	static _Thread_local char buf[4][64]; /* two merges may run in two threads */
 	if (mpz_sizeinbase(z, 10) + 2 > sizeof buf[0])
 		return "(a very large number)";
 	mpz_get_str(buf[slot], 10, z);
