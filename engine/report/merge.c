@@ -864,22 +864,6 @@ static int refuse_same_file(const tlc_merge *m, const char *name)
 	return 0;
 }
 
-/* The notices an earlier merge wrote (carried into this one). */
-static int check_notices(const doc_ctx *d, const tlc_jnode **out)
-{
-	const tlc_jnode *n = tlc_jtree__get(d->root, "notices");
-	*out = n;
-	if (!n)
-		return 0;
-	if (n->kind != TLC_J_ARRAY)
-		return invalid(d, "notices is not an array");
-	for (const tlc_jnode *x = n->first; x; x = x->next)
-		if (!is_str(tlc_jtree__get(x, "code")) || !is_str(tlc_jtree__get(x, "input")) ||
-		    !is_str(tlc_jtree__get(x, "message")))
-			return invalid(d, "a notice lacks its code, input or message");
-	return 0;
-}
-
 static int add_notice(tlc_merge *m, const char *code, const char *input, const char *msg)
 {
 	mnotice *q = realloc(m->notes, (m->nnotes + 1) * sizeof *q);
@@ -898,16 +882,12 @@ static int add_notice(tlc_merge *m, const char *code, const char *input, const c
 	return 0;
 }
 
-/* After a document was merged: its carried notices, a notice when its
- * bytes equal an earlier input's (legitimate: data-parallel copies), and
- * what identifies it. The pair is named in name order, so the notice does
+/* After a document was merged: a notice when its bytes equal an earlier
+ * input's (legitimate: data-parallel copies), and what identifies it. The pair is named in name order, so the notice does
  * not depend on the order of the inputs. */
-static int note_input(tlc_merge *m, const tlc_jnode *carried, const void *json, size_t len,
-                      const char *name)
+static int note_input(tlc_merge *m, const void *json, size_t len, const char *name)
 {
 	int rc = 0;
-	for (const tlc_jnode *x = carried ? carried->first : NULL; x && rc == 0; x = x->next)
-		rc = add_notice(m, jstr(x, "code"), jstr(x, "input"), jstr(x, "message"));
 	uint64_t h = tlc_hash__bytes(json, len);
 	for (size_t i = 0; rc == 0 && i < m->nseen; i++) {
 		if (m->seen[i].len != len || m->seen[i].hash != h)
@@ -955,9 +935,6 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 		rc = kind == KIND_JOIN ? check_join(m, &d) : check_doc(&d);
 	if (rc == 0)
 		rc = check_compat(m, &d);
-	const tlc_jnode *carried = NULL;
-	if (rc == 0)
-		rc = check_notices(&d, &carried);
 	src *v = NULL;
 	size_t n = 0;
 	if (rc == 0)
@@ -974,7 +951,7 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 		m->kind = kind;
 		m->ninputs++;
 		if (rc == 0)
-			rc = note_input(m, carried, json, len, name);
+			rc = note_input(m, json, len, name);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			free_src(&v[i]);
@@ -985,6 +962,21 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 }
 
 size_t tlc_merge_count(const tlc_merge *m) { return m ? m->nsrcs : 0; }
+
+size_t tlc_merge_notice_count(const tlc_merge *m) { return m ? m->nnotes : 0; }
+
+int tlc_merge_notice_get(const tlc_merge *m, size_t i, const char **code, const char **input,
+                         const char **message)
+{
+	if (!m || i >= m->nnotes || !code || !input || !message)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a merge, an index below tlc_merge_notice_count and three "
+		                      "out pointers", "tlc_merge_notice_get: bad argument");
+	*code = m->notes[i].code;
+	*input = m->notes[i].input;
+	*message = m->notes[i].message;
+	return 0;
+}
 
 /* ---- output -------------------------------------------------------- */
 
@@ -1321,8 +1313,6 @@ static void json_partials(yajl_gen g, const tlc_merge *m, const order *o)
 	yajl_gen_array_close(g);
 }
 
-static int json_notices(yajl_gen g, const tlc_merge *m);
-
 /* A merge of join partials: a join document of the same schema (so it
  * merges again) with the sums and the partials' identities. */
 static int write_join_json(yajl_gen g, const tlc_merge *m, const order *o)
@@ -1333,8 +1323,6 @@ static int write_join_json(yajl_gen g, const tlc_merge *m, const order *o)
 	int rc = tlc_mjoin__json(g, m->jm);
 	if (rc == 0)
 		json_partials(g, m, o);
-	if (rc == 0)
-		rc = json_notices(g, m);
 	yajl_gen_map_close(g);
 	return rc;
 }
@@ -1372,8 +1360,6 @@ static int write_json(FILE *out, const tlc_merge *m)
 		rc = json_types(g, m);
 	if (rc == 0)
 		json_partials(g, m, &o);
-	if (rc == 0)
-		rc = json_notices(g, m);
 	yajl_gen_map_close(g);
 	int wrc = tlc_jsonw__end(g, out);
 	free(o.rank_of), free(o.by_rank);
@@ -1433,29 +1419,6 @@ static int text_notices(FILE *out, const tlc_merge *m)
 	const mnotice **v = sorted_notices(m, &n, &rc);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "notice: %s: %s: %s\n", v[i]->code, v[i]->input, v[i]->message);
-	free(v);
-	return rc;
-}
-
-/* "notices", only when there are some: a merge of distinct inputs writes
- * the flops (or join) document it always wrote. */
-static int json_notices(yajl_gen g, const tlc_merge *m)
-{
-	size_t n;
-	int rc;
-	const mnotice **v = sorted_notices(m, &n, &rc);
-	if (n) {
-		tlc_jsonw__key(g, "notices");
-		yajl_gen_array_open(g);
-		for (size_t i = 0; i < n; i++) {
-			yajl_gen_map_open(g);
-			tlc_jsonw__kstr(g, "code", v[i]->code);
-			tlc_jsonw__kstr(g, "input", v[i]->input);
-			tlc_jsonw__kstr(g, "message", v[i]->message);
-			yajl_gen_map_close(g);
-		}
-		yajl_gen_array_close(g);
-	}
 	free(v);
 	return rc;
 }

@@ -87,6 +87,14 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 int tlc_merge_add_file(tlc_merge *m, const char *path);
 /** Number of inputs (identities) merged so far. */
 size_t tlc_merge_count(const tlc_merge *m);
+/** Notices about the inputs: an input with the same bytes as another
+ *  (merge_identical_input: merged again, as given). The text output prints
+ *  them; the merged JSON leaves them out (it stays the same whatever the
+ *  order and bracketing of the inputs), so a caller writing JSON shows them
+ *  itself. Strings valid until tlc_merge_free. Errors: invalid_argument. */
+size_t tlc_merge_notice_count(const tlc_merge *m);
+int tlc_merge_notice_get(const tlc_merge *m, size_t i, const char **code, const char **input,
+                         const char **message);
 /** Writes the merged partial (JSON: the flops schema plus `partials`, and
  *  per ledger entry `example_sources`) or a text summary. Errors:
  *  merge_empty, format_unsupported, io_error. */
