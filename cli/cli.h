@@ -23,6 +23,8 @@ typedef struct cli_ctx {
 	tlc_input_limits limits;   /* --max-input-bytes, --max-token-bytes, ... (0: default) */
 	tlc_join *join;            /* device-time join of the last cli_load, or NULL */
 	int no_auto_join;          /* set by `join`, which runs its own */
+	const char *read_as;       /* an input read through another path (/proc/self/fd/N)... */
+	const char *read_name;     /* ...and its name, which errors show instead */
 } cli_ctx;
 
 /* Exit status policy (docs/errors.md "Exit status", tlcost(1) EXIT

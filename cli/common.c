@@ -70,8 +70,9 @@ static int parse_limit(uint64_t *out, const char *v)
 	}
 	char *end;
 	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	if (end == v || errno || v[0] == '-' || n == 0)
+	/* digits first: strtoull skips blanks and wraps " -1" to a huge limit */
+	unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+	if (n == 0 || errno)
 		return -1;
 	int shift = *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
 	if (shift)
@@ -219,6 +220,22 @@ static void put_text(FILE *f, const char *s)
 	}
 }
 
+/* put_text, showing ctx->read_as as the input's name (cli_ctx). */
+static void put_input_text(FILE *f, const cli_ctx *ctx, const char *s)
+{
+	const char *as = ctx ? ctx->read_as : NULL;
+	const char *hit = as && s ? strstr(s, as) : NULL;
+	if (!hit) {
+		put_text(f, s);
+		return;
+	}
+	char *head = strndup(s, (size_t)(hit - s));
+	put_text(f, head ? head : "");
+	free(head);
+	put_text(f, ctx->read_name);
+	put_input_text(f, ctx, hit + strlen(as));
+}
+
 static const char *who(const cli_ctx *ctx, char *buf, size_t cap)
 {
 	const char *prog = ctx && ctx->prog ? ctx->prog : "tlcost";
@@ -249,11 +266,11 @@ static void print_last(const cli_ctx *ctx)
 {
 	const tlc_error *e = tlc_error_last();
 	fprintf(stderr, "%s: error: %s: ", ctx && ctx->prog ? ctx->prog : "tlcost", e->code);
-	put_text(stderr, e->message);
+	put_input_text(stderr, ctx, e->message);
 	fputc('\n', stderr);
 	if (e->file) {
 		fputs(e->line ? "  at " : "  in ", stderr);
-		put_text(stderr, e->file);
+		put_input_text(stderr, ctx, e->file);
 		if (e->line && e->column)
 			fprintf(stderr, ":%llu:%llu", (unsigned long long)e->line,
 			        (unsigned long long)e->column);

@@ -6,4 +6,4 @@ tlcost_SOURCES = cli/cli.h cli/main.c cli/common.c cli/report_args.h cli/report_
 	cli/tool_tree.c cli/tool_profile.c cli/tool_roofline.c cli/tool_devices.c \
 	cli/tool_mfu.c cli/tool_report.c cli/tool_join.c
 tlcost_LDADD = libtlcost.la
-tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c
+tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c cli/input_list.h cli/input_list.c

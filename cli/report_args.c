@@ -1,17 +1,56 @@
 /* Argument helpers shared by the report subcommands (tree, profile,
  * roofline, devices, mfu, report). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report_args.h"
+
+/* Decimal digits only: no sign, no blank (strtoull would skip blanks and
+ * wrap a "-1" to a huge count), nothing after. */
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* A decimal number at the start of s ("12", "0.5", "1e-3"): not nan, inf,
+ * hex or a blank that strtod would take; *end past it. 0 or -1. */
+static int decimal_prefix(double *out, const char *s, char **end)
+{
+	if (!((*s >= '0' && *s <= '9') || *s == '.'))
+		return -1;
+	errno = 0;
+	double v = strtod(s, end);
+	if (*end == s || errno)
+		return -1;
+	for (const char *p = s; p < *end; p++)
+		if (*p == 'x' || *p == 'X')
+			return -1;
+	*out = v;
+	return 0;
+}
+
+int ra_decimal(double *out, const char *s)
+{
+	char *end;
+	double v;
+	if (decimal_prefix(&v, s, &end) < 0 || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
 
 /* A number with an optional SI suffix (k, M, G, T, P, E): "989.5T". */
 int ra_number(double *out, const char *s)
 {
 	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || errno)
+	double v;
+	if (decimal_prefix(&v, s, &end) < 0)
 		return -1;
 	static const char suf[] = "kMGTPE";
 	const char *p = *end ? strchr(suf, *end) : NULL;
@@ -19,7 +58,7 @@ int ra_number(double *out, const char *s)
 		v *= 1000.0;
 	if (p)
 		end++;
-	if (*end)
+	if (*end || !isfinite(v) || v <= 0)
 		return -1;
 	*out = v;
 	return 0;
@@ -29,8 +68,8 @@ int ra_size(size_t *out, const char *s)
 {
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (!*s || *end || errno || s[0] == '-')
+	unsigned long long v = all_digits(s) ? strtoull(s, &end, 10) : 0;
+	if (!all_digits(s) || errno || v > SIZE_MAX)
 		return -1;
 	*out = (size_t)v;
 	return 0;
@@ -39,9 +78,11 @@ int ra_size(size_t *out, const char *s)
 int ra_int64(int64_t *out, const char *s)
 {
 	char *end;
+	if (!all_digits(s + (*s == '-')))
+		return -1;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || errno)
+	if (errno)
 		return -1;
 	*out = (int64_t)v;
 	return 0;
@@ -78,10 +119,12 @@ static int ceil_option(cli_ctx *ctx, int id, const char *v, ra_ceil *rc)
 		return *v ? (rc->c.dtype = v, 0) : cli_usage_error(ctx, "--dtype needs a dtype");
 	case RA_PEAK_FLOPS:
 		return ra_number(&rc->c.peak_flops, v) == 0 ? 0
-		       : cli_usage_error(ctx, "--peak-flops needs a number (FLOP/s), got '%s'", v);
+		       : cli_usage_error(ctx, "--peak-flops needs a finite number > 0 (FLOP/s), "
+		                              "got '%s'", v);
 	case RA_PEAK_BW:
 		return ra_number(&rc->c.peak_bw, v) == 0 ? 0
-		       : cli_usage_error(ctx, "--peak-bw needs a number (bytes/s), got '%s'", v);
+		       : cli_usage_error(ctx, "--peak-bw needs a finite number > 0 (bytes/s), "
+		                              "got '%s'", v);
 	case RA_BASIS:
 		return tlc_basis_parse(&rc->c.basis, v) == 0 ? 0 : cli_fail_usage(ctx);
 	default: /* RA_DEVICES */
@@ -108,6 +151,8 @@ int ra_cache_bytes(int64_t *out, cli_ctx *ctx, const char *v)
 	size_t n;
 	if (ra_size(&n, v) < 0)
 		return cli_usage_error(ctx, "--cache-bytes needs a byte count, got '%s'", v);
+	if (n > (size_t)INT64_MAX)
+		return cli_usage_error(ctx, "--cache-bytes needs a byte count below 2^63, got '%s'", v);
 	*out = n == 0 ? -1 : (int64_t)n;
 	return 0;
 }

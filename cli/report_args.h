@@ -7,8 +7,14 @@
 #include <stdio.h>
 #include "cli.h"
 
-/* A number with an optional SI suffix (k, M, G, T, P, E): "989.5T". */
+/* Strict numeric option values (0, or -1 for anything else): decimal
+ * only, never nan, inf, hex, a sign or a blank where none belongs.
+ * ra_number: a finite number > 0 with an optional SI suffix (k, M, G, T,
+ * P, E): "989.5T". ra_decimal: a finite decimal number, no suffix.
+ * ra_size: decimal digits that fit a size_t. ra_int64: an optional '-'
+ * and decimal digits that fit an int64_t. */
 int ra_number(double *out, const char *s);
+int ra_decimal(double *out, const char *s);
 int ra_size(size_t *out, const char *s);
 int ra_int64(int64_t *out, const char *s);
 /* Phase name, or "all" (-1) when allow_all. */

@@ -44,6 +44,14 @@ int tool_merge(cli_ctx *ctx)
 			rc = cli_fail(ctx);
 	if (rc == 0 && tlc_merge_write(stdout, m, ctx->format) < 0)
 		rc = cli_fail(ctx);
+	/* the text prints the notices; the merged JSON (a partial to merge
+	 * again) has no place for them: stderr */
+	for (size_t i = 0; rc == 0 && ctx->format == TLC_FORMAT_JSON &&
+	                   i < tlc_merge_notice_count(m); i++) {
+		const char *code, *input, *msg;
+		if (tlc_merge_notice_get(m, i, &code, &input, &msg) == 0)
+			fprintf(stderr, "%s merge: notice: %s: %s: %s\n", ctx->prog, code, input, msg);
+	}
 	tlc_merge_free(m);
 	return rc;
 }

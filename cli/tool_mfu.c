@@ -49,9 +49,20 @@ static const cli_opt opts[] = {
 	{ NULL, 0, 0 }
 };
 
+/* The option names with this id ("--instrumented-seconds/--host-seconds"). */
+static const char *opt_names(char *buf, size_t cap, int id)
+{
+	buf[0] = '\0';
+	for (const cli_opt *o = opts; o->name; o++)
+		if (o->id == id)
+			snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", buf[0] ? "/" : "", o->name);
+	return buf;
+}
+
 static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 {
 	args *a = payload;
+	char names[96];
 	switch (id) {
 	case O_UTIL:
 		a->want_util = 1;
@@ -62,12 +73,12 @@ static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 	case O_TOKENS:
 		return ra_int64(&a->o.tokens, v) == 0 && a->o.tokens > 0 ? 0
 		       : cli_usage_error(ctx, "--tokens needs a count > 0, got '%s'", v);
-	default: /* a denominator: a bad number is refused as mfu_step_seconds_invalid */
+	default: /* a denominator: nan, inf, 0 or less is a usage error here */
 		if (id >= O_DENOM)
 			a->o.denominator = (tlc_mfu_denominator)(id - O_DENOM);
-		if (ra_number(&a->o.seconds, v) < 0)
-			a->o.seconds = NAN;
-		return 0;
+		return ra_number(&a->o.seconds, v) == 0 ? 0
+		       : cli_usage_error(ctx, "%s needs a finite number of seconds > 0, got '%s'",
+		                         opt_names(names, sizeof names, id), v);
 	}
 }
 

@@ -1,11 +1,10 @@
 /* tlcost ranks TRACE... | DIR: one report over many ranks' traces
  * (docs/collectives.md, "Many ranks"). Traces are read one at a time. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include "cli.h"
+#include "input_list.h"
+#include "report_args.h"
 
 static void help(FILE *out)
 {
@@ -25,63 +24,12 @@ static void help(FILE *out)
 	        "bandwidth of each collective kind (nccl-tests' definitions) against a link\n"
 	        "ceiling: --link ID (nvlink2..5, infinity-fabric-mi300x, pcie4-x16, pcie5-x16,\n"
 	        "ib-hdr, ib-ndr, roce-400g), else the link of the rank's device preset.\n"
-	        "A DIR argument stands for the *.json and *.json.gz files in it, in name order.\n");
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_trace_name(const char *s)
-{
-	size_t n = strlen(s);
-	return (n > 5 && strcmp(s + n - 5, ".json") == 0) || (n > 8 && strcmp(s + n - 8, ".json.gz") == 0);
-}
-
-/* The inputs: files as given, directories expanded (sorted). */
-static int list_inputs(char ***out, size_t *n, cli_ctx *ctx, const char *const *args, size_t nargs)
-{
-	char **v = NULL;
-	size_t cnt = 0, cap = 0;
-	for (size_t i = 0; i < nargs; i++) {
-		struct stat st;
-		DIR *d = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode) ? opendir(args[i]) : NULL;
-		size_t from = cnt;
-		for (struct dirent *e = d ? readdir(d) : NULL; d && e; e = readdir(d)) {
-			if (!is_trace_name(e->d_name))
-				continue;
-			if (cnt == cap) {
-				cap = cap ? cap * 2 : 64;
-				char **q = realloc(v, cap * sizeof *q);
-				if (!q)
-					break;
-				v = q;
-			}
-			size_t len = strlen(args[i]) + strlen(e->d_name) + 2;
-			if (!(v[cnt] = malloc(len)))
-				break;
-			snprintf(v[cnt++], len, "%s/%s", args[i], e->d_name);
-		}
-		if (d) {
-			closedir(d);
-			qsort(v + from, cnt - from, sizeof *v, by_name);
-			if (cnt == from)
-				return cli_usage_error(ctx, "no *.json or *.json.gz trace in %s", args[i]);
-			continue;
-		}
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **q = realloc(v, cap * sizeof *q);
-			if (!q)
-				return cli_usage_error(ctx, "out of memory");
-			v = q;
-		}
-		v[cnt++] = strdup(args[i]);
-	}
-	*out = v;
-	*n = cnt;
-	return 0;
+	        "A DIR argument stands for the *.json and *.json.gz regular files in it, in\n"
+	        "name order; other entries with those names (a FIFO, a device) are skipped\n"
+	        "with a notice in the report (ranks_entry_skipped); a FIFO named on the\n"
+	        "command line is read as a stream. The same file given twice (a symbolic link\n"
+	        "to it included) is refused (ranks_duplicate_input); a byte-identical copy is\n"
+	        "read, with a notice (ranks_identical_input).\n");
 }
 
 enum { OPT_THRESHOLD = 1, OPT_LINK };
@@ -101,14 +49,52 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 		return 0;
 	}
 	if (id == OPT_THRESHOLD) {
-		char *end;
-		double pct = strtod(v, &end);
-		if (!*v || *end || pct <= 0 || pct > 1000)
-			return cli_usage_error(ctx, "--threshold takes a percentage in (0, 1000]");
+		/* kept in permille: below 0.1 would round to 0, which means the default */
+		double pct;
+		if (ra_decimal(&pct, v) < 0 || pct < 0.1 || pct > 1000)
+			return cli_usage_error(ctx, "--threshold takes a finite percentage from 0.1 to "
+			                            "1000, got '%s'", v);
 		a->o->threshold_permille = (uint32_t)(pct * 10 + 0.5);
 		return 0;
 	}
 	return tlc_link_find(a->link, v) < 0 ? cli_fail(ctx) : 0;
+}
+
+typedef struct notice_sink {
+	cli_ctx *ctx;
+	tlc_ranks *r;
+} notice_sink;
+
+/* Notices go into the report (text, JSON); the CSV has no place for them,
+ * so with --format csv they are printed on stderr too. */
+static int on_notice(const char *code, const char *input, const char *message, void *payload)
+{
+	notice_sink *k = payload;
+	if (k->ctx->format == TLC_FORMAT_CSV)
+		fprintf(stderr, "%s ranks: notice: %s: %s: %s\n", k->ctx->prog, code, input, message);
+	return tlc_ranks_add_notice(k->r, code, input, message);
+}
+
+/* Reads one input into the report: a directory's entry through the file
+ * checked to be regular (cli_input_open), errors naming the entry. */
+static int add_rank(cli_ctx *ctx, tlc_ranks *r, cli_inputs *l, cli_input *in)
+{
+	char path[64 + 4096];
+	int o = cli_input_open(in, path, sizeof path, l);
+	if (o != 0)
+		return o > 0 ? 0 : cli_fail(ctx);
+	ctx->read_as = strcmp(path, in->path) != 0 ? path : NULL;
+	ctx->read_name = in->path;
+	tlc_eval *ev;
+	int rc = cli_load(ctx, path, 1, &ev);
+	if (rc == 0) {
+		if (tlc_ranks_add(r, ev, ctx->join, in->path) < 0)
+			rc = cli_fail(ctx);
+		cli_unload(ctx, ev);
+	}
+	ctx->read_as = ctx->read_name = NULL;
+	cli_input_close(in);
+	return rc;
 }
 
 int tool_ranks(cli_ctx *ctx)
@@ -133,27 +119,21 @@ int tool_ranks(cli_ctx *ctx)
 		free(args);
 		return cli_usage_error(ctx, "give rank traces or a directory of them");
 	}
-	char **files = NULL;
-	size_t nfiles = 0;
-	int rc = list_inputs(&files, &nfiles, ctx, args, nargs);
-	free(args);
 	tlc_ranks *r = NULL;
-	if (rc == 0 && (tlc_ranks_new(&r, &o) < 0 || tlc_ranks_set_link(r, link) < 0))
-		rc = cli_fail(ctx);
-	for (size_t i = 0; rc == 0 && i < nfiles; i++) {
-		tlc_eval *ev;
-		rc = cli_load(ctx, files[i], 1, &ev);
-		if (rc != 0)
-			break;
-		if (tlc_ranks_add(r, ev, ctx->join, files[i]) < 0)
-			rc = cli_fail(ctx);
-		cli_unload(ctx, ev);
+	if (tlc_ranks_new(&r, &o) < 0 || tlc_ranks_set_link(r, link) < 0) {
+		free(args);
+		tlc_ranks_free(r);
+		return cli_fail(ctx);
 	}
+	notice_sink sink = { ctx, r };
+	cli_inputs in = { NULL, 0, 0, on_notice, &sink };
+	int rc = cli_inputs_list(&in, ctx, args, nargs);
+	free(args);
+	for (size_t i = 0; rc == 0 && i < in.n; i++)
+		rc = add_rank(ctx, r, &in, &in.v[i]);
 	if (rc == 0 && tlc_ranks_write(stdout, r, ctx->format) < 0)
 		rc = cli_fail(ctx);
 	tlc_ranks_free(r);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
+	cli_inputs_free(&in);
 	return rc;
 }

@@ -18,7 +18,8 @@ static void help(FILE *out)
 	        "  --top K     keep the K largest children of each node; the rest become one\n"
 	        "              `(+ N more calls)` row carrying their FLOPs\n"
 	        "  --depth D   show D levels below the root; deeper calls become\n"
-	        "              `(+ N calls below depth D)` rows carrying their FLOPs\n"
+	        "              `(+ N calls below depth D)` rows carrying their FLOPs; a tree\n"
+	        "              shows at most 256 levels (deeper: tree_too_deep, give --depth)\n"
 	        "  --no-fold   never fold repeated blocks\n\n"
 	        "The self column always adds up to the total; the hidden amount is printed.\n");
 }

@@ -290,3 +290,7 @@ EXTRA_DIST += tests/contract_exit.sh
 # stale temporaries of killed --save / --svg writes (engine/output/outfile.c)
 TESTS += tests/save_stale_temp.sh
 EXTRA_DIST += tests/save_stale_temp.sh
+# Reliability of the report and many-input commands (issue 23: numeric
+# options, directory entries, inputs given twice, partials' arithmetic).
+TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
+EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh

@@ -78,6 +78,17 @@ static char *edit(const char *s, const char *from, const char *to)
 	return r;
 }
 
+/* Replaces every occurrence of from by to (malloc'd copy; frees s). */
+static char *edit_all(char *s, const char *from, const char *to)
+{
+	while (strstr(s, from)) {
+		char *r = edit(s, from, to);
+		free(s);
+		s = r;
+	}
+	return s;
+}
+
 static void test_sums_and_order(void **state)
 {
 	(void)state;
@@ -98,12 +109,19 @@ static void test_sums_and_order(void **state)
 	const char *nm[] = { "m.json" };
 	char *m3 = merged(again, nm, 1);
 	assert_string_equal(m1, m3);
-	/* sums past 64 bits: two partials with 2^64 MACs each give 2^65 */
-	char *x = edit(a, "\"macs\": 512", "\"macs\": 18446744073709551616");
-	char *y = edit(b, "\"macs\": 4294967296", "\"macs\": 18446744073709551616");
+	/* sums past 64 bits: two partials with 2^64 MACs each give 2^65, their
+	 * 2^65 FLOPs 2^66; edited consistently (flops = 2 macs, flops_fma1 =
+	 * macs, the op type's FLOPs the phase's), as a merge now checks */
+	char *x = edit_all(strdup(a), "\"macs\": 512", "\"macs\": 18446744073709551616");
+	x = edit_all(x, "\"flops\": 1024", "\"flops\": 36893488147419103232");
+	x = edit_all(x, "\"flops_fma1\": 512", "\"flops_fma1\": 18446744073709551616");
+	char *y = edit_all(strdup(b), "\"macs\": 4294967296", "\"macs\": 18446744073709551616");
+	y = edit_all(y, "\"flops\": 8589934592", "\"flops\": 36893488147419103232");
+	y = edit_all(y, "\"flops_fma1\": 4294967296", "\"flops_fma1\": 18446744073709551616");
 	const char *xy[] = { x, y };
 	char *m4 = merged(xy, nab, 2);
 	assert_non_null(strstr(m4, "\"macs\": 36893488147419103232"));
+	assert_non_null(strstr(m4, "\"flops\": 73786976294838206464"));
 	free(m1), free(m2), free(m3), free(m4), free(a), free(b), free(x), free(y);
 }
 
@@ -158,6 +176,99 @@ static void test_refusals(void **state)
 	free(a), free(v2), free(fma1), free(neg), free(badbus), free(r0);
 }
 
+/* A partial whose own numbers contradict each other is refused, naming the
+ * field and the file, and leaves the merge unchanged (issue 23, finding 6).
+ * Each edit breaks one identity of docs/json-schema.md (tlcost.flops/1):
+ * flops = 2 macs + other_flops, flops_fma1 = macs + other_flops, the four
+ * classes add up to rows (coverage and each op type), the op types add up
+ * to the coverage and to the phases' FLOPs, the ledger's counts to the
+ * unknown calls, lower_bound = (an unknown call or a device-work gap),
+ * kernels = kernels_in_ops + without_op, the gaps hold without_op, and
+ * group_size_basis counts every collective call. Partial a: mm 512 MACs
+ * (1,024 FLOPs) and one all-reduce, complete; b: one unknown mylib::x. */
+static void expect_inconsistent(tlc_merge *m, char *doc, const char *field)
+{
+	expect_refusal(m, doc, "edited.json", "merge_input_inconsistent");
+	const tlc_error *e = tlc_error_last();
+	if (!strstr(e->message, field))
+		fail_msg("%s: message '%s' does not name %s", "edited.json", e->message, field);
+	assert_string_equal(e->file, "edited.json");
+	free(doc);
+}
+
+static void test_inconsistent(void **state)
+{
+	(void)state;
+	char *a = flops_json(log_a, sizeof log_a - 1), *b = flops_json(log_b, sizeof log_b - 1);
+	tlc_merge *m = NULL;
+	assert_int_equal(tlc_merge_new(&m), 0);
+	/* the finding: "2 unknown" next to "COMPLETE" */
+	expect_inconsistent(m, edit(b, "\"lower_bound\": true", "\"lower_bound\": false"),
+	                    "lower_bound");
+	expect_inconsistent(m, edit(a, "\"known\": 2", "\"known\": 100"), "coverage");
+	expect_inconsistent(m, edit(a, "\"rows\": 2", "\"rows\": 3"), "coverage");
+	expect_inconsistent(m, edit(a, "\"flops\": 1024", "\"flops\": 1025"),
+	                    "phases.forward.flops");
+	expect_inconsistent(m, edit(a, "\"macs\": 512", "\"macs\": 511"), "phases.forward.flops");
+	expect_inconsistent(m, edit(a, "\"flops_fma1\": 512", "\"flops_fma1\": 1024"),
+	                    "phases.forward.flops_fma1");
+	/* the op type aten::mm: 1 call, known 1; its FLOPs 1,024 */
+	char *t = edit(a, "\"count\": 1,\n      \"known\": 1", "\"count\": 2,\n      \"known\": 1");
+	expect_inconsistent(m, t, "op_types[name=aten::mm]");
+	char *tk = edit(a, "\"count\": 1,\n      \"known\": 1", "\"count\": 2,\n      \"known\": 2");
+	expect_inconsistent(m, tk, "op_types");
+	char *tf = strstr(a, "\"op_types\"");
+	assert_non_null(tf);
+	char *tail = edit(tf, "\"flops\": 1024", "\"flops\": 2048");
+	char *whole = malloc(strlen(a) + strlen(tail) + 1);
+	assert_non_null(whole);
+	snprintf(whole, strlen(a) + strlen(tail) + 1, "%.*s%s", (int)(tf - a), a, tail);
+	free(tail);
+	expect_inconsistent(m, whole, "op_types");
+	/* the ledger of b: mylib::x, 1 call */
+	expect_inconsistent(m, edit(b, "\"count\": 1,\n      \"example_ids\"",
+	                            "\"count\": 2,\n      \"example_ids\""), "ledger");
+	expect_inconsistent(m, edit(b, "\"count\": 1,\n      \"example_ids\"",
+	                            "\"count\": 0,\n      \"example_ids\""), "ledger[name=mylib::x]");
+	expect_inconsistent(m, edit(a, "\"lower_bound\": false", "\"lower_bound\": true"),
+	                    "lower_bound");
+	expect_inconsistent(m, edit(a, "\"kernels\": 0", "\"kernels\": 3"), "device_work.kernels");
+	expect_inconsistent(m, edit(a, "\"without_op\": 0", "\"without_op\": 1"),
+	                    "device_work.kernels");
+	char *wo = edit(a, "\"kernels\": 0", "\"kernels\": 1"); /* no gap holds it */
+	expect_inconsistent(m, edit(wo, "\"without_op\": 0", "\"without_op\": 1"),
+	                    "device_work.without_op");
+	free(wo);
+	expect_inconsistent(m, edit(a, "\"recorded\": 1", "\"recorded\": 2"),
+	                    "communication.group_size_basis");
+	assert_int_equal(tlc_merge_count(m), 0); /* nothing was taken */
+	assert_int_equal(tlc_merge_add_mem(m, a, strlen(a), "a.json"), 0);
+	assert_int_equal(tlc_merge_add_mem(m, b, strlen(b), "b.json"), 0);
+	tlc_merge_free(m);
+	free(a), free(b);
+}
+
+/* A single evaluation with no op rows is a lower bound (no_op_records); a
+ * merge of it with a complete partial has rows and no gap, so it is
+ * complete, as one evaluation of both logs is. (ORing the inputs' flags
+ * made it a LOWER BOUND, which its own check above would then refuse.) */
+static void test_lower_bound_of_merge(void **state)
+{
+	(void)state;
+	static const char empty[] = "{\"format\":\"tlcost-oplog\",\"version\":1}\n";
+	char *e = flops_json(empty, sizeof empty - 1), *a = flops_json(log_a, sizeof log_a - 1);
+	assert_non_null(strstr(e, "\"lower_bound\": true"));
+	assert_non_null(strstr(e, "no_op_records"));
+	const char *docs[] = { e, a }, *names[] = { "e.json", "a.json" };
+	char *m1 = merged(docs, names, 2);
+	assert_non_null(strstr(m1, "\"lower_bound\": false"));
+	assert_null(strstr(m1, "no_op_records"));
+	const char *again[] = { m1 }, *nm[] = { "m.json" };
+	char *m2 = merged(again, nm, 1); /* and it merges again */
+	assert_string_equal(m1, m2);
+	free(e), free(a), free(m1), free(m2);
+}
+
 /* tlc_ranks on op logs (no device records, no rank): the rows keep the exact
  * FLOPs; an empty set is refused. */
 static void test_ranks_api(void **state)
@@ -200,6 +311,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_and_order),
+		cmocka_unit_test(test_inconsistent),
+		cmocka_unit_test(test_lower_bound_of_merge),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_ranks_api),
 	};

@@ -306,6 +306,179 @@ static void test_writers(void **state)
 	tlc_tree_free(t);
 }
 
+/* ---- deep module paths (issue 23, finding 2) ---- */
+
+/* An allocator that keeps the bytes live and their peak (a size header
+ * before each block), so memory is measured exactly and the same on every
+ * run: no wall clock, no external tool. */
+typedef struct meter {
+	size_t live, peak;
+} meter;
+
+#define METER_HDR 16
+
+static void *m_malloc(size_t n, void *p)
+{
+	meter *m = p;
+	unsigned char *b = malloc(n + METER_HDR);
+	if (!b)
+		return NULL;
+	memcpy(b, &n, sizeof n);
+	m->live += n;
+	if (m->live > m->peak)
+		m->peak = m->live;
+	return b + METER_HDR;
+}
+
+static void *m_realloc(void *q, size_t n, void *p)
+{
+	meter *m = p;
+	if (!q)
+		return m_malloc(n, p);
+	unsigned char *b = (unsigned char *)q - METER_HDR;
+	size_t old;
+	memcpy(&old, b, sizeof old);
+	unsigned char *r = realloc(b, n + METER_HDR);
+	if (!r)
+		return NULL;
+	memcpy(r, &n, sizeof n);
+	m->live = m->live - old + n;
+	if (m->live > m->peak)
+		m->peak = m->live;
+	return r + METER_HDR;
+}
+
+static void m_free(void *q, void *p)
+{
+	meter *m = p;
+	if (!q)
+		return;
+	unsigned char *b = (unsigned char *)q - METER_HDR;
+	size_t old;
+	memcpy(&old, b, sizeof old);
+	m->live -= old;
+	free(b);
+}
+
+/* "m.m.m..." with n segments (malloc'd). */
+static char *deep_path(size_t n)
+{
+	char *s = malloc(2 * n);
+	assert_non_null(s);
+	for (size_t i = 0; i < n; i++) {
+		s[2 * i] = 'm';
+		s[2 * i + 1] = i + 1 < n ? '.' : '\0';
+	}
+	return s;
+}
+
+/* One gemm 2x3x4 (48 FLOPs) at a module path n segments deep, in an eval
+ * whose engine allocates through m. */
+static tlc_eval *deep_eval(tlc_engine **eng, tlc_allocator *a, meter *m, size_t n)
+{
+	*a = (tlc_allocator){ m_malloc, m_realloc, m_free, m };
+	tlc_engine_options eo;
+	memset(&eo, 0, sizeof eo);
+	eo.size = sizeof eo;
+	eo.flags = TLC_ENGINE_NO_BUILTINS;
+	eo.allocator = a;
+	assert_int_equal(tlc_engine_new(eng, &eo), 0);
+	tlc_rule_def d;
+	memset(&d, 0, sizeof d);
+	d.size = sizeof d;
+	d.kind = TLC_RULE_COST;
+	d.name = "t::gemm";
+	d.fn = fx_gemm;
+	d.note = "M*K*N";
+	assert_int_equal(tlc_engine_register_rule(*eng, &d), 0);
+	tlc_eval *ev = fx_eval(*eng, NULL);
+	char *path = deep_path(n);
+	fx_op op = { 0, "t::gemm", TLC_PHASE_FORWARD, path, "L", 0, 2, 3, 4, 0, 0, 0, NULL };
+	fx_push_all(ev, &op, 1);
+	free(path);
+	return ev;
+}
+
+/* Peak bytes the tree (depth 3) holds above what the eval already held. */
+static size_t tree_peak(size_t n)
+{
+	meter m = { 0, 0 };
+	tlc_allocator a;
+	tlc_engine *eng;
+	tlc_eval *ev = deep_eval(&eng, &a, &m, n);
+	size_t base = m.live;
+	m.peak = m.live;
+	tlc_tree *t = build(ev, TLC_PHASE_FORWARD, 0, 3, 0);
+	size_t peak = m.peak - base;
+	/* root, three levels, then one row for the n - 3 calls below */
+	assert_int_equal(tlc_tree_row_count(t), 5);
+	assert_string_equal(tlc_tree_row_at(t, 3)->path, "m.m.m");
+	assert_int_equal(tlc_tree_row_at(t, 4)->hidden_calls, n - 3);
+	assert_string_equal(tlc_tree_row_at(t, 4)->self_flops, "48");
+	tlc_tree_free(t);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	return peak;
+}
+
+/* A module path n segments deep used to cost the tree n^2 bytes (every
+ * node kept its whole path, every signature its whole subtree's): 40 KB of
+ * op log took 2.95 GB. Memory must now grow linearly with the depth:
+ * doubling it may at most about double the peak (2.3 leaves room for
+ * allocation rounding; quadratic growth gives 4). */
+static void test_deep_path_linear(void **state)
+{
+	(void)state;
+	size_t p1 = tree_peak(3000), p2 = tree_peak(6000);
+	print_message("tree peak bytes: depth 3000: %zu, depth 6000: %zu\n", p1, p2);
+	assert_true(p2 * 10 <= p1 * 23);
+}
+
+/* Deeper than a tree shows (256 levels): refused, typed, unless --depth
+ * hides the deeper calls; exactly 256 levels are shown in full. */
+static void test_deep_path_limit(void **state)
+{
+	(void)state;
+	meter m = { 0, 0 };
+	tlc_allocator a;
+	tlc_engine *eng;
+	tlc_eval *ev = deep_eval(&eng, &a, &m, 257);
+	tlc_tree_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	tlc_tree *t = NULL;
+	assert_int_equal(tlc_tree_build(&t, ev, &o), TLC_EINPUT);
+	assert_string_equal(tlc_error_last()->code, "tree_too_deep");
+	assert_non_null(strstr(tlc_error_last()->message, "257 levels"));
+	assert_non_null(strstr(tlc_error_last()->remedy, "--depth"));
+	o.depth = 300; /* still more than a tree shows */
+	assert_int_equal(tlc_tree_build(&t, ev, &o), TLC_EINPUT);
+	o.depth = 256;
+	assert_int_equal(tlc_tree_build(&t, ev, &o), 0);
+	assert_int_equal(tlc_tree_row_count(t), 258); /* root, 256 levels, one below */
+	tlc_tree_free(t);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+
+	ev = deep_eval(&eng, &a, &m, 256);
+	o.depth = 0;
+	assert_int_equal(tlc_tree_build(&t, ev, &o), 0);
+	assert_int_equal(tlc_tree_row_count(t), 257);
+	char *want = deep_path(256);
+	const tlc_tree_row *r = tlc_tree_row_at(t, 256);
+	assert_int_equal(r->depth, 256);
+	assert_string_equal(r->path, want);
+	assert_string_equal(r->last_path, want);
+	assert_string_equal(r->label, "m");
+	assert_string_equal(r->self_flops, "48");
+	assert_string_equal(tlc_tree_row_at(t, 1)->path, "m");
+	assert_string_equal(tlc_tree_row_at(t, 2)->path, "m.m");
+	free(want);
+	tlc_tree_free(t);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +491,8 @@ int main(void)
 		cmocka_unit_test(test_fold_needs_same_ops),
 		cmocka_unit_test(test_exact_beyond_64_bits),
 		cmocka_unit_test(test_needs_kept_ops),
+		cmocka_unit_test(test_deep_path_linear),
+		cmocka_unit_test(test_deep_path_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

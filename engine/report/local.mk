@@ -6,6 +6,7 @@ libtl_report_la_SOURCES += \
 	engine/report/write_comm.c engine/report/write_comm.h \
 	engine/report/jtree.c engine/report/jtree.h engine/report/merge.c \
 	engine/report/ranks.c engine/report/merge_join.c engine/report/merge_join.h \
+	engine/report/merge_check.c engine/report/merge_check.h \
 	engine/report/tree.c engine/report/tree_write.c \
 	engine/report/profile.c engine/report/profile_write.c \
 	engine/report/devices.c engine/report/devices_file.c \

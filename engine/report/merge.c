@@ -12,6 +12,7 @@
  * Memory grows with the distinct op names and with one identity row per
  * input, not with the inputs' ops. */
 #include <gmp.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tlcost/tlcost.h"
@@ -23,7 +24,9 @@
 #include "textw.h"
 #include "write_comm.h"
 #include "merge_join.h"
+#include "merge_check.h"
 #include "alloc.h"
+#include "hindex.h"
 
 #define NEX 3
 #define NCOV 7
@@ -107,6 +110,22 @@ typedef struct dwork {
 
 enum { KIND_NONE = 0, KIND_FLOPS, KIND_JOIN };
 
+/* What the merge knows of each document it took: its bytes' hash and
+ * length (a byte-identical copy gets a notice) and, for a file, its device
+ * and inode (the same file twice is refused). */
+typedef struct seen {
+	char *name;
+	uint64_t hash;
+	size_t len;
+	int have_id;
+	dev_t dev;
+	ino_t ino;
+} seen;
+
+typedef struct mnotice {
+	char *code, *input, *message;
+} mnotice;
+
 struct tlc_merge {
 	int kind;                /* of the partials merged so far */
 	tlc_mjoin *jm;           /* join partials' sums (merge_join.c) */
@@ -117,7 +136,8 @@ struct tlc_merge {
 	size_t nsrcs, scap;
 	phase_acc ph[TLC_PHASE_COUNT];
 	uint64_t cov[NCOV];
-	int lower_bound;
+	int lb_unexplained;      /* an input without device_work was a lower bound with no
+	                            unknown call (device work the merge cannot see) */
 	lgroup *groups;
 	size_t ngroups, gcap;
 	otype *types;
@@ -125,6 +145,11 @@ struct tlc_merge {
 	comm_acc comm[TLC_PHASE_COUNT][TLC_COMM_COUNT];
 	int any_comm;
 	uint64_t basis[3];
+	seen *seen;
+	size_t nseen;
+	mnotice *notes;
+	size_t nnotes;
+	const struct stat *file_id; /* of the file tlc_merge_add_file is adding */
 };
 
 /* ---- lifetime ------------------------------------------------------ */
@@ -187,6 +212,11 @@ void tlc_merge_free(tlc_merge *m)
 	for (size_t i = 0; i < m->dw.ngaps; i++)
 		free(m->dw.gaps[i].cause), free(m->dw.gaps[i].rest), free(m->dw.gaps[i].remedy);
 	free(m->dw.gaps);
+	for (size_t i = 0; i < m->nseen; i++)
+		free(m->seen[i].name);
+	for (size_t i = 0; i < m->nnotes; i++)
+		free(m->notes[i].code), free(m->notes[i].input), free(m->notes[i].message);
+	free(m->seen), free(m->notes);
 	free(m->srcs), free(m->groups), free(m->types);
 	free(m->schema), free(m->count_basis), free(m->flop_convention);
 	tlc_mjoin__free(m->jm);
@@ -325,6 +355,27 @@ static int check_comm(const doc_ctx *d)
 	return 0;
 }
 
+/* device_work's fields (checked before anything is folded). */
+static int check_device_work(const doc_ctx *d)
+{
+	const tlc_jnode *w = tlc_jtree__get(d->root, "device_work");
+	if (!w || w->kind != TLC_J_OBJECT)
+		return w ? invalid(d, "device_work is not an object") : 0;
+	static const char *const need[] = { "kernels", "kernels_in_ops", "without_op",
+	                                    "without_op_ns", "not_compute" };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!is_uint(tlc_jtree__get(w, need[i])))
+			return invalid(d, "a device_work count is missing or not an integer");
+	const tlc_jnode *gl = tlc_jtree__get(w, "gaps");
+	if (!gl || gl->kind != TLC_J_ARRAY)
+		return invalid(d, "device_work.gaps is missing or not an array");
+	for (const tlc_jnode *e = gl->first; e; e = e->next)
+		if (!tlc_jtree__str(e, "cause") || !tlc_jtree__str(e, "message") ||
+		    !is_uint(tlc_jtree__get(e, "records")) || !is_uint(tlc_jtree__get(e, "device_ns")))
+			return invalid(d, "a device_work gap lacks cause, message, records or device_ns");
+	return 0;
+}
+
 static int check_doc(doc_ctx *d)
 {
 	const tlc_jnode *r = d->root;
@@ -358,7 +409,11 @@ static int check_doc(doc_ctx *d)
 		rc = check_ledger_entry(d, e);
 	for (const tlc_jnode *t = d->types->first; t && rc == 0; t = t->next)
 		rc = check_type(d, t);
-	return rc ? rc : check_comm(d);
+	if (rc == 0)
+		rc = check_comm(d);
+	if (rc == 0)
+		rc = check_device_work(d);
+	return rc ? rc : tlc_merge__check_arith(d->name, d->root);
 }
 
 /* ---- identities ---------------------------------------------------- */
@@ -472,7 +527,9 @@ static void fold_coverage(tlc_merge *m, const doc_ctx *d)
 {
 	for (int c = 0; c < NCOV; c++)
 		m->cov[c] += strtoull(tlc_jtree__get(d->coverage, cov_keys[c])->text, NULL, 10);
-	m->lower_bound |= d->lower_bound;
+	const tlc_jnode *w = tlc_jtree__get(d->root, "device_work");
+	const tlc_jnode *u = tlc_jtree__get(d->coverage, "unknown");
+	m->lb_unexplained |= !w && d->lower_bound && strcmp(u->text, "0") == 0;
 }
 
 static int key_cmp(const tlc_merge *m, key a, key b)
@@ -684,18 +741,6 @@ static int fold_device_work(tlc_merge *m, const doc_ctx *d)
 	const tlc_jnode *w = tlc_jtree__get(d->root, "device_work");
 	if (!w || w->kind != TLC_J_OBJECT)
 		return 0;
-	static const char *const need[] = { "kernels", "kernels_in_ops", "without_op",
-	                                    "without_op_ns", "not_compute" };
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-		if (!is_uint(tlc_jtree__get(w, need[i])))
-			return invalid(d, "a device_work count is missing or not an integer");
-	const tlc_jnode *gl = tlc_jtree__get(w, "gaps");
-	if (!gl || gl->kind != TLC_J_ARRAY)
-		return invalid(d, "device_work.gaps is missing or not an array");
-	for (const tlc_jnode *e = gl->first; e; e = e->next)
-		if (!jstr(e, "cause") || !jstr(e, "message") || !is_uint(tlc_jtree__get(e, "records")) ||
-		    !is_uint(tlc_jtree__get(e, "device_ns")))
-			return invalid(d, "a device_work gap lacks cause, message, records or device_ns");
 	dwork *dw = &m->dw;
 	dw->present = 1;
 	dw->kernels += juint(w, "kernels");
@@ -800,6 +845,80 @@ static int fold_join(tlc_merge *m, const doc_ctx *d, src *v, size_t n)
 	return rc ? rc : tlc_mjoin__fold(m->jm, d->root);
 }
 
+/* ---- the inputs themselves: the same file, identical bytes, notices -- */
+
+/* The file being added (tlc_merge_add_file) was added before under
+ * another name (a symbolic or hard link, "dir/../x"): its ops would count
+ * twice. */
+static int refuse_same_file(const tlc_merge *m, const char *name)
+{
+	const struct stat *st = m->file_id;
+	for (size_t i = 0; st && i < m->nseen; i++)
+		if (m->seen[i].have_id && m->seen[i].dev == st->st_dev &&
+		    m->seen[i].ino == st->st_ino)
+			return tlc_error__set_pos(TLC_EEXISTS, "merge_duplicate_input", name, 0, 0,
+			                          "merge each partial once (a symbolic link to a file "
+			                          "is that file)",
+			                          "%s is the same file as %s (same device and inode): "
+			                          "it would be counted twice", name, m->seen[i].name);
+	return 0;
+}
+
+static int add_notice(tlc_merge *m, const char *code, const char *input, const char *msg)
+{
+	mnotice *q = realloc(m->notes, (m->nnotes + 1) * sizeof *q);
+	if (!q)
+		return tlc_error__oom();
+	m->notes = q;
+	mnotice *n = &q[m->nnotes];
+	n->code = strdup(code);
+	n->input = strdup(input);
+	n->message = strdup(msg);
+	if (!n->code || !n->input || !n->message) {
+		free(n->code), free(n->input), free(n->message);
+		return tlc_error__oom();
+	}
+	m->nnotes++;
+	return 0;
+}
+
+/* After a document was merged: a notice when its bytes equal an earlier
+ * input's (legitimate: data-parallel copies), and what identifies it. The pair is named in name order, so the notice does
+ * not depend on the order of the inputs. */
+static int note_input(tlc_merge *m, const void *json, size_t len, const char *name)
+{
+	int rc = 0;
+	uint64_t h = tlc_hash__bytes(json, len);
+	for (size_t i = 0; rc == 0 && i < m->nseen; i++) {
+		if (m->seen[i].len != len || m->seen[i].hash != h)
+			continue;
+		int later = strcmp(name, m->seen[i].name) > 0;
+		char msg[1200];
+		snprintf(msg, sizeof msg, "has the same bytes as %.1000s: merged again, as given "
+		         "(right for copies standing for several inputs, such as data-parallel "
+		         "ranks; otherwise merge each partial once)", later ? m->seen[i].name : name);
+		rc = add_notice(m, "merge_identical_input", later ? name : m->seen[i].name, msg);
+		break;
+	}
+	seen *q = rc ? NULL : realloc(m->seen, (m->nseen + 1) * sizeof *q);
+	if (rc || !q)
+		return rc ? rc : tlc_error__oom();
+	m->seen = q;
+	seen *e = &q[m->nseen];
+	memset(e, 0, sizeof *e);
+	if (!(e->name = strdup(name)))
+		return tlc_error__oom();
+	e->hash = h;
+	e->len = len;
+	if (m->file_id) {
+		e->have_id = 1;
+		e->dev = m->file_id->st_dev;
+		e->ino = m->file_id->st_ino;
+	}
+	m->nseen++;
+	return 0;
+}
+
 int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *name)
 {
 	if (!m || (!json && len) || !name)
@@ -825,10 +944,14 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 		if (rc == 0)
 			rc = refuse_duplicate(v, i, &v[i], name);
 	}
+	if (rc == 0) /* after the ranks: a ranked file twice is the same rank twice */
+		rc = refuse_same_file(m, name);
 	if (rc == 0) {
 		rc = kind == KIND_JOIN ? fold_join(m, &d, v, n) : fold_doc(m, &d, v, n);
 		m->kind = kind;
 		m->ninputs++;
+		if (rc == 0)
+			rc = note_input(m, json, len, name);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			free_src(&v[i]);
@@ -839,6 +962,21 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 }
 
 size_t tlc_merge_count(const tlc_merge *m) { return m ? m->nsrcs : 0; }
+
+size_t tlc_merge_notice_count(const tlc_merge *m) { return m ? m->nnotes : 0; }
+
+int tlc_merge_notice_get(const tlc_merge *m, size_t i, const char **code, const char **input,
+                         const char **message)
+{
+	if (!m || i >= m->nnotes || !code || !input || !message)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a merge, an index below tlc_merge_notice_count and three "
+		                      "out pointers", "tlc_merge_notice_get: bad argument");
+	*code = m->notes[i].code;
+	*input = m->notes[i].input;
+	*message = m->notes[i].message;
+	return 0;
+}
 
 /* ---- output -------------------------------------------------------- */
 
@@ -897,6 +1035,16 @@ static int make_order(order *o, const tlc_merge *m)
 	}
 	free(v);
 	return 0;
+}
+
+/* As a single evaluation of all the ops decides it: some call unknown, or
+ * some device work without op rows (the gaps written, no_op_records only
+ * when no input had rows). ORing the inputs' flags would keep an input's
+ * "no op records" after other inputs brought rows. */
+static int merged_lower_bound(const tlc_merge *m)
+{
+	return m->cov[4] > 0 || (m->dw.present && (m->dw.ngaps > 0 || m->cov[0] == 0)) ||
+	       m->lb_unexplained;
 }
 
 static void jnum_z(yajl_gen g, const char *k, const mpz_t z)
@@ -1204,7 +1352,7 @@ static int write_json(FILE *out, const tlc_merge *m)
 	json_phases(g, m);
 	json_comm(g, m);
 	json_coverage(g, m);
-	tlc_jsonw__kbool(g, "lower_bound", m->lower_bound);
+	tlc_jsonw__kbool(g, "lower_bound", merged_lower_bound(m));
 	rc = json_device_work(g, m);
 	if (rc == 0)
 		rc = json_ledger(g, m, &o);
@@ -1236,6 +1384,45 @@ static void text_z(FILE *out, const char *label, const mpz_t z)
 	gmp_free(s);
 }
 
+static int by_notice(const void *a, const void *b)
+{
+	const mnotice *x = *(const mnotice *const *)a, *y = *(const mnotice *const *)b;
+	int c = strcmp(x->input, y->input);
+	c = c ? c : strcmp(x->code, y->code);
+	return c ? c : strcmp(x->message, y->message);
+}
+
+/* The notices in one order whatever the order of the inputs (NULL when
+ * there are none, or on out of memory: then *n is 0 and rc set). */
+static const mnotice **sorted_notices(const tlc_merge *m, size_t *n, int *rc)
+{
+	*n = 0;
+	*rc = 0;
+	if (!m->nnotes)
+		return NULL;
+	const mnotice **v = malloc(m->nnotes * sizeof *v);
+	if (!v) {
+		*rc = tlc_error__oom();
+		return NULL;
+	}
+	for (size_t i = 0; i < m->nnotes; i++)
+		v[i] = &m->notes[i];
+	qsort(v, m->nnotes, sizeof *v, by_notice);
+	*n = m->nnotes;
+	return v;
+}
+
+static int text_notices(FILE *out, const tlc_merge *m)
+{
+	size_t n;
+	int rc;
+	const mnotice **v = sorted_notices(m, &n, &rc);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "notice: %s: %s: %s\n", v[i]->code, v[i]->input, v[i]->message);
+	free(v);
+	return rc;
+}
+
 static void write_text(FILE *out, const tlc_merge *m)
 {
 	size_t ranked = 0;
@@ -1247,7 +1434,9 @@ static void write_text(FILE *out, const tlc_merge *m)
 		tlc_mjoin__text(out, m->jm);
 		return;
 	}
-	const char *lb = m->lower_bound ? ">= " : "";
+
+	int lower = merged_lower_bound(m);
+	const char *lb = lower ? ">= " : "";
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		if (!m->ph[p].present)
 			continue;
@@ -1273,11 +1462,14 @@ static void write_text(FILE *out, const tlc_merge *m)
 	             " + %llu unknown\n", (unsigned long long)m->cov[0],
 	        (unsigned long long)m->cov[1], (unsigned long long)m->cov[2],
 	        (unsigned long long)m->cov[3], (unsigned long long)m->cov[4]);
-	if (m->lower_bound)
-		fprintf(out, "totals are a LOWER BOUND: %zu unknown-cost ops; remedy: see the merged "
-		             "ledger (--format json) or `tlcost ledger` on each input\n", m->ngroups);
+	if (lower)
+		fprintf(out, "totals are a LOWER BOUND: %llu unknown-cost call%s of %zu op type%s%s; "
+		        "remedy: see the merged ledger (--format json) or `tlcost ledger` on each "
+		        "input\n", (unsigned long long)m->cov[4], m->cov[4] == 1 ? "" : "s",
+		        m->ngroups, m->ngroups == 1 ? "" : "s",
+		        m->cov[4] ? "" : ", device work without op rows");
 	else
-		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost ops)\n");
+		fprintf(out, "coverage is COMPLETE, not a lower bound (0 unknown-cost calls)\n");
 }
 
 int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt)
@@ -1294,6 +1486,9 @@ int tlc_merge_write(FILE *out, const tlc_merge *m, tlc_format fmt)
 		return tlc_error__set(TLC_EINVAL, "format_unsupported", "use --format text or json",
 		                      "the merge report has no such format");
 	write_text(out, m);
+	int rc = text_notices(out, m);
+	if (rc)
+		return rc;
 	return ferror(out) ? tlc_error__set(TLC_EIO, "io_error", "check the output",
 	                                    "writing the merge failed")
 	                   : 0;
@@ -1351,9 +1546,13 @@ int tlc_merge_add_file(tlc_merge *m, const char *path)
 	if (rc == 0 && ferror(f))
 		rc = tlc_error__set_pos(TLC_EIO, "io_error", path, 0, 0,
 		                        "check that the file is readable", "cannot read %s", path);
+	struct stat st;
+	int have_id = fstat(fileno(f), &st) == 0;
 	fclose(f);
+	m->file_id = have_id ? &st : NULL;
 	if (rc == 0)
 		rc = tlc_merge_add_mem(m, buf, n, path);
+	m->file_id = NULL;
 	free(buf);
 	return rc;
 }

@@ -29,8 +29,14 @@ typedef struct rank_row {
 	const tlc_link_preset *link;      /* the rank's device's link, or NULL */
 } rank_row;
 
+typedef struct ranks_notice {
+	char *code, *input, *message;
+} ranks_notice;
+
 struct tlc_ranks {
 	tlc_ranks_options opts;
+	ranks_notice *notes;
+	size_t nnotes;
 	tlc_devices *devs;
 	const tlc_link_preset *link;      /* --link, or NULL */
 	rank_row *rows;
@@ -73,6 +79,9 @@ void tlc_ranks_free(tlc_ranks *r)
 		return;
 	for (size_t i = 0; i < r->nrows; i++)
 		free_row(&r->rows[i]);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i].code), free(r->notes[i].input), free(r->notes[i].message);
+	free(r->notes);
 	free(r->rows);
 	tlc_devices_free(r->devs);
 	free(r);
@@ -164,6 +173,29 @@ int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const cha
 }
 
 size_t tlc_ranks_count(const tlc_ranks *r) { return r ? r->nrows : 0; }
+
+int tlc_ranks_add_notice(tlc_ranks *r, const char *code, const char *input,
+                         const char *message)
+{
+	if (!r || !code || !input || !message)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass the ranks, a code, an input and a message",
+		                      "tlc_ranks_add_notice: NULL argument");
+	ranks_notice *q = realloc(r->notes, (r->nnotes + 1) * sizeof *q);
+	if (!q)
+		return tlc_error__oom();
+	r->notes = q;
+	ranks_notice *n = &q[r->nnotes];
+	n->code = strdup(code);
+	n->input = strdup(input);
+	n->message = strdup(message);
+	if (!n->code || !n->input || !n->message) {
+		free(n->code), free(n->input), free(n->message);
+		return tlc_error__oom();
+	}
+	r->nnotes++;
+	return 0;
+}
 
 /* ---- analysis: stragglers and collective start skew ------------------ */
 
@@ -496,6 +528,27 @@ static void write_text(FILE *out, const tlc_ranks *r, const analysis *a)
 	text_totals(out, r, a);
 	text_stragglers(out, r, a);
 	text_achieved(out, r, a);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		fprintf(out, "notice: %s: ", r->notes[i].code);
+		fputs(r->notes[i].input, out);
+		fputs(": ", out);
+		fputs(r->notes[i].message, out);
+		fputc('\n', out);
+	}
+}
+
+static void json_notices(yajl_gen g, const tlc_ranks *r)
+{
+	tlc_jsonw__key(g, "notices");
+	yajl_gen_array_open(g);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		yajl_gen_map_open(g);
+		tlc_jsonw__kstr(g, "code", r->notes[i].code);
+		tlc_jsonw__kstr(g, "input", r->notes[i].input);
+		tlc_jsonw__kstr(g, "message", r->notes[i].message);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
 }
 
 static void jz(yajl_gen g, const char *k, const mpz_t z) { tlc_rep__json_mpz(g, k, z); }
@@ -631,6 +684,7 @@ static int write_json(FILE *out, const tlc_ranks *r, const analysis *a)
 	tlc_jsonw__kint(g, "residual_ns", a->residual);
 	tlc_jsonw__kint(g, "tolerance_ns", CLOCK_TOLERANCE_NS);
 	yajl_gen_map_close(g);
+	json_notices(g, r);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
 }

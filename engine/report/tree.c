@@ -8,17 +8,26 @@
 #include "eval.h"
 #include "hindex.h"
 
+/* Deepest node a tree shows (root = 0). Each row carries its full module
+ * path, so rows cost depth x path length: beyond this depth the tree is
+ * refused (tree_too_deep) unless --depth hides the deeper calls. Nodes keep
+ * only their own segment, so building stays linear in the input at any
+ * depth (issue 23, finding 2). */
+#define TREE_MAX_DEPTH 256
+
 typedef struct tnode {
-	const char *path;   /* arena */
+	const char *seg;    /* own path segment (arena) */
+	size_t seglen;
 	const char *type;   /* interned by the eval, or NULL */
 	int64_t call;
+	int64_t op_id;      /* id of the first op that opened the node */
 	size_t parent;
 	size_t *kids;
 	size_t nkids, kcap;
 	tlc_count self, sub;
 	uint64_t self_ops, self_unknown, sub_unknown, sub_nodes;
 	uint64_t ops_hash;  /* order-dependent hash of the self ops' names */
-	char *sig;          /* structure+cost signature (malloc'd) */
+	const char *sig;    /* structure+cost signature, interned: equal iff same pointer */
 } tnode;
 
 struct tlc_tree {
@@ -26,10 +35,13 @@ struct tlc_tree {
 	const tlc_eval *ev;
 	tlc_tree_options opts;
 	tlc_arena ar;
+	tlc_intern *sigs;   /* signatures (children named by their interned pointer) */
 	tnode *nodes;
 	size_t nnodes, ncap;
 	size_t *stack;
 	size_t nstack, scap;
+	size_t max_depth;   /* of the deepest node (root = 0) */
+	size_t deepest;     /* that node */
 	tlc_tree_row *rows;
 	size_t nrows, rcap;
 	tlc_count total, hidden;
@@ -39,17 +51,19 @@ struct tlc_tree {
 
 /* ---- building the node tree ---- */
 
-static int add_node(tlc_tree *t, size_t parent, const char *path, size_t len, int64_t call,
-                    size_t *out)
+static int add_node(tlc_tree *t, size_t parent, const char *seg, size_t len, int64_t call,
+                    int64_t op_id, size_t *out)
 {
 	if (tlc_alloc__grow(t->a, (void **)&t->nodes, &t->ncap, t->nnodes + 1, sizeof *t->nodes))
 		return TLC_ENOMEM;
 	tnode *n = &t->nodes[t->nnodes];
 	memset(n, 0, sizeof *n);
-	n->path = tlc_arena__strndup(&t->ar, path, len);
-	if (!n->path)
+	n->seg = tlc_arena__strndup(&t->ar, seg, len);
+	if (!n->seg)
 		return tlc_error__oom();
+	n->seglen = len;
 	n->call = call;
+	n->op_id = op_id;
 	n->parent = parent;
 	tlc_count__init(&n->self);
 	tlc_count__init(&n->sub);
@@ -72,13 +86,15 @@ static int stack_set(tlc_tree *t, size_t d, size_t node)
 	return 0;
 }
 
-static int reusable(const tlc_tree *t, size_t d, const char *path, size_t len, int last,
+/* The open node at depth d continues this path when it has the same
+ * segment (its ancestors are the stack below it, already matched). */
+static int reusable(const tlc_tree *t, size_t d, const char *seg, size_t len, int last,
                     int64_t call)
 {
 	if (d >= t->nstack)
 		return 0;
 	const tnode *n = &t->nodes[t->stack[d]];
-	if (strlen(n->path) != len || memcmp(n->path, path, len) != 0)
+	if (n->seglen != len || memcmp(n->seg, seg, len) != 0)
 		return 0;
 	return !last || call < 0 || n->call < 0 || n->call == call;
 }
@@ -92,12 +108,12 @@ static int node_for(tlc_tree *t, const tlc_op_row *r, size_t *out)
 	int64_t call = r->module_call;
 	for (const char *p = path; *path; d++) {
 		const char *dot = strchr(p, '.');
-		size_t len = dot ? (size_t)(dot - path) : strlen(path);
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
 		int last = dot == NULL;
-		if (reusable(t, d, path, len, last, call)) {
+		if (reusable(t, d, p, len, last, call)) {
 			cur = t->stack[d];
 		} else {
-			int rc = add_node(t, cur, path, len, last ? call : -1, &cur);
+			int rc = add_node(t, cur, p, len, last ? call : -1, r->id, &cur);
 			if (rc || stack_set(t, d, cur))
 				return rc ? rc : TLC_ENOMEM;
 		}
@@ -108,6 +124,10 @@ static int node_for(tlc_tree *t, const tlc_op_row *r, size_t *out)
 		p = dot + 1;
 	}
 	t->nstack = d + (*path ? 1 : 0);
+	if (t->nstack > t->max_depth) {
+		t->max_depth = t->nstack;
+		t->deepest = cur;
+	}
 	if (r->module_type && *r->module_type)
 		t->nodes[cur].type = r->module_type;
 	*out = cur;
@@ -117,7 +137,7 @@ static int node_for(tlc_tree *t, const tlc_op_row *r, size_t *out)
 static int add_rows(tlc_tree *t)
 {
 	size_t root;
-	int rc = add_node(t, 0, "", 0, -1, &root);
+	int rc = add_node(t, 0, "", 0, -1, -1, &root);
 	for (size_t i = 0; rc == 0 && i < tlc_eval_op_count(t->ev); i++) {
 		tlc_op_row r_ = tlc_eval__row(t->ev, i);
 		const tlc_op_row *r = &r_;
@@ -148,14 +168,16 @@ static int sign_node(tlc_tree *t, tnode *n)
 	               (unsigned long long)n->self_ops, (unsigned long long)n->self_unknown,
 	               (unsigned long long)n->ops_hash);
 	free(self);
-	size_t plen = strlen(n->path);
+	/* a child is named by its segment and its interned signature's address:
+	 * equal signatures are one pointer, so the text stays as short as the
+	 * node's own data however deep the subtree */
 	for (size_t k = 0; k < n->nkids; k++) {
 		const tnode *c = &t->nodes[n->kids[k]];
-		tlc_sb__printf(&sb, "%s:%s;", c->path + (plen ? plen + 1 : 0), c->sig);
+		tlc_sb__printf(&sb, "%s:%p;", c->seg, (const void *)c->sig);
 	}
 	tlc_sb__putc(&sb, '}');
 	const char *s = tlc_sb__str(&sb);
-	n->sig = s ? tlc_alloc__strdup(t->a, s) : NULL;
+	n->sig = s ? tlc_intern__get(t->sigs, s, strlen(s)) : NULL;
 	tlc_sb__free(&sb);
 	return n->sig ? 0 : tlc_error__oom();
 }
@@ -222,22 +244,36 @@ static int row_values(tlc_tree *t, tlc_tree_row *r, const tlc_count *self,
 	return r->self_flops && r->subtree_flops ? 0 : tlc_error__oom();
 }
 
-static const char *last_comp(const char *path)
+/* The node's full path: its parent's, a dot, its segment (arena). Rows are
+ * at most TREE_MAX_DEPTH deep, so paths cost at most that many times the
+ * longest module path. */
+static const char *node_path(tlc_tree *t, const char *ppath, const tnode *n)
 {
-	const char *dot = strrchr(path, '.');
-	return dot ? dot + 1 : path;
+	if (!*ppath)
+		return tlc_arena__strndup(&t->ar, n->seg, n->seglen);
+	size_t plen = strlen(ppath);
+	char *p = tlc_arena__alloc(&t->ar, plen + n->seglen + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, ppath, plen);
+	p[plen] = '.';
+	memcpy(p + plen + 1, n->seg, n->seglen);
+	p[plen + 1 + n->seglen] = '\0';
+	return p;
 }
 
-static int node_row(tlc_tree *t, const tnode *n, const tnode *last, size_t depth,
-                    int64_t mult, uint64_t repeat)
+static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *ppath,
+                    size_t depth, int64_t mult, uint64_t repeat)
 {
 	tlc_tree_row *r = new_row(t);
 	if (!r)
 		return TLC_ENOMEM;
 	r->kind = TLC_TREE_NODE;
 	r->depth = depth;
-	r->path = n->path;
-	r->last_path = last->path;
+	r->path = depth ? node_path(t, ppath, n) : "";
+	r->last_path = last == n ? r->path : node_path(t, ppath, last);
+	if (!r->path || !r->last_path)
+		return tlc_error__oom();
 	r->module_type = n->type ? n->type : "";
 	r->call = n->call;
 	r->repeat = repeat;
@@ -248,12 +284,12 @@ static int node_row(tlc_tree *t, const tnode *n, const tnode *last, size_t depth
 	if (depth == 0)
 		snprintf(buf, sizeof buf, "(root)");
 	else if (repeat > 1)
-		snprintf(buf, sizeof buf, "%s..%s (x%llu)", last_comp(n->path), last_comp(last->path),
+		snprintf(buf, sizeof buf, "%s..%s (x%llu)", n->seg, last->seg,
 		         (unsigned long long)repeat);
 	else if (n->call > 0)
-		snprintf(buf, sizeof buf, "%s#%lld", last_comp(n->path), (long long)n->call);
+		snprintf(buf, sizeof buf, "%s#%lld", n->seg, (long long)n->call);
 	else
-		snprintf(buf, sizeof buf, "%s", last_comp(n->path));
+		snprintf(buf, sizeof buf, "%s", n->seg);
 	if (depth > 0 && repeat == 1 && mult > 1) /* inside a folded block: values cover all */
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (x%lld)", (long long)mult);
 	r->label = tlc_arena__strdup(&t->ar, buf);
@@ -291,7 +327,7 @@ static int remainder_row(tlc_tree *t, tlc_tree_row_kind kind, size_t depth, uint
 static int same_block(const tlc_tree *t, size_t a, size_t b)
 {
 	const tnode *x = &t->nodes[a], *y = &t->nodes[b];
-	return x->sig && y->sig && strcmp(x->sig, y->sig) == 0;
+	return x->sig && x->sig == y->sig;
 }
 
 static size_t make_groups(const tlc_tree *t, const tnode *n, group *g)
@@ -339,8 +375,8 @@ static void pick_top(const tlc_tree *t, const tnode *n, const group *g, size_t n
 	}
 }
 
-static int emit(tlc_tree *t, size_t idx, size_t last, size_t depth, int64_t mult,
-                uint64_t repeat);
+static int emit(tlc_tree *t, size_t idx, size_t last, const char *ppath, size_t depth,
+                int64_t mult, uint64_t repeat);
 
 static int emit_hidden(tlc_tree *t, const tnode *n, const group *g, size_t ng,
                        const unsigned char *keep, size_t depth, int64_t mult)
@@ -361,7 +397,7 @@ static int emit_hidden(tlc_tree *t, const tnode *n, const group *g, size_t ng,
 	return rc;
 }
 
-static int emit_kids(tlc_tree *t, const tnode *n, size_t depth, int64_t mult)
+static int emit_kids(tlc_tree *t, const tnode *n, const char *path, size_t depth, int64_t mult)
 {
 	group *g = tlc_alloc__calloc(t->a, n->nkids + 1, sizeof *g);
 	unsigned char *keep = tlc_alloc__calloc(t->a, n->nkids + 1, 1);
@@ -371,8 +407,8 @@ static int emit_kids(tlc_tree *t, const tnode *n, size_t depth, int64_t mult)
 		pick_top(t, n, g, ng, keep);
 	for (size_t i = 0; rc == 0 && i < ng; i++)
 		if (keep[i])
-			rc = emit(t, n->kids[g[i].first], n->kids[g[i].first + g[i].n - 1], depth + 1,
-			          mult * (int64_t)g[i].n, g[i].n);
+			rc = emit(t, n->kids[g[i].first], n->kids[g[i].first + g[i].n - 1], path,
+			          depth + 1, mult * (int64_t)g[i].n, g[i].n);
 	if (rc == 0)
 		rc = emit_hidden(t, n, g, ng, keep, depth, mult);
 	tlc_alloc__free(t->a, g);
@@ -380,13 +416,15 @@ static int emit_kids(tlc_tree *t, const tnode *n, size_t depth, int64_t mult)
 	return rc;
 }
 
-static int emit(tlc_tree *t, size_t idx, size_t last, size_t depth, int64_t mult,
-                uint64_t repeat)
+/* Recursion depth is bounded by TREE_MAX_DEPTH (checked before: too_deep). */
+static int emit(tlc_tree *t, size_t idx, size_t last, const char *ppath, size_t depth,
+                int64_t mult, uint64_t repeat)
 {
 	const tnode *n = &t->nodes[idx];
-	int rc = node_row(t, n, &t->nodes[last], depth, mult, repeat);
+	int rc = node_row(t, n, &t->nodes[last], ppath, depth, mult, repeat);
 	if (rc || n->nkids == 0)
 		return rc;
+	const char *path = t->rows[t->nrows - 1].path;
 	if (t->opts.depth && depth >= t->opts.depth) {
 		tlc_count f;
 		tlc_count__init(&f);
@@ -398,7 +436,25 @@ static int emit(tlc_tree *t, size_t idx, size_t last, size_t depth, int64_t mult
 		tlc_count__clear(&f);
 		return rc;
 	}
-	return emit_kids(t, n, depth, mult);
+	return emit_kids(t, n, path, depth, mult);
+}
+
+/* Rows would be deeper than a tree shows: refused before any is made. */
+static int check_depth(const tlc_tree *t)
+{
+	size_t shown = t->opts.depth && t->opts.depth < t->max_depth ? t->opts.depth
+	                                                             : t->max_depth;
+	if (shown <= TREE_MAX_DEPTH)
+		return 0;
+	const tnode *n = &t->nodes[t->deepest];
+	return tlc_error__set(TLC_EINPUT, "tree_too_deep",
+	                      "pass --depth D (1 to 256; tlc_tree_options.depth) to show D "
+	                      "levels, the deeper calls folded into `(+ N calls below depth D)` "
+	                      "rows; a real model's module path is far shallower, so check the "
+	                      "input's module paths",
+	                      "the module tree is %zu levels deep (op id %lld, ending in module "
+	                      "'%.64s'), more than the %d a tree shows", t->max_depth,
+	                      (long long)n->op_id, n->seg, TREE_MAX_DEPTH);
 }
 
 int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *opts)
@@ -420,12 +476,16 @@ int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *o
 	tlc_arena__init(&t->ar, a, 8192);
 	tlc_count__init(&t->total);
 	tlc_count__init(&t->hidden);
-	rc = add_rows(t);
+	rc = tlc_intern__new(&t->sigs, a);
+	if (!rc)
+		rc = add_rows(t);
+	if (!rc)
+		rc = check_depth(t);
 	if (!rc)
 		rc = sum_up(t);
 	if (!rc) {
 		tlc_count__set(&t->total, &t->nodes[0].sub);
-		rc = emit(t, 0, 0, 0, 1, 1);
+		rc = emit(t, 0, 0, "", 0, 1, 1);
 	}
 	if (!rc) {
 		t->total_s = tlc_rep__count_dup(&t->ar, &t->total);
@@ -448,8 +508,8 @@ void tlc_tree_free(tlc_tree *tree)
 		tlc_count__clear(&tree->nodes[i].self);
 		tlc_count__clear(&tree->nodes[i].sub);
 		tlc_alloc__free(tree->a, tree->nodes[i].kids);
-		tlc_alloc__free(tree->a, tree->nodes[i].sig);
 	}
+	tlc_intern__free(tree->sigs);
 	tlc_count__clear(&tree->total);
 	tlc_count__clear(&tree->hidden);
 	tlc_alloc__free(tree->a, tree->nodes);

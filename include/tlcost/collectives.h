@@ -87,6 +87,14 @@ int tlc_merge_add_mem(tlc_merge *m, const void *json, size_t len, const char *na
 int tlc_merge_add_file(tlc_merge *m, const char *path);
 /** Number of inputs (identities) merged so far. */
 size_t tlc_merge_count(const tlc_merge *m);
+/** Notices about the inputs: an input with the same bytes as another
+ *  (merge_identical_input: merged again, as given). The text output prints
+ *  them; the merged JSON leaves them out (it stays the same whatever the
+ *  order and bracketing of the inputs), so a caller writing JSON shows them
+ *  itself. Strings valid until tlc_merge_free. Errors: invalid_argument. */
+size_t tlc_merge_notice_count(const tlc_merge *m);
+int tlc_merge_notice_get(const tlc_merge *m, size_t i, const char **code, const char **input,
+                         const char **message);
 /** Writes the merged partial (JSON: the flops schema plus `partials`, and
  *  per ledger entry `example_sources`) or a text summary. Errors:
  *  merge_empty, format_unsupported, io_error. */
@@ -113,6 +121,13 @@ void tlc_ranks_free(tlc_ranks *r);
  *  device times). Copies what it keeps. Errors: ranks_duplicate_rank. */
 int tlc_ranks_add(tlc_ranks *r, const tlc_eval *ev, const tlc_join *j, const char *name);
 size_t tlc_ranks_count(const tlc_ranks *r);
+/** Records a notice about the inputs (copied), printed by tlc_ranks_write
+ *  in text (a "notice: CODE: INPUT: MESSAGE" line) and JSON ("notices":
+ *  [{code, input, message}]): an entry of a directory that was skipped, an
+ *  input with the same bytes as another. Errors: invalid_argument,
+ *  out_of_memory. */
+int tlc_ranks_add_notice(tlc_ranks *r, const char *code, const char *input,
+                         const char *message);
 /** Writes the table, merged totals and stragglers (text, json, csv).
  *  Errors: ranks_empty, io_error. */
 int tlc_ranks_write(FILE *out, const tlc_ranks *r, tlc_format fmt);
