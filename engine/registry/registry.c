@@ -238,7 +238,7 @@ static void replace_active(tlc_registry *r, size_t i, tlc_rule *rule)
  * file says `override`, C says TLC_RULE_OVERRIDE. */
 static int duplicate(const char *mine, const char *first, const char *name)
 {
-	int file = strncmp(mine, "rules:", 6) == 0;
+	int file = strncmp(mine, "rules:", 6) == 0 || strncmp(mine, "pack:", 5) == 0;
 	if (mine == first && file)
 		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
 		                      "keep one rule per name in the rule file: delete or rename "
@@ -263,6 +263,16 @@ static int duplicate(const char *mine, const char *first, const char *name)
 	                      "%s cannot register %s: %s registered it first", mine, name, first);
 }
 
+/* A pack's rule gives way to a later rule of a plugin, rule file or the
+ * API without `override`: packs are on by default, so a user's rule for
+ * an op a pack covers must not become an error (docs/packs.md); the
+ * replacement is still a rule_override notice. */
+static int yields_to(const tlc_rule *old, const char *mine)
+{
+	return strncmp(old->info.provider, "pack:", 5) == 0 && strncmp(mine, "pack:", 5) != 0 &&
+	       strncmp(mine, "builtin:", 8) != 0;
+}
+
 int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
 {
 	int rc = check_def(def);
@@ -272,7 +282,7 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 		return TLC_ENOMEM;
 	tlc_hslot *slot = slot_of(r, def->name, NULL); /* valid: nothing below grows the index */
 	tlc_rule *old = slot->idx1 ? r->rules[slot->idx1 - 1] : NULL;
-	if (old && !(def->flags & TLC_RULE_OVERRIDE))
+	if (old && !(def->flags & TLC_RULE_OVERRIDE) && !yields_to(old, r->providers[provider]))
 		return duplicate(r->providers[provider], old->info.provider, def->name);
 	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
 		return TLC_ENOMEM;
