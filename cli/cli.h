@@ -23,6 +23,8 @@ typedef struct cli_ctx {
 	tlc_input_limits limits;   /* --max-input-bytes, --max-token-bytes, ... (0: default) */
 	tlc_join *join;            /* device-time join of the last cli_load, or NULL */
 	int no_auto_join;          /* set by `join`, which runs its own */
+	int no_packs;              /* --no-packs */
+	const char *packs;         /* --packs LIST (comma-separated pack names), or NULL */
 } cli_ctx;
 
 /* Exit status policy (docs/errors.md "Exit status", tlcost(1) EXIT
