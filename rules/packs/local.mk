@@ -19,3 +19,13 @@ engine/registry/packs_data.c: $(PACK_FILES:%=$(srcdir)/%) $(srcdir)/tools/pack_e
 	$(AM_V_GEN)$(MKDIR_P) engine/registry && \
 	$(AWK) -f $(srcdir)/tools/pack_embed.awk $(PACK_FILES:%=$(srcdir)/%) > $@.tmp && \
 	mv $@.tmp $@
+
+# Tests: the rule table tests/rules/packs.tsv (in RULE_TABLES, rules/local.mk),
+# the loader's unit test and the command line's.
+check_PROGRAMS += tests/test_packs
+TESTS += tests/test_packs tests/packs_cli.sh
+tests_test_packs_SOURCES = tests/test_packs.c
+tests_test_packs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_packs_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += tests/packs_cli.sh tests/fixtures/packs/llm_ops.oplog.jsonl \
+	tests/fixtures/packs/override.tlrules docs/packs.md
