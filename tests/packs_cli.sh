@@ -115,9 +115,18 @@ check "help --packs" "--packs LIST"
 if [ -f "$REAL" ]; then
 	run 0 --no-packs flops "$REAL"
 	check "real: before" "totals are a LOWER BOUND: 722 unknown-cost calls of 12 op types"
+	check "real: before, MACs" "true MACs >= 242,179,112,960, other FLOPs >= 0"
 	run 0 flops "$REAL"
 	check "real: after" "totals are a LOWER BOUND: 325 unknown-cost calls of 6 op types"
 	absent "real: no aiter unknown" "aiter::gemm_a16w16 x144"
+	# MACs unchanged: the 144 gemm_a16w16 calls carry 36 * (805,306,368 +
+	# 536,870,912 + 3,221,225,472 + 1,610,612,736) = 222,264,557,568 MACs,
+	# exactly what the nested aten::linear calls carried before; other
+	# FLOPs = silu_and_mul 36 * 2,359,296 = 84,934,656 + add_rmsnorm
+	# 72 * 655,360 = 47,185,920 + rmsnorm (1 * 524,288 final norm + 36 *
+	# 524,288 q-norm + 36 * 131,072 k-norm) = 24,117,248 + rotary 36 * 491,520
+	# = 17,694,720: 173,932,544 (tests/rules/packs.tsv has each call's count)
+	check "real: MACs" "true MACs >= 242,179,112,960, other FLOPs >= 173,932,544"
 else
 	echo "skip: $REAL absent"
 fi
