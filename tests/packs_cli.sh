@@ -130,5 +130,23 @@ if [ -f "$REAL" ]; then
 else
 	echo "skip: $REAL absent"
 fi
+# the vLLM trace b200-eager-inference.json.gz: the vllm pack costs
+# _C::fused_add_rms_norm x72, _C::rotary_embedding x36,
+# _C_cache_ops::reshape_and_cache_flash x36 and _C::rms_norm x1 = 145 calls
+# of 4 op types of the 401 of 11 without packs: 256 of 7 remain
+B200="$top_srcdir/../shared/traces/b200-eager-inference.json.gz"
+if [ -f "$B200" ]; then
+	run 0 --no-packs flops "$B200"
+	check "b200: before" "totals are a LOWER BOUND: 401 unknown-cost calls of 11 op types"
+	check "b200: before, other FLOPs" "other FLOPs >= 119,176,713"
+	run 0 flops "$B200"
+	check "b200: after" "totals are a LOWER BOUND: 256 unknown-cost calls of 7 op types"
+	# other FLOPs: + 72 * 12,787,200 (5 * 888 * 2880) + 36 * 1,534,464
+	# (3 * 511,488 rotated) + 1 * 10,229,760 (4 * 888 * 2880) = 986,148,864
+	# over the 119,176,713 the built-in rules count: 1,105,325,577
+	check "b200: other FLOPs" "other FLOPs >= 1,105,325,577"
+else
+	echo "skip: $B200 absent"
+fi
 [ "$fails" -eq 0 ] && echo "packs_cli: all passed"
 exit "$fails"
