@@ -19,6 +19,7 @@
 #include "tlcost/tlcost.h"
 #include "packs.h"
 #include "rulefile.h"
+#include "engine.h"
 #include "failing_alloc.h"
 
 #ifndef PACKS_TABLE
@@ -191,6 +192,28 @@ static void test_user_rule_replaces_pack(void **state)
 	tlc_engine_free(eng);
 }
 
+static int fixture_init(tlc_plugin_ctx *ctx, const tlc_host *host)
+{
+	tlc_rule_def d = { .size = sizeof d, .name = "_C::rms_norm", .kind = TLC_RULE_COST,
+	                   .fn = one };
+	return host->register_rule(ctx, &d);
+}
+
+/* A plugin's rule (the loader's path: its init runs as provider
+ * "plugin:NAME") replaces a pack's rule without TLC_RULE_OVERRIDE. */
+static void test_plugin_rule_replaces_pack(void **state)
+{
+	(void)state;
+	tlc_engine *eng = engine(0);
+	assert_int_equal(tlc_engine__run_init(eng, "plugin:fixture", fixture_init, NULL), 0);
+	const tlc_rule_info *ri = rule_named(eng, "_C::rms_norm");
+	assert_string_equal(ri->provider, "plugin:fixture");
+	assert_int_equal(tlc_engine_notice_count(eng), 1);
+	assert_string_equal(tlc_engine_notice_at(eng, 0)->message,
+	                    "plugin:fixture overrides the pack:vllm rule for _C::rms_norm");
+	tlc_engine_free(eng);
+}
+
 /* A rule file that replaces a pack rule and then fails registers nothing:
  * the pack's rule is active again and its notice is gone. */
 static void test_failed_file_restores_pack(void **state)
@@ -267,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_on_by_default),
 		cmocka_unit_test(test_load_pack),
 		cmocka_unit_test(test_user_rule_replaces_pack),
+		cmocka_unit_test(test_plugin_rule_replaces_pack),
 		cmocka_unit_test(test_failed_file_restores_pack),
 		cmocka_unit_test(test_covering),
 		cmocka_unit_test(test_allocation_failures),
