@@ -36,7 +36,6 @@ struct tlc_engine {
 	int api_provider_set;
 	struct tlc_owned *owned; /* freed by tlc_engine__free_owned (rule files) */
 	void *gmp;              /* tlc_gmp__attach handle (TLC_ENGINE_GMP_ALLOCATOR) */
-	unsigned long long packs_loaded; /* bit i: tlc_packs__table[i] registered (packs.c) */
 };
 
 /** The host table's register_rule: honours ctx->open and collect mode. */

@@ -24,22 +24,23 @@ char *tlc_packs__text(const tlc_pack_src *p, const tlc_allocator *a, size_t *len
 	return sb.ptr;
 }
 
+/* A pack registers all its rules or none (and has at least one,
+ * tests/test_packs.c), so it is loaded when a rule of its provider is
+ * registered, active or overridden by a user's rule. */
 static int load_one(tlc_engine *eng, size_t i)
 {
-	if (eng->packs_loaded & (1ull << i))
-		return 0;
 	const tlc_pack_src *p = &tlc_packs__table[i];
+	char file[96], label[96];
+	snprintf(file, sizeof file, "packs/%s.tlrules", p->name);
+	snprintf(label, sizeof label, "pack:%s", p->name);
+	if (tlc_registry__provider_has_rules(eng->reg, label))
+		return 0;
 	size_t len = 0;
 	char *text = tlc_packs__text(p, eng->a, &len);
 	if (!text)
 		return tlc_error__oom();
-	char file[96], label[96];
-	snprintf(file, sizeof file, "packs/%s.tlrules", p->name);
-	snprintf(label, sizeof label, "pack:%s", p->name);
 	int rc = tlc_rf__load_mem_as(eng, file, label, text, len);
 	tlc_alloc__free(eng->a, text);
-	if (rc == 0)
-		eng->packs_loaded |= 1ull << i;
 	return rc;
 }
 

@@ -349,6 +349,15 @@ void tlc_registry__remove_provider(tlc_registry *r, unsigned provider)
 	}
 }
 
+int tlc_registry__provider_has_rules(const tlc_registry *r, const char *label)
+{
+	for (size_t i = 0; i < r->nrules; i++)
+		for (const tlc_rule *c = r->rules[i]; c; c = c->shadowed)
+			if (strcmp(r->providers[c->provider_id], label) == 0)
+				return 1;
+	return 0;
+}
+
 static int by_name(const void *x, const void *y)
 {
 	const tlc_rule_info *a = *(const tlc_rule_info *const *)x;
