@@ -25,6 +25,8 @@ typedef struct cli_ctx {
 	int no_auto_join;          /* set by `join`, which runs its own */
 	const char *read_as;       /* an input read through another path (/proc/self/fd/N)... */
 	const char *read_name;     /* ...and its name, which errors show instead */
+	int no_packs;              /* --no-packs */
+	const char *packs;         /* --packs LIST (comma-separated pack names), or NULL */
 } cli_ctx;
 
 /* Exit status policy (docs/errors.md "Exit status", tlcost(1) EXIT

@@ -57,7 +57,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
 static const cli_opt common_opts[] = {
 	{ "--plugin", 1, 1 }, { "--rules", 1, 2 }, { "--format", 1, 3 },
 	{ "--max-input-bytes", 1, 4 }, { "--max-token-bytes", 1, 5 },
-	{ "--max-held-records", 1, 6 }, { "--max-held-bytes", 1, 7 }, { NULL, 0, 0 }
+	{ "--max-held-records", 1, 6 }, { "--max-held-bytes", 1, 7 }, { "--packs", 1, 8 },
+	{ NULL, 0, 0 }
 };
 
 /* A limit: a count with an optional k/M/G/T suffix (powers of 1024), or
@@ -87,6 +88,10 @@ static int parse_limit(uint64_t *out, const char *v)
  * status after a usage error. */
 static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 {
+	if (strcmp(argv[*i], "--no-packs") == 0) {
+		ctx->no_packs = 1;
+		return 1;
+	}
 	for (const cli_opt *o = common_opts; o->name; o++) {
 		int missing;
 		const char *v = opt_value(argc, argv, i, o->name, &missing);
@@ -99,6 +104,14 @@ static int common_option(cli_ctx *ctx, int argc, char **argv, int *i)
 			return cli_parse_format(&ctx->format, v) == 0 ? 1
 			       : cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
 			                   "--format must be text, json or csv, got '%s'", v);
+		if (o->id == 8) {
+			if (ctx->packs)
+				return cli_error(ctx, CLI_EXIT_USAGE, "usage_error", "run `tlcost --help`",
+				                 "--packs given twice: name every pack in one list "
+				                 "(--packs aiter,sglang)");
+			ctx->packs = v;
+			return 1;
+		}
 		if (o->id >= 4) {
 			uint64_t *dst[] = { &ctx->limits.max_input_bytes, &ctx->limits.max_token_bytes,
 			                    &ctx->limits.max_held_records, &ctx->limits.max_held_bytes };
@@ -325,12 +338,37 @@ int cli_finish(const cli_ctx *ctx, int status)
 	                 strerror(e ? e : EIO));
 }
 
+/* --packs LIST: each comma-separated name, in order; an unknown one is a
+ * usage error (pack_unknown lists the packs). */
+static int load_packs(cli_ctx *ctx)
+{
+	for (const char *p = ctx->packs; p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+		if (tlc_engine_load_pack(ctx->eng, name) < 0)
+			return cli_fail_usage(ctx);
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
 int cli_engine(cli_ctx *ctx)
 {
 	if (ctx->eng)
 		return 0;
-	if (tlc_engine_new(&ctx->eng, NULL) < 0)
+	if (ctx->no_packs && ctx->packs)
+		return cli_usage_error(ctx, "--no-packs and --packs exclude each other: give "
+		                       "--packs LIST for some packs, --no-packs for none");
+	tlc_engine_options opts = { sizeof opts, 0, NULL };
+	if (ctx->no_packs || ctx->packs)
+		opts.flags |= TLC_ENGINE_NO_PACKS;
+	if (tlc_engine_new(&ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
+	int prc = load_packs(ctx);
+	if (prc != 0)
+		return prc;
 	if (tlc_engine_load_plugin_env(ctx->eng) < 0)
 		return cli_fail(ctx);
 	for (size_t i = 0; i < ctx->nplugins; i++)

@@ -28,7 +28,8 @@ static const command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: tlcost [--plugin SO]... [--rules FILE]... [--format text|json|csv] "
+	        "usage: tlcost [--plugin SO]... [--rules FILE]... [--no-packs | --packs LIST] "
+	        "[--format text|json|csv] "
 	        "COMMAND [ARGS]\n\n"
 	        "Exact analytic FLOP and byte costs of ML operators from op logs and PyTorch\n"
 	        "profiler traces. Counts are actual-path analytic, never measured.\n\ncommands:\n");
@@ -38,6 +39,8 @@ static void usage(FILE *out)
 	        "\ncommon options (before or after COMMAND):\n"
 	        "  --plugin SO     load a rule plugin (repeatable; also TLCOST_PLUGIN_PATH)\n"
 	        "  --rules FILE    load a declarative rule file (repeatable)\n"
+	        "  --no-packs      without the rule packs for vendor kernels (docs/packs.md)\n"
+	        "  --packs LIST    only these packs, comma-separated (e.g. aiter,sglang)\n"
 	        "  --format F      text (default), json or csv where the command supports it\n"
 	        "  --max-input-bytes N   decompressed bytes of one input (default 64G)\n"
 	        "  --max-token-bytes N   one JSON string or number (default 8M)\n"

@@ -7,7 +7,8 @@ static void help(FILE *out)
 	fprintf(out, "usage: tlcost [--plugin SO] [--rules FILE] rules [--format text|json]\n\n"
 	        "Lists every registered rule: name, kind (cost, zero, decomposed,\n"
 	        "structural), evidence (formula_exact or estimated), the provider\n"
-	        "(builtin:FAMILY, plugin:NAME, rules:FILE, api) and its formula note.\n"
+	        "(builtin:FAMILY, pack:NAME, plugin:NAME, rules:FILE, api) and its formula\n"
+	        "note. Packs (docs/packs.md) are on by default: --no-packs, --packs LIST.\n"
 	        "Overrides of another provider's rule are marked [override].\n");
 }
 

@@ -34,7 +34,8 @@ endif
 TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
 	tests/python/test_rules.py tests/python/test_cli.py tests/python/test_install.py \
 	tests/python/test_docs.py tests/python/test_nvtx.py tests/python/test_distributed.py \
-	tests/python/test_outputs.py tests/python/test_capture_state.py
+	tests/python/test_outputs.py tests/python/test_capture_state.py \
+	tests/python/test_packs.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)

@@ -19,6 +19,7 @@ RULE_TABLES += tests/rules/pool.tsv tests/rules/upsample.tsv tests/rules/embeddi
 RULE_TABLES += tests/rules/index.tsv tests/rules/loss.tsv tests/rules/optimizer.tsv
 RULE_TABLES += tests/rules/structural.tsv
 RULE_TABLES += tests/rules/collective.tsv
+RULE_TABLES += tests/rules/packs.tsv
 EXTRA_DIST += docs/rule-constants.md $(RULE_TABLES)
 check_PROGRAMS += tests/test_rules
 TESTS += tests/test_rules

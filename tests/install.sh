@@ -63,6 +63,10 @@ if [ "${TLCOST_INSTALL_TEST:-quick}" = full ]; then
 	cat "$tmp/use.log"
 	check_output "$tmp/use.log"
 	[ -x "$tmp/first/bin/tlcost" ] || fail "nothing installed into the first prefix"
+	# the rule packs work from a tree made by make distdir (embedded in
+	# libtlcost) and are installed for reading (docs/packs.md)
+	[ -f "$tmp/second/share/tlcost/packs/aiter.tlrules" ] || fail "packs not installed"
+	"$tmp/second/bin/tlcost" rules | grep -q "pack:aiter" || fail "installed tlcost has no pack:aiter rules"
 	echo "ok: README install, reconfigure to another prefix, plugin and program (full)"
 	exit 0
 fi
@@ -77,7 +81,9 @@ stage=$tmp/stage
 (cd "$builddir" && make install DESTDIR="$stage" >"$tmp/install.log" 2>&1) ||
 	{ tail -20 "$tmp/install.log"; fail "make install DESTDIR=..."; }
 for f in bin/tlcost include/tlcost/tlcost.h include/tlcost/version.h include/tlcost/eval.h \
-         lib/pkgconfig/tlcost.pc lib/libtlcost.so; do
+         lib/pkgconfig/tlcost.pc lib/libtlcost.so \
+         share/tlcost/packs/sglang.tlrules share/tlcost/packs/aiter.tlrules \
+         share/tlcost/packs/vllm.tlrules; do
 	[ -e "$stage$prefix/$f" ] || fail "not installed: $f"
 done
 cd "$srcdir" || exit 1

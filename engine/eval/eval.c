@@ -7,6 +7,7 @@
 #include "eval.h"
 #include "cost.h"
 #include "engine.h"
+#include "packs.h"
 #include "hindex.h"
 #include "idmap.h"
 #include "held.h"
@@ -585,6 +586,7 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 	char full[320];
 	snprintf(full, sizeof full, "%s%s%s", name, *overload ? "." : "", overload);
 	tlc_sb__reset(&ev->sb);
+	const char *pack = strcmp(reason, "no_rule") == 0 ? tlc_packs__covering(name, overload) : NULL;
 	if (strcmp(reason, "partly_known") == 0)
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s counted the terms the record determines; the missing "
@@ -595,6 +597,12 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               "TLC_RULE_OVERRIDE in a plugin or a rule file (docs/rule-files.md) that "
 		               "knows it",
 		               full);
+	else if (pack) /* a rule ships with tlcost but its pack was switched off */
+		tlc_sb__printf(&ev->sb,
+		               "covered by pack:%s, which is not loaded: drop --no-packs, or add %s "
+		               "to --packs LIST (from C, tlc_engine_load_pack(eng, \"%s\"); from "
+		               "Python, leave tlcost.Engine's packs unset or name %s) (docs/packs.md)",
+		               pack, pack, pack, pack);
 	else if (strcmp(reason, "no_rule") == 0)
 		tlc_sb__printf(&ev->sb,
 		               "register a rule for %s in a plugin: in its init() call "

@@ -7,6 +7,7 @@
 #include "gmpalloc.h"
 #include "cost.h"
 #include "rules.h"
+#include "packs.h"
 
 static int pick_allocator(const tlc_allocator **out, const tlc_engine_options *opts)
 {
@@ -60,6 +61,10 @@ int tlc_engine_new(tlc_engine **out, const tlc_engine_options *opts)
 		rc = TLC_ENOMEM;
 	if (rc == 0 && !(opts && (opts->flags & TLC_ENGINE_NO_BUILTINS)))
 		rc = register_builtins(eng);
+	/* packs are data, on by default like the built-ins; an empty registry
+	 * (NO_BUILTINS) stays empty (docs/packs.md) */
+	if (rc == 0 && !(opts && (opts->flags & (TLC_ENGINE_NO_BUILTINS | TLC_ENGINE_NO_PACKS))))
+		rc = tlc_packs__load_all(eng);
 	if (rc < 0) {
 		tlc_engine_free(eng);
 		return rc;

@@ -6,4 +6,5 @@ libtl_registry_la_SOURCES += \
 	engine/registry/cost.c engine/registry/cost.h \
 	engine/registry/loader.c \
 	engine/registry/rulefile.c engine/registry/rulefile.h \
-	engine/registry/rulefile_eval.c
+	engine/registry/rulefile_eval.c \
+	engine/registry/packs.c engine/registry/packs.h

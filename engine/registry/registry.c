@@ -238,7 +238,7 @@ static void replace_active(tlc_registry *r, size_t i, tlc_rule *rule)
  * file says `override`, C says TLC_RULE_OVERRIDE. */
 static int duplicate(const char *mine, const char *first, const char *name)
 {
-	int file = strncmp(mine, "rules:", 6) == 0;
+	int file = strncmp(mine, "rules:", 6) == 0 || strncmp(mine, "pack:", 5) == 0;
 	if (mine == first && file)
 		return tlc_error__set(TLC_EEXISTS, "rule_duplicate",
 		                      "keep one rule per name in the rule file: delete or rename "
@@ -272,6 +272,16 @@ static int self_override(const tlc_registry *r, const tlc_rule *old, unsigned pr
 	return old->provider_id == provider && strcmp(r->providers[provider], "api") != 0;
 }
 
+/* A pack's rule gives way to a later rule of a plugin, rule file or the
+ * API without `override`: packs are on by default, so a user's rule for
+ * an op a pack covers must not become an error (docs/packs.md); the
+ * replacement is still a rule_override notice. */
+static int yields_to(const tlc_rule *old, const char *mine)
+{
+	return strncmp(old->info.provider, "pack:", 5) == 0 && strncmp(mine, "pack:", 5) != 0 &&
+	       strncmp(mine, "builtin:", 8) != 0;
+}
+
 int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *def)
 {
 	int rc = check_def(def);
@@ -281,7 +291,8 @@ int tlc_registry__add(tlc_registry *r, unsigned provider, const tlc_rule_def *de
 		return TLC_ENOMEM;
 	tlc_hslot *slot = slot_of(r, def->name, NULL); /* valid: nothing below grows the index */
 	tlc_rule *old = slot->idx1 ? r->rules[slot->idx1 - 1] : NULL;
-	if (old && (!(def->flags & TLC_RULE_OVERRIDE) || self_override(r, old, provider)))
+	if (old && (self_override(r, old, provider) ||
+	            (!(def->flags & TLC_RULE_OVERRIDE) && !yields_to(old, r->providers[provider]))))
 		return duplicate(r->providers[provider], old->info.provider, def->name);
 	if (tlc_alloc__grow(r->a, (void **)&r->rules, &r->cap, r->nrules + 1, sizeof *r->rules) < 0)
 		return TLC_ENOMEM;
@@ -346,6 +357,15 @@ void tlc_registry__remove_provider(tlc_registry *r, unsigned provider)
 		const char *name = r->rules[i]->info.name;
 		tlc_hindex__fill(&r->index, slot_of(r, name, NULL), key_hash(name, NULL), i);
 	}
+}
+
+int tlc_registry__provider_has_rules(const tlc_registry *r, const char *label)
+{
+	for (size_t i = 0; i < r->nrules; i++)
+		for (const tlc_rule *c = r->rules[i]; c; c = c->shadowed)
+			if (strcmp(r->providers[c->provider_id], label) == 0)
+				return 1;
+	return 0;
 }
 
 static int by_name(const void *x, const void *y)

@@ -27,6 +27,9 @@ int tlc_registry__add(tlc_registry *reg, unsigned provider_id, const tlc_rule_de
 /** Removes every rule of a provider (restoring what it overrode) and its
  *  notices. */
 void tlc_registry__remove_provider(tlc_registry *reg, unsigned provider_id);
+/** 1 when a rule of the provider labelled label is registered, active or
+ *  overridden (packs.c: whether a pack is loaded), else 0. */
+int tlc_registry__provider_has_rules(const tlc_registry *reg, const char *label);
 
 /** Lookup: "ns::op.overload" first, then "ns::op". NULL when none. */
 const tlc_rule *tlc_registry__find(const tlc_registry *reg, const char *name,

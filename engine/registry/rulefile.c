@@ -914,6 +914,12 @@ static int rf_init(tlc_plugin_ctx *ctx, const tlc_host *host)
 
 int tlc_rf__load_mem(tlc_engine *eng, const char *name, const char *text, size_t len)
 {
+	return tlc_rf__load_mem_as(eng, name, NULL, text, len);
+}
+
+int tlc_rf__load_mem_as(tlc_engine *eng, const char *name, const char *provider,
+                        const char *text, size_t len)
+{
 	tlc_rf_file *f;
 	int rc = tlc_rf__parse(&f, eng->a, name, text, len);
 	if (rc < 0)
@@ -925,7 +931,10 @@ int tlc_rf__load_mem(tlc_engine *eng, const char *name, const char *text, size_t
 	}
 	tlc_sb label;
 	tlc_sb__init(&label, eng->a);
-	tlc_sb__printf(&label, "rules:%s", name);
+	if (provider)
+		tlc_sb__puts(&label, provider);
+	else
+		tlc_sb__printf(&label, "rules:%s", name);
 	const char *lab = tlc_sb__str(&label);
 	rc = lab ? tlc_engine__run_init_payload(eng, lab, rf_init, f, NULL) : oom();
 	tlc_sb__free(&label);

@@ -100,6 +100,10 @@ void tlc_rf__free(void *file, const tlc_allocator *a);
  *  tlc_engine_load_rules_file does after reading the file). A failure
  *  registers nothing. */
 int tlc_rf__load_mem(tlc_engine *eng, const char *name, const char *text, size_t len);
+/** Same, registered as the given provider label ("pack:NAME", packs.c)
+ *  instead of "rules:NAME"; name stays the file named in positions. */
+int tlc_rf__load_mem_as(tlc_engine *eng, const char *name, const char *provider,
+                        const char *text, size_t len);
 
 /** The interpreter: the tlc_rule_fn of every rule-file rule; payload is the
  *  tlc_rf_rule. */

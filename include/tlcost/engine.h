@@ -34,6 +34,10 @@ typedef struct tlc_allocator {
  * remembers its allocator, new blocks come from the newest such engine
  * still alive. Read docs/api.md, "Memory", before using it. */
 #define TLC_ENGINE_GMP_ALLOCATOR (1u << 1)
+/* Start without the rule packs (rule files for vendor kernels that ship
+ * with tlcost, docs/packs.md); load some with tlc_engine_load_pack. An
+ * engine with TLC_ENGINE_NO_BUILTINS has no packs either. */
+#define TLC_ENGINE_NO_PACKS (1u << 2)
 
 typedef struct tlc_engine_options {
 	uint32_t size;                  /* sizeof(tlc_engine_options) */
@@ -41,8 +45,9 @@ typedef struct tlc_engine_options {
 	const tlc_allocator *allocator; /* NULL = malloc/realloc/free */
 } tlc_engine_options;
 
-/** Creates an engine with the built-in rules registered (unless
- *  TLC_ENGINE_NO_BUILTINS). opts may be NULL. Free with tlc_engine_free. */
+/** Creates an engine with the built-in rules and then every rule pack
+ *  registered (unless TLC_ENGINE_NO_BUILTINS, or TLC_ENGINE_NO_PACKS for
+ *  the packs). opts may be NULL. Free with tlc_engine_free. */
 int tlc_engine_new(tlc_engine **out, const tlc_engine_options *opts);
 void tlc_engine_free(tlc_engine *eng);
 
@@ -66,6 +71,19 @@ int tlc_engine_register_rule(tlc_engine *eng, const tlc_rule_def *def);
  *  rule_duplicate (at the rule's name); rules_io_error (file only). */
 int tlc_engine_load_rules_file(tlc_engine *eng, const char *path);
 
+/** Registers the rule pack NAME (docs/packs.md) as provider "pack:NAME";
+ *  loading a pack already loaded does nothing. Load packs before plugins and
+ *  rule files: a later rule of another provider for an op a pack covers
+ *  replaces the pack's rule with a rule_override notice (never
+ *  rule_duplicate). Errors: pack_unknown (the message lists the packs),
+ *  invalid_argument. */
+int tlc_engine_load_pack(tlc_engine *eng, const char *name);
+
+/** The rule packs this libtlcost ships, in load order: their count and
+ *  the i-th name ("aiter"); NULL when i is out of range. Static strings. */
+size_t tlc_pack_count(void);
+const char *tlc_pack_name(size_t i);
+
 /** What a plugin exposes, read without registering anything. */
 typedef struct tlc_plugin_info {
 	uint32_t abi_version;
@@ -86,7 +104,7 @@ typedef struct tlc_rule_info {
 	tlc_rule_kind kind;
 	tlc_evidence evidence;
 	const char *note;
-	const char *provider; /* "builtin:matmul", "plugin:example", "api", "rules:FILE" */
+	const char *provider; /* "builtin:matmul", "pack:aiter", "plugin:example", "api", "rules:FILE" */
 	int overrides;        /* replaced a rule of another provider */
 } tlc_rule_info;
 

@@ -68,20 +68,37 @@ PyObject *tlpy_capture_text(tlpy_writer w, void *payload)
 
 static int engine_init(tlpy_engine *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "builtins", "load_env", NULL };
+	static char *kwlist[] = { "builtins", "load_env", "packs", NULL };
 	int builtins = 1, load_env = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &builtins, &load_env))
+	PyObject *packs = Py_None; /* None: every pack; else a sequence of pack names */
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|ppO", kwlist, &builtins, &load_env, &packs))
 		return -1;
 	if (self->eng)
 		return 0;
+	PyObject *names = NULL;
+	if (packs != Py_None && !(names = PySequence_Fast(packs, "packs must be a list of names")))
+		return -1;
 	tlc_engine_options o = { sizeof o, builtins ? 0u : TLC_ENGINE_NO_BUILTINS, NULL };
+	if (names)
+		o.flags |= TLC_ENGINE_NO_PACKS;
 	if (!self->rules && !(self->rules = PyList_New(0)))
 		return -1;
 	if (tlc_engine_new(&self->eng, &o) < 0) {
 		self->eng = NULL;
+		Py_XDECREF(names);
 		tlpy_raise_last();
 		return -1;
 	}
+	for (Py_ssize_t i = 0; names && i < PySequence_Fast_GET_SIZE(names); i++) {
+		const char *name = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(names, i));
+		if (!name || tlc_engine_load_pack(self->eng, name) < 0) {
+			Py_DECREF(names);
+			if (name)
+				tlpy_raise_last();
+			return -1;
+		}
+	}
+	Py_XDECREF(names);
 	if (load_env && tlc_engine_load_plugin_env(self->eng) < 0) {
 		tlpy_raise_last();
 		return -1;

@@ -116,11 +116,21 @@ class Engine:
     ...     return tlcost.Cost(other_flops=5 * op.args[0].numel)
 
     ``load_env`` loads TLCOST_PLUGIN_PATH as the tlcost command does.
+    ``packs`` chooses the rule packs for vendor kernels (docs/packs.md):
+    None (the default) loads every pack, as the tlcost command does; a
+    list of names (or one comma-separated string) loads only those, and
+    ``[]`` none (``tlcost --no-packs``). An unknown name raises the
+    library's pack_unknown error. Your rules replace a pack's rule for the
+    same op without ``override``.
     """
 
     def __init__(self, plugins: Iterable[str] = (), rules: Iterable[str] = (),
-                 builtins: bool = True, load_env: bool = True):
-        self._c = _tlcost.Engine(builtins=builtins, load_env=load_env)
+                 builtins: bool = True, load_env: bool = True,
+                 packs: Optional[Iterable[str]] = None):
+        if isinstance(packs, str):
+            packs = [p for p in packs.split(",")]
+        self._c = _tlcost.Engine(builtins=builtins, load_env=load_env,
+                                 packs=None if packs is None else list(packs))
         for p in plugins:
             self.load_plugin(p)
         for r in rules:
