@@ -93,8 +93,13 @@ def t_ws_between(n, d):
 
 
 def t_ws_gaps(n, d):
-    """n whitespace bytes spread evenly over every gap between events."""
-    evs = base_trace_events()
+    """n whitespace bytes spread evenly over every gap between events (of
+    two ops: five gaps, so that from the check's sizes on every gap is
+    longer than the trace reader's 64 KiB window; with many short gaps the
+    cost per byte steps from the fast path's to yajl's as the gaps outgrow
+    the window, between 1 and 4 MiB over 59 gaps: a step between two
+    linear regimes that the three sizes of the check would read as a trend)."""
+    evs = base_trace_events(2)
     per = n // (len(evs) - 1)
     return write(d, "ws_gaps.json", trace_text(evs, seps={k: "," + ws(per) for k in range(len(evs) - 1)}))
 
@@ -299,9 +304,12 @@ def o_module_depth(n, d):
 
 
 def o_args(n, d):
-    """20 unknown ops of n tensor arguments each."""
+    """5 unknown ops of n tensor arguments each (the check starts at 2048
+    arguments, lines of about 80 KB: below about 1000 the cost per argument
+    steps up as the lines outgrow the op-log reader's batch window, a step
+    between two linear regimes, not a trend)."""
     args = [{"shape": [2, 3], "dtype": "float32"}] * n
-    lines = [mm_record(i, op="mylib::wide", args=args) for i in range(20)]
+    lines = [mm_record(i, op="mylib::wide", args=args) for i in range(5)]
     return write(d, "args.jsonl", oplog(lines))
 
 

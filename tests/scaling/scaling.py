@@ -47,24 +47,10 @@ FLAT = 0.02         # an increment below 2% of c1 is no growth
 # report XFAIL until the fix lands (then the entry goes, and XPASS says so).
 # Keys: (axis, command, metric); command or metric None = every one.
 KNOWN_SUPERLINEAR = {
-    # issue 23 finding 1: the trace reader's window rescans the whitespace
-    # between events (engine/input/trace.c): instructions quadratic in the run
-    ("trace: whitespace between events (one run)", None, "Ir"): "issue 23 finding 1",
-    # issue 23 finding 2: the module cost tree's memory is quadratic in the
-    # module path depth (engine/report/tree.c)
-    ("oplog: module path depth", "tree", None): "issue 23 finding 2",
-    ("oplog: module path depth", "report", None): "issue 23 finding 2",
-    # New findings of this check (issue 23, scaling branch), not fixed yet:
-    # 3. whitespace before the events array's closing bracket: instructions
-    #    quadratic in the run (tlc_trace__read_stream, the same window as
-    #    finding 1: 1, 4, 16 MiB of it cost 0.06, 0.18, 0.62 s natively).
-    ("trace: whitespace before ]", None, "Ir"): "issue 23 finding 3",
-    # 4. whitespace inside one event (its args): the fast path's extent scan
-    #    (tlc_json_trace__extent) starts over from the event's first byte
-    #    each time more of it arrives, until the event outgrows the window
-    #    and goes to yajl: 43 M, 136 M, 237 M, 345 M instructions at 0.5, 1,
-    #    2, 4 MiB (super-linear up to about 1 MiB, linear after).
-    ("trace: whitespace inside args", None, "Ir"): "issue 23 finding 4",
+    # empty: findings 1 and 2 of issue 23 and this check's own findings 3
+    # (whitespace before the events' closing bracket) and 4 (whitespace
+    # inside one event's args) scale linearly since the trace reader's and
+    # the tree's fixes were merged
 }
 
 # (axis label, generator, N for check, N for bench, heap sizes up to hmax * N,
@@ -83,6 +69,10 @@ FLOPS = ("flops", ["flops", "{in}"])
 LEDGER = ("ledger", ["ledger", "{in}"])
 TREE = ("tree", ["tree", "{in}"])
 REPORT = ("report", ["report", "{in}"])
+# a tree shows at most 256 levels (deeper is refused, tree_too_deep: each row
+# carries its full path); --depth bounds what is shown, so the module-depth
+# axis measures reading and building the tree at any depth
+TREE_D8 = ("tree --depth 8", ["tree", "--depth", "8", "{in}"])
 PROFILE = ("profile", ["profile", "--by", "op", "--top", "0", "{in}"])
 PROFILE_MOD = ("profile --by module", ["profile", "--by", "module", "--top", "0", "{in}"])
 JOIN = ("join", ["join", "{in}"])
@@ -92,7 +82,7 @@ CASES = [
     ("trace: events", gen.t_events, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
     ("trace: whitespace between events (one run)", gen.t_ws_between, 1 << 18, 8 << 20, 16,
      [FLOPS, JOIN]),
-    ("trace: whitespace in every gap", gen.t_ws_gaps, 1 << 18, 8 << 20, 16, [FLOPS]),
+    ("trace: whitespace in every gap", gen.t_ws_gaps, 1 << 19, 32 << 20, 16, [FLOPS]),
     ("trace: whitespace inside args", gen.t_ws_args, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("trace: whitespace before ]", gen.t_ws_end, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("trace: op name length", gen.t_name_len, 1 << 15, 1 << 17, 16, [FLOPS, LEDGER, PROFILE]),
@@ -110,8 +100,8 @@ CASES = [
     ("oplog: arg string length", gen.o_arg_str, 1 << 15, 1 << 20, 16, [FLOPS]),
     ("oplog: JSON nesting in an unknown field", gen.o_nest, 3, 3, 4, [FLOPS]),
     ("oplog: JSON nesting, 17 + N levels", gen.o_nest_deep, 10, 10, 4, [FLOPS]),
-    ("oplog: module path depth", gen.o_module_depth, 64, 1024, 16, [TREE, REPORT, PROFILE_MOD]),
-    ("oplog: arguments per op", gen.o_args, 128, 4096, 16, [FLOPS, LEDGER]),
+    ("oplog: module path depth", gen.o_module_depth, 64, 1024, 16, [TREE_D8, REPORT, PROFILE_MOD]),
+    ("oplog: arguments per op", gen.o_args, 2048, 65536, 16, [FLOPS, LEDGER]),
     ("oplog: dims per tensor", gen.o_dims, 8, 16, 8, [FLOPS]),
     ("merge: partials", gen.m_partials, 16, 1024, 16,
      [("merge", ["merge", "--format", "json", "{in}/*"])]),
