@@ -15,7 +15,8 @@ static void help(FILE *out)
 	        "--format json holds the same; --format csv writes one row per op.\n\n"
 	        RA_CEIL_HELP
 	        "  --top K          tree children per node (default 5)\n"
-	        "  --depth D        tree depth (default 2)\n"
+	        "  --depth D        tree depth (default: the least from 2 to 8 whose\n"
+	        "                   remainder rows hide at most 10%% of the FLOPs)\n"
 	        "  --cache-bytes N  roofline cache-resident threshold (default 4194304)\n");
 }
 

@@ -65,6 +65,14 @@ golden report_tiny.json --format json report "$TINY"
 golden report_tiny.csv --format csv report "$TINY"
 # --- goldens on model fixtures ---
 golden report_resnet50.txt report --device a100-sxm-80gb "$R50"
+# The report's tree depth (docs/reports.md): without --depth the least from 2
+# to 8 whose remainder rows hide <= 10% of the FLOPs (report_resnet50.txt:
+# depth 2 hides 7,998,090,792 of 8,239,638,056 forward FLOPs, 97%; depth 3
+# hides 753,077,800, 9.1%, so 3); --depth 2 keeps 2 and says nothing more.
+"$TLCOST" report --depth 2 --device a100-sxm-80gb "$R50" > "$tmp/r2" 2>&1 || bad "report --depth 2 failed"
+grep -q "^cost tree, forward (top 5 per node, depth 2; " "$tmp/r2" || bad "report --depth 2: not depth 2"
+grep -q "depth chosen" "$tmp/r2" && bad "report --depth 2: says the depth was chosen"
+grep -q "^hidden in remainder rows: 7,998,090,792 FLOPs" "$tmp/r2" || bad "report --depth 2: hidden amount"
 golden tree_resnet18.txt tree --top 4 --depth 3 "$R18"
 
 # --- refusals and warnings ---

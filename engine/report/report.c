@@ -3,6 +3,7 @@
  * roofline summary. JSON holds the same; CSV is one row per op. */
 #include <stdlib.h>
 #include <string.h>
+#include <gmp.h>
 #include "reports.h"
 #include "textw.h"
 #include "eval.h"
@@ -25,15 +26,48 @@ static tlc_phase tree_phase(const tlc_eval *ev)
 	return TLC_PHASE_FORWARD;
 }
 
-static int prepare(report_ctx *c)
+/* Without tree_depth the report shows the least depth from 2 to 8 whose
+ * remainder rows hold at most a tenth of the phase's FLOPs (a fixed depth 2
+ * hid 97% of resnet50's forward FLOPs below it), or depth 8. */
+#define AUTO_DEPTH_MIN 2
+#define AUTO_DEPTH_MAX 8
+
+/* hidden * 10 <= total, exactly (the tree's figures are exact decimals) */
+static int hides_little(const tlc_tree *t)
+{
+	mpz_t h, tot;
+	mpz_init_set_str(h, tlc_tree_hidden_flops(t), 10);
+	mpz_init_set_str(tot, tlc_tree_total_flops(t), 10);
+	mpz_mul_ui(h, h, 10);
+	int r = mpz_cmp(h, tot) <= 0;
+	mpz_clear(h);
+	mpz_clear(tot);
+	return r;
+}
+
+static int build_tree(report_ctx *c)
 {
 	tlc_tree_options to;
 	memset(&to, 0, sizeof to);
 	to.size = sizeof to;
 	to.phase = tree_phase(c->ev);
 	to.top = c->o.tree_top ? c->o.tree_top : 5;
-	to.depth = c->o.tree_depth ? c->o.tree_depth : 2;
-	int rc = tlc_tree_build(&c->tree, c->ev, &to);
+	if (c->o.tree_depth) {
+		to.depth = c->o.tree_depth;
+		return tlc_tree_build(&c->tree, c->ev, &to);
+	}
+	for (to.depth = AUTO_DEPTH_MIN;; to.depth++) {
+		int rc = tlc_tree_build(&c->tree, c->ev, &to);
+		if (rc || to.depth == AUTO_DEPTH_MAX || hides_little(c->tree))
+			return rc;
+		tlc_tree_free(c->tree);
+		c->tree = NULL;
+	}
+}
+
+static int prepare(report_ctx *c)
+{
+	int rc = build_tree(c);
 	if (rc)
 		return rc;
 	tlc_roofline_options ro;
@@ -170,6 +204,10 @@ static void write_text(FILE *out, report_ctx *c)
 	tlc_digits h = { 0 };
 	fprintf(out, "\ncost tree, %s (top %zu per node, depth %zu; `tlcost tree` for more):\n",
 	        tlc_phase_name(to->phase), to->top, to->depth);
+	if (!c->o.tree_depth)
+		fputs(hides_little(c->tree)
+		      ? "(depth chosen: the least from 2 whose remainder rows hide <= 10% of FLOPs)\n"
+		      : "(depth 8, the most chosen: remainder rows still hide > 10% of FLOPs)\n", out);
 	tlc_rep__tree_text_rows(out, c->tree, 80);
 	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
 	        tlc_textw__group(&h, tlc_tree_hidden_flops(c->tree)));

@@ -28,7 +28,8 @@ typedef struct tlc_report_options {
 	uint32_t size;          /* sizeof(tlc_report_options) */
 	tlc_ceilings ceilings;  /* roofline summary; none found: says so */
 	size_t tree_top;        /* 0: 5 */
-	size_t tree_depth;      /* 0: 2 */
+	size_t tree_depth;      /* 0: the least depth from 2 to 8 whose remainder rows hide at most
+	                         * 10% of the phase's FLOPs (else 8) */
 	int64_t cache_bytes;    /* as in tlc_roofline_options */
 } tlc_report_options;
 
