@@ -65,6 +65,31 @@ golden report_tiny.json --format json report "$TINY"
 golden report_tiny.csv --format csv report "$TINY"
 # --- goldens on model fixtures ---
 golden report_resnet50.txt report --device a100-sxm-80gb "$R50"
+# The tree's columns stay aligned at any size (issue 28 item 5): an op of
+# 2 x 100000^3 = 2,000,000,000,000,000 FLOPs (25 characters with commas)
+# beside ones of 2 x 2^3 = 16 FLOPs; every row's two FLOPs columns, the
+# percentages and unk end where the header's do, in tree and report.
+printf '%s\n' '{"format":"tlcost-oplog","version":1}' \
+	'{"id":0,"op":"aten::mm","module":"big","module_type":"L","module_call":0,"args":[{"shape":[100000,100000],"dtype":"float32"},{"shape":[100000,100000],"dtype":"float32"}]}' \
+	'{"id":1,"op":"aten::mm","module":"small","module_type":"L","module_call":0,"args":[{"shape":[2,2],"dtype":"float32"},{"shape":[2,2],"dtype":"float32"}]}' \
+	> "$tmp/wide.jsonl"
+for sub in tree report; do
+	"$TLCOST" $sub "$tmp/wide.jsonl" > "$tmp/wide.$sub" 2>&1 || bad "$sub of a 2e15-FLOP op failed"
+	python3 - "$tmp/wide.$sub" <<'PY' || bad "$sub: columns not aligned beside a 2e15-FLOP op"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [l for l in lines if "subtree FLOPs" in l][0]
+ends = [head.index("subtree FLOPs") + 13, head.index("self FLOPs") + 10, head.index("unk") + 3]
+rows = [l for l in lines if re.match(r"^ *[0-9,]+ +[0-9.]+ +[0-9,]+ +[0-9.]+ +[0-9]+  ", l)]
+assert len(rows) >= 3, rows
+assert any("2,000,000,000,000,000" in r for r in rows), rows
+for r in rows:
+    m = re.match(r"^( *[0-9,]+) ( *[0-9.]+) ( *[0-9,]+) ( *[0-9.]+) ( *[0-9]+)  ", r)
+    got = [m.end(1), m.end(3), m.end(5)]
+    assert got == ends, (r, got, ends)
+PY
+done
+
 # The report's tree depth (docs/reports.md): without --depth the least from 2
 # to 8 whose remainder rows hide <= 10% of the FLOPs (report_resnet50.txt:
 # depth 2 hides 7,998,090,792 of 8,239,638,056 forward FLOPs, 97%; depth 3

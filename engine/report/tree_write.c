@@ -8,8 +8,43 @@ static const char *kind_name(tlc_tree_row_kind k)
 	return k == TLC_TREE_MORE ? "more" : k == TLC_TREE_BELOW ? "below" : "node";
 }
 
+/* Column widths: at least the headers', and wide enough for the largest
+ * figure of any row, so the columns stay aligned at any size. */
+typedef struct cols {
+	int flops, unk;
+} cols;
+
+static int digits_u64(unsigned long long v)
+{
+	int n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static cols widths(const tlc_tree *t)
+{
+	cols c = { 14, 3 };
+	tlc_digits d = { 0 };
+	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
+		const tlc_tree_row *r = tlc_tree_row_at(t, i);
+		int w = (int)strlen(tlc_textw__group(&d, r->subtree_flops));
+		if (w > c.flops)
+			c.flops = w;
+		w = (int)strlen(tlc_textw__group(&d, r->self_flops));
+		if (w > c.flops)
+			c.flops = w;
+		if (digits_u64(r->subtree_unknown) > c.unk)
+			c.unk = digits_u64(r->subtree_unknown);
+	}
+	tlc_textw__digits_free(&d);
+	return c;
+}
+
 /* One row; width > 0 cuts the label so the line fits (marked with '~'). */
-static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
+static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 {
 	tlc_digits sub = { 0 }, self = { 0 };
 	char label[600];
@@ -17,7 +52,7 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
 	else
 		snprintf(label, sizeof label, "%s", r->label);
-	size_t used = 47 + 2 * r->depth;
+	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth;
 	if (width && used + strlen(label) > width) {
 		size_t keep = width > used + 8 ? width - used - 1 : 7;
 		if (keep < strlen(label)) {
@@ -25,20 +60,21 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width)
 			label[keep + 1] = '\0';
 		}
 	}
-	fprintf(out, "%14s %5.1f %14s %5.1f %3llu  %*s%s\n",
-	        tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct,
-	        tlc_textw__group(&self, r->self_flops), r->self_pct,
-	        (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
+	fprintf(out, "%*s %5.1f %*s %5.1f %*llu  %*s%s\n",
+	        c.flops, tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct,
+	        c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct,
+	        c.unk, (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
 	tlc_textw__digits_free(&sub);
 	tlc_textw__digits_free(&self);
 }
 
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 {
-	fprintf(out, "%14s %5s %14s %5s %3s  %s\n", "subtree FLOPs", "%", "self FLOPs", "%",
-	        "unk", "module call");
+	cols c = widths(t);
+	fprintf(out, "%*s %5s %*s %5s %*s  %s\n", c.flops, "subtree FLOPs", "%", c.flops,
+	        "self FLOPs", "%", c.unk, "unk", "module call");
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
-		text_row(out, tlc_tree_row_at(t, i), width);
+		text_row(out, tlc_tree_row_at(t, i), width, c);
 }
 
 static void write_text(FILE *out, const tlc_tree *t)
