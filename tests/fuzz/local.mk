@@ -41,6 +41,10 @@ endif
 FUZZ_LIBSRC = $(filter %.c,$(TLC_CORE_SRCS))
 FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
 FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(patsubst %.cpp,%.o,$(filter %.cpp,$(TLC_CORE_SRCS))))
+# generated at build time in the build tree (rules/packs/local.mk: the packs'
+# rule files embedded in the library), so compiled from there
+FUZZ_GENSRC = $(nodist_libtl_registry_la_SOURCES)
+FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(FUZZ_GENSRC:.c=.o))
 FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h $(top_srcdir)/rules/*.h)
 FUZZ_NAMES = oplog trace rules desc devices rulefile savedjoin
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
@@ -53,6 +57,10 @@ CLEANFILES += $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 
 tests/fuzz/obj/%.o: $(top_srcdir)/%.c $(FUZZ_HDRS)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(FUZZ_CC) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(addprefix tests/fuzz/obj/,$(FUZZ_GENSRC:.c=.o)): tests/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CC)$(FUZZ_CC) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(FUZZ_CFLAGS) -c -o $@ $<
 
