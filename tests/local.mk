@@ -32,7 +32,7 @@ tests_test_rulefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_rulefile_LDADD = libtlcore.la $(CMOCKA_LIBS)
 
 TESTS += tests/rulefile_cli.sh
-EXTRA_DIST += tests/rulefile_cli.sh tests/fixtures/rules docs/rule-files.md \
+EXTRA_DIST += tests/cli_lib.sh tests/rulefile_cli.sh tests/fixtures/rules docs/rule-files.md \
 	examples/fused_gelu.tlrules
 
 # libFuzzer target for the parser and interpreter: `make tests/fuzz/fuzz_rulefile`

@@ -32,23 +32,7 @@ out=${TMPDIR:-/tmp}/tlc-packs-cli.$$
 fails=0
 trap 'rm -f "$out" "$out.err"' EXIT
 
-check() { # description, fixed string expected in $out
-	if grep -F -q -- "$2" "$out"; then :; else
-		echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1))
-	fi
-}
-absent() { # description, fixed string that must not be in $out
-	if grep -F -q -- "$2" "$out"; then
-		echo "FAIL: $1: unexpected '$2'"; cat "$out"; fails=$((fails + 1))
-	fi
-}
-run() { # expected exit status, args...
-	want=$1; shift
-	$T "$@" > "$out" 2> "$out.err"
-	rc=$?
-	cat "$out.err" >> "$out"
-	[ "$rc" -eq "$want" ] || { echo "FAIL: tlcost $* exited $rc, expected $want"; cat "$out"; fails=$((fails + 1)); }
-}
+. "$top_srcdir/tests/cli_lib.sh"
 
 # on by default: listed with their provider
 run 0 rules
