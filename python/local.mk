@@ -71,3 +71,8 @@ else
 bench-map:
 	@echo "bench-map: skipped (the Python package was not built: install python3-dev)"
 endif
+
+# Issue 28 item 4 (docs/python.md): `with tlcost.counting()`,
+# Report.to_pandas()/_repr_html_, tlcost.from_profiler().
+TLCOST_PY_SOURCES += python/tlcost/counter.py
+TLCOST_PY_TESTS += tests/python/test_counting.py

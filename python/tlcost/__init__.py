@@ -41,7 +41,7 @@ def merge_partials(partials, names=None) -> str:
     return _tlcost.merge(list(zip(names, partials)))
 _tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
-__all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
+__all__ = ["capture", "counting", "read", "measure_clean_step", "register_rule", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
            "default_engine", "library_version", "merge_partials", "Error", "OutOfMemoryError", "FileError",
            "InvalidArgumentError", "ParseError", "InputError", "VersionError",
@@ -63,9 +63,11 @@ def __getattr__(name):
     # torch is imported only when a capture function is first used, so
     # tlcost.read works where torch is not installed; where it is not, using
     # one raises tlcost.UnavailableError (python_module_unavailable)
-    if name in ("capture", "measure_clean_step", "StepTime", "MODES"):
+    if name in ("capture", "measure_clean_step", "StepTime", "MODES", "counting"):
         try:
             from . import live as _cap
+            if name == "counting":
+                from . import counter as _cap
         except ImportError as e:   # an interpreter without torch (not the one built for)
             from .errors import module_unavailable
             raise module_unavailable(e, "tlcost.%s" % name) from None
