@@ -76,3 +76,5 @@ endif
 # Report.to_pandas()/_repr_html_, tlcost.from_profiler().
 TLCOST_PY_SOURCES += python/tlcost/counter.py
 TLCOST_PY_TESTS += tests/python/test_counting.py
+TLCOST_PY_SOURCES += python/tlcost/frames.py
+TLCOST_PY_TESTS += tests/python/test_frames.py

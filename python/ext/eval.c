@@ -584,6 +584,116 @@ static PyObject *eval_write(tlpy_eval *self, PyObject *args, PyObject *kw)
 	return r;
 }
 
+/* ---- the kept op rows, column by column (Report.to_pandas("rows")) ---- */
+
+/* One cost field as an exact int; NULL (an exception set) on failure. */
+static PyObject *cost_field(const tlc_cost *c, tlc_cost_field f)
+{
+	char *dec = NULL;
+	if (tlc_cost_get_str(&dec, c, f) < 0)
+		return tlpy_raise_last();
+	PyObject *v = tlpy_int_from_dec(dec);
+	tlc_free(dec);
+	return v;
+}
+
+static PyObject *col_i64(int has, int64_t v)
+{
+	if (!has)
+		Py_RETURN_NONE;
+	return PyLong_FromLongLong((long long)v);
+}
+
+static PyObject *col_text(const char *s)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return PyUnicode_FromString(s);
+}
+
+#define ROW_COLUMNS 24
+static const char *const row_columns[ROW_COLUMNS] = {
+	"id", "parent", "name", "overload", "phase", "module", "module_type", "module_call",
+	"class", "reason", "macs", "other_flops", "bytes_read", "bytes_written", "bytes_unknown",
+	"evidence", "shapes", "dtype", "host_ns", "thread", "correlation", "attribution",
+	"device_time_ns", "kernel_time_ns"
+};
+
+/* Row i's values in row_columns' order into cols (new references). The
+ * cost fields are None where the row has no cost (an unknown op: unknown
+ * is never 0), the device times None where no join gave the row one. */
+static int row_values(PyObject **v, const tlc_op_row *r)
+{
+	const tlc_cost *c = r->cost;
+	int dev = (r->row_flags & TLC_ROW_HAS_DEVICE_TIME) != 0;
+	const char *dt = r->dtype == TLC_DTYPE_NONE ? NULL : tlc_dtype_names(r->dtype, NULL);
+	v[0] = PyLong_FromLongLong((long long)r->id);
+	v[1] = col_i64(r->parent >= 0, r->parent);
+	v[2] = PyUnicode_FromString(r->name);
+	v[3] = PyUnicode_FromString(r->overload ? r->overload : "");
+	v[4] = PyUnicode_FromString(tlc_phase_name(r->phase));
+	v[5] = PyUnicode_FromString(r->module ? r->module : "");
+	v[6] = col_text(r->module_type);
+	v[7] = col_i64(r->module_call >= 0, r->module_call);
+	v[8] = PyUnicode_FromString(tlc_class_name(r->cls));
+	v[9] = col_text(r->reason);
+	for (int f = 0; f < 4; f++)
+		v[10 + f] = c ? cost_field(c, (tlc_cost_field)f) : (Py_INCREF(Py_None), Py_None);
+	v[14] = c ? PyBool_FromLong(tlc_cost_bytes_unknown(c)) : (Py_INCREF(Py_None), Py_None);
+	v[15] = c ? PyUnicode_FromString(tlc_evidence_name(tlc_cost_evidence(c)))
+	          : (Py_INCREF(Py_None), Py_None);
+	v[16] = col_text(r->shapes);
+	v[17] = col_text(dt);
+	v[18] = col_i64((r->op_flags & TLC_OP_HAS_HOST_NS) != 0, r->host_ns);
+	v[19] = col_i64((r->op_flags & TLC_OP_HAS_THREAD) != 0, r->thread);
+	v[20] = PyLong_FromLongLong((long long)r->correlation);
+	v[21] = r->attribution == TLC_ATTR_NONE ? (Py_INCREF(Py_None), Py_None)
+	                                        : PyUnicode_FromString(tlc_attribution_name(r->attribution));
+	v[22] = col_i64(dev, r->device_time_ns);
+	v[23] = col_i64(dev, r->kernel_time_ns);
+	for (int k = 0; k < ROW_COLUMNS; k++)
+		if (!v[k])
+			return -1;
+	return 0;
+}
+
+static PyObject *eval_op_rows(tlpy_eval *self, PyObject *unused)
+{
+	if (!ready(self, 1))
+		return NULL;
+	size_t n = tlc_eval_op_count(self->ev);
+	PyObject *cols[ROW_COLUMNS] = { NULL };
+	PyObject *out = NULL;
+	for (int k = 0; k < ROW_COLUMNS; k++)
+		if (!(cols[k] = PyList_New((Py_ssize_t)n)))
+			goto done;
+	for (size_t i = 0; i < n; i++) {
+		tlc_op_row r = TLC_OP_ROW_INIT;
+		PyObject *v[ROW_COLUMNS] = { NULL };
+		if (tlc_eval_op_get(self->ev, i, &r) < 0) {
+			tlpy_raise_last();
+			goto done;
+		}
+		int rc = row_values(v, &r);
+		for (int k = 0; k < ROW_COLUMNS; k++) {
+			if (rc < 0)
+				Py_XDECREF(v[k]);
+			else
+				PyList_SET_ITEM(cols[k], (Py_ssize_t)i, v[k]);
+		}
+		if (rc < 0)
+			goto done;
+	}
+	out = PyDict_New();
+	for (int k = 0; out && k < ROW_COLUMNS; k++)
+		if (PyDict_SetItemString(out, row_columns[k], cols[k]) < 0)
+			Py_CLEAR(out);
+done:
+	for (int k = 0; k < ROW_COLUMNS; k++)
+		Py_XDECREF(cols[k]);
+	return out;
+}
+
 static PyMethodDef eval_methods[] = {
 	{ "set_info", (PyCFunction)(void (*)(void))eval_set_info, METH_VARARGS | METH_KEYWORDS,
 	  "header facts (format, producer, model, device, params, tokens, meta_json)" },
@@ -601,6 +711,8 @@ static PyMethodDef eval_methods[] = {
 	{ "write_log", (PyCFunction)eval_write_log, METH_O, "recorded op lines to writer(bytes)" },
 	{ "write", (PyCFunction)(void (*)(void))eval_write, METH_VARARGS | METH_KEYWORDS,
 	  "a report as text, JSON or CSV" },
+	{ "op_rows", (PyCFunction)eval_op_rows, METH_NOARGS,
+	  "the kept op rows as {column: list} (exact ints; None where unknown)" },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -151,7 +151,8 @@ def print_error(e: Error, stream=None, prog: str = "tlcost") -> None:
 
 #: the Debian package of each optional module the package imports
 _DEBIAN = {"torch": "python3-torch", "torchvision": "python3-torchvision",
-           "distributed": "python3-distributed", "dask": "python3-dask"}
+           "distributed": "python3-distributed", "dask": "python3-dask",
+           "pandas": "python3-pandas"}
 
 
 def module_unavailable(exc: ImportError, what: str) -> UnavailableError:

@@ -270,6 +270,24 @@ class Report:
                     cache_bytes=_cache(cache_bytes),
                     **_ceilings(device=device, **ceilings))
 
+    # ---- notebooks (python/tlcost/frames.py) ----
+    def to_pandas(self, table: str = "rows", by: str = "type",
+                  phase: Optional[str] = None):
+        """A pandas DataFrame of one table: "rows" (one per kept op row:
+        the library's exact cost fields, None where unknown), "groups"
+        (the rows of ``profile(by=by, top=0, phase=phase)``: by "type",
+        "op" or "module") or "ledger" (the ``tlcost ledger`` entries).
+        Integer columns are int64 where every value fits and is known,
+        else object columns of exact Python ints. Without pandas:
+        UnavailableError python_module_unavailable."""
+        from .frames import to_pandas
+        return to_pandas(self, table, by, phase)
+
+    def _repr_html_(self) -> str:
+        """The notebook view: headline, totals per phase, ledger."""
+        from .frames import repr_html
+        return repr_html(self)
+
     # ---- the op log ----
     def save(self, path: str) -> None:
         """Write the op log v1 of a capture; gzip (level 9, mtime 0, no
