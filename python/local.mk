@@ -78,3 +78,5 @@ TLCOST_PY_SOURCES += python/tlcost/counter.py
 TLCOST_PY_TESTS += tests/python/test_counting.py
 TLCOST_PY_SOURCES += python/tlcost/frames.py
 TLCOST_PY_TESTS += tests/python/test_frames.py
+TLCOST_PY_SOURCES += python/tlcost/profiler.py
+TLCOST_PY_TESTS += tests/python/test_profiler.py

@@ -41,12 +41,16 @@ def merge_partials(partials, names=None) -> str:
     return _tlcost.merge(list(zip(names, partials)))
 _tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
-__all__ = ["capture", "counting", "read", "measure_clean_step", "register_rule", "Report", "View",
+__all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
            "default_engine", "library_version", "merge_partials", "Error", "OutOfMemoryError", "FileError",
            "InvalidArgumentError", "ParseError", "InputError", "VersionError",
            "NotFoundError", "ExistsError", "PluginError", "ValueOverflowError",
            "RefusedError", "UnavailableError", "StateError"]
+
+# issue 28 item 4: counting() (torch, imported lazily below), from_profiler()
+from .profiler import from_profiler  # noqa: E402
+__all__ += ["counting", "from_profiler"]
 
 
 def register_rule(name, fn=None, **kw):
