@@ -31,12 +31,10 @@ import torch
 from torch.autograd import profiler as _profiler
 from torch.autograd.variable import Variable as _Variable
 
-import _tlcost
-
 from .engine import Engine, default_engine
 from .errors import StateError
-from .live import (ModuleTracker, LiveRecorder, TOOL, _bad_arg, _check_meta,
-                   _check_str, _check_tokens, _device_name, _json)
+from .live import (ModuleTracker, LiveRecorder, _bad_arg, _check_meta, _check_str,
+                   _check_tokens, _device_name, header, live_eval)
 from .report import Report
 
 _tls = threading.local()        # .open: this thread's open blocks, innermost last
@@ -179,28 +177,15 @@ class Counting:
                 "make a new block for each region: with tlcost.counting() as c2: ...")
         model, engine, timing, record, keep_ops, model_name, tokens, meta, device = self._args
         eng = engine or default_engine()
-        head = {"format": "tlcost-oplog", "version": 1,
-                "producer": "%s (torch %s)" % (TOOL, torch.__version__)}
-        if model_name is not None:
-            head["model"] = model_name
         dev = device
         if dev is None and model is not None:
             for p in model.parameters():
                 dev = _device_name(p.device)
                 break
-        if dev is not None:
-            head["device"] = dev
-        if model is not None:
-            head["params"] = sum(p.numel() for p in model.parameters())
-        if tokens is not None:
-            head["tokens"] = int(tokens)
         meta = dict(meta or {})
         meta.setdefault("mode", "counting")
-        head["meta"] = meta
-        ev = _tlcost.Eval(eng._c, keep_ops=keep_ops, record=record)
-        ev.set_info(format="tlcost-oplog", producer=head["producer"],
-                    model=head.get("model"), device=dev, params=head.get("params", -1),
-                    tokens=head.get("tokens", -1), meta_json=_json(meta))
+        head = header(model_name, model, tokens, meta, dev)
+        ev = live_eval(eng, head, keep_ops, record)
         self._eng, self._ev, self._head = eng, ev, head if record else None
         self._tracker = ModuleTracker(model) if model is not None else None
         self._rec = LiveRecorder(ev, self._tracker, timing=timing)

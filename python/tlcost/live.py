@@ -419,21 +419,35 @@ def _as_inputs(inputs: Any) -> tuple:
     return (inputs,)
 
 
-def header(model_name: Optional[str], model: torch.nn.Module,
+def header(model_name: Optional[str], model: Optional[torch.nn.Module],
            tokens: Optional[int], meta: Optional[Dict[str, Any]] = None,
-           device: str = "cpu") -> Dict[str, Any]:
-    """The op log v1 header of a capture."""
+           device: Optional[str] = "cpu") -> Dict[str, Any]:
+    """The op log v1 header of a capture (or of a tlcost.counting() block:
+    without a model no params, without a device none)."""
     h = {"format": "tlcost-oplog", "version": 1,
          "producer": "%s (torch %s)" % (TOOL, torch.__version__)}
     if model_name is not None:
         h["model"] = model_name
-    h["device"] = device
-    h["params"] = sum(p.numel() for p in model.parameters())
+    if device is not None:
+        h["device"] = device
+    if model is not None:
+        h["params"] = sum(p.numel() for p in model.parameters())
     if tokens is not None:
         h["tokens"] = int(tokens)
     if meta:
         h["meta"] = meta
     return h
+
+
+def live_eval(eng: Engine, head: Dict[str, Any], keep_ops: bool, record: bool):
+    """The live evaluation capture and counting() push into, with the
+    header's facts set."""
+    ev = _tlcost.Eval(eng._c, keep_ops=keep_ops, record=record)
+    ev.set_info(format="tlcost-oplog", producer=head["producer"],
+                model=head.get("model"), device=head.get("device"),
+                params=head.get("params", -1), tokens=head.get("tokens", -1),
+                meta_json=_json(head["meta"]) if head.get("meta") else None)
+    return ev
 
 
 def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
@@ -480,11 +494,7 @@ def capture(model: torch.nn.Module, inputs: Any, mode: str = "fwd_grad", *,
     if mode == "train":
         meta.setdefault("optimizer", optimizer)
     head = header(model_name, model, tokens, meta, dev)
-    ev = _tlcost.Eval(eng._c, keep_ops=keep_ops, record=record)
-    ev.set_info(format="tlcost-oplog", producer=head["producer"],
-                model=head.get("model"), device=dev, params=head["params"],
-                tokens=head.get("tokens", -1),
-                meta_json=_json(head["meta"]) if meta else None)
+    ev = live_eval(eng, head, keep_ops, record)
     tracker = ModuleTracker(model)
     rec = LiveRecorder(ev, tracker, timing=timing, nvtx=nvtx)
     saved = _Snapshot(model, mode)
