@@ -20,6 +20,7 @@ tlctest.need_torch()
 
 import torch  # noqa: E402
 import torchvision  # noqa: E402
+from torch.autograd import grad as early_grad  # noqa: E402  (a reference taken before any block)
 
 import tlcost  # noqa: E402
 
@@ -136,6 +137,38 @@ class Counting(tlctest.unittest.TestCase):
         self.assertEqual((o.macs("forward"), o.macs("backward")), (384, 512))
         self.assertGreater(o.ops, i.ops)
         self.assertEqual(figures(o)["backward"], figures(i)["backward"])
+
+    def test_capture_inside_a_block(self):
+        # capture's step runs inside the block: both count it. The block also
+        # counts what capture does around its step (copying the parameters
+        # aside and back: clone/copy_, forward; its zero_grad(set_to_none=True)
+        # after the step: the range's handle, optimizer), which holds no MAC
+        m = mlp()
+        with tlcost.counting(m) as c:
+            cap = tlcost.capture(m, (X,), mode="train", target=T)
+        got, want = figures(c.report()), figures(cap)
+        self.assertEqual(got["backward"], want["backward"])
+        for p in ("forward", "optimizer"):
+            self.assertEqual(got[p][0], want[p][0])                       # MACs
+            self.assertTrue(all(g >= w for g, w in zip(got[p], want[p])), (p, got[p], want[p]))
+        self.assertEqual(cap.macs("backward"), 512)
+
+    def test_grad_held_from_before(self):
+        # a reference to torch.autograd.grad taken before the block still runs
+        # its engine in the backward phase (run_backward); only its seed
+        # gradient (ones_like of the scalar loss: 4 bytes written) is forward
+        m = mlp()
+        with tlcost.counting() as c:
+            loss = torch.nn.functional.cross_entropy(m(X), T)
+            early_grad(loss, list(m.parameters()))
+        with tlcost.counting() as ref:
+            loss = torch.nn.functional.cross_entropy(m(X), T)
+            torch.autograd.grad(loss, list(m.parameters()))
+        a, b = c.report(), ref.report()
+        self.assertEqual((a.macs("forward"), a.macs("backward")), (384, 512))
+        self.assertEqual(figures(b)["backward"][:3], figures(a)["backward"][:3])
+        self.assertEqual(a.bytes_written("forward"), b.bytes_written("forward") + 4)
+        self.assertEqual(a.bytes_written("backward") + 4, b.bytes_written("backward"))
 
     def test_reuse_and_early_report_refused(self):
         c = tlcost.counting()
