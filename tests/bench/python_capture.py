@@ -127,6 +127,16 @@ def main():
 
     rows.append(("dicts + json.dumps to .jsonl", best(jsonl), "file"))
 
+    def counted():
+        model.eval()
+        with torch.no_grad(), tlcost.counting() as c:
+            model(x)
+        assert c.report().ops == N, c.report().ops
+
+    # the same recorder under a with block (issue 28): the ratio shows what
+    # the block's phase wrappers add per op (nothing is expected)
+    rows.append(("with tlcost.counting() (default)", best(counted), "live"))
+
     print("bench-python: %d ops of [4] float32 pointwise, best of %d runs by CPU time" % (N, RUNS))
     print("%-38s %8s %8s %12s" % ("", "wall s", "cpu s", "us/op (cpu)"))
     for name, (c, w), _ in rows:
@@ -135,6 +145,15 @@ def main():
         print("%-38s %8.3f %8.3f %12.2f%s" % (name, w, c, c / N * 1e6, extra))
     live_c, file_c = rows[3][1][0], rows[4][1][0]
     print("%-38s %7.2fx" % ("  live default / JSON Lines writer", live_c / file_c))
+    print("%-38s %7.2fx" % ("  counting() / capture (default)", rows[5][1][0] / live_c))
+    try:
+        import pandas  # noqa: F401
+        rep = tlcost.capture(model, (x,), mode="fwd_nograd_eval")
+        c, w = best(lambda: rep.to_pandas("rows"))
+        print("%-38s %8.3f %8.3f %12.2f  (%.2fx the capture)" % (
+            "Report.to_pandas('rows')", w, c, c / N * 1e6, c / live_c))
+    except ImportError:
+        print("Report.to_pandas('rows'): skipped (pandas is not installed)")
 
     # engine ops/s through the binding: push an aten::mm with two tensors
     eng = tlcost.Engine(load_env=False)
