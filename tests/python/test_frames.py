@@ -10,6 +10,7 @@ ledger table.
 """
 
 import html.parser
+import os
 import sys
 
 import tlctest
@@ -65,6 +66,26 @@ class Frames(tlctest.unittest.TestCase):
         self.assertEqual(set(fwd["module"]) >= {"conv1", "layer1.0.conv1"}, True)
         with self.assertRaises(tlcost.InvalidArgumentError):
             rep.to_pandas("rows", phase="fwd")
+
+    @tlctest.unittest.skipUnless(HAVE_PANDAS, "pandas not installed")
+    def test_rows_of_a_joined_trace(self):
+        # tests/fixtures/trace/small.json by hand: aten::linear [4,8]x[16,8]^T
+        # with bias: 4*8*16 = 512 MACs, 4*16 = 64 other FLOPs; its child
+        # aten::addmm (nested: no cost of its own) launched gemm_kernel (95 us,
+        # correlation 100) and a memset (2 us, correlation 101): device time
+        # 97,000 ns, kernel time 95,000 ns, on the innermost launching op
+        rep = tlcost.read(os.path.join(tlctest.SRC, "tests", "fixtures", "trace",
+                                               "small.json"))
+        rows = rep.to_pandas().set_index("name")
+        lin, mm = rows.loc["aten::linear"], rows.loc["aten::addmm"]
+        self.assertEqual((lin["macs"], lin["other_flops"], lin["class"]), (512, 64, "known"))
+        self.assertEqual((mm["class"], mm["macs"]), ("not_applicable", None))
+        self.assertEqual((mm["device_time_ns"], mm["kernel_time_ns"], mm["attribution"]),
+                         (97000, 95000, "attributed"))
+        self.assertEqual(mm["parent"], lin["id"])
+        # an op log without device records: no device time (None), never 0
+        oplog = tlcost.read(fixture("resnet18.train.oplog.jsonl.gz")).to_pandas()
+        self.assertTrue(all(v is None for v in oplog["device_time_ns"]))
 
     @tlctest.unittest.skipUnless(HAVE_PANDAS, "pandas not installed")
     def test_groups_and_ledger(self):
