@@ -94,22 +94,28 @@ def repr_html(report) -> str:
            "<p><b>tlcost</b> %s &middot; %s ops &middot; <b>%s</b></p>"
            % (e(str(info.get("model") or info.get("format") or "report")),
               _num(report.ops), e(state)),
-           '<table><thead><tr><th>phase</th><th>MACs</th><th>other FLOPs</th>'
-           '<th>FLOPs (fma=2)</th><th>bytes read</th><th>bytes written</th></tr></thead><tbody>']
+           '<table><thead><tr><th style="text-align:left">phase</th>%s</tr></thead><tbody>'
+           % "".join('<th style="text-align:right;padding:0 0 0 1.2em">%s</th>' % h
+                     for h in ("MACs", "other FLOPs", "FLOPs (fma=2)", "bytes read",
+                               "bytes written"))]
     for p in report.phases:
-        vals = (report.macs(p), report.other_flops(p), report.flops(p),
-                report.bytes_read(p), report.bytes_written(p))
+        # bytes where some element size was unknown: a lower bound, marked
+        ge = "" if report.bytes_complete(p) else "&ge; "
+        vals = (_num(report.macs(p)), _num(report.other_flops(p)), _num(report.flops(p)),
+                ge + _num(report.bytes_read(p)), ge + _num(report.bytes_written(p)))
         out.append("<tr><td>%s</td>%s</tr>" % (e(p), "".join(
-            '<td style="text-align:right">%s</td>' % _num(v) for v in vals)))
+            '<td style="text-align:right;padding:0 0 0 1.2em">%s</td>' % v for v in vals)))
     out.append("</tbody></table>")
     ledger = report.ledger
     if ledger:
         out.append("<p>Unknown ops (every total above is a lower bound):</p>"
-                   "<table><thead><tr><th>op</th><th>calls</th><th>reason</th>"
+                   '<table><thead><tr style="text-align:left"><th>op</th>'
+                   '<th style="text-align:right">calls</th><th>reason</th>'
                    "<th>remedy</th></tr></thead><tbody>")
         for x in ledger:
             name = x.name + ("." + x.overload if x.overload else "")
-            out.append("<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>"
+            out.append('<tr style="vertical-align:top"><td><code>%s</code></td>'
+                       '<td style="text-align:right;padding:0 0.8em">%s</td><td style="padding-right:0.8em">%s</td><td>%s</td></tr>'
                        % (e(name), _num(x.count), e(x.reason), e(x.remedy)))
         out.append("</tbody></table>")
     out.append("</div>")
