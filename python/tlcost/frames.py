@@ -115,7 +115,8 @@ def repr_html(report) -> str:
         for x in ledger:
             name = x.name + ("." + x.overload if x.overload else "")
             out.append('<tr style="vertical-align:top"><td><code>%s</code></td>'
-                       '<td style="text-align:right;padding:0 0.8em">%s</td><td style="padding-right:0.8em">%s</td><td>%s</td></tr>'
+                       '<td style="text-align:right;padding:0 0.8em">%s</td>'
+                       '<td style="padding-right:0.8em">%s</td><td>%s</td></tr>'
                        % (e(name), _num(x.count), e(x.reason), e(x.remedy)))
         out.append("</tbody></table>")
     out.append("</div>")
