@@ -24,6 +24,14 @@ from torch.autograd import grad as early_grad  # noqa: E402  (a reference taken 
 
 import tlcost  # noqa: E402
 
+def _pandas():
+    try:
+        import pandas  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 FIGURES = ("macs", "other_flops", "flops", "bytes_read", "bytes_written")
 
 
@@ -137,6 +145,25 @@ class Counting(tlctest.unittest.TestCase):
         self.assertEqual((o.macs("forward"), o.macs("backward")), (384, 512))
         self.assertGreater(o.ops, i.ops)
         self.assertEqual(figures(o)["backward"], figures(i)["backward"])
+
+    def test_autocast(self):
+        # AMP: autocast sits above the dispatch mode, so the block sees the
+        # calls it makes: three casts to bfloat16 (weight, bias, input), the
+        # bfloat16 addmm (2*8*16 = 256 MACs by hand) and, in backward, the
+        # grad weight mm (256 MACs; x needs no gradient)
+        m = torch.nn.Linear(8, 16)
+        with tlcost.counting(m) as c:
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                y = m(X)
+            y.float().sum().backward()
+        rep = c.report()
+        self.assertEqual((rep.macs("forward"), rep.macs("backward")), (256, 256))
+        rows = rep.to_pandas() if _pandas() else None
+        if rows is not None:
+            mm = rows[rows["name"] == "aten::addmm"]
+            self.assertEqual(list(mm["dtype"]), ["bfloat16"])
+            casts = rows[(rows["name"] == "aten::_to_copy") & (rows["phase"] == "forward")]
+            self.assertGreaterEqual(len(casts), 3)
 
     def test_capture_inside_a_block(self):
         # capture's step runs inside the block: both count it. The block also
