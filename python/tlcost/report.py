@@ -86,6 +86,11 @@ class View:
     def __repr__(self) -> str:
         return "<tlcost %s report>" % self._kind
 
+    def _repr_html_(self) -> str:
+        """The notebook view: the command's text, escaped, as it prints."""
+        import html
+        return "<pre>%s</pre>" % html.escape(str(self))
+
 
 def _ceilings(device=None, peak_flops=None, peak_bw=None, basis="advertised",
               dtype=None, devices_file=None) -> Dict[str, Any]:

@@ -9,6 +9,7 @@ NaN) in rows and named with its call count (2, by construction) in the
 ledger table.
 """
 
+import html
 import html.parser
 import os
 import sys
@@ -163,6 +164,9 @@ class Frames(tlctest.unittest.TestCase):
         t = Tags()
         t.feed(page)
         self.assertEqual((t.stack, t.bad), ([], []))        # well nested: escaping held
+        led = rep.ledger_report()._repr_html_()          # a View: the command's text, escaped
+        self.assertTrue(led.startswith("<pre>") and led.endswith("</pre>"))
+        self.assertEqual(html.unescape(led[5:-6]), str(rep.ledger_report()))
         full = tlcost.read(fixture("resnet18.train.oplog.jsonl.gz"))._repr_html_()
         self.assertIn("COMPLETE", full)
         self.assertIn("3,510,132,736", full)                 # backward MACs (tests/models.sh)
