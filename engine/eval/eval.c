@@ -75,6 +75,10 @@ typedef struct pending_list {
 
 struct tlc_eval {
 	tlc_engine *eng;
+	tlc_eval__paired *paired;  /* capture pairing (tlc_eval__set_pairing) */
+	size_t npaired;
+	int has_pairing;
+	tlc_capture_pair_summary pairing;
 	const tlc_allocator *a;
 	tlc_eval__annotation *annots; /* phase annotations (tlc_eval__add_annotation) */
 	size_t nannots, annotcap;
@@ -212,6 +216,7 @@ void tlc_eval_free(tlc_eval *ev)
 	if (!ev)
 		return;
 	free_pending(ev);
+	tlc_alloc__free(ev->a, ev->paired);
 	for (size_t i = 0; i < ev->ncosts; i++)
 		tlc_cost__clear(ev->costs[i]);
 	tlc_alloc__free(ev->a, ev->costs);
@@ -1741,4 +1746,32 @@ int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 		return -1;
 	size_t row = ix ? ix[lo] : lo;
 	return tlc_rows__id(&ev->rows, row) == id ? (int64_t)row : -1;
+}
+
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n,
+                           const tlc_capture_pair_summary *sum)
+{
+	tlc_alloc__free(ev->a, ev->paired);
+	ev->paired = v;
+	ev->npaired = n;
+	ev->pairing = *sum;
+	ev->has_pairing = 1;
+}
+
+const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec)
+{
+	size_t lo = 0, hi = ev ? ev->npaired : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ev->paired[mid].rec < rec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ev && lo < ev->npaired && ev->paired[lo].rec == rec ? &ev->paired[lo] : NULL;
+}
+
+const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev)
+{
+	return ev && ev->has_pairing ? &ev->pairing : NULL;
 }

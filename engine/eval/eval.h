@@ -94,4 +94,25 @@ struct tlc_rows *tlc_eval__rows_mut(tlc_eval *ev);
 /** Kept row i (i < tlc_eval_op_count) as the public struct, by value. */
 tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
 
+/* ---- capture pairing (engine/input/capture_pair.c; docs/join.md) ---- */
+/** One replayed launch of a graph launch, as capture pairing placed it:
+ *  why 0: launched during capture by op op_id (an op added to this eval);
+ *  else the TLC_EVAL__PAIR_* cause it stays unattributed with. */
+#define TLC_EVAL__PAIR_NO_MATCH  1 /* its graph launch matches no captured graph */
+#define TLC_EVAL__PAIR_AMBIGUOUS 2 /* ... matches several captured graphs */
+#define TLC_EVAL__PAIR_NO_OP     3 /* its captured launch names no op of the capture */
+typedef struct tlc_eval__paired {
+	uint32_t rec;  /* the launch's device record index */
+	uint32_t why;
+	int64_t op_id;
+} tlc_eval__paired;
+/** Hands the eval the pairing (v sorted by rec, allocated with the eval's
+ *  allocator; the eval frees it) and its summary. */
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n,
+                           const tlc_capture_pair_summary *sum);
+/** The pairing entry of device record rec, or NULL (none, or not paired). */
+const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec);
+/** The pairing's summary, or NULL when the eval was not paired. */
+const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev);
+
 #endif

@@ -56,8 +56,11 @@ static int64_t dur_of(const tlc_devs *d, size_t i)
 
 /* The causes of unattributed launches, by tlc_jlaunch.why (0: none). */
 static const char *const why_text[] = { NULL, TLC_JOIN_WHY_NO_CORRELATION, TLC_JOIN_WHY_NO_RUNTIME,
-                                        TLC_JOIN_WHY_NO_PATH, TLC_JOIN_WHY_GRAPH, TLC_JOIN_WHY_NO_OP };
-enum { WHY_NONE, WHY_NO_CORRELATION, WHY_NO_RUNTIME, WHY_NO_PATH, WHY_GRAPH, WHY_NO_OP };
+                                        TLC_JOIN_WHY_NO_PATH, TLC_JOIN_WHY_GRAPH, TLC_JOIN_WHY_NO_OP,
+                                        TLC_JOIN_WHY_PAIR_NO_MATCH, TLC_JOIN_WHY_PAIR_AMBIGUOUS,
+                                        TLC_JOIN_WHY_PAIR_NO_OP };
+enum { WHY_NONE, WHY_NO_CORRELATION, WHY_NO_RUNTIME, WHY_NO_PATH, WHY_GRAPH, WHY_NO_OP,
+       WHY_PAIR_NO_MATCH, WHY_PAIR_AMBIGUOUS, WHY_PAIR_NO_OP };
 
 static int is_kernel(const tlc_devs *d, size_t i)
 {
@@ -549,6 +552,29 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked)
 	return j ? j->corr_outside : 0;
 }
 
+/* Capture pairing (engine/input/capture_pair.c): a launch replayed from a
+ * graph whose launch sequence matched one captured graph goes to the op
+ * that launched it during capture; one that did not match stays
+ * unattributed with the pairing's cause. 1 when pairing decided. */
+static int capture_paired(jctx *c, tlc_jlaunch *l)
+{
+	const char *name = tlc_devs__kind(c->devs, l->runtime)->name;
+	const tlc_eval__paired *p = name && strstr(name, "GraphLaunch") ? tlc_eval__pairing_of(c->ev, l->rec) : NULL;
+	if (!p)
+		return 0;
+	int64_t row = p->why ? -1 : tlc_eval__row_of_id(c->ev, p->op_id);
+	if (row < 0) {
+		l->why = p->why == TLC_EVAL__PAIR_AMBIGUOUS ? WHY_PAIR_AMBIGUOUS :
+		         p->why == TLC_EVAL__PAIR_NO_MATCH ? WHY_PAIR_NO_MATCH : WHY_PAIR_NO_OP;
+		return 1;
+	}
+	l->status = TLC_ATTR_ATTRIBUTED;
+	l->why = WHY_NONE;
+	l->target = (uint32_t)row;
+	l->via_capture = 1;
+	return 1;
+}
+
 static int resolve_launch(jctx *c, tlc_jlaunch *l)
 {
 	size_t r = l->rec;
@@ -563,6 +589,8 @@ static int resolve_launch(jctx *c, tlc_jlaunch *l)
 		return 0;
 	}
 	l->runtime = c->host_by_corr[lo];
+	if (capture_paired(c, l))
+		return 0;
 	if (c->j->sum.path == TLC_JOIN_PATH_NONE) {
 		l->why = WHY_NO_PATH;
 		return 0;
@@ -1568,4 +1596,21 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 		                      "no attributed kernel time belongs to a counted op");
 	*out = flops / (secs * peak_flops);
 	return 0;
+}
+
+uint64_t tlc_join_capture_paired(const tlc_join *j, int64_t *kernel_ns)
+{
+	uint64_t n = 0;
+	int64_t t = 0;
+	for (size_t i = 0; j && i < j->nlaunches; i++) {
+		const tlc_jlaunch *l = &j->launches[i];
+		if (l->via_capture && is_kernel(j->devs, l->rec)) {
+			n++;
+			int64_t d = dur_of(j->devs, l->rec);
+			SAT_ADD(t, d);
+		}
+	}
+	if (kernel_ns)
+		*kernel_ns = t;
+	return n;
 }
