@@ -1775,3 +1775,34 @@ const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev)
 {
 	return ev && ev->has_pairing ? &ev->pairing : NULL;
 }
+
+int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns)
+{
+	for (size_t i = 0; kernels && i < ev->ngaps; i++) {
+		tlc_device_gap *g = &ev->gaps[i];
+		if (strcmp(g->cause, "graph_replay") != 0)
+			continue;
+		uint64_t k = kernels < g->records ? kernels : g->records;
+		int64_t t = ns < g->device_ns ? ns : g->device_ns;
+		g->records -= k;
+		g->device_ns -= t;
+		ev->work.without_op -= k <= ev->work.without_op ? k : ev->work.without_op;
+		ev->work.without_op_ns -= t <= ev->work.without_op_ns ? t : ev->work.without_op_ns;
+		ev->work.kernels_in_ops += k;
+		if (g->records == 0) {
+			memmove(g, g + 1, (ev->ngaps - i - 1) * sizeof *g);
+			ev->ngaps--;
+			return 0;
+		}
+		char msg[200];
+		snprintf(msg, sizeof msg, "%llu kernels from graph replay (cudaGraphLaunch/hipGraphLaunch) "
+		         "have no op rows (capture pairing placed the others)",
+		         (unsigned long long)g->records);
+		const char *m = intern(ev, msg);
+		if (!m)
+			return oom();
+		g->message = m;
+		return 0;
+	}
+	return 0;
+}

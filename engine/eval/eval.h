@@ -112,6 +112,10 @@ void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n,
                            const tlc_capture_pair_summary *sum);
 /** The pairing entry of device record rec, or NULL (none, or not paired). */
 const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec);
+/** Capture pairing placed `kernels` graph-replayed kernels (summed device
+ *  time ns) on ops: the reader's graph_replay gap and device-work tally
+ *  shrink by them (the gap goes when none is left). 0 or TLC_ENOMEM. */
+int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns);
 /** The pairing's summary, or NULL when the eval was not paired. */
 const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev);
 

@@ -853,6 +853,18 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 		a = b;
 	}
 	qsort(pv, np, sizeof *pv, cmp_paired);
+	uint64_t placed = 0;
+	int64_t placed_ns = 0;
+	for (size_t i = 0; i < np; i++) {
+		tlc_device_record d = tlc_eval__device(c->ev, pv[i].rec);
+		if (pv[i].why == 0 && d.kind == TLC_DEVICE_KERNEL) {
+			placed++;
+			int64_t t = d.end_ns > d.start_ns ? d.end_ns - d.start_ns : 0;
+			placed_ns = t > INT64_MAX - placed_ns ? INT64_MAX : placed_ns + t;
+		}
+	}
+	if ((rc = tlc_eval__paired_device_work(c->ev, placed, placed_ns)) < 0)
+		goto fail;
 	*out = pv;
 	*nout = np;
 	*mout = mv;
