@@ -294,3 +294,8 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# ---- capture: graph replays paired with their capture (issue 26 item 4) ----
+TESTS += tests/capture_pair_cli.sh
+EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
+	tests/fixtures/capture/capture_two_graphs.json tests/fixtures/capture/capture_cuda.json \
+	tests/fixtures/capture/replay_three_launches.json
