@@ -95,6 +95,9 @@ check "batch_size" "execution_details.json: entry 1: \"batch_size\" is missing o
 printf '{"file": "x.json"}\n' > "$tmp.d/bad3/execution_details.json"
 run 1 join --capture "$tmp.d/bad3" "$F/replay_three_launches.json"
 check "not a list" "execution_details.json: the document is not a list of capture entries"
+# op ids near 2^62 in the capture leave no room for the added ops' ids
+run 1 join --capture "$F/capture_huge_ids.json" "$F/replay_three_launches.json"
+check "too large" "capture_pairing_too_large"
 run 2 join --capture "" "$F/replay_three_launches.json"
 check "usage" "--capture needs"
 

@@ -298,4 +298,5 @@ EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 TESTS += tests/capture_pair_cli.sh
 EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
 	tests/fixtures/capture/capture_two_graphs.json tests/fixtures/capture/capture_cuda.json \
+	tests/fixtures/capture/capture_huge_ids.json \
 	tests/fixtures/capture/replay_three_launches.json

@@ -471,7 +471,7 @@ static int scan_names(pctx *c, capfile *f)
 	if (k.failed)
 		return TLC_ENOMEM;
 	if (st != yajl_status_ok)
-		return tlc_error__set_pos(TLC_EINPUT, "capture_trace_unreadable", f->path, 0, 0,
+		return tlc_error__set_pos(TLC_EINPUT, "trace_parse_error", f->path, 0, 0,
 		                          "pass the capture trace as the PyTorch profiler wrote it (one "
 		                          "JSON document, traceEvents a list)",
 		                          "the capture trace's runtime events could not be scanned for "
@@ -818,7 +818,7 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 	if (inst && (int64_t)inst > (INT64_MAX / 2 - PAIR_ID_BASE) / c->stride) {
 		rc = tlc_error__set(TLC_EINPUT, "capture_pairing_too_large",
 		                    "pair fewer graph launches at a time (a shorter replay trace)",
-		                    "%zu matched graph launches of captures with op ids up to %lld do "
+		                    "%zu matched graph launches of captures with op ids below %lld do "
 		                    "not fit the ids of the added ops", inst, (long long)c->stride);
 		goto fail;
 	}
