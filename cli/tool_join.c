@@ -88,6 +88,10 @@ static int parse(cli_ctx *ctx, join_args *ja)
 		return rc;
 	if (!ja->file)
 		return cli_usage_error(ctx, "give a FILE (trace or op log)");
+	if (ja->save && ctx->ncaptures)
+		return cli_usage_error(ctx, "--save and --capture exclude each other: a saved join "
+		                       "re-derives its attribution from its own records, which do not "
+		                       "hold the capture pairing");
 	if (ja->flags == (TLC_JOIN_FORCE_CORRELATION | TLC_JOIN_FORCE_CONTAINMENT))
 		return cli_usage_error(ctx, "--force-correlation and --force-containment exclude each other");
 	return 0;

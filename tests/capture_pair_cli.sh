@@ -98,6 +98,8 @@ check "not a list" "execution_details.json: the document is not a list of captur
 # op ids near 2^62 in the capture leave no room for the added ops' ids
 run 1 join --capture "$F/capture_huge_ids.json" "$F/replay_three_launches.json"
 check "too large" "capture_pairing_too_large"
+run 2 join --save "$tmp.saved" --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
+check "no save" "--save and --capture exclude each other"
 run 2 join --capture "" "$F/replay_three_launches.json"
 check "usage" "--capture needs"
 
