@@ -65,6 +65,22 @@ run 0 join --capture "$F/capture_two_graphs.json" --capture "$F/capture_two_grap
 check "ambiguous counts" "capture pairing: 3 graph launches of the replay against 4 captured graphs in 2 capture traces: 0 matched exactly one (kernel names and count), 2 ambiguous, 1 matched none; 0 captured ops added"
 check "ambiguous cause" "4 x capture pairing: its graph launch's kernel sequence matches several captured graphs (ambiguous; not attributed)  0.027 ms"
 
+# two launches of graph 1's sequence against that capture given twice: n = 2
+# launches equal to k = 2 captured graphs make, per kernel position, one
+# ambiguous group of both graphs' ops, each graph added once (by hand:
+# group 0 = the two aten::mm, 10 + 8 = 18 us; group 1 = the two aten::relu,
+# 5 + 4 = 9 us; FLOPs mm 2 * 1,024 = 2,048, relu 2 * 64 = 128)
+run 0 join --capture "$F/capture_two_graphs.json" --capture "$F/capture_two_graphs.json" "$F/replay_two_equal.json"
+check "group counts" "launches: 4 (4 kernels): attributed 0, ambiguous 4 (in 2 groups), unattributed 0"
+check "group pairing" "0 matched exactly one (kernel names and count), 2 ambiguous, 0 matched none; 4 captured ops added"
+run 0 join --format json --capture "$F/capture_two_graphs.json" --capture "$F/capture_two_graphs.json" "$F/replay_two_equal.json"
+tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
+check "group 0" '{"group":0,"launches":2,"time_ns":18000,"op_ids":[17592186044426,17592186044457]}'
+check "group 1" '{"group":1,"launches":2,"time_ns":9000,"op_ids":[17592186044427,17592186044458]}'
+run 0 profile --capture "$F/capture_two_graphs.json" --capture "$F/capture_two_graphs.json" "$F/replay_two_equal.json"
+check "group mm flops" "          2,048           1,792    1.14      2    0"
+check "group relu flops" "            128           1,024    0.12      2    0"
+
 # --- a directory laid out as TraceLens lays it out
 mkdir -p "$tmp.d/run/capture_traces"
 cp "$F/capture_two_graphs.json" "$tmp.d/run/capture_traces/bs_4.json"

@@ -299,4 +299,4 @@ TESTS += tests/capture_pair_cli.sh
 EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
 	tests/fixtures/capture/capture_two_graphs.json tests/fixtures/capture/capture_cuda.json \
 	tests/fixtures/capture/capture_huge_ids.json \
-	tests/fixtures/capture/replay_three_launches.json
+	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json

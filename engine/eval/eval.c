@@ -77,6 +77,8 @@ struct tlc_eval {
 	tlc_engine *eng;
 	tlc_eval__paired *paired;  /* capture pairing (tlc_eval__set_pairing) */
 	size_t npaired;
+	int64_t *pair_ids;
+	size_t npair_ids;
 	int has_pairing;
 	tlc_capture_pair_summary pairing;
 	const tlc_allocator *a;
@@ -217,6 +219,7 @@ void tlc_eval_free(tlc_eval *ev)
 		return;
 	free_pending(ev);
 	tlc_alloc__free(ev->a, ev->paired);
+	tlc_alloc__free(ev->a, ev->pair_ids);
 	for (size_t i = 0; i < ev->ncosts; i++)
 		tlc_cost__clear(ev->costs[i]);
 	tlc_alloc__free(ev->a, ev->costs);
@@ -1748,12 +1751,15 @@ int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 	return tlc_rows__id(&ev->rows, row) == id ? (int64_t)row : -1;
 }
 
-void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n,
-                           const tlc_capture_pair_summary *sum)
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n, int64_t *ids,
+                           size_t nids, const tlc_capture_pair_summary *sum)
 {
 	tlc_alloc__free(ev->a, ev->paired);
+	tlc_alloc__free(ev->a, ev->pair_ids);
 	ev->paired = v;
 	ev->npaired = n;
+	ev->pair_ids = ids;
+	ev->npair_ids = nids;
 	ev->pairing = *sum;
 	ev->has_pairing = 1;
 }
@@ -1805,4 +1811,10 @@ int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns)
 		return 0;
 	}
 	return 0;
+}
+
+const int64_t *tlc_eval__pairing_ids(const tlc_eval *ev, size_t *n)
+{
+	*n = ev ? ev->npair_ids : 0;
+	return ev ? ev->pair_ids : NULL;
 }

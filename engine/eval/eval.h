@@ -101,6 +101,9 @@ tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
 #define TLC_EVAL__PAIR_NO_MATCH  1 /* its graph launch matches no captured graph */
 #define TLC_EVAL__PAIR_AMBIGUOUS 2 /* ... matches several captured graphs */
 #define TLC_EVAL__PAIR_NO_OP     3 /* its captured launch names no op of the capture */
+#define TLC_EVAL__PAIR_GROUP     4 /* an ambiguous group: op_id is an offset into the
+                                      pairing's ids (tlc_eval__pairing_ids): a count m,
+                                      then the m candidate ops */
 typedef struct tlc_eval__paired {
 	uint32_t rec;  /* the launch's device record index */
 	uint32_t why;
@@ -108,8 +111,10 @@ typedef struct tlc_eval__paired {
 } tlc_eval__paired;
 /** Hands the eval the pairing (v sorted by rec, allocated with the eval's
  *  allocator; the eval frees it) and its summary. */
-void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n,
-                           const tlc_capture_pair_summary *sum);
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n, int64_t *ids,
+                           size_t nids, const tlc_capture_pair_summary *sum);
+/** The ids TLC_EVAL__PAIR_GROUP entries point into, and their count. */
+const int64_t *tlc_eval__pairing_ids(const tlc_eval *ev, size_t *n);
 /** The pairing entry of device record rec, or NULL (none, or not paired). */
 const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec);
 /** Capture pairing placed `kernels` graph-replayed kernels (summed device

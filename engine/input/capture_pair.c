@@ -731,7 +731,79 @@ typedef struct match {
 	size_t g;       /* graph index, or SIZE_MAX */
 	uint32_t why;   /* TLC_EVAL__PAIR_* when g is SIZE_MAX */
 	size_t inst;    /* instance of graph g */
+	size_t rep;     /* ambiguous: the first of the equal captured graphs */
 } match;
+
+static int graphs_equal(const pctx *c, const graph *a, const graph *b)
+{
+	if (a->ntok != b->ntok || a->hash != b->hash)
+		return 0;
+	for (size_t k = 0; k < a->ntok; k++)
+		if (strcmp(c->toks[a->tok0 + k].name, c->toks[b->tok0 + k].name) != 0)
+			return 0;
+	return 1;
+}
+
+/* Ambiguous groups (contract "Capture pairing": several matches make one
+ * ambiguous group): the n replay launches whose sequence equals that of the
+ * k captured graphs S, when n == k, form per kernel position one group of
+ * S's ops (each graph of S added once: the ops replayed are S's, which one
+ * ran in which launch is not known). n != k: no group (the ops replayed
+ * cannot be counted without a guess); the launches stay unattributed. */
+typedef struct amb {
+	size_t *n, *size, *mem_off, *mem;
+	uint8_t *grouped;
+	int64_t *pos_off;   /* per token of a grouped representative: offset into ids */
+	int64_t *ids;
+	size_t nids, idcap, nmem;
+} amb;
+
+static void amb_free(const pctx *c, amb *m)
+{
+	tlc_alloc__free(c->a, m->n);
+	tlc_alloc__free(c->a, m->size);
+	tlc_alloc__free(c->a, m->mem_off);
+	tlc_alloc__free(c->a, m->mem);
+	tlc_alloc__free(c->a, m->grouped);
+	tlc_alloc__free(c->a, m->pos_off);
+	tlc_alloc__free(c->a, m->ids);
+}
+
+static int amb_push(pctx *c, amb *m, int64_t v)
+{
+	if (grow(c, (void **)&m->ids, &m->idcap, m->nids + 1, sizeof *m->ids) < 0)
+		return TLC_ENOMEM;
+	m->ids[m->nids++] = v;
+	return 0;
+}
+
+/* The ids offset of position k of representative rep's group (built on
+ * first use); -1 when a member's launch there names no op. */
+static int amb_position(pctx *c, amb *m, size_t rep, size_t k, int64_t *off)
+{
+	size_t t = c->graphs[rep].tok0 + k;
+	if (m->pos_off[t] != -2) {
+		*off = m->pos_off[t];
+		return 0;
+	}
+	size_t first = m->mem_off[rep], cnt = m->size[rep];
+	int64_t at = (int64_t)m->nids;
+	if (amb_push(c, m, (int64_t)cnt) < 0)
+		return TLC_ENOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		const graph *g = &c->graphs[m->mem[first + i]];
+		int64_t op = c->toks[g->tok0 + k].op_id;
+		if (op < 0) {
+			m->nids = (size_t)at;
+			m->pos_off[t] = *off = -1;
+			return 0;
+		}
+		if (amb_push(c, m, PAIR_ID_BASE + (int64_t)g->inst0 * c->stride + op) < 0)
+			return TLC_ENOMEM;
+	}
+	m->pos_off[t] = *off = at;
+	return 0;
+}
 
 static int cmp_paired(const void *pa, const void *pb)
 {
@@ -740,7 +812,8 @@ static int cmp_paired(const void *pa, const void *pb)
 }
 
 /* Matches every graph launch of the replay; fills the pairing entries. */
-static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **mout)
+static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **mout,
+                        amb *am)
 {
 	size_t nd = tlc_eval__device_count(c->ev), ngl = 0, nl = 0;
 	rkey *gl = tlc_alloc__malloc(c->a, (nd ? nd : 1) * sizeof *gl);
@@ -777,12 +850,21 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 	}
 	qsort(ls, nl, sizeof *ls, cmp_rkey);
 	mv = tlc_alloc__calloc(c->a, ngl ? ngl : 1, sizeof *mv);
-	if (!mv) {
+	size_t ng1 = c->ngraphs ? c->ngraphs : 1;
+	am->n = tlc_alloc__calloc(c->a, ng1, sizeof *am->n);
+	am->size = tlc_alloc__calloc(c->a, ng1, sizeof *am->size);
+	am->mem_off = tlc_alloc__calloc(c->a, ng1, sizeof *am->mem_off);
+	am->mem = tlc_alloc__calloc(c->a, ng1, sizeof *am->mem);
+	am->grouped = tlc_alloc__calloc(c->a, ng1, 1);
+	am->pos_off = tlc_alloc__malloc(c->a, (c->ntoks ? c->ntoks : 1) * sizeof *am->pos_off);
+	if (!mv || !am->n || !am->size || !am->mem_off || !am->mem || !am->grouped || !am->pos_off) {
 		rc = oom();
 		goto fail;
 	}
 	for (size_t k = 0; k < ngl; k++)
-		mv[k] = (match){ SIZE_MAX, TLC_EVAL__PAIR_NO_MATCH, 0 };
+		mv[k] = (match){ SIZE_MAX, TLC_EVAL__PAIR_NO_MATCH, 0, SIZE_MAX };
+	for (size_t t = 0; t < c->ntoks; t++)
+		am->pos_off[t] = -2; /* not built */
 	c->sum.graph_launches = ngl;
 	/* first pass: which graph each launch matches */
 	for (size_t a = 0; a < nl;) {
@@ -804,8 +886,22 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 			mv[gi].inst = c->graphs[found].ninst++;
 		} else if (nfound > 1) {
 			mv[gi].why = TLC_EVAL__PAIR_AMBIGUOUS;
+			mv[gi].rep = found;
+			am->n[found]++;
+			am->size[found] = nfound;
 		}
 		a = b;
+	}
+	for (size_t g = 0; g < c->ngraphs; g++) {
+		if (!am->n[g] || am->n[g] != am->size[g])
+			continue;
+		am->grouped[g] = 1;
+		am->mem_off[g] = am->nmem;
+		for (size_t h = g; h < c->ngraphs; h++)
+			if (graphs_equal(c, &c->graphs[g], &c->graphs[h])) {
+				am->mem[am->nmem++] = h;
+				c->graphs[h].ninst = 1;
+			}
 	}
 	size_t inst = 0;
 	for (size_t g = 0; g < c->ngraphs; g++) {
@@ -847,6 +943,12 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 				} else {
 					p.why = TLC_EVAL__PAIR_NO_OP;
 				}
+			} else if (m->rep != SIZE_MAX && am->grouped[m->rep]) {
+				int64_t off;
+				if ((rc = amb_position(c, am, m->rep, x - a, &off)) < 0)
+					goto fail;
+				p.why = off >= 0 ? TLC_EVAL__PAIR_GROUP : TLC_EVAL__PAIR_NO_OP;
+				p.op_id = off;
 			}
 			pv[np++] = p;
 		}
@@ -857,7 +959,7 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 	int64_t placed_ns = 0;
 	for (size_t i = 0; i < np; i++) {
 		tlc_device_record d = tlc_eval__device(c->ev, pv[i].rec);
-		if (pv[i].why == 0 && d.kind == TLC_DEVICE_KERNEL) {
+		if ((pv[i].why == 0 || pv[i].why == TLC_EVAL__PAIR_GROUP) && d.kind == TLC_DEVICE_KERNEL) {
 			placed++;
 			int64_t t = d.end_ns > d.start_ns ? d.end_ns - d.start_ns : 0;
 			placed_ns = t > INT64_MAX - placed_ns ? INT64_MAX : placed_ns + t;
@@ -1007,14 +1109,19 @@ int tlc_capture_pair(tlc_eval *ev, const char *const *paths, size_t npaths,
 	tlc_eval__paired *pv = NULL;
 	size_t np = 0;
 	match *mv = NULL;
+	amb am;
+	memset(&am, 0, sizeof am);
 	if (rc == 0)
-		rc = match_replay(&c, &pv, &np, &mv);
+		rc = match_replay(&c, &pv, &np, &mv, &am);
 	for (size_t i = 0; i < c.nfiles && rc == 0; i++)
 		rc = inject(&c, i);
-	if (rc == 0)
-		tlc_eval__set_pairing(ev, pv, np, &c.sum);
-	else
+	if (rc == 0) {
+		tlc_eval__set_pairing(ev, pv, np, am.ids, am.nids, &c.sum);
+		am.ids = NULL;
+	} else {
 		tlc_alloc__free(c.a, pv);
+	}
+	amb_free(&c, &am);
 	tlc_alloc__free(c.a, mv);
 	ctx_free(&c);
 	return rc;

@@ -554,25 +554,50 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked)
 
 /* Capture pairing (engine/input/capture_pair.c): a launch replayed from a
  * graph whose launch sequence matched one captured graph goes to the op
- * that launched it during capture; one that did not match stays
- * unattributed with the pairing's cause. 1 when pairing decided. */
-static int capture_paired(jctx *c, tlc_jlaunch *l)
+ * that launched it during capture; one of n launches equal to n captured
+ * graphs goes to the ambiguous group of their ops at its position; one that
+ * did not match stays unattributed with the pairing's cause. *decided is 1
+ * when pairing decided. 0 or TLC_ENOMEM. */
+static int capture_paired(jctx *c, tlc_jlaunch *l, int *decided)
 {
 	const char *name = tlc_devs__kind(c->devs, l->runtime)->name;
 	const tlc_eval__paired *p = name && strstr(name, "GraphLaunch") ? tlc_eval__pairing_of(c->ev, l->rec) : NULL;
+	*decided = p != NULL;
 	if (!p)
 		return 0;
+	if (p->why == TLC_EVAL__PAIR_GROUP) {
+		size_t nids;
+		const int64_t *ids = tlc_eval__pairing_ids(c->ev, &nids);
+		c->nbuf = 0;
+		size_t at = (size_t)p->op_id, m = at < nids ? (size_t)ids[at] : 0;
+		for (size_t i = 0; i < m && at + 1 + i < nids; i++) {
+			int64_t row = tlc_eval__row_of_id(c->ev, ids[at + 1 + i]);
+			if (row >= 0 && add_cand(c, (size_t)row) < 0)
+				return TLC_ENOMEM;
+		}
+		if (c->nbuf > 1)
+			qsort(c->buf, c->nbuf, sizeof *c->buf, cmp_size);
+		if (c->nbuf) {
+			int64_t g = 0;
+			int rc = group_of(c, &g);
+			l->status = TLC_ATTR_AMBIGUOUS;
+			l->why = WHY_NONE;
+			l->target = (uint32_t)g;
+			l->via_capture = 1;
+			return rc;
+		}
+	}
 	int64_t row = p->why ? -1 : tlc_eval__row_of_id(c->ev, p->op_id);
 	if (row < 0) {
 		l->why = p->why == TLC_EVAL__PAIR_AMBIGUOUS ? WHY_PAIR_AMBIGUOUS :
 		         p->why == TLC_EVAL__PAIR_NO_MATCH ? WHY_PAIR_NO_MATCH : WHY_PAIR_NO_OP;
-		return 1;
+		return 0;
 	}
 	l->status = TLC_ATTR_ATTRIBUTED;
 	l->why = WHY_NONE;
 	l->target = (uint32_t)row;
 	l->via_capture = 1;
-	return 1;
+	return 0;
 }
 
 static int resolve_launch(jctx *c, tlc_jlaunch *l)
@@ -589,8 +614,9 @@ static int resolve_launch(jctx *c, tlc_jlaunch *l)
 		return 0;
 	}
 	l->runtime = c->host_by_corr[lo];
-	if (capture_paired(c, l))
-		return 0;
+	int decided = 0, prc = capture_paired(c, l, &decided);
+	if (prc < 0 || decided)
+		return prc;
 	if (c->j->sum.path == TLC_JOIN_PATH_NONE) {
 		l->why = WHY_NO_PATH;
 		return 0;
@@ -1604,7 +1630,7 @@ uint64_t tlc_join_capture_paired(const tlc_join *j, int64_t *kernel_ns)
 	int64_t t = 0;
 	for (size_t i = 0; j && i < j->nlaunches; i++) {
 		const tlc_jlaunch *l = &j->launches[i];
-		if (l->via_capture && is_kernel(j->devs, l->rec)) {
+		if (l->via_capture && l->status == TLC_ATTR_ATTRIBUTED && is_kernel(j->devs, l->rec)) {
 			n++;
 			int64_t d = dur_of(j->devs, l->rec);
 			SAT_ADD(t, d);
