@@ -81,6 +81,14 @@ run 0 profile --capture "$F/capture_two_graphs.json" --capture "$F/capture_two_g
 check "group mm flops" "          2,048           1,792    1.14      2    0"
 check "group relu flops" "            128           1,024    0.12      2    0"
 
+# the capture's clock and thread ids are not the replay's: a replay launch
+# call at ts 112 on tid 1 lies inside the captured aten::mm [110, 140] on
+# tid 1, yet an added op never holds a replay call (no host thread), so k_x
+# stays unattributed (it went to the added aten::mm before the fix)
+run 0 join --format csv --capture "$F/capture_two_graphs.json" "$F/replay_overlap.json"
+check "overlap" '0,kernel,"k_x",0,7,900000,1000,60,"hipLaunchKernel",unattributed,,,'
+check "overlap paired" '1,kernel,"k_gemm",0,7,1000000,10000,100,"hipGraphLaunch",attributed,17592186044426,"aten::mm",'
+
 # --- a directory laid out as TraceLens lays it out
 mkdir -p "$tmp.d/run/capture_traces"
 cp "$F/capture_two_graphs.json" "$tmp.d/run/capture_traces/bs_4.json"

@@ -304,4 +304,5 @@ tests_test_capture_pair_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
 	tests/fixtures/capture/capture_two_graphs.json tests/fixtures/capture/capture_cuda.json \
 	tests/fixtures/capture/capture_huge_ids.json \
-	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json
+	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json \
+	tests/fixtures/capture/replay_overlap.json

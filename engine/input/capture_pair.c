@@ -530,8 +530,8 @@ static int has(const char *name, const char *part)
 /* 0 not a launch in a graph, 1 kernel launch, 2 memcpy, 3 memset */
 static int capture_launch_kind(const char *name)
 {
-	if (has(name, "GraphLaunch") || has(name, "GraphInstantiate"))
-		return 0;
+	if (has(name, "GraphLaunch") || has(name, "GraphInstantiate") || has(name, "HostFunc"))
+		return 0; /* a host function node runs no kernel */
 	if (has(name, "Memcpy"))
 		return 2;
 	if (has(name, "Memset"))
@@ -1030,6 +1030,10 @@ static void add_op(const tlc_op *op, const tlc_op_row *row, void *payload)
 		tlc_op o = *op;
 		o.id = base + op->id;
 		o.correlation = o.id;
+		/* no host thread: the capture's clock and thread ids are not the
+		 * replay's, so an added op must never hold a replay runtime call on
+		 * the containment path */
+		o.flags &= ~(unsigned)TLC_OP_HAS_THREAD;
 		if (in_parent)
 			o.parent = base + op->parent;
 		else
