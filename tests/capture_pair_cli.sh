@@ -55,6 +55,14 @@ check "relu flops" "             64             512    0.12      1    0         
 check "sigmoid flops" "             32              64    0.50      1    0            0.020 ms      0.004      0.004  aten::sigmoid"
 check "profile says" "capture pairing: 2 of 3 graph launches matched a captured graph"
 check "gap shrinks" "    2 x graph_replay"
+# the report: forward FLOPs 1,024 + 128 (mm) + 64 (relu) + 32 (sigmoid) = 1,248
+run 0 report --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
+check "report says" "capture pairing: 2 of 3 graph launches matched a captured graph"
+check "report flops" "forward   >= 1,248 FLOPs"
+run 0 report --format json --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
+tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
+check "report json" '"capture_pairing":{"captures":1,"graphs":2,"graph_launches":3,"matched":2,"ambiguous":0,"unmatched":1,"ops_added":4}'
+check "report json flops" '"flops":1248,'
 # without pairing all six graph kernels are a gap and no captured op is counted
 run 0 profile "$F/replay_three_launches.json"
 check "unpaired gap" "    6 x graph_replay"
