@@ -23,6 +23,8 @@ typedef struct cli_ctx {
 	tlc_input_limits limits;   /* --max-input-bytes, --max-token-bytes, ... (0: default) */
 	tlc_join *join;            /* device-time join of the last cli_load, or NULL */
 	int no_auto_join;          /* set by `join`, which runs its own */
+	const char *captures[64];  /* --capture: traces of the replayed graphs' capture */
+	size_t ncaptures;
 	const char *read_as;       /* an input read through another path (/proc/self/fd/N)... */
 	const char *read_name;     /* ...and its name, which errors show instead */
 	int no_packs;              /* --no-packs */
@@ -93,6 +95,11 @@ int cli_engine(cli_ctx *ctx);
  *  carries device records (or a profiler statement), the device-time join
  *  runs and fills each row's device time (ctx->join). Free with
  *  cli_unload. 0 or exit code (error already printed). */
+/** --capture (docs/join.md, "Capture pairing"): records a path; the usage
+ *  error's return value otherwise. */
+int cli_add_capture(cli_ctx *ctx, const char *path);
+/** Pairs ev (read, not finished) with ctx's --capture paths, if any. */
+int cli_capture_pair(cli_ctx *ctx, tlc_eval *ev);
 int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out);
 
 /** Frees ev and the join cli_load made for it. */

@@ -400,6 +400,21 @@ static int auto_join(cli_ctx *ctx, tlc_eval *ev)
 	return tlc_join_run(&ctx->join, ev, NULL);
 }
 
+int cli_capture_pair(cli_ctx *ctx, tlc_eval *ev)
+{
+	return ctx->ncaptures ? tlc_capture_pair(ev, ctx->captures, ctx->ncaptures, &ctx->limits) : 0;
+}
+
+int cli_add_capture(cli_ctx *ctx, const char *path)
+{
+	if (!*path)
+		return cli_usage_error(ctx, "--capture needs a capture trace or a directory");
+	if (ctx->ncaptures >= sizeof ctx->captures / sizeof *ctx->captures)
+		return cli_usage_error(ctx, "at most 64 --capture paths");
+	ctx->captures[ctx->ncaptures++] = path;
+	return 0;
+}
+
 int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 {
 	*out = NULL;
@@ -410,8 +425,8 @@ int cli_load(cli_ctx *ctx, const char *path, int keep_ops, tlc_eval **out)
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0 ||
-	    (keep_ops && auto_join(ctx, ev) < 0)) {
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || cli_capture_pair(ctx, ev) < 0 ||
+	    tlc_eval_finish(ev) < 0 || (keep_ops && auto_join(ctx, ev) < 0)) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);
 		return rc;

@@ -172,11 +172,18 @@ typedef struct ra_state {
 	ra_ceil *rc;
 } ra_state;
 
+/* --capture: every report that loads through cli_load pairs a graph replay
+ * with its capture (docs/join.md, "Capture pairing"). */
+enum { RA_CAPTURE = 2000 };
+static const cli_opt ra_capture_opts[] = { { "--capture", 1, RA_CAPTURE }, { NULL, 0, 0 } };
+
 static int ra_on(cli_ctx *ctx, int id, const char *v, void *payload)
 {
 	ra_state *st = payload;
 	if (id == CLI_POS)
 		return ra_file(ctx, st->file, v);
+	if (id == RA_CAPTURE)
+		return cli_add_capture(ctx, v);
 	if (id > RA_CEIL_ID)
 		return ceil_option(ctx, id, v, st->rc);
 	return st->on(ctx, id, v, st->args);
@@ -186,7 +193,8 @@ int ra_parse_args(cli_ctx *ctx, const cli_opt *opts, cli_on_arg on, void *args,
                   void (*help)(FILE *), const char **file, ra_ceil *rc)
 {
 	static const cli_opt none[] = { { NULL, 0, 0 } };
-	const cli_opt *tables[] = { opts ? opts : none, rc ? ra_ceil_opts : none, NULL };
+	const cli_opt *tables[] = { opts ? opts : none, rc ? ra_ceil_opts : none, ra_capture_opts,
+	                            NULL };
 	ra_state st = { on, args, file, rc };
 	int r = cli_parse(ctx, tables, ra_on, &st, help);
 	if (r != 0)

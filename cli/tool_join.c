@@ -9,7 +9,7 @@ static void help(FILE *out)
 {
 	fprintf(out,
 	        "usage: tlcost join [--format text|json|csv] [--force-correlation|--force-containment]\n"
-	        "                   [--save OUT] [--link ID] FILE\n\n"
+	        "                   [--save OUT] [--link ID] [--capture CAPTURE]... FILE\n\n"
 	        "Attributes device activity (kernels, memcpy, memset) of a PyTorch profiler\n"
 	        "trace or an op log with kernel/runtime records to the ops that launched them:\n"
 	        "by correlation id (launch -> runtime call -> op by external id), or, when the\n"
@@ -29,7 +29,14 @@ static void help(FILE *out)
 	        "definitions) against a link ceiling: --link ID (nvlink2..5,\n"
 	        "infinity-fabric-mi300x, pcie4-x16, pcie5-x16, ib-hdr, ib-ndr, roce-400g), else\n"
 	        "the link of the input's device preset; and per phase the share of NCCL/RCCL\n"
-	        "kernel time overlapping compute kernels. Without a passed gate they are refused.\n");
+	        "kernel time overlapping compute kernels. Without a passed gate they are refused.\n\n"
+	        "--capture CAPTURE (repeatable) pairs a graph replay with the trace of its\n"
+	        "graphs' capture (a trace, or a directory with execution_details.json as\n"
+	        "TraceLens lays it out, or holding capture_traces/ with it): each graph\n"
+	        "launch's kernel sequence (names and count) must equal exactly one captured\n"
+	        "graph's; then its kernels go to the ops that launched them during capture,\n"
+	        "whose costs join the replay's (capture pairing, docs/join.md). CUDA captures\n"
+	        "record no kernel names and are refused (capture_pairing_needs_graph_ids).\n");
 }
 
 typedef struct join_args {
@@ -39,10 +46,11 @@ typedef struct join_args {
 	const tlc_link_preset *link; /* --link, or NULL: the device preset's */
 } join_args;
 
-enum { O_SAVE = 1, O_FORCE_CORRELATION, O_FORCE_CONTAINMENT, O_LINK };
+enum { O_SAVE = 1, O_FORCE_CORRELATION, O_FORCE_CONTAINMENT, O_LINK, O_CAPTURE };
 static const cli_opt join_opts[] = {
 	{ "--save", 1, O_SAVE }, { "--force-correlation", 0, O_FORCE_CORRELATION },
-	{ "--force-containment", 0, O_FORCE_CONTAINMENT }, { "--link", 1, O_LINK }, { NULL, 0, 0 }
+	{ "--force-containment", 0, O_FORCE_CONTAINMENT }, { "--link", 1, O_LINK },
+	{ "--capture", 1, O_CAPTURE }, { NULL, 0, 0 }
 };
 
 static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
@@ -64,6 +72,8 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 		return 0;
 	case O_LINK:
 		return tlc_link_find(&ja->link, v) < 0 ? cli_fail(ctx) : 0;
+	case O_CAPTURE:
+		return cli_add_capture(ctx, v);
 	default:
 		ja->flags |= TLC_JOIN_FORCE_CONTAINMENT;
 		return 0;
@@ -78,6 +88,10 @@ static int parse(cli_ctx *ctx, join_args *ja)
 		return rc;
 	if (!ja->file)
 		return cli_usage_error(ctx, "give a FILE (trace or op log)");
+	if (ja->save && ctx->ncaptures)
+		return cli_usage_error(ctx, "--save and --capture exclude each other: a saved join "
+		                       "re-derives its attribution from its own records, which do not "
+		                       "hold the capture pairing");
 	if (ja->flags == (TLC_JOIN_FORCE_CORRELATION | TLC_JOIN_FORCE_CONTAINMENT))
 		return cli_usage_error(ctx, "--force-correlation and --force-containment exclude each other");
 	return 0;
@@ -96,7 +110,8 @@ static int load(cli_ctx *ctx, const char *path, tlc_op_recorder *rec, tlc_eval *
 	tlc_eval *ev;
 	if (tlc_eval_new(&ev, ctx->eng, &opts) < 0)
 		return cli_fail(ctx);
-	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || tlc_eval_finish(ev) < 0) {
+	if (tlc_input_read_limited(ev, path, &ctx->limits) < 0 || cli_capture_pair(ctx, ev) < 0 ||
+	    tlc_eval_finish(ev) < 0) {
 		rc = cli_fail(ctx);
 		tlc_eval_free(ev);
 		return rc;

@@ -294,3 +294,15 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# ---- capture: graph replays paired with their capture (issue 26 item 4) ----
+TESTS += tests/capture_pair_cli.sh
+check_PROGRAMS += tests/test_capture_pair
+TESTS += tests/test_capture_pair
+tests_test_capture_pair_SOURCES = tests/test_capture_pair.c
+tests_test_capture_pair_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_capture_pair_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
+	tests/fixtures/capture/capture_two_graphs.json tests/fixtures/capture/capture_cuda.json \
+	tests/fixtures/capture/capture_huge_ids.json \
+	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json \
+	tests/fixtures/capture/replay_overlap.json

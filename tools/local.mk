@@ -30,3 +30,4 @@ EXTRA_DIST += \
 # Fixtures are valid op log v1 and carry torchvision's published MACs
 # (python3 standard library only; skips when python3 is absent).
 TESTS += tools/check_fixtures.sh
+EXTRA_DIST += tools/known_cost_share.py

@@ -75,6 +75,12 @@ typedef struct pending_list {
 
 struct tlc_eval {
 	tlc_engine *eng;
+	tlc_eval__paired *paired;  /* capture pairing (tlc_eval__set_pairing) */
+	size_t npaired;
+	int64_t *pair_ids;
+	size_t npair_ids;
+	int has_pairing;
+	tlc_capture_pair_summary pairing;
 	const tlc_allocator *a;
 	tlc_eval__annotation *annots; /* phase annotations (tlc_eval__add_annotation) */
 	size_t nannots, annotcap;
@@ -212,6 +218,8 @@ void tlc_eval_free(tlc_eval *ev)
 	if (!ev)
 		return;
 	free_pending(ev);
+	tlc_alloc__free(ev->a, ev->paired);
+	tlc_alloc__free(ev->a, ev->pair_ids);
 	for (size_t i = 0; i < ev->ncosts; i++)
 		tlc_cost__clear(ev->costs[i]);
 	tlc_alloc__free(ev->a, ev->costs);
@@ -1741,4 +1749,72 @@ int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id)
 		return -1;
 	size_t row = ix ? ix[lo] : lo;
 	return tlc_rows__id(&ev->rows, row) == id ? (int64_t)row : -1;
+}
+
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n, int64_t *ids,
+                           size_t nids, const tlc_capture_pair_summary *sum)
+{
+	tlc_alloc__free(ev->a, ev->paired);
+	tlc_alloc__free(ev->a, ev->pair_ids);
+	ev->paired = v;
+	ev->npaired = n;
+	ev->pair_ids = ids;
+	ev->npair_ids = nids;
+	ev->pairing = *sum;
+	ev->has_pairing = 1;
+}
+
+const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec)
+{
+	size_t lo = 0, hi = ev ? ev->npaired : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ev->paired[mid].rec < rec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ev && lo < ev->npaired && ev->paired[lo].rec == rec ? &ev->paired[lo] : NULL;
+}
+
+const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev)
+{
+	return ev && ev->has_pairing ? &ev->pairing : NULL;
+}
+
+int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns)
+{
+	for (size_t i = 0; kernels && i < ev->ngaps; i++) {
+		tlc_device_gap *g = &ev->gaps[i];
+		if (strcmp(g->cause, "graph_replay") != 0)
+			continue;
+		uint64_t k = kernels < g->records ? kernels : g->records;
+		int64_t t = ns < g->device_ns ? ns : g->device_ns;
+		g->records -= k;
+		g->device_ns -= t;
+		ev->work.without_op -= k <= ev->work.without_op ? k : ev->work.without_op;
+		ev->work.without_op_ns -= t <= ev->work.without_op_ns ? t : ev->work.without_op_ns;
+		ev->work.kernels_in_ops += k;
+		if (g->records == 0) {
+			memmove(g, g + 1, (ev->ngaps - i - 1) * sizeof *g);
+			ev->ngaps--;
+			return 0;
+		}
+		char msg[200];
+		snprintf(msg, sizeof msg, "%llu kernels from graph replay (cudaGraphLaunch/hipGraphLaunch) "
+		         "have no op rows (capture pairing placed the others)",
+		         (unsigned long long)g->records);
+		const char *m = intern(ev, msg);
+		if (!m)
+			return oom();
+		g->message = m;
+		return 0;
+	}
+	return 0;
+}
+
+const int64_t *tlc_eval__pairing_ids(const tlc_eval *ev, size_t *n)
+{
+	*n = ev ? ev->npair_ids : 0;
+	return ev ? ev->pair_ids : NULL;
 }

@@ -94,4 +94,34 @@ struct tlc_rows *tlc_eval__rows_mut(tlc_eval *ev);
 /** Kept row i (i < tlc_eval_op_count) as the public struct, by value. */
 tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
 
+/* ---- capture pairing (engine/input/capture_pair.c; docs/join.md) ---- */
+/** One replayed launch of a graph launch, as capture pairing placed it:
+ *  why 0: launched during capture by op op_id (an op added to this eval);
+ *  else the TLC_EVAL__PAIR_* cause it stays unattributed with. */
+#define TLC_EVAL__PAIR_NO_MATCH  1 /* its graph launch matches no captured graph */
+#define TLC_EVAL__PAIR_AMBIGUOUS 2 /* ... matches several captured graphs */
+#define TLC_EVAL__PAIR_NO_OP     3 /* its captured launch names no op of the capture */
+#define TLC_EVAL__PAIR_GROUP     4 /* an ambiguous group: op_id is an offset into the
+                                      pairing's ids (tlc_eval__pairing_ids): a count m,
+                                      then the m candidate ops */
+typedef struct tlc_eval__paired {
+	uint32_t rec;  /* the launch's device record index */
+	uint32_t why;
+	int64_t op_id;
+} tlc_eval__paired;
+/** Hands the eval the pairing (v sorted by rec, allocated with the eval's
+ *  allocator; the eval frees it) and its summary. */
+void tlc_eval__set_pairing(tlc_eval *ev, tlc_eval__paired *v, size_t n, int64_t *ids,
+                           size_t nids, const tlc_capture_pair_summary *sum);
+/** The ids TLC_EVAL__PAIR_GROUP entries point into, and their count. */
+const int64_t *tlc_eval__pairing_ids(const tlc_eval *ev, size_t *n);
+/** The pairing entry of device record rec, or NULL (none, or not paired). */
+const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec);
+/** Capture pairing placed `kernels` graph-replayed kernels (summed device
+ *  time ns) on ops: the reader's graph_replay gap and device-work tally
+ *  shrink by them (the gap goes when none is left). 0 or TLC_ENOMEM. */
+int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns);
+/** The pairing's summary, or NULL when the eval was not paired. */
+const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev);
+
 #endif

@@ -9,6 +9,7 @@ libtl_input_la_SOURCES += \
 	engine/input/trace_ops.c engine/input/trace_args.c \
 	engine/input/trace_comms.c engine/input/trace_comms.h
 libtl_input_la_SOURCES += engine/input/trace_device.c
+libtl_input_la_SOURCES += engine/input/capture_pair.c
 
 # The SIMD JSON fast path (engine/input/json_fast.h, the parser's boundary):
 # one C++ translation unit with a C interface, built where configure found

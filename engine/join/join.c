@@ -56,8 +56,11 @@ static int64_t dur_of(const tlc_devs *d, size_t i)
 
 /* The causes of unattributed launches, by tlc_jlaunch.why (0: none). */
 static const char *const why_text[] = { NULL, TLC_JOIN_WHY_NO_CORRELATION, TLC_JOIN_WHY_NO_RUNTIME,
-                                        TLC_JOIN_WHY_NO_PATH, TLC_JOIN_WHY_GRAPH, TLC_JOIN_WHY_NO_OP };
-enum { WHY_NONE, WHY_NO_CORRELATION, WHY_NO_RUNTIME, WHY_NO_PATH, WHY_GRAPH, WHY_NO_OP };
+                                        TLC_JOIN_WHY_NO_PATH, TLC_JOIN_WHY_GRAPH, TLC_JOIN_WHY_NO_OP,
+                                        TLC_JOIN_WHY_PAIR_NO_MATCH, TLC_JOIN_WHY_PAIR_AMBIGUOUS,
+                                        TLC_JOIN_WHY_PAIR_NO_OP };
+enum { WHY_NONE, WHY_NO_CORRELATION, WHY_NO_RUNTIME, WHY_NO_PATH, WHY_GRAPH, WHY_NO_OP,
+       WHY_PAIR_NO_MATCH, WHY_PAIR_AMBIGUOUS, WHY_PAIR_NO_OP };
 
 static int is_kernel(const tlc_devs *d, size_t i)
 {
@@ -549,6 +552,54 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked)
 	return j ? j->corr_outside : 0;
 }
 
+/* Capture pairing (engine/input/capture_pair.c): a launch replayed from a
+ * graph whose launch sequence matched one captured graph goes to the op
+ * that launched it during capture; one of n launches equal to n captured
+ * graphs goes to the ambiguous group of their ops at its position; one that
+ * did not match stays unattributed with the pairing's cause. *decided is 1
+ * when pairing decided. 0 or TLC_ENOMEM. */
+static int capture_paired(jctx *c, tlc_jlaunch *l, int *decided)
+{
+	const char *name = tlc_devs__kind(c->devs, l->runtime)->name;
+	const tlc_eval__paired *p = name && strstr(name, "GraphLaunch") ? tlc_eval__pairing_of(c->ev, l->rec) : NULL;
+	*decided = p != NULL;
+	if (!p)
+		return 0;
+	if (p->why == TLC_EVAL__PAIR_GROUP) {
+		size_t nids;
+		const int64_t *ids = tlc_eval__pairing_ids(c->ev, &nids);
+		c->nbuf = 0;
+		size_t at = (size_t)p->op_id, m = at < nids ? (size_t)ids[at] : 0;
+		for (size_t i = 0; i < m && at + 1 + i < nids; i++) {
+			int64_t row = tlc_eval__row_of_id(c->ev, ids[at + 1 + i]);
+			if (row >= 0 && add_cand(c, (size_t)row) < 0)
+				return TLC_ENOMEM;
+		}
+		if (c->nbuf > 1)
+			qsort(c->buf, c->nbuf, sizeof *c->buf, cmp_size);
+		if (c->nbuf) {
+			int64_t g = 0;
+			int rc = group_of(c, &g);
+			l->status = TLC_ATTR_AMBIGUOUS;
+			l->why = WHY_NONE;
+			l->target = (uint32_t)g;
+			l->via_capture = 1;
+			return rc;
+		}
+	}
+	int64_t row = p->why ? -1 : tlc_eval__row_of_id(c->ev, p->op_id);
+	if (row < 0) {
+		l->why = p->why == TLC_EVAL__PAIR_AMBIGUOUS ? WHY_PAIR_AMBIGUOUS :
+		         p->why == TLC_EVAL__PAIR_NO_MATCH ? WHY_PAIR_NO_MATCH : WHY_PAIR_NO_OP;
+		return 0;
+	}
+	l->status = TLC_ATTR_ATTRIBUTED;
+	l->why = WHY_NONE;
+	l->target = (uint32_t)row;
+	l->via_capture = 1;
+	return 0;
+}
+
 static int resolve_launch(jctx *c, tlc_jlaunch *l)
 {
 	size_t r = l->rec;
@@ -563,6 +614,9 @@ static int resolve_launch(jctx *c, tlc_jlaunch *l)
 		return 0;
 	}
 	l->runtime = c->host_by_corr[lo];
+	int decided = 0, prc = capture_paired(c, l, &decided);
+	if (prc < 0 || decided)
+		return prc;
 	if (c->j->sum.path == TLC_JOIN_PATH_NONE) {
 		l->why = WHY_NO_PATH;
 		return 0;
@@ -1568,4 +1622,21 @@ int tlc_join_kernel_utilization(double *out, const tlc_join *j, const tlc_eval *
 		                      "no attributed kernel time belongs to a counted op");
 	*out = flops / (secs * peak_flops);
 	return 0;
+}
+
+uint64_t tlc_join_capture_paired(const tlc_join *j, int64_t *kernel_ns)
+{
+	uint64_t n = 0;
+	int64_t t = 0;
+	for (size_t i = 0; j && i < j->nlaunches; i++) {
+		const tlc_jlaunch *l = &j->launches[i];
+		if (l->via_capture && l->status == TLC_ATTR_ATTRIBUTED && is_kernel(j->devs, l->rec)) {
+			n++;
+			int64_t d = dur_of(j->devs, l->rec);
+			SAT_ADD(t, d);
+		}
+	}
+	if (kernel_ns)
+		*kernel_ns = t;
+	return n;
 }

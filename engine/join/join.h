@@ -17,6 +17,7 @@ typedef struct tlc_jlaunch {
 	uint8_t why;        /* index into the TLC_JOIN_WHY_* texts, 0: none */
 	uint8_t not_op;     /* attributed, but every row on its host path is not
 	                       an op (tlc_eval__row_not_op): time on a wrapper */
+	uint8_t via_capture; /* attributed by capture pairing (engine/input/capture_pair.c) */
 } tlc_jlaunch;
 
 #define TLC_JOIN__NONE UINT32_MAX
@@ -59,6 +60,9 @@ struct tlc_join {
 #define TLC_JOIN_WHY_NO_CORRELATION "the record carries no correlation id"
 #define TLC_JOIN_WHY_NO_OP "its runtime call leads to no op"
 #define TLC_JOIN_WHY_NO_PATH "no join path is usable for this input"
+#define TLC_JOIN_WHY_PAIR_NO_MATCH "capture pairing: its graph launch's kernel sequence (names and count) matches no captured graph"
+#define TLC_JOIN_WHY_PAIR_AMBIGUOUS "capture pairing: its graph launch's kernel sequence matches several captured graphs (ambiguous; not attributed)"
+#define TLC_JOIN_WHY_PAIR_NO_OP "capture pairing: its launch during capture names no op of the capture trace"
 #define TLC_JOIN_WHY_GRAPH "replayed from a CUDA/HIP graph (cudaGraphLaunch/hipGraphLaunch): the graph's ops were captured before the profiling window and are not in the trace"
 
 #endif

@@ -8,6 +8,7 @@
 #include "join_comm.h"
 #include "jsonw.h"
 #include "textw.h"
+#include "write_capture.h"
 
 /* "12.345 ms" from integer nanoseconds, without floating point. */
 static void fmt_ms(char *buf, size_t cap, int64_t ns)
@@ -316,7 +317,7 @@ static void text_comm(FILE *out, const tlc_join *j, const tlc_join__comm *c,
 	        c->comm_ns ? 100.0 * (double)c->overlap_ns / (double)c->comm_ns : 0.0);
 }
 
-static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
+static int write_text(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_join__comm *c,
                       const tlc_link_preset *link)
 {
 	char g[16];
@@ -324,6 +325,7 @@ static int write_text(FILE *out, const tlc_join *j, const tlc_join__comm *c,
 	if (j->sum.state == TLC_JOIN_UNAVAILABLE)
 		return ferror(out) ? TLC_EIO : 0;
 	text_costed(out, j);
+	tlc_join__text_capture(out, j, ev);
 	text_outside(out, j);
 	text_why(out, j);
 	fprintf(out, "devices:\n");
@@ -610,6 +612,7 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	tlc_jsonw__kstr(g, "report", "join");
 	json_identity(g, ev);
 	json_summary(g, &j->sum, &j->detail);
+	tlc_join__json_capture(g, j, ev);
 	tlc_jsonw__kuint(g, "correlation_checked", j->corr_checked);
 	tlc_jsonw__kuint(g, "correlation_outside_host_interval", j->corr_outside);
 	json_gate(g, j);
@@ -656,7 +659,7 @@ int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, t
 		tlc_join__comm_free(&c);
 		return TLC_ENOMEM;
 	}
-	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, &c, link);
+	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, ev, &c, link);
 	tlc_join__comm_free(&c);
 	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
 }

@@ -279,6 +279,24 @@ static void json_coverage(yajl_gen g, const tlc_eval *ev)
 	tlc_jsonw__kuint(g, "ledger_groups", n);
 }
 
+/* Capture pairing (docs/join.md): present only for a paired replay. */
+static void json_capture_pairing(yajl_gen g, const tlc_eval *ev)
+{
+	tlc_capture_pair_summary s = TLC_CAPTURE_PAIR_SUMMARY_INIT;
+	if (tlc_capture_pair_summary_get(ev, &s) != 1)
+		return;
+	tlc_jsonw__key(g, "capture_pairing");
+	yajl_gen_map_open(g);
+	tlc_jsonw__kuint(g, "captures", s.captures);
+	tlc_jsonw__kuint(g, "graphs", s.graphs);
+	tlc_jsonw__kuint(g, "graph_launches", s.graph_launches);
+	tlc_jsonw__kuint(g, "matched", s.matched);
+	tlc_jsonw__kuint(g, "ambiguous", s.ambiguous);
+	tlc_jsonw__kuint(g, "unmatched", s.unmatched);
+	tlc_jsonw__kuint(g, "ops_added", s.ops_added);
+	yajl_gen_map_close(g);
+}
+
 static int write_json(FILE *out, report_ctx *c)
 {
 	const tlc_input_info *info = tlc_eval_info(c->ev);
@@ -294,6 +312,7 @@ static int write_json(FILE *out, report_ctx *c)
 	tlc_jsonw__kstr(g, "basis", "actual-path analytic");
 	json_phases(g, c->ev);
 	json_coverage(g, c->ev);
+	json_capture_pairing(g, c->ev);
 	tlc_jsonw__key(g, "tree");
 	tlc_rep__tree_json(g, c->tree);
 	tlc_jsonw__key(g, "roofline");

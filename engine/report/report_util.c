@@ -176,8 +176,21 @@ const char *tlc_rep__unknown_phrase(char *buf, size_t cap, const tlc_eval *ev)
 	return buf;
 }
 
+/* Capture pairing (docs/join.md): a paired replay's ops include those of
+ * its capture, and every report says so. */
+static void capture_line(FILE *out, const tlc_eval *ev)
+{
+	tlc_capture_pair_summary s = TLC_CAPTURE_PAIR_SUMMARY_INIT;
+	if (tlc_capture_pair_summary_get(ev, &s) == 1)
+		fprintf(out, "capture pairing: %llu of %llu graph launches matched a captured graph\n"
+		        "  (kernel names and count); their %llu captured ops count as the replay's\n",
+		        (unsigned long long)s.matched, (unsigned long long)s.graph_launches,
+		        (unsigned long long)s.ops_added);
+}
+
 void tlc_rep__coverage_line_w(FILE *out, const tlc_eval *ev, int narrow)
 {
+	capture_line(out, ev);
 	char what[128];
 	tlc_rep__unknown_phrase(what, sizeof what, ev);
 	size_t ngaps = tlc_eval_device_gap_count(ev);
