@@ -144,11 +144,19 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A directory's notices (an entry skipped, an identical copy): stderr. */
+static int on_notice(const char *code, const char *input, const char *message, void *payload)
+{
+	const cli_ctx *ctx = payload;
+	fprintf(stderr, "%s diff: notice: %s: %s: %s\n", ctx->prog, code, input, message);
+	return 0;
+}
+
 /* Two directories of per-rank traces: rank k of A against rank k of B, in
  * name order, one pair in memory at a time; then the sum over ranks. */
 static int diff_dirs(cli_ctx *ctx, const args *a)
 {
-	cli_inputs in[2] = { { NULL, 0, 0, NULL, NULL }, { NULL, 0, 0, NULL, NULL } };
+	cli_inputs in[2] = { { NULL, 0, 0, on_notice, ctx }, { NULL, 0, 0, on_notice, ctx } };
 	int rc = cli_inputs_list(&in[0], ctx, &a->file[0], 1);
 	if (rc == 0)
 		rc = cli_inputs_list(&in[1], ctx, &a->file[1], 1);

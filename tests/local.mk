@@ -294,3 +294,8 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# tlcost diff A B (issue 27): hand-derived batch-1/8 fixtures, conservation
+# checked by tests/diff_check.py from the raw inputs, --fail-if, rank dirs.
+TESTS += tests/diff_cli.sh
+EXTRA_DIST += tests/diff_cli.sh tests/diff_check.py tests/fixtures/diff/a.oplog.jsonl \
+	tests/fixtures/diff/b.oplog.jsonl

@@ -697,9 +697,8 @@ static int finish(tlc_diff *d)
 		row_init(&d->tot[p], 0);
 		d->tot[p].pub.phase = p < TLC_PHASE_COUNT ? p : -1;
 		d->tot[p].pub.key = p < TLC_PHASE_COUNT ? tlc_phase_name((tlc_phase)p) : "all";
-		if (p < TLC_PHASE_COUNT)
-			d->tot[p].has_time = d->timed[0][p] && d->timed[1][p];
 	}
+	/* a total has time when one of its groups has (fold) */
 	for (size_t i = 0; i < d->ng; i++) {
 		tlc_diff__row *g = &d->g[i];
 		if (g->has_time)
@@ -709,8 +708,7 @@ static int finish(tlc_diff *d)
 		if (!(g->pub.key = group_key(d, &g->pub)))
 			return tlc_error__oom();
 	}
-	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		d->any_time |= d->tot[p].has_time;
+	d->any_time = d->tot[TLC_PHASE_COUNT].has_time;
 	int rc = build_view(d);
 	for (size_t i = 0; rc == 0 && i < d->nv; i++)
 		rc = finish_row(d, &d->v[i]);
@@ -862,7 +860,7 @@ int tlc_diff_sum_finish(tlc_diff *sum)
 		                      "tlc_diff_sum_finish: bad argument");
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		/* time in a phase only when every rank compared it there */
-		sum->tot[p].has_time = sum->nsum && sum->timed[0][p] && sum->timed[1][p];
+		sum->tot[p].has_time = sum->tot[p].has_time && sum->timed[0][p] && sum->timed[1][p];
 		sum->any_time |= sum->tot[p].has_time;
 	}
 	sum->tot[TLC_PHASE_COUNT].has_time = sum->any_time;

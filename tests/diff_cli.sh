@@ -1,0 +1,150 @@
+#!/bin/sh
+# `tlcost diff A B` (docs/diff.md). Expected values, derived by hand from the
+# fixtures tests/fixtures/diff/{a,b}.oplog.jsonl (an MLP at batch 1 and 8,
+# docs/rules.md's formulas, float32 = 4 bytes):
+#   linear fc1 [1,16]x[32,16]+[32] -> [8,16]: MACs 512 -> 4096, other 32 -> 256,
+#     FLOPs 1,056 -> 8,448 (+7,392); bytes 2,368 -> 3,712 (+1,344); kernel
+#     1000 -> 4000 ns: B's work is 8x A's, so work = 8*1000 - 1000 = +7000 ns,
+#     rate = 3000 - 7000 = -4000 ns;
+#   relu act [1,32] -> [8,32]: other 32 -> 256 (+224), bytes 256 -> 2,048
+#     (+1,792); 200 -> 500 ns: work +1400, rate -1100;
+#   mm x -> y (same op type, moved module), same shapes: all 0, 300 -> 300 ns;
+#   mylib::mystery (no rule) [1,32] -> [8,32]: unknown on both sides;
+#   bmm only in A: -120 MACs, -240 FLOPs, -376 bytes, -100 ns (work);
+#   mm head only in B: +1,024 MACs, +2,048 FLOPs, +1,664 bytes, +600 ns (work).
+#   Totals: FLOPs 1,456 -> 10,880 (+9,424), bytes 3,224 -> 7,648 (+4,424),
+#   kernel 1,600 -> 5,400 ns (+3,800 = work +8,900 + rate -5,100), both
+#   sides lower bounds (mystery).
+# tests/diff_check.py checks conservation on every output and recomputes
+# each group from the raw files with its own alignment; `diff A A` is all
+# zeros. Real pair: HTA's tests/data/trace_diff control/test, read from its
+# mirror (skipped when absent): conservation, and each side's totals equal
+# `tlcost flops` of that side.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+T="${TLCOST_RUN:-} $top_builddir/tlcost"
+F="$top_srcdir/tests/fixtures/diff"
+CHECK="/usr/bin/python3 $top_srcdir/tests/diff_check.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-diff.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+out="$tmp/out"
+fails=0
+. "$top_srcdir/tests/cli_lib.sh"
+A="$F/a.oplog.jsonl"
+B="$F/b.oplog.jsonl"
+
+# text: the hand-derived figures
+run 0 diff "$A" "$B"
+check "aligned" "aligned: 0 same call, 3 shape/dtype change, 1 same op type; 1 rows only in A, 1 only in B"
+check "FLOPs total" ">=1,456                 >=10,880                   +9,424"
+check "bytes total" ">=3,224                  >=7,648                   +4,424"
+check "MACs total" ">=696                  >=5,184                   +4,488"
+check "kernel total" "1.600                    5.400                   +3.800"
+check "split total" "= work +8.900 us (B's work at A's rate) + rate -5.100 us"
+check "linear row" "    +3.000     +7.000     -4.000             +7,392          +1,344       0     shape_change forward    aten::linear @fc1"
+check "relu row" "    +0.300     +1.400     -1.100               +224          +1,792       0     shape_change forward    aten::relu @act"
+check "bmm row" "    -0.100     -0.100          0               -240            -376      -1     only_a"
+check "head row" "    +0.600     +0.600          0             +2,048          +1,664      +1     only_b"
+check "moved mm" "same_type    forward    aten::mm @x -> y"
+check "unknown row" "unknown         unknown       0 unk shape_change forward    mylib::mystery"
+check "lower bound A" "A: totals are a LOWER BOUND: 1 unknown-cost call"
+
+# JSON: conservation and every group against the raw files
+for by in group type module; do
+	$T diff --by $by --top 0 --format json "$A" "$B" > "$tmp/d.json" || { echo "FAIL: json --by $by"; fails=$((fails + 1)); }
+	if [ $by = group ]; then
+		$CHECK "$tmp/d.json" "$A" "$B" --formulas || fails=$((fails + 1))
+	else
+		$CHECK "$tmp/d.json" "$A" "$B" || fails=$((fails + 1))
+	fi
+done
+$T diff --by module --top 0 --format json "$A" "$B" > "$out"
+check "module view moved" '"key": "x -> y"'
+$T diff --top 0 --format json "$A" "$A" > "$tmp/same.json"
+$CHECK "$tmp/same.json" "$A" "$A" --formulas --same || fails=$((fails + 1))
+run 0 diff --format csv "$A" "$B"
+check "csv header" "key,match,phase,module_a,module_b,shapes_a,shapes_b,count_a,count_b,d_count,"
+check "csv linear" ",1,1,0,0,0,0,512,4096,3584,32,256,224,1056,8448,7392,2368,3712,1344,0,1000,4000,3000,7000,-4000,0"
+
+# --fail-if: exit 4 when a condition holds, exact comparisons
+run 4 diff --fail-if 'forward.flops>+1%' "$A" "$B"
+check "condition on stderr" "forward.flops>+1%: A 1456, B 10880, change +9424"
+check "exit 4 said" "a --fail-if condition holds: exit status 4"
+run 0 diff --fail-if 'kernel_time>+237.5%' "$A" "$B"       # exactly +237.5%
+check "not holding said" "does not hold"
+run 4 diff --fail-if 'kernel_time>=+237.5%' "$A" "$B"
+run 0 diff --fail-if 'coverage.unknown>0' --fail-if 'flops<0' "$A" "$B"
+run 4 diff --fail-if 'coverage.unknown>0' --fail-if 'work_time>=8900' "$A" "$B"
+run 0 diff --fail-if 'work_time>8900' --fail-if 'rate_time>-5100' "$A" "$B"
+run 4 diff --fail-if 'macs==4488' "$A" "$B"
+run 0 diff --fail-if 'backward.flops>0' "$A" "$B"           # no backward rows: 0 -> 0
+run 0 diff --fail-if 'flops!=0' "$A" "$A"
+run 2 diff --fail-if 'flops>>1' "$A" "$B"
+check "bad expression" "diff_condition_invalid"
+run 2 diff --fail-if 'speed>1' "$A" "$B"
+check "unknown figure" "unknown figure"
+run 2 diff --fail-if 'flops>1.0000000001' "$A" "$B"
+# a figure the inputs cannot give: no device records on either side
+run 1 diff --fail-if 'kernel_time>0' "$top_srcdir/tests/fixtures/reports/tiny.oplog.jsonl" "$A"
+check "figure unavailable" "diff_figure_unavailable"
+check "says which side" "A: no device records"
+
+# usage
+run 2 diff "$A"
+run 2 diff "$A" "$B" "$A"
+run 2 diff "$A" "$F"
+
+# two directories of ranks: each rank and the total (2 ranks: twice the pair)
+mkdir "$tmp/ra" "$tmp/rb" "$tmp/rc"
+cp "$A" "$tmp/ra/rank0.json"; cp "$A" "$tmp/ra/rank1.json"
+cp "$B" "$tmp/rb/rank0.json"; cp "$B" "$tmp/rb/rank1.json"
+cp "$B" "$tmp/rc/rank0.json"
+run 0 diff "$tmp/ra" "$tmp/rb"
+check "rank 1" "== rank 1:"
+check "all ranks" "== all 2 ranks:"
+check "summed FLOPs" ">=2,912                 >=21,760                  +18,848"
+check "summed time" "= work +17.800 us (B's work at A's rate) + rate -10.200 us"
+run 4 diff --fail-if 'flops>=+18848' "$tmp/ra" "$tmp/rb"
+check "sum condition" "all ranks: flops>=+18848: A 2912, B 21760"
+$T diff --format json "$tmp/ra" "$tmp/rb" > "$out" 2> "$tmp/err"
+/usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['schema'] == 'tlcost.diff-ranks/1' and len(d['ranks']) == 2, d.keys()
+t = [x for x in d['total']['totals'] if x['phase'] == 'all'][0]
+r = [[x for x in k['totals'] if x['phase'] == 'all'][0] for k in d['ranks']]
+for f in ('flops', 'macs', 'bytes', 'kernel_ns', 'work_ns', 'rate_ns'):
+    assert t['change'][f] == sum(x['change'][f] for x in r), f
+assert t['change']['flops'] == 18848 and t['change']['kernel_ns'] == 7600
+" "$out" || { echo "FAIL: ranks JSON"; cat "$out"; fails=$((fails + 1)); }
+run 1 diff "$tmp/ra" "$tmp/rc"
+check "rank count" "diff_rank_count_mismatch"
+run 2 diff --format csv "$tmp/ra" "$tmp/rb"
+
+# a real pair: HTA's trace_diff control and test (skipped when absent)
+hta="${TLCOST_HTA_REPO:-/work/.mirror/facebookresearch+HolisticTraceAnalysis/repo}"
+if git -C "$hta" show HEAD:tests/data/trace_diff/control/control.json.gz > "$tmp/control.json.gz" 2>/dev/null &&
+   git -C "$hta" show HEAD:tests/data/trace_diff/test/test.json.gz > "$tmp/test.json.gz" 2>/dev/null; then
+	$T diff --top 0 --format json "$tmp/control.json.gz" "$tmp/test.json.gz" > "$tmp/h.json" ||
+		{ echo "FAIL: HTA pair"; fails=$((fails + 1)); }
+	$CHECK "$tmp/h.json" "$tmp/control.json.gz" "$tmp/test.json.gz" || fails=$((fails + 1))
+	$T flops --format json "$tmp/control.json.gz" > "$tmp/fa.json"
+	$T flops --format json "$tmp/test.json.gz" > "$tmp/fb.json"
+	/usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+tot = {t['phase']: t for t in d['totals']}
+for side, path in (('a', sys.argv[2]), ('b', sys.argv[3])):
+    f = json.load(open(path))
+    for ph, v in f['phases'].items():
+        for k in ('flops', 'macs', 'other_flops'):
+            assert int(tot[ph][side][k]) == int(v[k]), (side, ph, k, tot[ph][side][k], v[k])
+print('ok: HTA pair totals equal tlcost flops on each side')
+" "$tmp/h.json" "$tmp/fa.json" "$tmp/fb.json" || fails=$((fails + 1))
+else
+	echo "SKIP (part): HTA trace_diff pair absent ($hta)"
+fi
+
+[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "ok: tlcost diff"
