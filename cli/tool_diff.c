@@ -92,9 +92,44 @@ static int check(cli_ctx *ctx, const tlc_diff *d, const args *a, const char *lab
 	return rc;
 }
 
+/* A flops or join partial (`tlcost flops/join --format json`) holds
+ * per-phase totals and per-type sums, not op rows: refused by name, with
+ * what it cannot give. */
+static int refuse_partial(cli_ctx *ctx, const char *path, const char *name)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0; /* cli_load reports it */
+	char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = buf;
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	const char *kind = NULL;
+	if (*p == '{' && (strstr(p, "\"schema\": \"tlcost.flops/") || strstr(p, "\"schema\":\"tlcost.flops/")))
+		kind = "flops";
+	else if (*p == '{' && (strstr(p, "\"schema\": \"tlcost.join/") || strstr(p, "\"schema\":\"tlcost.join/")))
+		kind = "join";
+	if (!kind)
+		return 0;
+	return cli_error(ctx, CLI_EXIT_INPUT, "diff_input_partial",
+	                 "diff the op log, trace or saved join (`tlcost join --save FILE`) the "
+	                 "partial was made from; `tlcost merge` combines partials",
+	                 "%s is a %s partial: it holds per-phase totals, not op rows, so it cannot "
+	                 "give the alignment, the groups, their changes or the work/rate split of "
+	                 "device time that tlcost diff reports", name, kind);
+}
+
 /* Loads one input; its join (or NULL) is handed over in *j. */
 static int load(cli_ctx *ctx, const char *path, const char *name, tlc_eval **ev, tlc_join **j)
 {
+	*ev = NULL;
+	*j = NULL;
+	int prc = refuse_partial(ctx, path, name ? name : path);
+	if (prc)
+		return prc;
 	ctx->read_as = name && strcmp(path, name) != 0 ? path : NULL;
 	ctx->read_name = name;
 	int rc = cli_load(ctx, path, 1, ev);

@@ -90,6 +90,16 @@ run 1 diff --fail-if 'kernel_time>0' "$top_srcdir/tests/fixtures/reports/tiny.op
 check "figure unavailable" "diff_figure_unavailable"
 check "says which side" "A: no device records"
 
+# a flops partial has no op rows: refused, saying what it cannot give
+$T flops --format json "$A" > "$tmp/partial.json"
+run 1 diff "$tmp/partial.json" "$B"
+check "partial refused" "diff_input_partial"
+check "partial says why" "is a flops partial: it holds per-phase totals, not op rows"
+# saved joins (tlcost join --save) diff as their sources do
+$T join --save "$tmp/sa.jsonl" "$A" > /dev/null && $T join --save "$tmp/sb.jsonl" "$B" > /dev/null
+run 0 diff "$tmp/sa.jsonl" "$tmp/sb.jsonl"
+check "saved joins" "= work +8.900 us (B's work at A's rate) + rate -5.100 us"
+
 # usage
 run 2 diff "$A"
 run 2 diff "$A" "$B" "$A"
