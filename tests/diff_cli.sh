@@ -90,6 +90,28 @@ run 1 diff --fail-if 'kernel_time>0' "$top_srcdir/tests/fixtures/reports/tiny.op
 check "figure unavailable" "diff_figure_unavailable"
 check "says which side" "A: no device records"
 
+# captured pairs (tlcost.capture of Linear(16,32) -> ReLU -> Linear(32,4),
+# forward, torch 1.13 CPU; op logs of 2 KB): batch 1 against 8, and fp32
+# against bf16 at batch 8. By hand: per sample 2 x (16*32 + 32*4) MACs + 32 +
+# 4 bias adds + 32 relu = 1,348 FLOPs; bytes at batch N (fp32): addmm 1
+# (32 + 16N + 512 read, 32N written) + addmm 2 (4 + 32N + 128, 4N) + relu
+# (32N, 32N) elements x 4 = 4 x (676 + 148N): 3,296 at N=1, 7,440 at N=8;
+# bf16 halves every byte (2 instead of 4) and leaves FLOPs as they are.
+run 0 diff "$F/mlp_b1.oplog.jsonl" "$F/mlp_b8.oplog.jsonl"
+check "batch FLOPs" "1,348                   10,784                   +9,436"
+check "batch bytes" "3,296                    7,440                   +4,144"
+check "batch aligned" "aligned: 2 same call, 3 shape/dtype change, 0 same op type; 0 rows only in A, 0 only in B" # the two weight transposes (aten::t) do not change with the batch
+run 0 diff "$F/mlp_b8.oplog.jsonl" "$F/mlp_b8_bf16.oplog.jsonl"
+check "dtype FLOPs" "10,784                   10,784                        0"
+check "dtype bytes" "7,440                    3,720                   -3,720"
+check "dtype change shown" "[8,32]float32 -> [8,32]bfloat16"
+absent "no gate line without joins" "device time left out"
+for p in "mlp_b1 mlp_b8" "mlp_b8 mlp_b8_bf16"; do
+	set -- $p
+	$T diff --top 0 --format json "$F/$1.oplog.jsonl" "$F/$2.oplog.jsonl" > "$tmp/c.json"
+	$CHECK "$tmp/c.json" "$F/$1.oplog.jsonl" "$F/$2.oplog.jsonl" || fails=$((fails + 1))
+done
+
 # a flops partial has no op rows: refused, saying what it cannot give
 $T flops --format json "$A" > "$tmp/partial.json"
 run 1 diff "$tmp/partial.json" "$B"

@@ -298,4 +298,5 @@ EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # checked by tests/diff_check.py from the raw inputs, --fail-if, rank dirs.
 TESTS += tests/diff_cli.sh
 EXTRA_DIST += tests/diff_cli.sh tests/diff_check.py tests/fixtures/diff/a.oplog.jsonl \
-	tests/fixtures/diff/b.oplog.jsonl
+	tests/fixtures/diff/b.oplog.jsonl tests/fixtures/diff/mlp_b1.oplog.jsonl \
+	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl

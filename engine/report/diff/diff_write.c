@@ -162,7 +162,7 @@ static void coverage(FILE *out, const tlc_diff *d)
 		fprintf(out, "coverage change: %llu aligned calls changed class or rule (see the "
 		        "rows' class_changed in --format json)\n",
 		        (unsigned long long)t->class_changed);
-	if (t->untimed_a || t->untimed_b)
+	if ((t->untimed_a || t->untimed_b) && (d->is_sum || (d->j[0] && d->j[1])))
 		fprintf(out, "device time left out: %llu rows of A and %llu of B are in phases whose "
 		        "gate did not pass on both sides\n", (unsigned long long)t->untimed_a,
 		        (unsigned long long)t->untimed_b);
