@@ -15,6 +15,8 @@ aligns the raw rows itself (its own dict-of-queues, most specific first),
 costs them from docs/rules.md's formulas, and compares every group's
 counts, MACs, other FLOPs and bytes, and each side's kernel time from the
 raw kernel/runtime records (correlation -> external id -> op id).
+With --cpu-op-rows (Kineto traces): each side's op rows equal the raw
+trace's cpu_op events.
 With --same: every change is 0.
 Only the Python standard library is used.
 """
@@ -236,6 +238,14 @@ def main():
             n = len(read_oplog(p)[0])
             if totals["all"][side]["count"] != n:
                 fail("side %s: %d op rows in the diff, %d op records in %s" %
+                     (side, totals["all"][side]["count"], n, p))
+    if "--cpu-op-rows" in flags:  # a trace whose op rows are its cpu_op events
+        for side, p in (("a", a_path), ("b", b_path)):
+            op = gzip.open if p.endswith(".gz") else open
+            with op(p, "rt") as f:
+                n = sum(1 for e in json.load(f)["traceEvents"] if e.get("cat") == "cpu_op")
+            if totals["all"][side]["count"] != n:
+                fail("side %s: %d op rows in the diff, %d cpu_op events in %s" %
                      (side, totals["all"][side]["count"], n, p))
     if "--formulas" in flags:
         check_formulas(doc, a_path, b_path)
