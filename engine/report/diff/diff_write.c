@@ -49,45 +49,43 @@ static void total_line(FILE *out, const char *label, const char *a, const char *
 }
 
 /* Times in ms, or in us for a diff whose kernel times are all below 10 ms
- * (chosen once per report: unit_div). Exact ns are in the JSON and CSV. */
-static double unit_div = 1e6;
-
-static const char *unit_name(void) { return unit_div == 1e6 ? "ms" : "us"; }
-
-static void pick_unit(const tlc_diff *d)
+ * (chosen once per report: unit_of). Exact ns are in the JSON and CSV. */
+static double unit_of(const tlc_diff *d)
 {
 	const tlc_diff_row *t = tlc_diff_total(d, -1);
-	unit_div = t->a.kernel_ns < 10000000 && t->b.kernel_ns < 10000000 ? 1e3 : 1e6;
+	return t->a.kernel_ns < 10000000 && t->b.kernel_ns < 10000000 ? 1e3 : 1e6;
 }
 
-static void ms(char *buf, size_t cap, int64_t ns, int sign)
+static const char *unit_name(double div) { return div == 1e6 ? "ms" : "us"; }
+
+static void ms(char *buf, size_t cap, int64_t ns, int sign, double div)
 {
 	if (sign && ns == 0)
 		snprintf(buf, cap, "0");
 	else
-		snprintf(buf, cap, sign ? "%+.3f" : "%.3f", (double)ns / unit_div);
+		snprintf(buf, cap, sign ? "%+.3f" : "%.3f", (double)ns / div);
 }
 
-static void time_lines(FILE *out, const tlc_diff_row *t)
+static void time_lines(FILE *out, const tlc_diff_row *t, double div)
 {
 	char a[32], b[32], dt[32], w[32], r[32], u[32];
-	ms(a, sizeof a, t->a.kernel_ns, 0);
-	ms(b, sizeof b, t->b.kernel_ns, 0);
-	ms(dt, sizeof dt, t->d_time_ns, 1);
-	ms(w, sizeof w, t->d_work_ns, 1);
-	ms(r, sizeof r, t->d_rate_ns, 1);
-	ms(u, sizeof u, t->d_unsplit_ns, 1);
+	ms(a, sizeof a, t->a.kernel_ns, 0, div);
+	ms(b, sizeof b, t->b.kernel_ns, 0, div);
+	ms(dt, sizeof dt, t->d_time_ns, 1, div);
+	ms(w, sizeof w, t->d_work_ns, 1, div);
+	ms(r, sizeof r, t->d_rate_ns, 1, div);
+	ms(u, sizeof u, t->d_unsplit_ns, 1, div);
 	char label[32];
-	snprintf(label, sizeof label, "kernel time (%s)", unit_name());
+	snprintf(label, sizeof label, "kernel time (%s)", unit_name(div));
 	fprintf(out, "  %-20s %24s %24s %24s\n", label, a, b, dt);
 	fprintf(out, "    = work %s %s (B's work at A's rate) + rate %s %s (the same work "
-	        "faster or slower)", w, unit_name(), r, unit_name());
+	        "faster or slower)", w, unit_name(div), r, unit_name(div));
 	if (t->d_unsplit_ns)
-		fprintf(out, " + unsplit %s %s", u, unit_name());
+		fprintf(out, " + unsplit %s %s", u, unit_name(div));
 	fputc('\n', out);
 }
 
-static void totals_block(FILE *out, const tlc_diff_row *t, const char *title)
+static void totals_block(FILE *out, const tlc_diff_row *t, const char *title, double div)
 {
 	fprintf(out, "%s%*s %24s %24s %24s\n", title, (int)(22 - strlen(title)), "", "A", "B",
 	        "change (B - A)");
@@ -111,17 +109,17 @@ static void totals_block(FILE *out, const tlc_diff_row *t, const char *title)
 	put_delta(out, 24, t->d_unknown);
 	fputc('\n', out);
 	if (t->has_time)
-		time_lines(out, t);
+		time_lines(out, t, div);
 }
 
-static void row_text(FILE *out, const tlc_diff_row *r, int time, int by_group)
+static void row_text(FILE *out, const tlc_diff_row *r, int time, int by_group, double div)
 {
 	if (time) {
 		char dt[32], w[32], rt[32];
 		if (r->has_time) {
-			ms(dt, sizeof dt, r->d_time_ns, 1);
-			ms(w, sizeof w, r->d_work_ns, 1);
-			ms(rt, sizeof rt, r->d_rate_ns, 1);
+			ms(dt, sizeof dt, r->d_time_ns, 1, div);
+			ms(w, sizeof w, r->d_work_ns, 1, div);
+			ms(rt, sizeof rt, r->d_rate_ns, 1, div);
 			if (r->d_unsplit_ns)
 				snprintf(w, sizeof w, "unsplit");
 		}
@@ -171,7 +169,7 @@ static void coverage(FILE *out, const tlc_diff *d)
 static void write_text(FILE *out, const tlc_diff *d)
 {
 	int time = tlc_diff_has_time(d), by_group = d->opts.by == TLC_DIFF_BY_GROUP;
-	pick_unit(d);
+	double div = unit_of(d);
 	fputs("diff A -> B (actual-path analytic, fma=2; every change is B - A, exact; "
 	      ">= marks a lower bound)\n", out);
 	fprintf(out, "aligned: %llu same call, %llu shape/dtype change, %llu same op type; "
@@ -181,7 +179,7 @@ static void write_text(FILE *out, const tlc_diff *d)
 	        (unsigned long long)d->match_rows[TLC_DIFF_SAME_TYPE][0],
 	        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_A][0],
 	        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_B][1]);
-	totals_block(out, tlc_diff_total(d, -1), "totals, all phases");
+	totals_block(out, tlc_diff_total(d, -1), "totals, all phases", div);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		const tlc_diff_row *t = tlc_diff_total(d, p);
 		if (!present(t))
@@ -189,16 +187,16 @@ static void write_text(FILE *out, const tlc_diff *d)
 		char title[32];
 		snprintf(title, sizeof title, "%s", tlc_phase_name((tlc_phase)p));
 		fputc('\n', out);
-		totals_block(out, t, title);
+		totals_block(out, t, title, div);
 	}
 	fprintf(out, "\nchanges by %s, sorted by %s\n", by_name(d->opts.by),
 	        time ? "|change of kernel time| (rows without compared time last)"
 	             : "|change of FLOPs|");
 	if (time) {
 		char h[3][16];
-		snprintf(h[0], sizeof h[0], "dtime %s", unit_name());
-		snprintf(h[1], sizeof h[1], "dwork %s", unit_name());
-		snprintf(h[2], sizeof h[2], "drate %s", unit_name());
+		snprintf(h[0], sizeof h[0], "dtime %s", unit_name(div));
+		snprintf(h[1], sizeof h[1], "dwork %s", unit_name(div));
+		snprintf(h[2], sizeof h[2], "drate %s", unit_name(div));
 		fprintf(out, "%10s %10s %10s", h[0], h[1], h[2]);
 	}
 	fprintf(out, " %18s %15s %7s %3s", "dFLOPs", "dbytes", "dcount", "");
@@ -209,7 +207,7 @@ static void write_text(FILE *out, const tlc_diff *d)
 	size_t n = 0;
 	const tlc_diff__row *rows = tlc_diff__rows(d, &n);
 	for (size_t i = 0; i < n; i++)
-		row_text(out, &rows[i].pub, time, by_group);
+		row_text(out, &rows[i].pub, time, by_group, div);
 	if (tlc_diff_hidden_rows(d))
 		fprintf(out, "(+ %zu more rows; --top 0 shows all)\n", tlc_diff_hidden_rows(d));
 	fputs("unk = a side of the row has unknown-cost calls: its change is of the counted "
