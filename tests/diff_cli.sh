@@ -112,6 +112,35 @@ for p in "mlp_b1 mlp_b8" "mlp_b8 mlp_b8_bf16"; do
 	$CHECK "$tmp/c.json" "$F/$1.oplog.jsonl" "$F/$2.oplog.jsonl" || fails=$((fails + 1))
 done
 
+# exact past 64 bits: aten::mm [2^21,2^21] x [2^21,2^21] is 2^63 MACs (2^64
+# FLOPs) a call; A has one call, B two: B's FLOPs are 2^65 =
+# 36,893,488,147,419,103,232 and the change 2^64 = 18,446,744,073,709,551,616
+big='{"id":%d,"op":"aten::mm","phase":"forward","module":"m","args":[{"shape":[2097152,2097152],"dtype":"float32"},{"shape":[2097152,2097152],"dtype":"float32"}],"outputs":[{"shape":[2097152,2097152],"dtype":"float32"}]}'
+{ echo '{"format":"tlcost-oplog","version":1}'; printf "$big\n" 0; } > "$tmp/big_a.jsonl"
+{ echo '{"format":"tlcost-oplog","version":1}'; printf "$big\n$big\n" 0 1; } > "$tmp/big_b.jsonl"
+run 0 diff "$tmp/big_a.jsonl" "$tmp/big_b.jsonl"
+check "huge FLOPs" "36,893,488,147,419,103,232"
+check "huge change" "+18,446,744,073,709,551,616"
+$T diff --top 0 --format json "$tmp/big_a.jsonl" "$tmp/big_b.jsonl" > "$tmp/big.json"
+$CHECK "$tmp/big.json" "$tmp/big_a.jsonl" "$tmp/big_b.jsonl" --formulas || fails=$((fails + 1))
+run 4 diff --fail-if 'flops>=+100%' "$tmp/big_a.jsonl" "$tmp/big_b.jsonl"
+run 0 diff --fail-if 'flops>+100%' "$tmp/big_a.jsonl" "$tmp/big_b.jsonl"
+
+# the one rounding: relu [2] in 3 ns (A) against relu [1] in 5 ns (B): B's
+# work at A's rate is 3 x 1/2 = 1.5 ns, rounded half up to 2: work 2 - 3 =
+# -1 ns, rate 2 - (-1) = +3 ns, time +2 ns
+relu='{"id":0,"op":"aten::relu","phase":"forward","module":"r","args":[{"shape":[%d],"dtype":"float32"}],"outputs":[{"shape":[%d],"dtype":"float32"}],"thread":1,"start_ns":100,"host_ns":50}'
+launch='{"kind":"runtime","name":"cudaLaunchKernel","thread":1,"start_ns":110,"end_ns":120,"correlation":9,"external_id":0}'
+kern='{"kind":"kernel","name":"k","device":0,"stream":7,"start_ns":1000,"end_ns":%d,"correlation":9}'
+{ echo '{"format":"tlcost-oplog","version":1}'; printf "$relu\n$launch\n$kern\n" 2 2 1003; } > "$tmp/r_a.jsonl"
+{ echo '{"format":"tlcost-oplog","version":1}'; printf "$relu\n$launch\n$kern\n" 1 1 1005; } > "$tmp/r_b.jsonl"
+$T diff --format json "$tmp/r_a.jsonl" "$tmp/r_b.jsonl" > "$tmp/r.json"
+/usr/bin/python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['totals'][0]['change']
+assert (t['kernel_ns'], t['work_ns'], t['rate_ns'], t['unsplit_ns']) == (2, -1, 3, 0), t
+" "$tmp/r.json" || { echo "FAIL: rounding"; cat "$tmp/r.json"; fails=$((fails + 1)); }
+
 # a flops partial has no op rows: refused, saying what it cannot give
 $T flops --format json "$A" > "$tmp/partial.json"
 run 1 diff "$tmp/partial.json" "$B"
