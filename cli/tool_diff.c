@@ -92,14 +92,13 @@ static int check(cli_ctx *ctx, const tlc_diff *d, const args *a, const char *lab
 	return rc;
 }
 
-/* A flops or join partial (`tlcost flops/join --format json`) holds
- * per-phase totals and per-type sums, not op rows: refused by name, with
- * what it cannot give. */
-static int refuse_partial(cli_ctx *ctx, const char *path, const char *name)
+/* "flops" or "join" when the file is a partial (`tlcost flops/join --format
+ * json`: one JSON object naming its schema), else NULL. */
+static const char *partial_kind(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return 0; /* cli_load reports it */
+		return NULL; /* the reader reports it */
 	char buf[4096];
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
@@ -107,19 +106,77 @@ static int refuse_partial(cli_ctx *ctx, const char *path, const char *name)
 	const char *p = buf;
 	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 		p++;
-	const char *kind = NULL;
-	if (*p == '{' && (strstr(p, "\"schema\": \"tlcost.flops/") || strstr(p, "\"schema\":\"tlcost.flops/")))
-		kind = "flops";
-	else if (*p == '{' && (strstr(p, "\"schema\": \"tlcost.join/") || strstr(p, "\"schema\":\"tlcost.join/")))
-		kind = "join";
-	if (!kind)
-		return 0;
-	return cli_error(ctx, CLI_EXIT_INPUT, "diff_input_partial",
-	                 "diff the op log, trace or saved join (`tlcost join --save FILE`) the "
-	                 "partial was made from; `tlcost merge` combines partials",
-	                 "%s is a %s partial: it holds per-phase totals, not op rows, so it cannot "
-	                 "give the alignment, the groups, their changes or the work/rate split of "
-	                 "device time that tlcost diff reports", name, kind);
+	if (*p != '{')
+		return NULL;
+	if (strstr(p, "\"schema\": \"tlcost.flops/") || strstr(p, "\"schema\":\"tlcost.flops/"))
+		return "flops";
+	if (strstr(p, "\"schema\": \"tlcost.join/") || strstr(p, "\"schema\":\"tlcost.join/"))
+		return "join";
+	return NULL;
+}
+
+/* One side of a partial diff as flops partial JSON: the file itself, or
+ * the flops partial of the op log or trace it is (evaluated, then freed). */
+static int partial_text(cli_ctx *ctx, const char *path, const char *name, char **buf,
+                        size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	if (partial_kind(path)) {
+		FILE *f = fopen(path, "rb");
+		FILE *m = f ? open_memstream(buf, len) : NULL;
+		char chunk[65536];
+		size_t n;
+		while (f && m && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			fwrite(chunk, 1, n, m);
+		int err = !f || !m || ferror(f);
+		if (f)
+			fclose(f);
+		if (m)
+			fclose(m);
+		return err ? cli_error(ctx, CLI_EXIT_INPUT, "io_error", "check the file and retry",
+		                       "%s: cannot be read", name) : 0;
+	}
+	ctx->read_as = name && strcmp(path, name) != 0 ? path : NULL;
+	ctx->read_name = name;
+	tlc_eval *ev;
+	int rc = cli_load(ctx, path, 0, &ev);
+	ctx->read_as = ctx->read_name = NULL;
+	if (rc)
+		return rc;
+	FILE *m = open_memstream(buf, len);
+	if (!m || tlc_write_flops(m, ev, TLC_FORMAT_JSON) < 0)
+		rc = m ? cli_fail(ctx) : cli_error(ctx, CLI_EXIT_INPUT, "out_of_memory",
+		                                   "free memory and retry", "no memory for %s", name);
+	if (m)
+		fclose(m);
+	cli_unload(ctx, ev);
+	return rc;
+}
+
+/* A or B is a partial: the diff of their flops partials (totals only). */
+static int diff_partials(cli_ctx *ctx, const args *a, const char *pa, const char *na,
+                         const char *pb, const char *nb)
+{
+	char *buf[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	int rc = partial_text(ctx, pa, na, &buf[0], &len[0]);
+	if (rc == 0)
+		rc = partial_text(ctx, pb, nb, &buf[1], &len[1]);
+	tlc_diff *d = NULL;
+	if (rc == 0 && tlc_diff_build_partials(&d, buf[0], len[0], na, buf[1], len[1], nb) < 0)
+		rc = cli_fail(ctx);
+	if (rc == 0 && a->o.by != TLC_DIFF_BY_GROUP)
+		fprintf(stderr, "%s diff: notice: --by is ignored: a flops partial has totals only\n",
+		        ctx->prog);
+	if (rc == 0 && tlc_write_diff(stdout, d, ctx->format) < 0)
+		rc = cli_fail(ctx);
+	if (rc == 0)
+		rc = check(ctx, d, a, NULL);
+	tlc_diff_free(d);
+	free(buf[0]);
+	free(buf[1]);
+	return rc;
 }
 
 /* Loads one input; its join (or NULL) is handed over in *j. */
@@ -127,9 +184,6 @@ static int load(cli_ctx *ctx, const char *path, const char *name, tlc_eval **ev,
 {
 	*ev = NULL;
 	*j = NULL;
-	int prc = refuse_partial(ctx, path, name ? name : path);
-	if (prc)
-		return prc;
 	ctx->read_as = name && strcmp(path, name) != 0 ? path : NULL;
 	ctx->read_name = name;
 	int rc = cli_load(ctx, path, 1, ev);
@@ -149,6 +203,8 @@ static void unload(tlc_eval *ev, tlc_join *j)
 static int diff_pair(cli_ctx *ctx, const args *a, const char *pa, const char *na,
                      const char *pb, const char *nb, const char *label, tlc_diff **keep)
 {
+	if (!keep && (partial_kind(pa) || partial_kind(pb)))
+		return diff_partials(ctx, a, pa, na, pb, nb);
 	tlc_eval *ev[2] = { NULL, NULL };
 	tlc_join *j[2] = { NULL, NULL };
 	int rc = load(ctx, pa, na, &ev[0], &j[0]);

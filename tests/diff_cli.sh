@@ -141,11 +141,42 @@ t = json.load(open(sys.argv[1]))['totals'][0]['change']
 assert (t['kernel_ns'], t['work_ns'], t['rate_ns'], t['unsplit_ns']) == (2, -1, 3, 0), t
 " "$tmp/r.json" || { echo "FAIL: rounding"; cat "$tmp/r.json"; fails=$((fails + 1)); }
 
-# a flops partial has no op rows: refused, saying what it cannot give
-$T flops --format json "$A" > "$tmp/partial.json"
-run 1 diff "$tmp/partial.json" "$B"
-check "partial refused" "diff_input_partial"
-check "partial says why" "is a flops partial: it holds per-phase totals, not op rows"
+# flops partials (tlcost flops --format json): totals only, the same totals
+# as the op logs' diff (+9,424 FLOPs, +4,424 bytes, 5 -> 5 calls, 1 -> 1
+# unknown); an op log against a partial diffs as two partials; per-phase
+# calls, class changes and device time are refused, named
+$T flops --format json "$A" > "$tmp/pa.json"
+$T flops --format json "$B" > "$tmp/pb.json"
+run 0 diff "$tmp/pa.json" "$tmp/pb.json"
+check "partials say what they are" "partials: totals only"
+check "partial FLOPs" ">=1,456                 >=10,880                   +9,424"
+check "partial bytes" ">=3,224                  >=7,648                   +4,424"
+check "partial per-phase calls" "n/a"
+$T diff --format json "$tmp/pa.json" "$tmp/pb.json" > "$tmp/p.json"
+$CHECK "$tmp/p.json" "$A" "$B" || fails=$((fails + 1))
+/usr/bin/python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
+for ph in ('all', 'forward'):
+    tp = [t for t in p['totals'] if t['phase'] == ph][0]
+    to = [t for t in o['totals'] if t['phase'] == ph][0]
+    for f in ('macs', 'other_flops', 'flops', 'bytes'):
+        assert tp['change'][f] == to['change'][f] and tp['a'][f] == to['a'][f], (ph, f)
+    if ph == 'forward':
+        assert tp['a']['count'] is None and tp['change']['count'] is None
+" "$tmp/p.json" "$tmp/d.json" || { echo "FAIL: partial totals differ from the op logs' diff"; fails=$((fails + 1)); }
+run 0 diff "$tmp/pa.json" "$B"
+check "mixed partial" "+9,424"
+run 4 diff --fail-if 'flops>=+9424' "$tmp/pa.json" "$tmp/pb.json"
+run 1 diff --fail-if 'kernel_time>0' "$tmp/pa.json" "$tmp/pb.json"
+check "partial time" "a flops partial has no device time"
+run 1 diff --fail-if 'forward.count>0' "$tmp/pa.json" "$tmp/pb.json"
+check "partial phase calls" "diff_figure_unavailable"
+$T join --format json "$A" > "$tmp/ja.json"
+run 1 diff "$tmp/ja.json" "$tmp/pb.json"
+check "join partial refused" "diff_input_partial"
+check "join partial says why" "a join partial holds the join's kernel times"
+
 # saved joins (tlcost join --save) diff as their sources do
 $T join --save "$tmp/sa.jsonl" "$A" > /dev/null && $T join --save "$tmp/sb.jsonl" "$B" > /dev/null
 run 0 diff "$tmp/sa.jsonl" "$tmp/sb.jsonl"

@@ -16,4 +16,5 @@ libtl_report_la_SOURCES += \
 libtl_report_la_SOURCES += engine/report/plugin_write.c
 # the diff report (tlcost diff A B): alignment model, CI conditions, writers
 libtl_report_la_SOURCES += engine/report/diff/diff_int.h engine/report/diff/diff.c \
-	engine/report/diff/diff_cond.c engine/report/diff/diff_write.c
+	engine/report/diff/diff_cond.c engine/report/diff/diff_write.c \
+	engine/report/diff/diff_partial.c

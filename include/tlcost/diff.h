@@ -128,6 +128,15 @@ int tlc_diff_sum_new(tlc_diff **out);
 int tlc_diff_sum_add(tlc_diff *sum, const tlc_diff *d);
 int tlc_diff_sum_finish(tlc_diff *sum);
 
+/** A diff of two flops partials (`tlcost flops --format json` texts, schema
+ *  tlcost.flops/1; names for errors): the totals only (tlc_diff_total over
+ *  all phases with calls and unknown calls; per phase without them), no rows,
+ *  no device time (conditions on kernel_time, coverage.changed and per-phase
+ *  counts are refused: diff_figure_unavailable). Errors: diff_input_partial
+ *  (not a flops/1 partial; a join partial), the JSON parser's. */
+int tlc_diff_build_partials(tlc_diff **out, const void *a, size_t alen, const char *name_a,
+                            const void *b, size_t blen, const char *name_b);
+
 /** Writes the diff as text, JSON (schema tlcost.diff/1) or CSV. */
 int tlc_write_diff(FILE *out, const tlc_diff *d, tlc_format fmt);
 

@@ -72,6 +72,8 @@ static int side_timed(const tlc_join *j, int phase)
 
 const char *tlc_diff__untimed_why(const tlc_diff *d, int side, int phase)
 {
+	if (d->is_partial)
+		return "a flops partial has no device time";
 	if (d->is_sum) {
 		int any = 0;
 		for (int p = 0; p < TLC_PHASE_COUNT; p++)

@@ -138,6 +138,14 @@ static int figure_values(mpz_t a, mpz_t b, const tlc_diff *d, const cond *c, con
 {
 	const tlc_diff_row *t = tlc_diff_total(d, c->phase);
 	const char *f = c->figure;
+	if (d->is_partial && (strcmp(f, "coverage.changed") == 0 ||
+	                      (c->phase >= 0 && (strcmp(f, "count") == 0 ||
+	                                         strcmp(f, "coverage.unknown") == 0))))
+		return tlc_error__set(TLC_EREFUSED, "diff_figure_unavailable",
+		                      "ask for it over all phases, or diff the op logs, traces or "
+		                      "saved joins the partials were made from",
+		                      "condition '%s': a flops partial holds calls per input, not per "
+		                      "phase, and no aligned calls (class changes)", expr);
 	if (strcmp(f, "count") == 0) {
 		mpz_set_ui(a, (unsigned long)t->a.count);
 		mpz_set_ui(b, (unsigned long)t->b.count);

@@ -42,6 +42,9 @@ struct tlc_diff {
 	int is_sum;              /* a sum over ranks (tlc_diff_sum_new): totals only */
 	size_t nsum;             /* diffs added */
 	int lower[2];            /* a sum: some rank's side was a lower bound */
+	int is_partial;          /* two flops partials (diff_partial.c): totals only,
+	                            no per-phase call counts, no device time */
+	unsigned partial_phases; /* bit p: phase p is in a partial */
 };
 
 /** The rows the diff shows (its view). */

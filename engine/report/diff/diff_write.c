@@ -12,7 +12,18 @@ static const char *by_name(tlc_diff_by b)
 
 static const char *phase_label(int p) { return p < 0 ? "all" : tlc_phase_name((tlc_phase)p); }
 
-static int present(const tlc_diff_row *t) { return t->a.count || t->b.count; }
+static int present(const tlc_diff *d, const tlc_diff_row *t)
+{
+	if (d->is_partial)
+		return t->phase < 0 || (d->partial_phases >> t->phase & 1u);
+	return t->a.count || t->b.count;
+}
+
+/* A partial's per-phase calls are not known (only its totals' are). */
+static int counts_known(const tlc_diff *d, const tlc_diff_row *t)
+{
+	return !d->is_partial || t->phase < 0;
+}
 
 /* ------------------------------------------------------------ text */
 
@@ -39,11 +50,11 @@ static void put_delta(FILE *out, int width, const char *dec)
 }
 
 static void total_line(FILE *out, const char *label, const char *a, const char *b,
-                       const char *delta, const tlc_diff_row *t)
+                       const char *delta, const int lower[2])
 {
 	fprintf(out, "  %-20s", label);
-	put_num(out, 24, a, t->a.unknown > 0);
-	put_num(out, 24, b, t->b.unknown > 0);
+	put_num(out, 24, a, lower[0]);
+	put_num(out, 24, b, lower[1]);
 	put_delta(out, 24, delta);
 	fputc('\n', out);
 }
@@ -85,7 +96,8 @@ static void time_lines(FILE *out, const tlc_diff_row *t, double div)
 	fputc('\n', out);
 }
 
-static void totals_block(FILE *out, const tlc_diff_row *t, const char *title, double div)
+static void totals_block(FILE *out, const tlc_diff *d, const tlc_diff_row *t, const char *title,
+                         double div)
 {
 	fprintf(out, "%s%*s %24s %24s %24s\n", title, (int)(22 - strlen(title)), "", "A", "B",
 	        "change (B - A)");
@@ -94,19 +106,31 @@ static void totals_block(FILE *out, const tlc_diff_row *t, const char *title, do
 	snprintf(cb, sizeof cb, "%llu", (unsigned long long)t->b.count);
 	snprintf(ua, sizeof ua, "%llu", (unsigned long long)t->a.unknown);
 	snprintf(ub, sizeof ub, "%llu", (unsigned long long)t->b.unknown);
+	int known = counts_known(d, t);
+	/* >= where a side is a lower bound: its unknown calls, or a partial's word */
+	int lower[2] = { known ? t->a.unknown > 0 : d->lower[0],
+	                 known ? t->b.unknown > 0 : d->lower[1] };
 	fprintf(out, "  %-20s", "op rows");
-	put_num(out, 24, ca, 0);
-	put_num(out, 24, cb, 0);
-	put_delta(out, 24, t->d_count);
+	if (known) {
+		put_num(out, 24, ca, 0);
+		put_num(out, 24, cb, 0);
+		put_delta(out, 24, t->d_count);
+	} else {
+		fprintf(out, " %24s %24s %24s", "n/a", "n/a", "n/a");
+	}
 	fputc('\n', out);
-	total_line(out, "FLOPs (fma=2)", t->a.flops, t->b.flops, t->d_flops, t);
-	total_line(out, "  MACs", t->a.macs, t->b.macs, t->d_macs, t);
-	total_line(out, "  other FLOPs", t->a.other_flops, t->b.other_flops, t->d_other_flops, t);
-	total_line(out, "bytes (ideal)", t->a.bytes, t->b.bytes, t->d_bytes, t);
+	total_line(out, "FLOPs (fma=2)", t->a.flops, t->b.flops, t->d_flops, lower);
+	total_line(out, "  MACs", t->a.macs, t->b.macs, t->d_macs, lower);
+	total_line(out, "  other FLOPs", t->a.other_flops, t->b.other_flops, t->d_other_flops, lower);
+	total_line(out, "bytes (ideal)", t->a.bytes, t->b.bytes, t->d_bytes, lower);
 	fprintf(out, "  %-20s", "unknown-cost calls");
-	put_num(out, 24, ua, 0);
-	put_num(out, 24, ub, 0);
-	put_delta(out, 24, t->d_unknown);
+	if (known) {
+		put_num(out, 24, ua, 0);
+		put_num(out, 24, ub, 0);
+		put_delta(out, 24, t->d_unknown);
+	} else {
+		fprintf(out, " %24s %24s %24s", "n/a", "n/a", "n/a");
+	}
 	fputc('\n', out);
 	if (t->has_time)
 		time_lines(out, t, div);
@@ -145,7 +169,10 @@ static void coverage(FILE *out, const tlc_diff *d)
 	static const char *const side[] = { "A", "B" };
 	for (int s = 0; s < 2; s++) {
 		fprintf(out, "%s: ", side[s]);
-		if (d->is_sum)
+		if (d->is_partial)
+			fprintf(out, "%s\n", d->lower[s] ? "totals are a LOWER BOUND (the partial "
+			        "says so: its ledger gives why)" : "coverage is COMPLETE, not a lower bound");
+		else if (d->is_sum)
 			fprintf(out, "%s\n", d->lower[s] ? "totals are a LOWER BOUND (some rank has "
 			        "unknown-cost calls or device work without op rows; see each rank)"
 			        : "coverage is COMPLETE on every rank, not a lower bound");
@@ -172,22 +199,30 @@ static void write_text(FILE *out, const tlc_diff *d)
 	double div = unit_of(d);
 	fputs("diff A -> B (actual-path analytic, fma=2; every change is B - A, exact; "
 	      ">= marks a lower bound)\n", out);
-	fprintf(out, "aligned: %llu same call, %llu shape/dtype change, %llu same op type; "
-	        "%llu rows only in A, %llu only in B\n\n",
-	        (unsigned long long)d->match_rows[TLC_DIFF_SAME_CALL][0],
-	        (unsigned long long)d->match_rows[TLC_DIFF_SHAPE_CHANGE][0],
-	        (unsigned long long)d->match_rows[TLC_DIFF_SAME_TYPE][0],
-	        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_A][0],
-	        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_B][1]);
-	totals_block(out, tlc_diff_total(d, -1), "totals, all phases", div);
+	if (d->is_partial)
+		fputs("partials: totals only (a flops partial holds no op rows to align; per-phase "
+		      "calls and device time are not in it)\n\n", out);
+	else
+		fprintf(out, "aligned: %llu same call, %llu shape/dtype change, %llu same op type; "
+		        "%llu rows only in A, %llu only in B\n\n",
+		        (unsigned long long)d->match_rows[TLC_DIFF_SAME_CALL][0],
+		        (unsigned long long)d->match_rows[TLC_DIFF_SHAPE_CHANGE][0],
+		        (unsigned long long)d->match_rows[TLC_DIFF_SAME_TYPE][0],
+		        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_A][0],
+		        (unsigned long long)d->match_rows[TLC_DIFF_ONLY_B][1]);
+	totals_block(out, d, tlc_diff_total(d, -1), "totals, all phases", div);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
 		const tlc_diff_row *t = tlc_diff_total(d, p);
-		if (!present(t))
+		if (!present(d, t))
 			continue;
 		char title[32];
 		snprintf(title, sizeof title, "%s", tlc_phase_name((tlc_phase)p));
 		fputc('\n', out);
-		totals_block(out, t, title, div);
+		totals_block(out, d, t, title, div);
+	}
+	if (d->is_sum) { /* ranks' sum or partials: totals only */
+		coverage(out, d);
+		return;
 	}
 	fprintf(out, "\nchanges by %s, sorted by %s\n", by_name(d->opts.by),
 	        time ? "|change of kernel time| (rows without compared time last)"
@@ -221,12 +256,17 @@ static void write_text(FILE *out, const tlc_diff *d)
 
 /* ------------------------------------------------------------ JSON */
 
-static void json_side(yajl_gen g, const char *key, const tlc_diff_side *s, int time)
+static void json_side(yajl_gen g, const char *key, const tlc_diff_side *s, int time, int counts)
 {
 	tlc_jsonw__key(g, key);
 	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "count", s->count);
-	tlc_jsonw__kuint(g, "unknown", s->unknown);
+	if (counts) {
+		tlc_jsonw__kuint(g, "count", s->count);
+		tlc_jsonw__kuint(g, "unknown", s->unknown);
+	} else {
+		tlc_jsonw__knull(g, "count");
+		tlc_jsonw__knull(g, "unknown");
+	}
 	tlc_jsonw__knum(g, "macs", s->macs);
 	tlc_jsonw__knum(g, "other_flops", s->other_flops);
 	tlc_jsonw__knum(g, "flops", s->flops);
@@ -236,7 +276,7 @@ static void json_side(yajl_gen g, const char *key, const tlc_diff_side *s, int t
 	yajl_gen_map_close(g);
 }
 
-static void json_row(yajl_gen g, const tlc_diff_row *r, int group)
+static void json_row(yajl_gen g, const tlc_diff_row *r, int group, int counts)
 {
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "key", r->key);
@@ -250,12 +290,12 @@ static void json_row(yajl_gen g, const tlc_diff_row *r, int group)
 		tlc_jsonw__kstr(g, "shapes_b", r->shapes_b);
 	}
 	tlc_jsonw__kstr(g, "phase", phase_label(r->phase));
-	json_side(g, "a", &r->a, r->has_time);
-	json_side(g, "b", &r->b, r->has_time);
+	json_side(g, "a", &r->a, r->has_time, counts);
+	json_side(g, "b", &r->b, r->has_time, counts);
 	tlc_jsonw__key(g, "change");
 	yajl_gen_map_open(g);
-	tlc_jsonw__knum(g, "count", r->d_count);
-	tlc_jsonw__knum(g, "unknown", r->d_unknown);
+	tlc_jsonw__knum(g, "count", counts ? r->d_count : NULL);
+	tlc_jsonw__knum(g, "unknown", counts ? r->d_unknown : NULL);
 	tlc_jsonw__knum(g, "macs", r->d_macs);
 	tlc_jsonw__knum(g, "other_flops", r->d_other_flops);
 	tlc_jsonw__knum(g, "flops", r->d_flops);
@@ -298,7 +338,9 @@ static int write_json(FILE *out, const tlc_diff *d)
 	tlc_jsonw__kstr(g, "report", "diff");
 	tlc_jsonw__kstr(g, "convention", "fma=2");
 	tlc_jsonw__kstr(g, "by", by_name(d->opts.by));
-	if (d->is_sum)
+	if (d->is_partial)
+		tlc_jsonw__kstr(g, "inputs", "flops partials: totals only");
+	else if (d->is_sum)
 		tlc_jsonw__kuint(g, "ranks", d->nsum);
 	tlc_jsonw__kstr(g, "work", "flops, or bytes for a group without FLOPs on either side");
 	json_input(g, "a", d, 0);
@@ -312,16 +354,16 @@ static int write_json(FILE *out, const tlc_diff *d)
 	yajl_gen_map_close(g);
 	tlc_jsonw__key(g, "totals");
 	yajl_gen_array_open(g);
-	json_row(g, tlc_diff_total(d, -1), 0);
+	json_row(g, tlc_diff_total(d, -1), 0, 1);
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		if (present(tlc_diff_total(d, p)))
-			json_row(g, tlc_diff_total(d, p), 0);
+		if (present(d, tlc_diff_total(d, p)))
+			json_row(g, tlc_diff_total(d, p), 0, counts_known(d, tlc_diff_total(d, p)));
 	yajl_gen_array_close(g);
 	tlc_jsonw__kuint(g, "hidden_rows", tlc_diff_hidden_rows(d));
 	tlc_jsonw__key(g, "rows");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < tlc_diff_row_count(d); i++)
-		json_row(g, tlc_diff_row_at(d, i), d->opts.by == TLC_DIFF_BY_GROUP);
+		json_row(g, tlc_diff_row_at(d, i), d->opts.by == TLC_DIFF_BY_GROUP, 1);
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
