@@ -214,6 +214,43 @@ run 1 diff "$tmp/ra" "$tmp/rc"
 check "rank count" "diff_rank_count_mismatch"
 run 2 diff --format csv "$tmp/ra" "$tmp/rb"
 
+# a real trace against itself slowed on purpose: the shared B200 trace (its
+# join passes the gate) and a copy whose cuBLAS GEMM kernels (names starting
+# nvjet, counted from the raw file) each last 1.000 us longer: the work is the
+# same, so the whole change is rate, 1,000 ns per such kernel, and it lands
+# on the costed row of those kernels, aten::linear
+b200="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/b200-eager-inference.json.gz"
+if [ -f "$b200" ]; then
+	n=$(/usr/bin/python3 -c "
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+n = 0
+for e in d['traceEvents']:
+    if e.get('cat') == 'kernel' and e.get('name', '').startswith('nvjet'):
+        e['dur'] = round(e['dur'] + 1.0, 3)
+        n += 1
+json.dump(d, open(sys.argv[2], 'w'))
+print(n)" "$b200" "$tmp/b200_slow.json")
+	$T diff --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/s.json"
+	$CHECK "$tmp/s.json" "$b200" "$tmp/b200_slow.json" || fails=$((fails + 1))
+	$T diff --by type --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/st.json"
+	/usr/bin/python3 -c "
+import json, sys
+n = int(sys.argv[3])
+t = [x for x in json.load(open(sys.argv[1]))['totals'] if x['phase'] == 'all'][0]['change']
+assert n > 0 and (t['kernel_ns'], t['work_ns'], t['rate_ns'], t['unsplit_ns']) == (1000 * n, 0, 1000 * n, 0), (n, t)
+assert t['flops'] == 0 and t['count'] == 0
+rows = {r['key']: r['change'] for r in json.load(open(sys.argv[2]))['rows']}
+assert rows['aten::linear']['rate_ns'] == 1000 * n, rows['aten::linear']
+print('ok: %d GEMM kernels slowed by 1 us: +%d ns, all rate, on aten::linear' % (n, 1000 * n))
+" "$tmp/s.json" "$tmp/st.json" "$n" || { echo "FAIL: slowed B200 trace"; fails=$((fails + 1)); }
+	run 4 diff --fail-if 'rate_time>0' --fail-if 'flops!=0' "$b200" "$tmp/b200_slow.json"
+	check "rate condition" "rate_time>0: A 10857"
+	run 0 diff --fail-if 'work_time!=0' "$b200" "$tmp/b200_slow.json"
+else
+	echo "SKIP (part): $b200 absent"
+fi
+
 # a real pair: HTA's trace_diff control and test (skipped when absent)
 hta="${TLCOST_HTA_REPO:-/work/.mirror/facebookresearch+HolisticTraceAnalysis/repo}"
 if git -C "$hta" show HEAD:tests/data/trace_diff/control/control.json.gz > "$tmp/control.json.gz" 2>/dev/null &&
