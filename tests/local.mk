@@ -297,6 +297,11 @@ EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # tlcost diff A B (issue 27): hand-derived batch-1/8 fixtures, conservation
 # checked by tests/diff_check.py from the raw inputs, --fail-if, rank dirs.
 TESTS += tests/diff_cli.sh
+check_PROGRAMS += tests/test_diff
+TESTS += tests/test_diff
+tests_test_diff_SOURCES = tests/test_diff.c tests/report_fixture.h
+tests_test_diff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_diff_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += docs/diff.md tests/diff_cli.sh tests/diff_check.py tests/fixtures/diff/a.oplog.jsonl \
 	tests/fixtures/diff/b.oplog.jsonl tests/fixtures/diff/mlp_b1.oplog.jsonl \
 	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl
