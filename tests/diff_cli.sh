@@ -106,7 +106,15 @@ check "dtype FLOPs" "10,784                   10,784                        0"
 check "dtype bytes" "7,440                    3,720                   -3,720"
 check "dtype change shown" "[8,32]float32 -> [8,32]bfloat16"
 absent "no gate line without joins" "device time left out"
-for p in "mlp_b1 mlp_b8" "mlp_b8 mlp_b8_bf16"; do
+# eager against torch.jit.trace of the same MLP (batch 8): the traced graph
+# runs the same ATen ops (addmm, relu, t) without module hooks, so every
+# call aligns as the same op type at another module (@0 -> (root)), with
+# the same FLOPs and bytes: all changes 0
+run 0 diff "$F/mlp_b8.oplog.jsonl" "$F/mlp_b8_jit.oplog.jsonl"
+check "jit aligned" "aligned: 0 same call, 0 shape/dtype change, 5 same op type; 0 rows only in A, 0 only in B"
+check "jit FLOPs" "10,784                   10,784                        0"
+check "jit moved" "aten::addmm.default @0 -> (root)"
+for p in "mlp_b1 mlp_b8" "mlp_b8 mlp_b8_bf16" "mlp_b8 mlp_b8_jit"; do
 	set -- $p
 	$T diff --top 0 --format json "$F/$1.oplog.jsonl" "$F/$2.oplog.jsonl" > "$tmp/c.json"
 	$CHECK "$tmp/c.json" "$F/$1.oplog.jsonl" "$F/$2.oplog.jsonl" || fails=$((fails + 1))

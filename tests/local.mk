@@ -304,4 +304,5 @@ tests_test_diff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_diff_LDADD = libtlcore.la $(CMOCKA_LIBS)
 EXTRA_DIST += docs/diff.md tests/diff_cli.sh tests/diff_check.py tests/fixtures/diff/a.oplog.jsonl \
 	tests/fixtures/diff/b.oplog.jsonl tests/fixtures/diff/mlp_b1.oplog.jsonl \
-	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl
+	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl \
+	tests/fixtures/diff/mlp_b8_jit.oplog.jsonl
