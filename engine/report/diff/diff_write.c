@@ -182,6 +182,15 @@ static void coverage(FILE *out, const tlc_diff *d)
 		if (why)
 			fprintf(out, "%s: device time not compared: %s\n", side[s], why);
 	}
+	const tlc_join_summary *js[2] = { NULL, NULL };
+	for (int s = 0; s < 2 && !d->is_sum; s++)
+		js[s] = d->j[s] ? tlc_join_get_summary(d->j[s]) : NULL;
+	if (js[0] && js[1] && js[0]->state != TLC_JOIN_UNAVAILABLE &&
+	    js[1]->state != TLC_JOIN_UNAVAILABLE)
+		fprintf(out, "kernel time no op carries (unattributed + ambiguous): A %lld + %lld ns, "
+		        "B %lld + %lld ns (`tlcost join` on each side says why)\n",
+		        (long long)js[0]->kernel_unattributed_ns, (long long)js[0]->kernel_ambiguous_ns,
+		        (long long)js[1]->kernel_unattributed_ns, (long long)js[1]->kernel_ambiguous_ns);
 	const tlc_diff_row *t = tlc_diff_total(d, -1);
 	if (t->class_changed)
 		fprintf(out, "coverage change: %llu aligned calls changed class or rule (see the "
@@ -325,6 +334,13 @@ static void json_input(yajl_gen g, const char *key, const tlc_diff *d, int s)
 	const char *why = tlc_diff__untimed_why(d, s, -1);
 	tlc_jsonw__kbool(g, "device_time", why == NULL);
 	tlc_jsonw__kstr(g, "device_time_absent_why", why);
+	const tlc_join_summary *js = !d->is_sum && d->j[s] ? tlc_join_get_summary(d->j[s]) : NULL;
+	if (js && js->state != TLC_JOIN_UNAVAILABLE) { /* coverage of device time */
+		tlc_jsonw__kint(g, "kernel_ns", js->kernel_ns);
+		tlc_jsonw__kint(g, "kernel_unattributed_ns", js->kernel_unattributed_ns);
+		tlc_jsonw__kint(g, "kernel_ambiguous_ns", js->kernel_ambiguous_ns);
+		tlc_jsonw__kbool(g, "gate_passed", js->gate_passed);
+	}
 	yajl_gen_map_close(g);
 }
 
