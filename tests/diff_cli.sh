@@ -242,6 +242,17 @@ print(n)" "$b200" "$tmp/b200_slow.json")
 	$T diff --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/s.json"
 	$CHECK "$tmp/s.json" "$b200" "$tmp/b200_slow.json" || fails=$((fails + 1))
 	$T diff --by type --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/st.json"
+	# each side's compared kernel time is what the join's gate counts as
+	# attributed: kernel_attributed_ns - kernel_on_wrapper_ns of tlcost join
+	$T join --format json "$b200" > "$tmp/jb.json"
+	/usr/bin/python3 -c "
+import json, sys
+j = json.load(open(sys.argv[2]))
+t = [x for x in json.load(open(sys.argv[1]))['totals'] if x['phase'] == 'all'][0]
+want = j['kernel_attributed_ns'] - j['kernel_on_wrapper_ns']
+assert t['a']['kernel_ns'] == want, (t['a']['kernel_ns'], want)
+print('ok: A kernel time %d ns = the join attributed total' % want)
+" "$tmp/s.json" "$tmp/jb.json" || { echo "FAIL: time against the join"; fails=$((fails + 1)); }
 	/usr/bin/python3 -c "
 import json, sys
 n = int(sys.argv[3])

@@ -43,15 +43,19 @@ static uint64_t mix(uint64_t h, const char *s)
  * is the join's roll-up to the costed row (tlc_join_counted_kernel_ns: the
  * nearest ancestor-or-self that carries a cost under the nesting policy),
  * so FLOPs and time sit on the same row; a row that no costed op encloses
- * keeps its own kernel time, and a row rolled into an ancestor has none,
- * so the rows' times add up to the join's attributed kernel time. When
+ * keeps its own kernel time, a row rolled into an ancestor has none, and a
+ * row that is not an op (a wrapper) has none either, so the rows' times add
+ * up to the kernel time the join's gate counts as attributed. When
  * the join puts the costed-row figure on the op rows (branch `rollup`),
  * this is the function to switch. */
-static int64_t row_kernel_ns(const tlc_join *j, size_t i, const tlc_op_row *r)
+static int64_t row_kernel_ns(const tlc_eval *ev, const tlc_join *j, size_t i,
+                             const tlc_op_row *r)
 {
 	int64_t counted = -1;
 	if (!j || !(r->row_flags & TLC_ROW_HAS_DEVICE_TIME))
 		return 0;
+	if (tlc_eval__row_not_op(ev, i))
+		return 0; /* time on a wrapper is not attributed (contract: "Not an op") */
 	if (tlc_join_rollup(&counted, j, i) < 0)
 		return 0;
 	if (counted == (int64_t)i)
@@ -342,11 +346,11 @@ static int add_to_group(grouper *gr, int match, const tlc_op_row *ra, size_t ia,
 		return rc;
 	tlc_diff__row *g = &d->g[gi];
 	if (ra) {
-		acc_row(&g->s[0], ra, row_kernel_ns(d->j[0], ia, ra), g->has_time);
+		acc_row(&g->s[0], ra, row_kernel_ns(d->ev[0], d->j[0], ia, ra), g->has_time);
 		d->match_rows[match][0]++;
 	}
 	if (rb) {
-		acc_row(&g->s[1], rb, row_kernel_ns(d->j[1], ib, rb), g->has_time);
+		acc_row(&g->s[1], rb, row_kernel_ns(d->ev[1], d->j[1], ib, rb), g->has_time);
 		d->match_rows[match][1]++;
 	}
 	if (ra && rb && (ra->cls != rb->cls || !str_eq(nz(ra->reason), nz(rb->reason))))

@@ -186,11 +186,17 @@ static void coverage(FILE *out, const tlc_diff *d)
 	for (int s = 0; s < 2 && !d->is_sum; s++)
 		js[s] = d->j[s] ? tlc_join_get_summary(d->j[s]) : NULL;
 	if (js[0] && js[1] && js[0]->state != TLC_JOIN_UNAVAILABLE &&
-	    js[1]->state != TLC_JOIN_UNAVAILABLE)
-		fprintf(out, "kernel time no op carries (unattributed + ambiguous): A %lld + %lld ns, "
-		        "B %lld + %lld ns (`tlcost join` on each side says why)\n",
+	    js[1]->state != TLC_JOIN_UNAVAILABLE) {
+		tlc_join_detail w[2] = { TLC_JOIN_DETAIL_INIT, TLC_JOIN_DETAIL_INIT };
+		tlc_join_detail_get(d->j[0], &w[0]);
+		tlc_join_detail_get(d->j[1], &w[1]);
+		fprintf(out, "kernel time no op carries (unattributed + ambiguous + on wrappers): "
+		        "A %lld + %lld + %lld ns, B %lld + %lld + %lld ns (`tlcost join` on each "
+		        "side says why)\n",
 		        (long long)js[0]->kernel_unattributed_ns, (long long)js[0]->kernel_ambiguous_ns,
-		        (long long)js[1]->kernel_unattributed_ns, (long long)js[1]->kernel_ambiguous_ns);
+		        (long long)w[0].kernel_on_wrapper_ns, (long long)js[1]->kernel_unattributed_ns,
+		        (long long)js[1]->kernel_ambiguous_ns, (long long)w[1].kernel_on_wrapper_ns);
+	}
 	const tlc_diff_row *t = tlc_diff_total(d, -1);
 	if (t->class_changed)
 		fprintf(out, "coverage change: %llu aligned calls changed class or rule (see the "
@@ -339,6 +345,9 @@ static void json_input(yajl_gen g, const char *key, const tlc_diff *d, int s)
 		tlc_jsonw__kint(g, "kernel_ns", js->kernel_ns);
 		tlc_jsonw__kint(g, "kernel_unattributed_ns", js->kernel_unattributed_ns);
 		tlc_jsonw__kint(g, "kernel_ambiguous_ns", js->kernel_ambiguous_ns);
+		tlc_join_detail w = TLC_JOIN_DETAIL_INIT;
+		tlc_join_detail_get(d->j[s], &w);
+		tlc_jsonw__kint(g, "kernel_on_wrapper_ns", w.kernel_on_wrapper_ns);
 		tlc_jsonw__kbool(g, "gate_passed", js->gate_passed);
 	}
 	yajl_gen_map_close(g);
