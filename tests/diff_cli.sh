@@ -239,6 +239,8 @@ for e in d['traceEvents']:
         n += 1
 json.dump(d, open(sys.argv[2], 'w'))
 print(n)" "$b200" "$tmp/b200_slow.json")
+	$T diff --top 0 --format json "$b200" "$b200" > "$tmp/ss.json"
+	$CHECK "$tmp/ss.json" "$b200" "$b200" --same --cpu-op-rows || fails=$((fails + 1))
 	$T diff --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/s.json"
 	$CHECK "$tmp/s.json" "$b200" "$tmp/b200_slow.json" || fails=$((fails + 1))
 	$T diff --by type --top 0 --format json "$b200" "$tmp/b200_slow.json" > "$tmp/st.json"
