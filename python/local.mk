@@ -8,6 +8,7 @@ TLCOST_PY_SOURCES = python/tlcost/__init__.py python/tlcost/__main__.py \
 	python/tlcost/live.py python/tlcost/models.py python/tlcost/cli.py \
 	python/tlcost/distributed.py python/tlcost/mapcli.py \
 	python/tlcost/outfile.py
+TLCOST_PY_SOURCES += python/tlcost/diff.py
 EXTRA_DIST += $(TLCOST_PY_SOURCES) python/ext/ext.h docs/python.md
 if HAVE_PYTHON_DEV
 tlcostpydir = $(pythondir)/tlcost
@@ -15,6 +16,7 @@ tlcostpy_PYTHON = $(TLCOST_PY_SOURCES)
 pyexec_LTLIBRARIES = _tlcost.la
 _tlcost_la_SOURCES = python/ext/ext.h python/ext/module.c python/ext/eval.c \
 	python/ext/convert.c python/ext/pyrule.c python/ext/nvtx.c python/ext/outfile.c
+_tlcost_la_SOURCES += python/ext/diff.c
 # Python.h defines the feature macros itself (first include): no -D_* here;
 # -isystem keeps its own warnings out of -Werror
 # TLPY_BUILD_PYTHON: the interpreter configure built for (named in the
@@ -25,7 +27,7 @@ _tlcost_la_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^PyIn
 _tlcost_la_LIBADD = libtlcost-nvtx.la libtlcost.la
 else
 EXTRA_DIST += python/ext/module.c python/ext/eval.c python/ext/convert.c python/ext/pyrule.c \
-	python/ext/nvtx.c python/ext/outfile.c
+	python/ext/nvtx.c python/ext/outfile.c python/ext/diff.c
 endif
 
 # Tests (tests/python/*.py) run through tests/python/run.sh with the build
@@ -36,6 +38,7 @@ TLCOST_PY_TESTS = tests/python/test_read.py tests/python/test_capture.py \
 	tests/python/test_docs.py tests/python/test_nvtx.py tests/python/test_distributed.py \
 	tests/python/test_outputs.py tests/python/test_capture_state.py \
 	tests/python/test_packs.py
+TLCOST_PY_TESTS += tests/python/test_diff.py
 TEST_EXTENSIONS = .test .py
 PY_LOG_COMPILER = env PYTHON='$(PYTHON)' $(SHELL) $(top_srcdir)/tests/python/run.sh
 TESTS += $(TLCOST_PY_TESTS)

@@ -40,4 +40,7 @@ if [ -w /dev/full ]; then
 else
 	echo "(no /dev/full: the output status is not checked here)"
 fi
+${TLCOST_RUN:-} "$b/tlcost" diff --fail-if 'flops>=0' "$tmp/ok.jsonl" "$tmp/ok.jsonl" > /dev/null 2>&1
+rc=$?
+check "a diff condition that holds" "$(documented 'when a `tlcost diff')" $rc
 exit $status

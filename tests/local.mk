@@ -306,3 +306,15 @@ EXTRA_DIST += tests/capture_pair_cli.sh tests/capture_pair_check.py \
 	tests/fixtures/capture/capture_huge_ids.json \
 	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json \
 	tests/fixtures/capture/replay_overlap.json
+# tlcost diff A B (issue 27): hand-derived batch-1/8 fixtures, conservation
+# checked by tests/diff_check.py from the raw inputs, --fail-if, rank dirs.
+TESTS += tests/diff_cli.sh
+check_PROGRAMS += tests/test_diff
+TESTS += tests/test_diff
+tests_test_diff_SOURCES = tests/test_diff.c tests/report_fixture.h
+tests_test_diff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_diff_LDADD = libtlcore.la $(CMOCKA_LIBS)
+EXTRA_DIST += docs/diff.md tests/diff_cli.sh tests/diff_check.py tests/fixtures/diff/a.oplog.jsonl \
+	tests/fixtures/diff/b.oplog.jsonl tests/fixtures/diff/mlp_b1.oplog.jsonl \
+	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl \
+	tests/fixtures/diff/mlp_b8_jit.oplog.jsonl

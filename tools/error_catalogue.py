@@ -632,6 +632,9 @@ def render(codes, srcdir):
         "output, `--save`, `--svg`: a full disk, a pipe whose reader exited while SIGPIPE "
         "is ignored) or `output_open_failed`; a file written with `--save` or `--svg` "
         "keeps its old content |",
+        "| 4 | `tlcost diff --fail-if EXPR`: a condition holds on the diff's totals (the "
+        "conditions and their figures are on standard error); a refused condition exits 2 "
+        "(`diff_condition_invalid`) or 1 (`diff_figure_unavailable`) |",
         "",
         "A process killed by a signal (SIGPIPE when the reader of a pipe exits, with the "
         "default disposition) has no exit status of its own; shells report 128 + the "

@@ -14,3 +14,7 @@ libtl_report_la_SOURCES += \
 	engine/report/mfu.c engine/report/mfu_write.c \
 	engine/report/report.c
 libtl_report_la_SOURCES += engine/report/plugin_write.c
+# the diff report (tlcost diff A B): alignment model, CI conditions, writers
+libtl_report_la_SOURCES += engine/report/diff/diff_int.h engine/report/diff/diff.c \
+	engine/report/diff/diff_cond.c engine/report/diff/diff_write.c \
+	engine/report/diff/diff_partial.c

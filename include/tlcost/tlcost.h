@@ -95,6 +95,7 @@
 #include "writers.h"
 #include "collectives.h"
 #include "capture_pair.h"
+#include "diff.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -75,5 +75,6 @@ PyObject *tlpy_engine_register_py_rule(tlpy_engine *self, PyObject *args, PyObje
  *  as str, or raises the library's error. */
 typedef int (*tlpy_writer)(FILE *out, void *payload);
 PyObject *tlpy_capture_text(tlpy_writer w, void *payload);
+PyObject *tlpy_mod_diff(PyObject *mod, PyObject *args); /* python/ext/diff.c */
 
 #endif

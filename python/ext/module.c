@@ -326,6 +326,7 @@ static PyMethodDef mod_methods[] = {
 	{ "configure", (PyCFunction)(void (*)(void))mod_configure, METH_VARARGS | METH_KEYWORDS,
 	  "set the Python hooks (tlcost/__init__.py and tlcost.capture call it)" },
 	{ "error_last", mod_error_last, METH_NOARGS, "tlc_error_last() as a tuple" },
+	{ "diff", tlpy_mod_diff, METH_VARARGS, "diff(engine, a, b, by, top, conditions): tlcost diff" },
 	{ NULL, NULL, 0, NULL }
 };
 

@@ -19,6 +19,7 @@ from .errors import (Error, ExistsError, FileError, InputError,
                      ParseError, PluginError, RefusedError, StateError,
                      UnavailableError, ValueOverflowError, VersionError, _make)
 from .report import LedgerEntry, Report, View, read
+from .diff import Diff, diff
 
 __version__ = _tlcost.version
 
@@ -41,7 +42,7 @@ def merge_partials(partials, names=None) -> str:
     return _tlcost.merge(list(zip(names, partials)))
 _tlcost.configure(error_factory=_make, tensor_view=Tensor)
 
-__all__ = ["capture", "read", "measure_clean_step", "register_rule", "Report", "View",
+__all__ = ["capture", "read", "diff", "Diff", "measure_clean_step", "register_rule", "Report", "View",
            "LedgerEntry", "Engine", "Cost", "Op", "Tensor", "MissingArgs",
            "default_engine", "library_version", "merge_partials", "Error", "OutOfMemoryError", "FileError",
            "InvalidArgumentError", "ParseError", "InputError", "VersionError",

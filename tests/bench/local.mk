@@ -89,3 +89,8 @@ CLEANFILES += tests/bench/gen_collide$(EXEEXT)
 bench-scaling: tlcost$(EXEEXT)
 	@python3 $(top_srcdir)/tests/scaling/scaling.py bench \
 		'$(abs_top_builddir)/tlcost' '$(abs_top_builddir)/tests/bench/scaling'
+# `make bench-diff`: tlcost diff of two BENCH_EVENTS-event traces against one
+# tlcost join (issue 27), the diff part of `make bench`.
+.PHONY: bench-diff
+bench-diff: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
+	@$(BENCH_ENV) BENCH_PARTS='diff' $(SHELL) $(top_srcdir)/tests/bench/run.sh

@@ -2,6 +2,7 @@
 # `make bench`: every speed and memory figure side by side, in one run.
 #   op log, 1M ops     tlcost flops  vs  json_verify -s (yajl, parse only) on the same file
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
+#   diff, 5M events    tlcost diff T T  vs  tlcost join T (CPU and peak RSS ratios)
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -13,7 +14,7 @@
 # Environment (set by tests/bench/local.mk): TLCOST GEN GEN_TRACE ENGINE
 # TIMEIT JSON_VERIFY LTEXEC BENCH_DIR; optional BENCH_OPS (1000000),
 # BENCH_EVENTS (5000000), BENCH_RUNS (3), BENCH_CALLGRIND_OPS (100000),
-# BENCH_PARTS (any of: oplog trace engine python callgrind; default all),
+# BENCH_PARTS (any of: oplog trace diff engine python callgrind; default all),
 # BENCH_PYTHON (a Python script taking N that prints "ops seconds ops_per_s").
 # `make bench-clean` removes the generated inputs.
 set -eu
@@ -21,7 +22,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace diff engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -112,6 +113,27 @@ BEGIN {
 		printf "%-34s %8.2fM ops/s end to end (CPU time)\n", "", $2 / $5 / 1e6
 }' "$rows"
 have_jv || echo "bench: json_verify not found (Debian package yajl-tools): ratios not measured"
+
+# diff: `tlcost diff T T` (the trace read twice, as A and as B: two evaluations
+# and two joins in memory, every row aligned) against one `tlcost join T`,
+# alternating, side by side (issue 27: <= 2.2x CPU and <= 2.2x peak RSS)
+if want diff; then
+	tr=$dir/trace-$NE.json
+	make_input "$tr" "$GEN_TRACE" "$NE"
+	rm -f "$dir/t_diff.runs" "$dir/t_join1.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_diff "$TLCOST" diff --top 5 "$tr" "$tr"
+		once t_join1 "$TLCOST" join "$tr"
+		i=$((i + 1))
+	done
+	echo "$NE $(median t_diff) $(median t_join1)" | awk '{
+		rc = $6 > 0 ? $3 / $6 : 0; rm = $7 > 0 ? $4 / $7 : 0
+		printf "%-34s %8.2fs %8.2fs %6.2fx %6.1f MiB %6.1f MiB %5.2fx   <= 2.2x CPU, <= 2.2x RSS: %s\n",
+		       sprintf("diff of two %s-event traces", $1), $3, $6, rc, $4 / 1024, $7 / 1024, rm,
+		       (rc > 0 && rc <= 2.2 && rm <= 2.2) ? "ok" : "MISSED"
+		printf "%-34s %9s %9s %7s %10s %10s %6s\n", "", "diff", "join", "CPU", "diff RSS", "join RSS", "RSS" }'
+fi
 
 if want engine; then
 	rm -f "$dir/engine.runs"

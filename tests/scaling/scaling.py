@@ -76,10 +76,11 @@ TREE_D8 = ("tree --depth 8", ["tree", "--depth", "8", "{in}"])
 PROFILE = ("profile", ["profile", "--by", "op", "--top", "0", "{in}"])
 PROFILE_MOD = ("profile --by module", ["profile", "--by", "module", "--top", "0", "{in}"])
 JOIN = ("join", ["join", "{in}"])
+DIFF = ("diff A A", ["diff", "--top", "0", "{in}", "{in}"])  # issue 27: both read, every row aligned
 RULES = ("rules loader + flops", ["--rules", "{in}", "flops", "{dir}/rule_ops.jsonl"])
 
 CASES = [
-    ("trace: events", gen.t_events, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
+    ("trace: events", gen.t_events, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN, DIFF]),
     ("trace: whitespace between events (one run)", gen.t_ws_between, 1 << 18, 8 << 20, 16,
      [FLOPS, JOIN]),
     ("trace: whitespace in every gap", gen.t_ws_gaps, 1 << 19, 32 << 20, 16, [FLOPS]),
@@ -93,7 +94,7 @@ CASES = [
     ("trace: dims per tensor", gen.t_dims, 8, 16, 8, [FLOPS]),
     ("trace: module depth", gen.t_module_depth, 64, 1024, 16, [TREE, REPORT]),
     ("trace: ranks (tlcost ranks DIR)", gen.t_ranks, 4, 64, 16, [("ranks", ["ranks", "{in}"])]),
-    ("oplog: ops", gen.o_ops, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN]),
+    ("oplog: ops", gen.o_ops, 400, 25000, 64, [FLOPS, LEDGER, TREE, REPORT, PROFILE, JOIN, DIFF]),
     ("oplog: blank lines (one run)", gen.o_ws_lines, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("oplog: whitespace inside a record", gen.o_ws_inline, 1 << 18, 8 << 20, 16, [FLOPS]),
     ("oplog: op name length", gen.o_name_len, 1 << 15, 1 << 20, 16, [FLOPS, LEDGER, PROFILE]),
