@@ -294,3 +294,6 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# ---- html: tlcost html in headless Chromium (issue 28 items 1, 2; docs/html.md) ----
+TESTS += tests/html_browser.sh
+EXTRA_DIST += tests/html_browser.sh tests/html_browser.py docs/html.md docs/img/html-report.png

@@ -200,9 +200,9 @@
     add(sec, t, el('p', 'tlc-note', 'Convention ' + f.flop_convention + ', ' + f.count_basis +
       ': exact counts of the recorded ops, never measured. "unknown" is never zero.'));
   }
-  function coverage(sec, D) {
+  function coverage(sec, D, n) {
     var f = D.doc.flops, c = f.coverage, box = el('div', 'tlc-cards');
-    Object.keys(c).forEach(function (k) { card(box, k.replace(/_/g, ' '), fmt(c[k]), { 'data-coverage': k }); });
+    Object.keys(c).forEach(function (k) { card(box, k.replace(/_/g, ' '), fmt(c[k]), { id: 'tlc-coverage-' + n + '-' + k }); });
     sec.appendChild(box);
     var dw = f.device_work;
     if (dw && dw.gaps && dw.gaps.length) {
@@ -309,7 +309,7 @@
     sec.appendChild(v);
     var box = el('div', 'tlc-cards');
     ['kernel_ns', 'kernel_attributed_ns', 'kernel_ambiguous_ns', 'kernel_unattributed_ns', 'kernel_on_wrapper_ns', 'kernel_known_cost_ns', 'busy_ns']
-      .forEach(function (k) { if (k in j) card(box, k.replace(/_ns$/, '').replace(/_/g, ' '), fmt(j[k], 'ns'), { 'data-join': k }); });
+      .forEach(function (k) { if (k in j) card(box, k.replace(/_ns$/, '').replace(/_/g, ' '), fmt(j[k], 'ns'), { id: 'tlc-join-' + n + '-' + k }); });
     sec.appendChild(box);
     add(sec, table([{ k: 'phase', label: 'phase', t: 'str' }, { k: 'present', label: 'present', t: 'str' }, { k: 'gated', label: 'gated', t: 'str' },
       { k: 'attributed_ns', label: 'attributed', t: 'ns' }, { k: 'ambiguous_ns', label: 'ambiguous', t: 'ns' },
@@ -357,7 +357,7 @@
         .filter(Boolean).join(' \u00b7 ')));
       headline(h, D, n);
       link(p + 'headline', inputs.length > 1 ? '[' + n + '] headline' : 'headline');
-      coverage(section(page, p + 'coverage', 'Coverage and the unknown-cost ledger'), D);
+      coverage(section(page, p + 'coverage', 'Coverage and the unknown-cost ledger'), D, n);
       link(p + 'coverage', 'ledger');
       tree(section(page, p + 'tree', 'Module tree'), D, n);
       link(p + 'tree', 'tree');
@@ -409,7 +409,7 @@
       th('flops').click();
       r.sort.first_after_desc = t.tBodies[0].rows[0].cells[0].textContent;
       var f = t.parentNode.parentNode.querySelector('input.tlc-filter');
-      var q = t.tBodies[0].rows[0].cells[0].textContent.slice(0, 6);
+      var q = t.tBodies[0].rows[t.tBodies[0].rows.length - 1].cells[0].textContent;
       f.value = q;
       f.dispatchEvent(new Event('input'));
       var vis = Array.prototype.filter.call(t.tBodies[0].rows, shown);
