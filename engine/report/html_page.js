@@ -441,6 +441,9 @@
 
   try {
     render();
+    /* a link to a section (page.html#tlc-0-tree) lands on it once it exists */
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView();
   } catch (e) {
     ERRORS.push(String(e && e.stack || e));
     document.body.appendChild(el('pre', 'fail', 'The page could not be laid out: ' + e));

@@ -2,6 +2,7 @@
 # `make bench`: every speed and memory figure side by side, in one run.
 #   op log, 1M ops     tlcost flops  vs  json_verify -s (yajl, parse only) on the same file
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
+#   html, 5M events    tlcost html   vs  tlcost join on the same trace (<= 1.2x), page size
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -21,7 +22,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace html engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -112,6 +113,27 @@ BEGIN {
 		printf "%-34s %8.2fM ops/s end to end (CPU time)\n", "", $2 / $5 / 1e6
 }' "$rows"
 have_jv || echo "bench: json_verify not found (Debian package yajl-tools): ratios not measured"
+
+# tlcost html against tlcost join on the same trace, alternating (issue 28:
+# the page in at most 1.2x the CPU time of the join), and the page's size
+if want html; then
+	tr=$dir/trace-$NE.json
+	page=$dir/trace-$NE.html
+	make_input "$tr" "$GEN_TRACE" "$NE"
+	rm -f "$dir/t_html.runs" "$dir/t_hjoin.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_html "$TLCOST" html -o "$page" "$tr"
+		once t_hjoin "$TLCOST" join "$tr"
+		i=$((i + 1))
+	done
+	echo "$(median t_html) $(median t_hjoin) $(wc -c < "$page")" | awk '{
+		r = $5 > 0 ? $2 / $5 : 0
+		printf "%-34s %8.2fs %9.2fs %6.2fx %6.1f MiB   page %.2f MB   <= 1.2x of join: %s\n",
+		       "html vs join, " n "-event trace", $2, $5, r, $3 / 1024, $7 / 1e6,
+		       (r > 0 && r <= 1.2 ? "ok" : "MISSED") }' n="$NE"
+	rm -f "$page"
+fi
 
 if want engine; then
 	rm -f "$dir/engine.runs"
