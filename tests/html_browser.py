@@ -188,6 +188,26 @@ def hostile_log(tmp):
     return p
 
 
+def check_cli(tmp, example):
+    """Exit statuses of docs/errors.md; a refused input keeps the old page."""
+    out = os.path.join(tmp, "keep.html")
+    p = run([TLCOST, "html", example])
+    if p.returncode != 2 or "-o OUT" not in p.stderr:
+        fail("cli: no -o: exit %d (want 2), %r" % (p.returncode, p.stderr))
+    with open(out, "w") as f:
+        f.write("old page")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"traceEvents": [')
+    p = run([TLCOST, "html", "-o", out, example, bad])
+    if p.returncode != 1 or open(out).read() != "old page":
+        fail("cli: refused second input: exit %d (want 1), page replaced: %s" % (
+            p.returncode, open(out).read() != "old page"))
+    p = run([TLCOST, "html", "-o", os.path.join(tmp, "no", "such", "dir.html"), example])
+    if p.returncode != 3 or "output_open_failed" not in p.stderr:
+        fail("cli: unwritable output: exit %d (want 3), %r" % (p.returncode, p.stderr))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tlc-html.")
     try:
@@ -197,6 +217,7 @@ def main():
                   ("b200-eager-inference.json.gz", "v100-dlrm-training.json.gz")]
         traces += [os.path.join(SHARED, "traces", "real", f) for f in
                    ("tl_mi300_qwen05b.json.gz", "ki_v100_resnet50_2021_06.json.gz")]
+        check_cli(tmp, ex[1])
         for path in ex + [t for t in traces if os.path.exists(t)]:
             name = os.path.basename(path)
             got = check_page(tmp, name, [path])
