@@ -10,7 +10,8 @@
 static void help(FILE *out)
 {
 	fprintf(out,
-	        "usage: tlcost html [CEILINGS] [--top K] [--depth D] [--title T] -o OUT FILE...\n\n"
+	        "usage: tlcost html [CEILINGS] [--top K] [--depth D] [--title T]\n"
+	        "                   [--chart-points N] -o OUT FILE...\n\n"
 	        "One self-contained HTML page (inline CSS, JS and SVG; no network) to open\n"
 	        "from disk or share: per input the headline (COMPLETE or LOWER BOUND and\n"
 	        "why), coverage and the unknown-cost ledger with remedies, the collapsible\n"
@@ -24,7 +25,10 @@ static void help(FILE *out)
 	        "  -o, --output OUT  the page to write (required)\n"
 	        "  --top K          rows of the top-ops and per-module tables (default 100)\n"
 	        "  --depth D        module tree depth (default 8)\n"
-	        "  --title T        page title (default: tlcost report: FILE)\n");
+	        "  --title T        page title (default: tlcost report: FILE)\n"
+	        "  --chart-points N the roofline chart (one point per covered op) is embedded\n"
+	        "                   up to N points (default 20000); above, the page says how\n"
+	        "                   many and `tlcost roofline --svg` draws them\n");
 }
 
 typedef struct args {
@@ -35,10 +39,11 @@ typedef struct args {
 	size_t nfiles;
 } args;
 
-enum { O_OUT = 1, O_TOP, O_DEPTH, O_TITLE };
+enum { O_OUT = 1, O_TOP, O_DEPTH, O_TITLE, O_CHART_POINTS };
 static const cli_opt opts[] = {
 	{ "-o", 1, O_OUT }, { "--output", 1, O_OUT }, { "--top", 1, O_TOP },
-	{ "--depth", 1, O_DEPTH }, { "--title", 1, O_TITLE }, { NULL, 0, 0 }
+	{ "--depth", 1, O_DEPTH }, { "--title", 1, O_TITLE },
+	{ "--chart-points", 1, O_CHART_POINTS }, { NULL, 0, 0 }
 };
 
 static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
@@ -65,6 +70,9 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 	case O_TITLE:
 		a->o.title = v;
 		return 0;
+	case O_CHART_POINTS:
+		return ra_size(&a->o.chart_points_max, v) == 0 && a->o.chart_points_max > 0 ? 0
+		       : cli_usage_error(ctx, "--chart-points needs a count > 0, got '%s'", v);
 	default:
 		return ra_ceil_arg(ctx, id, v, &a->rc);
 	}

@@ -208,6 +208,30 @@ def check_cli(tmp, example):
         fail("cli: unwritable output: exit %d (want 3), %r" % (p.returncode, p.stderr))
 
 
+def check_chart(tmp, path, dev):
+    """The chart is embedded up to --chart-points points; above, the section
+    says how many (the covered rows of `tlcost roofline --format json`)."""
+    rl = doc(["roofline"] + dev, path)
+    if rl is None:
+        return False
+    covered = sum(r["reason"] == "covered" for r in rl["rows"])
+    got = check_page(tmp, "chart " + os.path.basename(path), [path], dev)
+    if got and not [e for e in got[0].els if e["tag"] == "svg"]:
+        fail("chart: no SVG in the page of %s" % path)
+    if covered < 2:
+        return True
+    got = check_page(tmp, "chart cut " + os.path.basename(path), [path],
+                     ["--chart-points", str(covered - 1)] + dev)
+    if got:
+        sec = got[0].by_id("tlc-0-roofline")
+        want = "the chart has %d points" % covered
+        if [e for e in got[0].els if e["tag"] == "svg"] or want not in (text(sec) or ""):
+            fail("chart: --chart-points %d: %r does not say %r" % (covered - 1, text(sec), want))
+        else:
+            print("ok chart: %d points embedded, cut at --chart-points %d" % (covered, covered - 1))
+    return True
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tlc-html.")
     try:
@@ -224,6 +248,8 @@ def main():
             if got:
                 check_totals(name, got[0], 0, path)
                 check_selftest(name, got[0], path)
+        if not check_chart(tmp, ex[0], ["--device", "h100-sxm"]):
+            fail("chart: no roofline for %s on h100-sxm" % ex[0])
         if not any(os.path.exists(t) for t in traces):
             print("note: shared traces absent (%s): examples only" % SHARED)
         # two inputs: both pages' totals, and the per-rank table's section

@@ -5,6 +5,7 @@
  * the browser. A section is one entry of the table below: its id, and a
  * function that writes its document or names why there is none. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "reports.h"
@@ -13,12 +14,15 @@
 #include "join.h"
 #include "html_assets.h"
 
+#define REASON_CAP 256 /* a section's own reason, with its figures */
+
 typedef struct html_ctx {
 	const char *name;
 	const tlc_eval *ev;
 	const tlc_join *j;
 	const tlc_html_options *o;
 	const tlc_ranks *ranks;  /* tail sections only */
+	char *reason;            /* room for a section's own reason */
 } html_ctx;
 
 /* Writes one section's document to out (JSON unless the section says
@@ -163,6 +167,17 @@ static int doc_roofline(FILE *out, const html_ctx *c, const char **absent)
 	}
 	if (rc < 0)
 		return rc;
+	size_t points = 0, max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++)
+		points += tlc_roofline_row_at(rl, i)->reason == TLC_ROOF_COVERED;
+	if (points > max) { /* one circle per op: a page of hundreds of MB */
+		tlc_roofline_free(rl);
+		snprintf(c->reason, REASON_CAP,
+		         "the chart has %zu points, one per covered op, more than the page holds "
+		         "(%zu); `tlcost roofline --svg FILE` draws them all", points, max);
+		*absent = c->reason;
+		return 1;
+	}
 	rc = tlc_write_roofline_svg(out, rl);
 	tlc_roofline_free(rl);
 	return rc;
@@ -332,7 +347,8 @@ int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_ev
 	fprintf(out, "<div class=\"tlc-input\" data-input=\"%zu\" data-name=\"", index);
 	html_str(out, name ? name : "");
 	fputs("\" hidden></div>\n", out);
-	html_ctx c = { name, ev, j, opts, NULL };
+	char reason[REASON_CAP];
+	html_ctx c = { name, ev, j, opts, NULL, reason };
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0] && rc == 0; i++)
 		rc = embed(out, (long)index, sections[i].id, sections[i].kind, sections[i].write, &c);
 	if (rc == 0 && ferror(out))
@@ -365,7 +381,7 @@ int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_option
 	if (!out)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
 		                      "tlc_html_write_tail: NULL stream");
-	html_ctx c = { NULL, NULL, NULL, opts, ranks };
+	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL };
 	rc = embed(out, -1, "ranks", DOC_JSON, doc_ranks, &c);
 	if (rc == 0)
 		rc = embed(out, -1, "diff", DOC_JSON, doc_diff, &c);

@@ -37,6 +37,10 @@ typedef struct tlc_html_options {
 	size_t tree_top;        /* children kept per tree node (0: 12) */
 	int64_t cache_bytes;    /* as in tlc_roofline_options */
 	const char *title;      /* page title, or NULL: "tlcost report" */
+	size_t chart_points_max; /* the roofline chart is embedded when it has at
+	                          * most this many points (0: 20000); above, the
+	                          * section says how many and which command draws
+	                          * them */
 } tlc_html_options;
 
 /** Writes the page's head (styles, script, title). Then call
