@@ -258,8 +258,16 @@ def main():
         if got:
             for n, path in enumerate(two):
                 check_totals("two inputs [%d]" % n, got[0], n, path)
-            if not got[0].by_id("tlc-ranks"):
-                fail("two inputs: no per-rank section")
+            dom = got[0]
+            t = dom.by_id("tlc-ranks-table")
+            tds = [e for e in dom.els[dom.els.index(t):] if e["tag"] == "td"] if t else []
+            for path in two:
+                want = doc(["flops"], path)["phases"]["forward"]["flops"]
+                row = [i for i, e in enumerate(tds) if text(e) == path]
+                cell = [e for e in tds[row[0]:] if e["attrs"].get("data-key") == "forward_flops"][:1] if row else []
+                if not cell or cell[0]["attrs"].get("data-value") != str(want):
+                    fail("two inputs: per-rank forward FLOPs of %s: %r, the JSON says %d" % (
+                        path, cell and text(cell[0]), want))
         # hostile names stay text: the model and the op name round-trip
         # through the DOM, no injected element exists, the title is intact
         h = hostile_log(tmp)

@@ -211,7 +211,7 @@
         { k: 'device_ns', label: 'device time', t: 'ns' }, { k: 'message', label: 'what', t: 'str', cls: 'name' },
         { k: 'remedy', label: 'remedy', t: 'str', cls: 'remedy' }], dw.gaps, { scroll: false }));
     }
-    add(sec, el('h3', null, 'Unknown-cost ledger (' + f.ledger.length + ' op types)'));
+    add(sec, el('h3', null, 'Unknown-cost ledger (' + f.ledger.length + ' op type' + (f.ledger.length === 1 ? ')' : 's)')));
     if (!f.ledger.length) { add(sec, el('p', 'tlc-note', 'empty: every op has a cost')); return; }
     add(sec, table([{ k: 'name', label: 'op', t: 'str', cls: 'name' }, { k: 'overload', label: 'overload', t: 'str' },
       { k: 'count', label: 'calls', t: 'int' }, { k: 'reason', label: 'reason', t: 'str' },
@@ -337,6 +337,24 @@
     else add(sec, el('pre', 'tlc-note', JSON.stringify(doc, null, 1)));
   }
 
+  function ranks(sec, doc, why) {
+    if (why) { absentNote(sec, why); return; }
+    var rows = doc.ranks || [], phases = [];
+    rows.forEach(function (r) { Object.keys(r.phases || {}).forEach(function (p) { if (phases.indexOf(p) < 0) phases.push(p); }); });
+    var cols = genericCols(rows);
+    phases.forEach(function (p) {
+      cols.splice(3, 0, { k: p + '_flops', label: p + ' FLOPs', t: 'int',
+        get: function (r) { return r.phases && r.phases[p] ? r.phases[p].flops : null; } });
+    });
+    var w = table(cols, rows, { filter: 'trace' });
+    w._table.id = 'tlc-ranks-table';
+    sec.appendChild(w);
+    var st = doc.stragglers;
+    if (st) add(sec, el('p', 'tlc-note', 'Stragglers (' + st.metric + ', above the median ' + fmt(st.median_ns, 'ns') +
+      ' by more than ' + fmt(st.threshold_permille, 'permille') + '): ' + (st.ranks.length ? fmt(st.ranks) : 'none') + '.'));
+    (doc.notices || []).forEach(function (n) { add(sec, el('p', 'tlc-note', 'notice: ' + n.code + ': ' + n.input + ': ' + n.message)); });
+  }
+
   /* ---- the page ---- */
   function render() {
     var page = document.getElementById('tlc-page');
@@ -373,7 +391,7 @@
       link(p + 'join', 'join');
       generic(section(page, p + 'steps', 'Where the step time went'), D.doc.steps, D.absent.steps);
     }
-    generic(section(page, 'tlc-ranks', 'Per-rank table'), all.doc.ranks, all.absent.ranks);
+    ranks(section(page, 'tlc-ranks', 'Per-rank table'), all.doc.ranks, all.absent.ranks);
     link('tlc-ranks', 'ranks');
     generic(section(page, 'tlc-diff', 'Diff of two inputs'), all.doc.diff, all.absent.diff);
   }
