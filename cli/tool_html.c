@@ -1,5 +1,5 @@
 /* tlcost html FILE... -o OUT: one self-contained HTML page (docs/html.md)
- * holding the JSON documents of report, flops, tree, profile, join and,
+ * holding the JSON documents of flops, tree, profile, roofline, join and,
  * for several inputs, ranks, with the roofline SVG; written whole or not
  * at all. */
 #include <stdio.h>

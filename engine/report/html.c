@@ -23,6 +23,8 @@ typedef struct html_ctx {
 	const tlc_html_options *o;
 	const tlc_ranks *ranks;  /* tail sections only */
 	char *reason;            /* room for a section's own reason */
+	const tlc_roofline *rl;  /* built once for the summary and the chart, or NULL: */
+	const char *rl_refusal;  /* ...why not */
 } html_ctx;
 
 /* Writes one section's document to out (JSON unless the section says
@@ -86,17 +88,6 @@ static int doc_flops(FILE *out, const html_ctx *c, const char **absent)
 	return tlc_write_flops(out, c->ev, TLC_FORMAT_JSON);
 }
 
-static int doc_report(FILE *out, const html_ctx *c, const char **absent)
-{
-	(void)absent;
-	tlc_report_options o;
-	memset(&o, 0, sizeof o);
-	o.size = sizeof o;
-	o.ceilings = c->o->ceilings;
-	o.cache_bytes = c->o->cache_bytes;
-	return tlc_write_report(out, c->ev, &o, TLC_FORMAT_JSON);
-}
-
 static int doc_tree(FILE *out, const html_ctx *c, const char **absent)
 {
 	(void)absent;
@@ -149,38 +140,44 @@ static int doc_modules(FILE *out, const html_ctx *c, const char **absent)
 	return profile(out, c, TLC_PROFILE_BY_MODULE, c->o->top_ops ? c->o->top_ops : 100);
 }
 
-/* The chart (SVG, written inline without its XML declaration), or the
- * library's reason when no ceilings are known. */
+/* The roofline's summary: the head of `tlcost roofline --format json` (and
+ * of the report's roofline object), written by the same function. */
 static int doc_roofline(FILE *out, const html_ctx *c, const char **absent)
 {
-	tlc_roofline_options o;
-	memset(&o, 0, sizeof o);
-	o.size = sizeof o;
-	o.ceilings = c->o->ceilings;
-	o.phase = -1;
-	o.cache_bytes = c->o->cache_bytes;
-	tlc_roofline *rl;
-	int rc = tlc_roofline_build(&rl, c->ev, &o);
-	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
-		*absent = tlc_error_last()->message;
+	if (!c->rl) {
+		*absent = c->rl_refusal;
 		return 1;
 	}
-	if (rc < 0)
-		return rc;
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.roofline/2");
+	tlc_jsonw__kstr(g, "report", "roofline");
+	tlc_rep__roofline_json_head(g, c->rl);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
+}
+
+/* The chart (SVG, written inline without its XML declaration), or why not:
+ * no ceilings, or more points than the page holds. */
+static int doc_roofline_svg(FILE *out, const html_ctx *c, const char **absent)
+{
+	if (!c->rl) {
+		*absent = c->rl_refusal;
+		return 1;
+	}
 	size_t points = 0, max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
-	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++)
-		points += tlc_roofline_row_at(rl, i)->reason == TLC_ROOF_COVERED;
+	for (size_t i = 0; i < tlc_roofline_row_count(c->rl); i++)
+		points += tlc_roofline_row_at(c->rl, i)->reason == TLC_ROOF_COVERED;
 	if (points > max) { /* one circle per op: a page of hundreds of MB */
-		tlc_roofline_free(rl);
 		snprintf(c->reason, REASON_CAP,
 		         "the chart has %zu points, one per covered op, more than the page holds "
 		         "(%zu); `tlcost roofline --svg FILE` draws them all", points, max);
 		*absent = c->reason;
 		return 1;
 	}
-	rc = tlc_write_roofline_svg(out, rl);
-	tlc_roofline_free(rl);
-	return rc;
+	return tlc_write_roofline_svg(out, c->rl);
 }
 
 static int doc_join(FILE *out, const html_ctx *c, const char **absent)
@@ -222,13 +219,13 @@ typedef struct html_section {
 static const html_section sections[] = {
 	{ "headline", DOC_TEXT, doc_headline },
 	{ "flops", DOC_JSON, doc_flops },
-	{ "report", DOC_JSON, doc_report },
 	{ "tree", DOC_JSON, doc_tree },
 	{ "ops", DOC_JSON, doc_ops },
 	{ "types", DOC_JSON, doc_types },
 	{ "modules", DOC_JSON, doc_modules },
 	{ "unique_args", DOC_JSON, doc_unique_args },
-	{ "roofline_svg", DOC_SVG, doc_roofline },
+	{ "roofline", DOC_JSON, doc_roofline },
+	{ "roofline_svg", DOC_SVG, doc_roofline_svg },
 	{ "join", DOC_JSON, doc_join },
 	{ "steps", DOC_JSON, doc_steps },
 };
@@ -333,6 +330,28 @@ int tlc_html_write_head(FILE *out, const tlc_html_options *opts)
 	return ferror(out) ? tlc_textw__finish(out, 0) : 0;
 }
 
+/* The roofline of ev, or NULL with the library's reason in refusal when no
+ * ceilings are known (the page says so); other errors are errors. */
+static int roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
+                    const tlc_html_options *opts)
+{
+	tlc_roofline_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.ceilings = opts->ceilings;
+	o.phase = -1;
+	o.cache_bytes = opts->cache_bytes;
+	*out = NULL;
+	int rc = tlc_roofline_build(out, ev, &o);
+	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
+		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
+		         tlc_error_last()->remedy);
+		*out = NULL;
+		return 0;
+	}
+	return rc < 0 ? rc : 0;
+}
+
 int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_eval *ev,
                          const tlc_join *j, const tlc_html_options *opts)
 {
@@ -347,10 +366,14 @@ int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_ev
 	fprintf(out, "<div class=\"tlc-input\" data-input=\"%zu\" data-name=\"", index);
 	html_str(out, name ? name : "");
 	fputs("\" hidden></div>\n", out);
-	char reason[REASON_CAP];
-	html_ctx c = { name, ev, j, opts, NULL, reason };
+	char reason[REASON_CAP], refusal[REASON_CAP];
+	tlc_roofline *rl = NULL;
+	if ((rc = roofline(&rl, refusal, ev, opts)) < 0)
+		return rc;
+	html_ctx c = { name, ev, j, opts, NULL, reason, rl, refusal };
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0] && rc == 0; i++)
 		rc = embed(out, (long)index, sections[i].id, sections[i].kind, sections[i].write, &c);
+	tlc_roofline_free(rl);
 	if (rc == 0 && ferror(out))
 		rc = tlc_textw__finish(out, 0);
 	return rc;
@@ -381,7 +404,7 @@ int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_option
 	if (!out)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
 		                      "tlc_html_write_tail: NULL stream");
-	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL };
+	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL, NULL, NULL };
 	rc = embed(out, -1, "ranks", DOC_JSON, doc_ranks, &c);
 	if (rc == 0)
 		rc = embed(out, -1, "diff", DOC_JSON, doc_diff, &c);

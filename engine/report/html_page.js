@@ -244,7 +244,7 @@
       tr._tog = b;
       var bar = el('span', 'tlc-bar');
       bar.style.width = Math.max(0, Math.min(100, Number(r.subtree_pct) || 0)) * 0.6 + 'px';
-      add(cell, b, bar, document.createTextNode(r.label + (r.repeat > 1 ? ' \u00d7' + r.repeat : '')));
+      add(cell, b, bar, document.createTextNode(r.label));
       tr.setAttribute('data-path', r.path);
     } });
     w._table.id = 'tlc-tree-' + n;
@@ -284,7 +284,7 @@
     sec.appendChild(w);
   }
   function roofline(sec, D) {
-    var r = D.doc.report && D.doc.report.roofline;
+    var r = D.doc.roofline;
     if (D.absent.roofline_svg) { absentNote(sec, D.absent.roofline_svg); return; }
     if (r && r.device) {
       add(sec, el('p', 'tlc-note', 'HYPOTHESES from ideal traffic (every input read once, every output written once) against ' +
