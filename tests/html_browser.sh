@@ -8,7 +8,8 @@
 # worked when clicked, that no console message or script error occurred,
 # that names which try to end the inline blocks stay text, and that the page
 # fetches nothing. Inputs: the examples, a hostile op log written here, and
-# the shared traces when present. Skips (77) without chromium or python3.
+# the shared traces when present (not under valgrind). Skips (77) without
+# chromium or python3.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
