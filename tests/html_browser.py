@@ -171,15 +171,20 @@ def check_selftest(name, dom, path):
 HOSTILE = '</script><script>document.title="pwned"</script><!--x&amp;"\'<b>'
 
 
+N = 2 ** 18 + 1  # aten::mm N x N x N: 2 N^3 FLOPs = 2 x odd > 2^54, not a double
+
+
 def hostile_log(tmp):
     """An op log whose unknown op and module carry text that would end the
-    inline blocks, open a comment or inject markup if not escaped."""
+    inline blocks, open a comment or inject markup if not escaped; its
+    aten::mm has a FLOP count no double holds, which the page must show
+    exactly."""
     p = os.path.join(tmp, "hostile.oplog.jsonl")
     head = {"format": "tlcost-oplog", "version": 1, "producer": "test", "model": HOSTILE,
             "device": "cpu"}
     t = lambda s: {"shape": s, "dtype": "float32", "device": "cpu"}
     ops = [{"id": 0, "op": "aten::mm", "overload": "default", "phase": "forward",
-            "module": "m", "args": [t([2, 3]), t([3, 4])], "outputs": [t([2, 4])]},
+            "module": "m", "args": [t([N, N]), t([N, N])], "outputs": [t([N, N])]},
            {"id": 1, "op": "x::" + HOSTILE, "overload": "", "phase": "forward",
             "module": "m", "args": [t([2, 4])], "outputs": [t([2, 4])]}]
     with open(p, "w") as f:
@@ -291,6 +296,13 @@ def main():
             if [e for e in dom.els if e["tag"] == "b"]:
                 fail("hostile: an element from the input was created")
             check_totals("hostile", dom, 0, h)
+            want = 2 * N ** 3  # by hand: fma=2, M = K = N = 2^18 + 1
+            if float(want) == want or doc(["flops"], h)["phases"]["forward"]["flops"] != want:
+                fail("hostile: the exactness case is not what it should be")
+            row = dom.by_id("tlc-phase-0-forward")
+            cell = [e for e in dom.els[dom.els.index(row):] if e["attrs"].get("data-key") == "flops"][:1]
+            if not cell or text(cell[0]) != "{:,}".format(want):
+                fail("hostile: forward FLOPs shown %r, exactly %s" % (cell and text(cell[0]), "{:,}".format(want)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if fails:
