@@ -23,14 +23,16 @@ typedef struct html_ctx {
 	const tlc_html_options *o;
 	const tlc_ranks *ranks;  /* tail sections only */
 	char *reason;            /* room for a section's own reason */
-	const tlc_roofline *rl;  /* built once for the summary and the chart, or NULL: */
-	const char *rl_refusal;  /* ...why not */
+	tlc_roofline *rl;        /* built once, at the first roofline section (not beside the
+	                          * profiles: peak memory), for the summary and the chart */
+	int rl_built;            /* tried; rl NULL: rl_refusal says why */
+	char *rl_refusal;
 } html_ctx;
 
 /* Writes one section's document to out (JSON unless the section says
  * otherwise) and returns 0, or returns 1 with *absent set to why the
  * section has nothing to show, or a negative error. */
-typedef int (*html_doc_fn)(FILE *out, const html_ctx *c, const char **absent);
+typedef int (*html_doc_fn)(FILE *out, html_ctx *c, const char **absent);
 
 
 /* ---- escaping ---- */
@@ -75,20 +77,20 @@ static void json_in_script(FILE *out, const char *s, size_t n)
 
 /* ---- the sections of one input ---- */
 
-static int doc_headline(FILE *out, const html_ctx *c, const char **absent)
+static int doc_headline(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	tlc_rep__coverage_line(out, c->ev);
 	return 0;
 }
 
-static int doc_flops(FILE *out, const html_ctx *c, const char **absent)
+static int doc_flops(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	return tlc_write_flops(out, c->ev, TLC_FORMAT_JSON);
 }
 
-static int doc_tree(FILE *out, const html_ctx *c, const char **absent)
+static int doc_tree(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	tlc_tree_options o = { sizeof o, TLC_PHASE_FORWARD, c->o->tree_top ? c->o->tree_top : 12,
@@ -110,7 +112,7 @@ static int doc_tree(FILE *out, const html_ctx *c, const char **absent)
 	return rc;
 }
 
-static int profile(FILE *out, const html_ctx *c, tlc_profile_by by, size_t top)
+static int profile(FILE *out, html_ctx *c, tlc_profile_by by, size_t top)
 {
 	tlc_profile_options o = { sizeof o, by, TLC_SORT_FLOPS, top, -1 };
 	tlc_profile *p;
@@ -122,28 +124,62 @@ static int profile(FILE *out, const html_ctx *c, tlc_profile_by by, size_t top)
 	return rc;
 }
 
-static int doc_ops(FILE *out, const html_ctx *c, const char **absent)
+static int doc_ops(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	return profile(out, c, TLC_PROFILE_BY_OP, c->o->top_ops ? c->o->top_ops : 100);
 }
 
-static int doc_types(FILE *out, const html_ctx *c, const char **absent)
+static int doc_types(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	return profile(out, c, TLC_PROFILE_BY_TYPE, 0);
 }
 
-static int doc_modules(FILE *out, const html_ctx *c, const char **absent)
+static int doc_modules(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
 	return profile(out, c, TLC_PROFILE_BY_MODULE, c->o->top_ops ? c->o->top_ops : 100);
 }
 
+/* The roofline of ev, or NULL with the library's reason in refusal when no
+ * ceilings are known (the page says so); other errors are errors. */
+static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
+                          const tlc_html_options *opts)
+{
+	tlc_roofline_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.ceilings = opts->ceilings;
+	o.phase = -1;
+	o.cache_bytes = opts->cache_bytes;
+	*out = NULL;
+	int rc = tlc_roofline_build(out, ev, &o);
+	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
+		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
+		         tlc_error_last()->remedy);
+		*out = NULL;
+		return 0;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* c->rl, built on first use. 0, or an error other than "no ceilings". */
+static int roofline_of(html_ctx *c)
+{
+	if (c->rl_built)
+		return 0;
+	c->rl_built = 1;
+	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o);
+}
+
 /* The roofline's summary: the head of `tlcost roofline --format json` (and
  * of the report's roofline object), written by the same function. */
-static int doc_roofline(FILE *out, const html_ctx *c, const char **absent)
+static int doc_roofline(FILE *out, html_ctx *c, const char **absent)
 {
+	int rc = roofline_of(c);
+	if (rc < 0)
+		return rc;
 	if (!c->rl) {
 		*absent = c->rl_refusal;
 		return 1;
@@ -161,8 +197,11 @@ static int doc_roofline(FILE *out, const html_ctx *c, const char **absent)
 
 /* The chart (SVG, written inline without its XML declaration), or why not:
  * no ceilings, or more points than the page holds. */
-static int doc_roofline_svg(FILE *out, const html_ctx *c, const char **absent)
+static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
 {
+	int rc = roofline_of(c);
+	if (rc < 0)
+		return rc;
 	if (!c->rl) {
 		*absent = c->rl_refusal;
 		return 1;
@@ -180,7 +219,7 @@ static int doc_roofline_svg(FILE *out, const html_ctx *c, const char **absent)
 	return tlc_write_roofline_svg(out, c->rl);
 }
 
-static int doc_join(FILE *out, const html_ctx *c, const char **absent)
+static int doc_join(FILE *out, html_ctx *c, const char **absent)
 {
 	if (!c->j) {
 		*absent = "the input has no device records (kernels, memcpy, memset) to join";
@@ -191,7 +230,7 @@ static int doc_join(FILE *out, const html_ctx *c, const char **absent)
 
 /* Sections whose report models are not in this build yet: adding one is
  * writing its doc_ function from its model and writer. */
-static int doc_unique_args(FILE *out, const html_ctx *c, const char **absent)
+static int doc_unique_args(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)out, (void)c;
 	*absent = "the unique-args table (op, shapes, dtypes) is not in this build; "
@@ -199,7 +238,7 @@ static int doc_unique_args(FILE *out, const html_ctx *c, const char **absent)
 	return 1;
 }
 
-static int doc_steps(FILE *out, const html_ctx *c, const char **absent)
+static int doc_steps(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)out, (void)c;
 	*absent = "step-time buckets (`tlcost steps`) are not in this build";
@@ -260,7 +299,7 @@ static const char *tag_of(int kind)
 
 /* Writes the document of one section into memory, then embeds it. */
 static int embed(FILE *out, long input, const char *id, int kind, html_doc_fn fn,
-                 const html_ctx *c)
+                 html_ctx *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -330,28 +369,6 @@ int tlc_html_write_head(FILE *out, const tlc_html_options *opts)
 	return ferror(out) ? tlc_textw__finish(out, 0) : 0;
 }
 
-/* The roofline of ev, or NULL with the library's reason in refusal when no
- * ceilings are known (the page says so); other errors are errors. */
-static int roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
-                    const tlc_html_options *opts)
-{
-	tlc_roofline_options o;
-	memset(&o, 0, sizeof o);
-	o.size = sizeof o;
-	o.ceilings = opts->ceilings;
-	o.phase = -1;
-	o.cache_bytes = opts->cache_bytes;
-	*out = NULL;
-	int rc = tlc_roofline_build(out, ev, &o);
-	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
-		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
-		         tlc_error_last()->remedy);
-		*out = NULL;
-		return 0;
-	}
-	return rc < 0 ? rc : 0;
-}
-
 int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_eval *ev,
                          const tlc_join *j, const tlc_html_options *opts)
 {
@@ -367,19 +384,16 @@ int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_ev
 	html_str(out, name ? name : "");
 	fputs("\" hidden></div>\n", out);
 	char reason[REASON_CAP], refusal[REASON_CAP];
-	tlc_roofline *rl = NULL;
-	if ((rc = roofline(&rl, refusal, ev, opts)) < 0)
-		return rc;
-	html_ctx c = { name, ev, j, opts, NULL, reason, rl, refusal };
+	html_ctx c = { name, ev, j, opts, NULL, reason, NULL, 0, refusal };
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0] && rc == 0; i++)
 		rc = embed(out, (long)index, sections[i].id, sections[i].kind, sections[i].write, &c);
-	tlc_roofline_free(rl);
+	tlc_roofline_free(c.rl);
 	if (rc == 0 && ferror(out))
 		rc = tlc_textw__finish(out, 0);
 	return rc;
 }
 
-static int doc_ranks(FILE *out, const html_ctx *c, const char **absent)
+static int doc_ranks(FILE *out, html_ctx *c, const char **absent)
 {
 	const tlc_ranks *r = c->ranks;
 	if (!r) {
@@ -389,7 +403,7 @@ static int doc_ranks(FILE *out, const html_ctx *c, const char **absent)
 	return tlc_ranks_write(out, r, TLC_FORMAT_JSON);
 }
 
-static int doc_diff(FILE *out, const html_ctx *c, const char **absent)
+static int doc_diff(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)out, (void)c;
 	*absent = "a diff of two inputs (`tlcost diff`) is not in this build";
@@ -404,7 +418,7 @@ int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_option
 	if (!out)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
 		                      "tlc_html_write_tail: NULL stream");
-	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL, NULL, NULL };
+	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL, NULL, 0, NULL };
 	rc = embed(out, -1, "ranks", DOC_JSON, doc_ranks, &c);
 	if (rc == 0)
 		rc = embed(out, -1, "diff", DOC_JSON, doc_diff, &c);
