@@ -37,6 +37,7 @@ typedef struct args {
 	const char *out;
 	const char **files;
 	size_t nfiles;
+	char ranks_refusal[512];
 } args;
 
 enum { O_OUT = 1, O_TOP, O_DEPTH, O_TITLE, O_CHART_POINTS };
@@ -80,21 +81,30 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 
 /* One input: loaded (with its join when it has device records), written
  * into the page, added to the ranks when there are several, freed. */
-static int one_input(cli_ctx *ctx, FILE *f, size_t i, const char *file, const args *a,
-                     tlc_ranks *ranks)
+static int one_input(cli_ctx *ctx, FILE *f, size_t i, const char *file, args *a,
+                     tlc_ranks **ranks)
 {
 	tlc_eval *ev;
 	int rc = cli_load(ctx, file, 1, &ev);
 	if (rc != 0)
 		return rc;
-	if (tlc_html_write_input(f, i, file, ev, ctx->join, &a->o) < 0 ||
-	    (ranks && tlc_ranks_add(ranks, ev, ctx->join, file) < 0))
+	if (tlc_html_write_input(f, i, file, ev, ctx->join, &a->o) < 0)
 		rc = cli_fail(ctx);
+	/* inputs that are not one job's ranks (the same rank twice: two runs
+	 * compared) still get their page; the per-rank table says why not */
+	if (rc == 0 && *ranks && tlc_ranks_add(*ranks, ev, ctx->join, file) < 0) {
+		snprintf(a->ranks_refusal, sizeof a->ranks_refusal,
+		         "no per-rank table: %s (%s)", tlc_error_last()->message,
+		         tlc_error_last()->code);
+		a->o.ranks_refusal = a->ranks_refusal;
+		tlc_ranks_free(*ranks);
+		*ranks = NULL;
+	}
 	cli_unload(ctx, ev);
 	return rc;
 }
 
-static int write_page(cli_ctx *ctx, const args *a)
+static int write_page(cli_ctx *ctx, args *a)
 {
 	tlc_ranks *ranks = NULL;
 	tlc_ranks_options ro = { sizeof ro, 0 };
@@ -108,7 +118,7 @@ static int write_page(cli_ctx *ctx, const args *a)
 	}
 	int rc = tlc_html_write_head(f, &a->o) < 0 ? cli_fail(ctx) : 0;
 	for (size_t i = 0; i < a->nfiles && rc == 0; i++)
-		rc = one_input(ctx, f, i, a->files[i], a, ranks);
+		rc = one_input(ctx, f, i, a->files[i], a, &ranks);
 	if (rc == 0 && tlc_html_write_tail(f, ranks, &a->o) < 0)
 		rc = cli_fail(ctx);
 	tlc_ranks_free(ranks);

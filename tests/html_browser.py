@@ -279,6 +279,15 @@ def main():
                 if not cell or cell[0]["attrs"].get("data-value") != str(want):
                     fail("two inputs: per-rank forward FLOPs of %s: %r, the JSON says %d" % (
                         path, cell and text(cell[0]), want))
+        # the same rank twice (two runs compared): both pages, and the
+        # per-rank section says why there is no table (ranks_duplicate_rank)
+        if os.path.exists(traces[0]) if traces else False:
+            got = check_page(tmp, "same rank twice", [traces[0], traces[0]])
+            if got:
+                for n in (0, 1):
+                    check_totals("same rank twice [%d]" % n, got[0], n, traces[0])
+                if "ranks_duplicate_rank" not in (text(got[0].by_id("tlc-ranks")) or ""):
+                    fail("same rank twice: %r" % text(got[0].by_id("tlc-ranks")))
         # hostile names stay text: the model and the op name round-trip
         # through the DOM, no injected element exists, the title is intact
         h = hostile_log(tmp)

@@ -397,7 +397,8 @@ static int doc_ranks(FILE *out, html_ctx *c, const char **absent)
 {
 	const tlc_ranks *r = c->ranks;
 	if (!r) {
-		*absent = "one input: give several ranks' traces for the per-rank table";
+		*absent = c->o->ranks_refusal ? c->o->ranks_refusal
+		          : "one input: give several ranks' traces for the per-rank table";
 		return 1;
 	}
 	return tlc_ranks_write(out, r, TLC_FORMAT_JSON);

@@ -41,6 +41,9 @@ typedef struct tlc_html_options {
 	                          * most this many points (0: 20000); above, the
 	                          * section says how many and which command draws
 	                          * them */
+	const char *ranks_refusal; /* why there is no per-rank table although there
+	                          * are several inputs (tlc_ranks_add refused one:
+	                          * the same rank twice), or NULL */
 } tlc_html_options;
 
 /** Writes the page's head (styles, script, title). Then call
@@ -58,7 +61,8 @@ int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_ev
                          const tlc_join *j, const tlc_html_options *opts);
 
 /** Writes the documents over all inputs (the per-rank table from ranks, or
- *  NULL when there is one input: the section says so) and closes the page.
+ *  NULL: the section says opts->ranks_refusal, else that there is one
+ *  input) and closes the page.
  *  Errors: those of tlc_ranks_write, io_error. */
 int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_options *opts);
 
