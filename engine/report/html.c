@@ -364,7 +364,10 @@ int tlc_html_write_head(FILE *out, const tlc_html_options *opts)
 	fputs("</title>\n<style>\n", out);
 	for (const char *const *l = tlc_html__css; *l; l++)
 		fputs(*l, out);
-	fputs("</style>\n</head>\n<body>\n<div id=\"tlc-page\"></div>\n"
+	fputs("</style>\n</head>\n<body>\n<noscript><p>This page lays out its figures with "
+	      "JavaScript, which is off here; the same figures are the JSON documents in the "
+	      "page's source, and the commands named in docs/html.md print them.</p></noscript>\n"
+	      "<div id=\"tlc-page\"></div>\n"
 	      "<div id=\"tlc-docs\" hidden>\n", out);
 	return ferror(out) ? tlc_textw__finish(out, 0) : 0;
 }
