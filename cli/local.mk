@@ -8,3 +8,4 @@ tlcost_SOURCES = cli/cli.h cli/main.c cli/common.c cli/report_args.h cli/report_
 tlcost_LDADD = libtlcost.la
 tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c cli/input_list.h cli/input_list.c
 tlcost_SOURCES += cli/tool_diff.c
+tlcost_SOURCES += cli/tool_html.c

@@ -24,6 +24,7 @@ static const command commands[] = {
 	{ "merge", tool_merge, "merge flops partials (files, ranks) exactly" },
 	{ "ranks", tool_ranks, "one report over many ranks' traces: per rank, totals, stragglers" },
 	{ "diff", tool_diff, "what changed between two runs: work and speed, exact, with CI conditions" },
+	{ "html", tool_html, "one self-contained HTML page of every report (docs/html.md)" },
 };
 
 static void usage(FILE *out)

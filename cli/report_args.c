@@ -146,6 +146,12 @@ static int ceil_check(cli_ctx *ctx, const ra_ceil *rc)
 	return 0;
 }
 
+int ra_ceil_arg(cli_ctx *ctx, int id, const char *v, ra_ceil *rc)
+{
+	int r = ceil_option(ctx, id, v, rc);
+	return r == 0 && id == RA_DTYPE ? ceil_check(ctx, rc) : r;
+}
+
 int ra_cache_bytes(int64_t *out, cli_ctx *ctx, const char *v)
 {
 	size_t n;

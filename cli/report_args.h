@@ -40,6 +40,10 @@ typedef struct ra_ceil {
 enum { RA_CEIL_ID = 1000, RA_DEVICE, RA_DTYPE, RA_PEAK_FLOPS, RA_PEAK_BW, RA_BASIS, RA_DEVICES };
 extern const cli_opt ra_ceil_opts[];
 
+/* One ceiling option (an id above RA_CEIL_ID from ra_ceil_opts), for a
+ * subcommand that parses its own positional arguments. 0 or exit code. */
+int ra_ceil_arg(cli_ctx *ctx, int id, const char *v, ra_ceil *rc);
+
 /* --cache-bytes N (0 = exclude nothing, stored as -1). 0 or exit code. */
 int ra_cache_bytes(int64_t *out, cli_ctx *ctx, const char *v);
 

@@ -318,3 +318,6 @@ EXTRA_DIST += docs/diff.md tests/diff_cli.sh tests/diff_check.py tests/fixtures/
 	tests/fixtures/diff/b.oplog.jsonl tests/fixtures/diff/mlp_b1.oplog.jsonl \
 	tests/fixtures/diff/mlp_b8.oplog.jsonl tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl \
 	tests/fixtures/diff/mlp_b8_jit.oplog.jsonl
+# ---- html: tlcost html in headless Chromium (issue 28 items 1, 2; docs/html.md) ----
+TESTS += tests/html_browser.sh
+EXTRA_DIST += tests/html_browser.sh tests/html_browser.py docs/html.md docs/img/html-report.png

@@ -25,6 +25,10 @@ typedef struct tlc_jlaunch {
 /** Launch i as the public struct. */
 tlc_join_launch tlc_join__launch(const tlc_join *j, size_t i);
 
+/** The JSON document of tlc_write_join (same schema and fields) without
+ *  the per-launch rows: what a page embeds (tlc_html_write_input). */
+int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev);
+
 struct tlc_join {
 	const tlc_allocator *a;
 	const struct tlc_devs *devs; /* the eval's device records (the eval outlives the join) */

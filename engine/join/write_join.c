@@ -602,7 +602,7 @@ static void json_comm(yajl_gen g, const tlc_join *j, const tlc_join__comm *c,
 }
 
 static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_join__comm *c,
-                      const tlc_link_preset *link)
+                      const tlc_link_preset *link, int with_launches)
 {
 	yajl_gen g = tlc_jsonw__new(out);
 	if (!g)
@@ -621,13 +621,15 @@ static int write_json(FILE *out, const tlc_join *j, const tlc_eval *ev, const tl
 	json_wrappers(g, j);
 	json_groups(g, j, ev);
 	json_comm(g, j, c, link);
-	tlc_jsonw__key(g, "launches");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < j->nlaunches; i++) {
-		tlc_join_launch l = tlc_join__launch(j, i);
-		json_launch(g, &l, ev);
+	if (with_launches) {
+		tlc_jsonw__key(g, "launches");
+		yajl_gen_array_open(g);
+		for (size_t i = 0; i < j->nlaunches; i++) {
+			tlc_join_launch l = tlc_join__launch(j, i);
+			json_launch(g, &l, ev);
+		}
+		yajl_gen_array_close(g);
 	}
-	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
 }
@@ -650,7 +652,7 @@ int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, t
 		return rc;
 	}
 	if (fmt == TLC_FORMAT_JSON) {
-		rc = write_json(out, j, ev, &c, link);
+		rc = write_json(out, j, ev, &c, link, 1);
 		tlc_join__comm_free(&c);
 		return rc;
 	}
@@ -662,4 +664,14 @@ int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, t
 	rc = fmt == TLC_FORMAT_CSV ? write_csv(t, j, ev) : write_text(t, j, ev, &c, link);
 	tlc_join__comm_free(&c);
 	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
+}
+
+int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev)
+{
+	tlc_join__comm c;
+	int rc = tlc_join__comm_compute(&c, ev, j);
+	if (rc == 0)
+		rc = write_json(out, j, ev, &c, NULL, 0);
+	tlc_join__comm_free(&c);
+	return rc;
 }

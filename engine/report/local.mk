@@ -18,3 +18,15 @@ libtl_report_la_SOURCES += engine/report/plugin_write.c
 libtl_report_la_SOURCES += engine/report/diff/diff_int.h engine/report/diff/diff.c \
 	engine/report/diff/diff_cond.c engine/report/diff/diff_write.c \
 	engine/report/diff/diff_partial.c
+
+# tlcost html: the page (engine/report/html.c) and its inline style and
+# script, embedded at build time by tools/html_embed.awk.
+libtl_report_la_SOURCES += engine/report/html.c engine/report/html_assets.h
+nodist_libtl_report_la_SOURCES = engine/report/html_assets.c
+CLEANFILES += engine/report/html_assets.c
+EXTRA_DIST += engine/report/html_page.css engine/report/html_page.js tools/html_embed.awk
+engine/report/html_assets.c: $(srcdir)/engine/report/html_page.css \
+		$(srcdir)/engine/report/html_page.js $(srcdir)/tools/html_embed.awk
+	$(AM_V_GEN)$(MKDIR_P) engine/report && \
+	$(AWK) -f $(srcdir)/tools/html_embed.awk $(srcdir)/engine/report/html_page.css \
+		$(srcdir)/engine/report/html_page.js > $@.tmp && mv $@.tmp $@

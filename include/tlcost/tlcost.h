@@ -96,6 +96,7 @@
 #include "collectives.h"
 #include "capture_pair.h"
 #include "diff.h"
+#include "html.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,6 +3,7 @@
 #   op log, 1M ops     tlcost flops  vs  json_verify -s (yajl, parse only) on the same file
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
 #   diff, 5M events    tlcost diff T T  vs  tlcost join T (CPU and peak RSS ratios)
+#   html, 5M events    tlcost html   vs  tlcost join on the same trace (<= 1.2x), page size
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -22,7 +23,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace diff engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace diff html engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -133,6 +134,27 @@ if want diff; then
 		       sprintf("diff of two %s-event traces", $1), $3, $6, rc, $4 / 1024, $7 / 1024, rm,
 		       (rc > 0 && rc <= 2.2 && rm <= 2.2) ? "ok" : "MISSED"
 		printf "%-34s %9s %9s %7s %10s %10s %6s\n", "", "diff", "join", "CPU", "diff RSS", "join RSS", "RSS" }'
+fi
+
+# tlcost html against tlcost join on the same trace, alternating (issue 28:
+# the page in at most 1.2x the CPU time of the join), and the page's size
+if want html; then
+	tr=$dir/trace-$NE.json
+	page=$dir/trace-$NE.html
+	make_input "$tr" "$GEN_TRACE" "$NE"
+	rm -f "$dir/t_html.runs" "$dir/t_hjoin.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_html "$TLCOST" html -o "$page" "$tr"
+		once t_hjoin "$TLCOST" join "$tr"
+		i=$((i + 1))
+	done
+	echo "$(median t_html) $(median t_hjoin) $(wc -c < "$page")" | awk '{
+		r = $5 > 0 ? $2 / $5 : 0
+		printf "%-34s %8.2fs %9.2fs %6.2fx %6.1f MiB   page %.2f MB   <= 1.2x of join: %s\n",
+		       "html vs join, " n "-event trace", $2, $5, r, $3 / 1024, $7 / 1e6,
+		       (r > 0 && r <= 1.2 ? "ok" : "MISSED") }' n="$NE"
+	rm -f "$page"
 fi
 
 if want engine; then

@@ -43,7 +43,7 @@ FUZZ_LIBOBJ = $(addprefix tests/fuzz/obj/,$(FUZZ_LIBSRC:.c=.o))
 FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(patsubst %.cpp,%.o,$(filter %.cpp,$(TLC_CORE_SRCS))))
 # generated at build time in the build tree (rules/packs/local.mk: the packs'
 # rule files embedded in the library), so compiled from there
-FUZZ_GENSRC = $(nodist_libtl_registry_la_SOURCES)
+FUZZ_GENSRC = $(nodist_libtl_registry_la_SOURCES) $(nodist_libtl_report_la_SOURCES)
 FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(FUZZ_GENSRC:.c=.o))
 FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h $(top_srcdir)/rules/*.h)
 FUZZ_NAMES = oplog trace rules desc devices rulefile savedjoin

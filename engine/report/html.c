@@ -1,0 +1,436 @@
+/* The one-page HTML report (tlcost html): the JSON documents the other
+ * commands write, from the same models and writers, embedded in one
+ * self-contained page with inline CSS, JS and the roofline SVG. The page's
+ * script only lays out what the documents hold: no figure is computed in
+ * the browser. A section is one entry of the table below: its id, and a
+ * function that writes its document or names why there is none. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "reports.h"
+#include "textw.h"
+#include "error.h"
+#include "join.h"
+#include "html_assets.h"
+
+#define REASON_CAP 256 /* a section's own reason, with its figures */
+
+typedef struct html_ctx {
+	const char *name;
+	const tlc_eval *ev;
+	const tlc_join *j;
+	const tlc_html_options *o;
+	const tlc_ranks *ranks;  /* tail sections only */
+	char *reason;            /* room for a section's own reason */
+	tlc_roofline *rl;        /* built once, at the first roofline section (not beside the
+	                          * profiles: peak memory), for the summary and the chart */
+	int rl_built;            /* tried; rl NULL: rl_refusal says why */
+	char *rl_refusal;
+} html_ctx;
+
+/* Writes one section's document to out (JSON unless the section says
+ * otherwise) and returns 0, or returns 1 with *absent set to why the
+ * section has nothing to show, or a negative error. */
+typedef int (*html_doc_fn)(FILE *out, html_ctx *c, const char **absent);
+
+
+/* ---- escaping ---- */
+
+/* Text in an element or an attribute value. */
+static void html_text(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(s[i], out);
+		}
+	}
+}
+
+static void html_str(FILE *out, const char *s)
+{
+	html_text(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* JSON inside <script type="application/json">: <, > and & only occur in
+ * strings (JSON's syntax has none), where \u003c etc. read back the same,
+ * so no input text can close the block or open a comment. */
+static void json_in_script(FILE *out, const char *s, size_t n)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *rep = s[i] == '<' ? "\\u003c" : s[i] == '>' ? "\\u003e"
+		                  : s[i] == '&' ? "\\u0026" : NULL;
+		if (!rep)
+			continue;
+		fwrite(s + from, 1, i - from, out);
+		fputs(rep, out);
+		from = i + 1;
+	}
+	fwrite(s + from, 1, n - from, out);
+}
+
+/* ---- the sections of one input ---- */
+
+static int doc_headline(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	tlc_rep__coverage_line(out, c->ev);
+	return 0;
+}
+
+static int doc_flops(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	return tlc_write_flops(out, c->ev, TLC_FORMAT_JSON);
+}
+
+static int doc_tree(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	tlc_tree_options o = { sizeof o, TLC_PHASE_FORWARD, c->o->tree_top ? c->o->tree_top : 12,
+	                       c->o->tree_depth ? c->o->tree_depth : 8, 0 };
+	/* the phase with the most rows' FLOPs is the one worth a tree: forward
+	 * when present (as `tlcost tree`), else the first present phase */
+	for (int p = TLC_PHASE_FORWARD; !tlc_eval_phase_present(c->ev, TLC_PHASE_FORWARD) &&
+	     p <= TLC_PHASE_OTHER; p++)
+		if (tlc_eval_phase_present(c->ev, (tlc_phase)p)) {
+			o.phase = (tlc_phase)p;
+			break;
+		}
+	tlc_tree *t;
+	int rc = tlc_tree_build(&t, c->ev, &o);
+	if (rc < 0)
+		return rc;
+	rc = tlc_write_tree(out, t, TLC_FORMAT_JSON);
+	tlc_tree_free(t);
+	return rc;
+}
+
+static int profile(FILE *out, html_ctx *c, tlc_profile_by by, size_t top)
+{
+	tlc_profile_options o = { sizeof o, by, TLC_SORT_FLOPS, top, -1 };
+	tlc_profile *p;
+	int rc = tlc_profile_build(&p, c->ev, &o);
+	if (rc < 0)
+		return rc;
+	rc = tlc_write_profile(out, p, TLC_FORMAT_JSON);
+	tlc_profile_free(p);
+	return rc;
+}
+
+static int doc_ops(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	return profile(out, c, TLC_PROFILE_BY_OP, c->o->top_ops ? c->o->top_ops : 100);
+}
+
+static int doc_types(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	return profile(out, c, TLC_PROFILE_BY_TYPE, 0);
+}
+
+static int doc_modules(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)absent;
+	return profile(out, c, TLC_PROFILE_BY_MODULE, c->o->top_ops ? c->o->top_ops : 100);
+}
+
+/* The roofline of ev, or NULL with the library's reason in refusal when no
+ * ceilings are known (the page says so); other errors are errors. */
+static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
+                          const tlc_html_options *opts)
+{
+	tlc_roofline_options o;
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.ceilings = opts->ceilings;
+	o.phase = -1;
+	o.cache_bytes = opts->cache_bytes;
+	*out = NULL;
+	int rc = tlc_roofline_build(out, ev, &o);
+	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
+		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
+		         tlc_error_last()->remedy);
+		*out = NULL;
+		return 0;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* c->rl, built on first use. 0, or an error other than "no ceilings". */
+static int roofline_of(html_ctx *c)
+{
+	if (c->rl_built)
+		return 0;
+	c->rl_built = 1;
+	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o);
+}
+
+/* The roofline's summary: the head of `tlcost roofline --format json` (and
+ * of the report's roofline object), written by the same function. */
+static int doc_roofline(FILE *out, html_ctx *c, const char **absent)
+{
+	int rc = roofline_of(c);
+	if (rc < 0)
+		return rc;
+	if (!c->rl) {
+		*absent = c->rl_refusal;
+		return 1;
+	}
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.roofline/2");
+	tlc_jsonw__kstr(g, "report", "roofline");
+	tlc_rep__roofline_json_head(g, c->rl);
+	yajl_gen_map_close(g);
+	return tlc_jsonw__end(g, out);
+}
+
+/* The chart (SVG, written inline without its XML declaration), or why not:
+ * no ceilings, or more points than the page holds. */
+static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
+{
+	int rc = roofline_of(c);
+	if (rc < 0)
+		return rc;
+	if (!c->rl) {
+		*absent = c->rl_refusal;
+		return 1;
+	}
+	size_t points = 0, max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
+	for (size_t i = 0; i < tlc_roofline_row_count(c->rl); i++)
+		points += tlc_roofline_row_at(c->rl, i)->reason == TLC_ROOF_COVERED;
+	if (points > max) { /* one circle per op: a page of hundreds of MB */
+		snprintf(c->reason, REASON_CAP,
+		         "the chart has %zu points, one per covered op, more than the page holds "
+		         "(%zu); `tlcost roofline --svg FILE` draws them all", points, max);
+		*absent = c->reason;
+		return 1;
+	}
+	return tlc_write_roofline_svg(out, c->rl);
+}
+
+static int doc_join(FILE *out, html_ctx *c, const char **absent)
+{
+	if (!c->j) {
+		*absent = "the input has no device records (kernels, memcpy, memset) to join";
+		return 1;
+	}
+	return tlc_join__write_json_summary(out, c->j, c->ev);
+}
+
+/* Sections whose report models are not in this build yet: adding one is
+ * writing its doc_ function from its model and writer. */
+static int doc_unique_args(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)out, (void)c;
+	*absent = "the unique-args table (op, shapes, dtypes) is not in this build; "
+	          "the op and op-type tables stand for it";
+	return 1;
+}
+
+static int doc_steps(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)out, (void)c;
+	*absent = "step-time buckets (`tlcost steps`) are not in this build";
+	return 1;
+}
+
+/* The kind of each document decides how it is embedded: JSON in a script
+ * block, text in a hidden <pre>, the SVG inline. */
+enum { DOC_JSON, DOC_TEXT, DOC_SVG };
+
+typedef struct html_section {
+	const char *id;   /* the page's script looks documents up by it */
+	int kind;
+	html_doc_fn write;
+} html_section;
+
+static const html_section sections[] = {
+	{ "headline", DOC_TEXT, doc_headline },
+	{ "flops", DOC_JSON, doc_flops },
+	{ "tree", DOC_JSON, doc_tree },
+	{ "ops", DOC_JSON, doc_ops },
+	{ "types", DOC_JSON, doc_types },
+	{ "modules", DOC_JSON, doc_modules },
+	{ "unique_args", DOC_JSON, doc_unique_args },
+	{ "roofline", DOC_JSON, doc_roofline },
+	{ "roofline_svg", DOC_SVG, doc_roofline_svg },
+	{ "join", DOC_JSON, doc_join },
+	{ "steps", DOC_JSON, doc_steps },
+};
+
+/* ---- embedding ---- */
+
+static void open_tag(FILE *out, const char *tag, const char *type, long input, const char *id,
+                     const char *absent)
+{
+	fprintf(out, "<%s class=\"tlc-doc\"", tag);
+	if (type)
+		fprintf(out, " type=\"%s\"", type);
+	if (input >= 0)
+		fprintf(out, " data-input=\"%ld\"", input);
+	else
+		fputs(" data-input=\"all\"", out);
+	fprintf(out, " data-doc=\"%s\"", id);
+	if (absent) {
+		fputs(" data-absent=\"", out);
+		html_str(out, absent);
+		fputc('"', out);
+	}
+	if (strcmp(tag, "script") != 0)
+		fputs(" hidden", out);
+	fputc('>', out);
+}
+
+static const char *tag_of(int kind)
+{
+	return kind == DOC_JSON ? "script" : kind == DOC_TEXT ? "pre" : "div";
+}
+
+/* Writes the document of one section into memory, then embeds it. */
+static int embed(FILE *out, long input, const char *id, int kind, html_doc_fn fn,
+                 html_ctx *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return tlc_error__oom();
+	const char *absent = NULL;
+	int rc = fn(m, c, &absent);
+	if (fclose(m) != 0 && rc >= 0)
+		rc = tlc_error__oom();
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	const char *tag = tag_of(kind);
+	open_tag(out, tag, kind == DOC_JSON ? "application/json" : NULL, input, id,
+	         rc == 1 ? absent : NULL);
+	if (rc == 0) {
+		if (kind == DOC_JSON) {
+			json_in_script(out, buf, len);
+		} else if (kind == DOC_TEXT) {
+			html_text(out, buf, len);
+		} else { /* the SVG writer escapes its text; drop the XML declaration */
+			const char *s = buf;
+			if (len > 5 && memcmp(s, "<?xml", 5) == 0) {
+				const char *e = memchr(s, '\n', len);
+				s = e ? e + 1 : s + len;
+			}
+			fwrite(s, 1, len - (size_t)(s - buf), out);
+		}
+	}
+	fprintf(out, "</%s>\n", tag);
+	free(buf);
+	return 0;
+}
+
+static int check_opts(const tlc_html_options *o)
+{
+	if (!o || o->size < sizeof *o)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass tlc_html_options with size = sizeof(tlc_html_options)",
+		                      "tlc_html: options missing or too small");
+	return 0;
+}
+
+int tlc_html_write_head(FILE *out, const tlc_html_options *opts)
+{
+	int rc = check_opts(opts);
+	if (rc < 0)
+		return rc;
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
+		                      "tlc_html_write_head: NULL stream");
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"generator\" content=\"tlcost ", out);
+	html_str(out, tlc_version(NULL, NULL, NULL));
+	fputs("\">\n<title>", out);
+	html_str(out, opts->title ? opts->title : "tlcost report");
+	fputs("</title>\n<style>\n", out);
+	for (const char *const *l = tlc_html__css; *l; l++)
+		fputs(*l, out);
+	fputs("</style>\n</head>\n<body>\n<noscript><p>This page lays out its figures with "
+	      "JavaScript, which is off here; the same figures are the JSON documents in the "
+	      "page's source, and the commands named in docs/html.md print them.</p></noscript>\n"
+	      "<div id=\"tlc-page\"></div>\n"
+	      "<div id=\"tlc-docs\" hidden>\n", out);
+	return ferror(out) ? tlc_textw__finish(out, 0) : 0;
+}
+
+int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_eval *ev,
+                         const tlc_join *j, const tlc_html_options *opts)
+{
+	int rc = check_opts(opts);
+	if (rc < 0)
+		return rc;
+	if (!out || !ev)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream and an eval",
+		                      "tlc_html_write_input: NULL argument");
+	if ((rc = tlc_rep__check_eval(ev)) < 0)
+		return rc;
+	fprintf(out, "<div class=\"tlc-input\" data-input=\"%zu\" data-name=\"", index);
+	html_str(out, name ? name : "");
+	fputs("\" hidden></div>\n", out);
+	char reason[REASON_CAP], refusal[REASON_CAP];
+	html_ctx c = { name, ev, j, opts, NULL, reason, NULL, 0, refusal };
+	for (size_t i = 0; i < sizeof sections / sizeof sections[0] && rc == 0; i++)
+		rc = embed(out, (long)index, sections[i].id, sections[i].kind, sections[i].write, &c);
+	tlc_roofline_free(c.rl);
+	if (rc == 0 && ferror(out))
+		rc = tlc_textw__finish(out, 0);
+	return rc;
+}
+
+static int doc_ranks(FILE *out, html_ctx *c, const char **absent)
+{
+	const tlc_ranks *r = c->ranks;
+	if (!r) {
+		*absent = c->o->ranks_refusal ? c->o->ranks_refusal
+		          : "one input: give several ranks' traces for the per-rank table";
+		return 1;
+	}
+	return tlc_ranks_write(out, r, TLC_FORMAT_JSON);
+}
+
+static int doc_diff(FILE *out, html_ctx *c, const char **absent)
+{
+	(void)out, (void)c;
+	*absent = "a diff of two inputs (`tlcost diff`) is not in this build";
+	return 1;
+}
+
+int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_options *opts)
+{
+	int rc = check_opts(opts);
+	if (rc < 0)
+		return rc;
+	if (!out)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
+		                      "tlc_html_write_tail: NULL stream");
+	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL, NULL, 0, NULL };
+	rc = embed(out, -1, "ranks", DOC_JSON, doc_ranks, &c);
+	if (rc == 0)
+		rc = embed(out, -1, "diff", DOC_JSON, doc_diff, &c);
+	if (rc < 0)
+		return rc;
+	fputs("</div>\n<script>\n", out);
+	for (const char *const *l = tlc_html__js; *l; l++)
+		fputs(*l, out);
+	fputs("</script>\n</body>\n</html>\n", out);
+	return tlc_textw__finish(out, 0);
+}
