@@ -294,3 +294,6 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# ---- arch (issue 24): the layering checked over the built objects ----
+TESTS += tests/layers_objects.sh
+EXTRA_DIST += tests/layers_objects.sh tests/layers_objects.py
