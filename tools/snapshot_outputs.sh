@@ -8,12 +8,14 @@
 #
 # TLCOST is the tlcost binary (or libtool wrapper) to run; it is run from the
 # source tree (inputs are named relative to it, so the outputs match between
-# checkouts). Inputs larger than SNAPSHOT_MAX_BYTES (default 3 MB, gzip
+# checkouts; the merged partials are named p1.json, p2.json). Inputs larger than SNAPSHOT_MAX_BYTES (default 3 MB, gzip
 # size) are skipped. Nothing here writes outside OUTDIR.
 set -u
-tl=$1; out=$2; shared=${3:-../shared/traces}
+tl=$1; out=$2; shared=${3:-../shared/traces}; cwd=
 max=${SNAPSHOT_MAX_BYTES:-3000000}
 mkdir -p "$out"
+case $tl in /*) ;; */*) tl=$(pwd)/$tl ;; esac
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,8 +29,9 @@ inputs() {
 snap() {   # snap TAG INPUT ARGS...
     tag=$1; in=$2; shift 2
     name=$(printf '%s__%s' "$tag" "$in" | sed 's#^\.\./##; s#[/ ]#_#g')
-    # a copy of the input named the same in every checkout
-    "$tl" "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
+    # partials are merged from inside $tmp, so their names are the same in
+    # every run (p1.json, not /tmp/tmp.XXXX/p1.json)
+    (cd "${cwd:-.}" && "$tl" "$@") >"$tmp/o" 2>"$tmp/e"; rc=$?
     { echo "rc=$rc"; echo "--- stdout"; cat "$tmp/o"; echo "--- stderr"; cat "$tmp/e"; } \
         >"$out/$name"
 }
@@ -53,9 +56,9 @@ inputs | while read -r f; do
     snap "roofline.hdr" "$f" roofline "$f"
     # a flops partial and a join partial, merged with themselves under two names
     "$tl" --format json flops "$f" >"$tmp/p1.json" 2>/dev/null && cp "$tmp/p1.json" "$tmp/p2.json" &&
-        snap "merge.flops" "$f" --format json merge "$tmp/p1.json" "$tmp/p2.json"
+        { cwd=$tmp; snap "merge.flops" "$f" --format json merge p1.json p2.json; cwd=; }
     "$tl" --format json join "$f" >"$tmp/j1.json" 2>/dev/null && cp "$tmp/j1.json" "$tmp/j2.json" &&
-        snap "merge.join" "$f" merge "$tmp/j1.json" "$tmp/j2.json"
+        { cwd=$tmp; snap "merge.join" "$f" merge j1.json j2.json; cwd=; }
 done
 # ranks over the shared traces (each a rank) and over the trace fixtures
 for fmt in text json csv; do
