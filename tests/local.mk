@@ -297,3 +297,6 @@ EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # ---- arch (issue 24): the layering checked over the built objects ----
 TESTS += tests/layers_objects.sh
 EXTRA_DIST += tests/layers_objects.sh tests/layers_objects.py
+# every sized public struct has its TLC_*_INIT macro, and each compiles
+TESTS += tests/init_macros.sh
+EXTRA_DIST += tests/init_macros.sh

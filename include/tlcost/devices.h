@@ -101,6 +101,8 @@ typedef struct tlc_ceilings {
 	                               ("bf16", "tf32", ...) used for every op */
 	void *reserved[4];          /* zero (zeroed options): room to grow */
 } tlc_ceilings;
+/** The size set, every other field its default (embedded in the roofline, MFU and report options). */
+#define TLC_CEILINGS_INIT { NULL, NULL, 0, 0, TLC_BASIS_ADVERTISED, NULL, { NULL, NULL, NULL, NULL } }
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,8 @@ typedef struct tlc_report_options {
 	                         * 10% of the phase's FLOPs (else 8) */
 	int64_t cache_bytes;    /* as in tlc_roofline_options */
 } tlc_report_options;
+/** The size set, every other field its default. */
+#define TLC_REPORT_OPTIONS_INIT { sizeof(tlc_report_options), TLC_CEILINGS_INIT, 0, 0, 0 }
 
 /** Headline per phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of
  *  the tree, roofline summary (80 columns). CSV is one row per op. */

@@ -52,6 +52,8 @@ typedef struct tlc_roofline_options {
 	int phase;              /* -1 = all phases; else a tlc_phase */
 	int64_t cache_bytes;    /* 0: default 4 MiB; < 0: exclude nothing */
 } tlc_roofline_options;
+/** The size set, every other field its default (as zeroed options: forward phase, 4 MiB cache threshold). */
+#define TLC_ROOFLINE_OPTIONS_INIT { sizeof(tlc_roofline_options), TLC_CEILINGS_INIT, 0, 0 }
 
 typedef struct tlc_roofline_row {
 	const tlc_op_row *op;

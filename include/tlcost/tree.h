@@ -32,6 +32,8 @@ typedef struct tlc_tree_options {
 	size_t depth;     /* hide nodes deeper than D (root = 0); 0 = no limit */
 	int no_fold;      /* nonzero: never fold identical sibling blocks */
 } tlc_tree_options;
+/** The size set, every other field its default. */
+#define TLC_TREE_OPTIONS_INIT { sizeof(tlc_tree_options), TLC_PHASE_FORWARD, 0, 0, 0 }
 
 typedef enum tlc_tree_row_kind {
 	TLC_TREE_NODE = 0,   /* a module call (or folded identical calls) */
