@@ -300,3 +300,6 @@ EXTRA_DIST += tests/layers_objects.sh tests/layers_objects.py
 # every sized public struct has its TLC_*_INIT macro, and each compiles
 TESTS += tests/init_macros.sh
 EXTRA_DIST += tests/init_macros.sh
+# <tlcost/sys/rulehelp.h>: an example plugin built on it alone, loaded
+TESTS += tests/rulehelp_cli.sh
+EXTRA_DIST += tests/rulehelp_cli.sh tests/fixtures/oplog/scaled_mm.oplog.jsonl
