@@ -54,5 +54,26 @@ if command -v "$cxx" >/dev/null 2>&1; then
 		{ echo "init_macros: the macros do not compile as C++11"; fail=1; }
 	[ -x "$tmp/tx" ] && { "$tmp/tx" || { echo "init_macros: size wrong (C++)"; fail=1; }; }
 fi
+# the module-first spellings of the writers (docs/api.md, "Names"): each
+# names a declared function, and calling through it compiles
+# shellcheck disable=SC2086
+aliases=$(sed -n 's/^#define \(tlc_[a-z0-9_]*\) \(tlc_[a-z0-9_]*\) .*module-first.*/\1:\2/p' $hdrs)
+[ -n "$aliases" ] || { echo "init_macros: no module-first spellings found"; fail=1; }
+{
+	for h in $hdrs; do echo "#include <tlcost/$(basename "$h")>"; done
+	n=0
+	for a in $aliases; do
+		n=$((n + 1))
+		echo "void *f$n(void); void *f$n(void) { return (void *)(size_t)&${a%%:*}; }"
+	done
+	echo 'int main(void) { return 0; }'
+} > "$tmp/alias.c"
+for a in $aliases; do
+	# shellcheck disable=SC2086
+	grep -q "^int ${a#*:}(" $hdrs || { echo "init_macros: ${a%%:*} names no function ${a#*:}"; fail=1; }
+done
+# shellcheck disable=SC2086
+$cc -std=c11 -Wall -Wextra -Werror $incs -c -o "$tmp/alias.o" "$tmp/alias.c" ||
+	{ echo "init_macros: a module-first spelling does not compile"; fail=1; }
 [ $fail = 0 ] && echo "init_macros: $(echo "$structs" | wc -w) sized structs, $(echo "$macros" | wc -w) macros: all present, all compile"
 exit $fail

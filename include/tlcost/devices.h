@@ -85,6 +85,7 @@ int tlc_devices_find(const tlc_device_preset **out, const tlc_devices *devs,
                      const char *name);
 /** Lists the devices with their peaks, bandwidth, source and date. */
 int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt);
+#define tlc_devices_write tlc_write_devices /* module-first spelling (docs/api.md, "Names") */
 
 /** How a report picks its ceilings. Precedence: peak_flops/peak_bw (user
  *  ceilings), then device, then the input's device name. Embedded in

@@ -139,12 +139,14 @@ tlc_dtype tlc_dtype_parse(const char *name);
 
 /** Writes the rule listing of an engine. */
 int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt);
+#define tlc_rules_write tlc_write_rules /* module-first spelling (docs/api.md, "Names") */
 
 /** The verdict on the plugin at path (`tlcost plugin check`): info when
  *  it was accepted, else refusal (the error tlc_plugin_inspect set). Text
  *  (control bytes escaped) or JSON (schema tlcost.plugin_check/1). */
 int tlc_write_plugin_check(FILE *out, const tlc_plugin_info *info, const char *path,
                            const tlc_error *refusal, tlc_format fmt);
+#define tlc_plugin_check_write tlc_write_plugin_check /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

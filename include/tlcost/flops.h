@@ -22,8 +22,10 @@ extern "C" {
 /** Writes the flops report (headline per phase, coverage, lower-bound or
  *  complete line, ledger summary, op types) to out. */
 int tlc_write_flops(FILE *out, const tlc_eval *ev, tlc_format fmt);
+#define tlc_flops_write tlc_write_flops /* module-first spelling (docs/api.md, "Names") */
 /** Writes the full unknown ledger with remedies. */
 int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt);
+#define tlc_ledger_write tlc_write_ledger /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -219,6 +219,7 @@ int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev);
  *  remainder), json (all of it plus launches and groups) or csv (one row per
  *  launch). */
 int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt);
+#define tlc_join_write tlc_write_join /* module-first spelling (docs/api.md, "Names") */
 
 /* ---- join: launches whose correlation owner lies outside their call ---- */
 /** On the correlation path: how many attributed launches name an op whose
@@ -287,6 +288,7 @@ struct tlc_link_preset;
  *  NULL: none, as tlc_write_join does). Errors: those of tlc_write_join. */
 int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
                              const struct tlc_link_preset *link);
+#define tlc_join_write_with_link tlc_write_join_with_link /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -83,6 +83,7 @@ const tlc_mfu_summary *tlc_mfu_get_summary(const tlc_mfu *m);
 #define tlc_mfu_get_result tlc_mfu_get_summary
 typedef tlc_mfu_summary tlc_mfu_result;
 int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt);
+#define tlc_mfu_write tlc_write_mfu /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,7 @@ size_t tlc_profile_row_count(const tlc_profile *prof);
 const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i);
 size_t tlc_profile_hidden_rows(const tlc_profile *prof);
 int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt);
+#define tlc_profile_write tlc_write_profile /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,7 @@ typedef struct tlc_report_options {
  *  the tree, roofline summary (80 columns). CSV is one row per op. */
 int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts,
                      tlc_format fmt);
+#define tlc_report_write tlc_write_report /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

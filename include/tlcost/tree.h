@@ -72,6 +72,7 @@ const char *tlc_tree_total_flops(const tlc_tree *tree);
 const char *tlc_tree_hidden_flops(const tlc_tree *tree);
 uint64_t tlc_tree_hidden_calls(const tlc_tree *tree);
 int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt);
+#define tlc_tree_write tlc_write_tree /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }
