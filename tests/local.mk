@@ -303,4 +303,4 @@ EXTRA_DIST += tests/init_macros.sh
 # <tlcost/sys/rulehelp.h>: an example plugin built on it alone, loaded
 TESTS += tests/rulehelp_cli.sh
 EXTRA_DIST += tests/rulehelp_cli.sh tests/fixtures/oplog/scaled_mm.oplog.jsonl
-EXTRA_DIST += docs/contributing.md
+EXTRA_DIST += docs/contributing.md tools/snapshot_outputs.sh
