@@ -294,7 +294,8 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
-# ---- arch (issue 24): the layering checked over the built objects ----
+# ---- arch (issue 24): the layering checked over the built objects, the
+# init macros and verb-order spellings, the plugin rule helpers ----
 TESTS += tests/layers_objects.sh
 EXTRA_DIST += tests/layers_objects.sh tests/layers_objects.py
 # every sized public struct has its TLC_*_INIT macro, and each compiles
