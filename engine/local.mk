@@ -8,7 +8,8 @@
 #   registry  engine, rule registry, host table, loader, rule files
 #                                                    (-> base, rules/ table)
 #   eval      evaluation, coverage, the unknown ledger    (-> registry, base)
-#   input     byte streams, sniffing, op log and trace readers      (-> eval)
+#   input     byte streams, the table of readers; one folder per format
+#             (oplog/, kineto/) and the JSON boundary (json/)       (-> eval)
 #   join      device records, the correlation join, saved joins
 #                                                         (-> eval, output)
 #   report    each report's model next to its writer   (-> join, eval, output)
@@ -21,11 +22,13 @@ TLC_I_BASE     = $(TLC_I_PUBLIC) -I$(top_srcdir)/engine/base
 TLC_I_OUTPUT   = $(TLC_I_BASE) -I$(top_srcdir)/engine/output
 TLC_I_REGISTRY = $(TLC_I_BASE) -I$(top_srcdir)/engine/registry -I$(top_srcdir)/rules
 TLC_I_EVAL     = $(TLC_I_REGISTRY) -I$(top_srcdir)/engine/eval
-TLC_I_INPUT    = $(TLC_I_EVAL) -I$(top_srcdir)/engine/input
+TLC_I_INPUT_DIRS = -I$(top_srcdir)/engine/input -I$(top_srcdir)/engine/input/json \
+	-I$(top_srcdir)/engine/input/oplog -I$(top_srcdir)/engine/input/kineto
+TLC_I_INPUT    = $(TLC_I_EVAL) $(TLC_I_INPUT_DIRS)
 TLC_I_JOIN     = $(TLC_I_EVAL) -I$(top_srcdir)/engine/output -I$(top_srcdir)/engine/join
 TLC_I_REPORT   = $(TLC_I_JOIN) -I$(top_srcdir)/engine/report
 # tests reach every layer
-TLC_I_ALL      = $(TLC_I_REPORT) -I$(top_srcdir)/engine/input
+TLC_I_ALL      = $(TLC_I_REPORT) $(TLC_I_INPUT_DIRS)
 TLC_LAYER_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS) $(ZLIB_CFLAGS)
 
 noinst_LTLIBRARIES += libtl_base.la libtl_output.la libtl_registry.la \

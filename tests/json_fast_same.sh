@@ -1,5 +1,5 @@
 #!/bin/sh
-# The SIMD JSON fast path (engine/input/json_fast.h) changes nothing a user
+# The SIMD JSON fast path (engine/input/json/json_fast.h) changes nothing a user
 # sees. For every op log and trace the project has (examples, fixtures, the
 # fuzz regressions, the shared real traces), `tlcost flops --format json`
 # with the fast path (the default) and without it (TLCOST_JSON_FAST=0, yajl

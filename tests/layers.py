@@ -22,6 +22,12 @@ ALLOWED = {
     "engine/registry": ["engine/base", "rules"],
     "engine/eval": ["engine/registry", "engine/base", "rules"],
     "engine/input": ["engine/eval", "engine/registry", "engine/base", "rules"],
+    # one folder per input format, and the JSON boundary they parse through
+    "engine/input/json": ["engine/base"],
+    "engine/input/oplog": ["engine/input", "engine/input/json", "engine/eval",
+                           "engine/registry", "engine/base", "rules"],
+    "engine/input/kineto": ["engine/input", "engine/input/json", "engine/eval",
+                            "engine/registry", "engine/base", "rules"],
     "engine/join": ["engine/eval", "engine/registry", "engine/base", "engine/output", "rules"],
     "engine/report": ["engine/join", "engine/eval", "engine/registry", "engine/base",
                       "engine/output", "rules"],

@@ -321,3 +321,14 @@ EXTRA_DIST += docs/diff.md tests/diff_cli.sh tests/diff_check.py tests/fixtures/
 # ---- html: tlcost html in headless Chromium (issue 28 items 1, 2; docs/html.md) ----
 TESTS += tests/html_browser.sh
 EXTRA_DIST += tests/html_browser.sh tests/html_browser.py docs/html.md docs/img/html-report.png
+# ---- arch (issue 24): the layering checked over the built objects, the
+# init macros and verb-order spellings, the plugin rule helpers ----
+TESTS += tests/layers_objects.sh
+EXTRA_DIST += tests/layers_objects.sh tests/layers_objects.py
+# every sized public struct has its TLC_*_INIT macro, and each compiles
+TESTS += tests/init_macros.sh
+EXTRA_DIST += tests/init_macros.sh
+# <tlcost/sys/rulehelp.h>: an example plugin built on it alone, loaded
+TESTS += tests/rulehelp_cli.sh
+EXTRA_DIST += tests/rulehelp_cli.sh tests/fixtures/oplog/scaled_mm.oplog.jsonl
+EXTRA_DIST += docs/contributing.md tools/snapshot_outputs.sh

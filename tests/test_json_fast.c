@@ -1,4 +1,4 @@
-/* The op-log boundary of the SIMD fast path (engine/input/json_fast.h,
+/* The op-log boundary of the SIMD fast path (engine/input/json/json_fast.h,
  * tlc_json_fast__parse then tlc_json_fast__op) on its own: which lines its
  * record builder takes, and what it builds from them; which it declines
  * (the reader then reads them through the events or with yajl, which is

@@ -1,4 +1,4 @@
-/* The string checker the readers run before yajl (engine/input/jsontext.h):
+/* The string checker the readers run before yajl (engine/input/json/jsontext.h):
  * every case is a JSON text with one string, judged against RFC 3629's
  * table of well-formed UTF-8 byte sequences (section 4) and RFC 8259's rule
  * that a surrogate escape comes as a high-low pair (section 7); each is

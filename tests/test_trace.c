@@ -1,4 +1,4 @@
-/* Kineto / Chrome-trace reader (engine/input/trace.c, engine/input/trace_ops.c): both
+/* Kineto / Chrome-trace reader (engine/input/kineto/trace.c, engine/input/kineto/trace_ops.c): both
  * container forms, exact microsecond -> nanosecond conversion, arguments
  * from Input Dims / Input type / Concrete Inputs, nesting and phases, device
  * records, and typed errors with positions for malformed, truncated and

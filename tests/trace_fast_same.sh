@@ -1,5 +1,5 @@
 #!/bin/sh
-# The trace fast path (engine/input/json_fast.h, trace section: simdjson
+# The trace fast path (engine/input/json/json_fast.h, trace section: simdjson
 # On-Demand over the events of traceEvents, yajl for the rest) changes
 # nothing a user sees. For every trace the project has (fixtures, the fuzz
 # regressions, among them the On-Demand traps tests/fuzz/regress/trace-fast-*,

@@ -1,67 +1,63 @@
-/* tlc_input_read: tells an op log from a Kineto trace by content, then hands
- * the input to the matching reader.
+/* tlc_input_read: tells the input's format by content, then hands the
+ * input to that format's reader.
  *
- * An op log's first line is a one-line JSON object with "format":
- * "tlcost-oplog". A Kineto trace is a bare JSON array, or one JSON object
- * with a "traceEvents" member, usually spread over many lines. The bytes
- * after the leading whitespace decide (the first chunk, or as far as the
- * first line needs, up to SNIFF_MAX); the stream is not consumed, and
- * the chosen reader goes on from it: every input, standard input and pipes
- * (`tlcost flops <(zcat trace.json.gz)`) included, is opened and read once,
- * and a trace is streamed, never buffered whole. */
+ * The formats are a table of readers (reader.h), one folder each under
+ * engine/input/: the op log (oplog/) and the Kineto trace (kineto/). The
+ * bytes after the leading whitespace decide (the first chunk, or as far as
+ * a sniff needs, up to SNIFF_MAX): the first reader in table order whose
+ * sniff says yes reads the input; a sniff that cannot tell yet (before any
+ * yes) asks for more bytes; when none says yes the op log reader takes it,
+ * its errors explaining what an op log must look like. The stream is not
+ * consumed, and the chosen reader goes on from it: every input, standard
+ * input and pipes (`tlcost flops <(zcat trace.json.gz)`) included, is
+ * opened and read once, and a trace is streamed, never buffered whole. */
 #define _GNU_SOURCE 1 /* memmem */
 #include <string.h>
 #include "alloc.h"
 #include "error.h"
 #include "eval.h"
 #include "instream.h"
-#include "oplog.h"
-#include "trace.h"
+#include "reader.h"
 
-enum input_kind { IN_OPLOG, IN_TRACE, IN_UNSURE };
+/* The readers, in the order their sniffs are asked. The op log comes first:
+ * a first line naming "tlcost-oplog" is an op log whatever follows. */
+static const tlc_reader *const readers[] = {
+	&tlc_reader__oplog,
+	&tlc_reader__kineto,
+};
+#define N_READERS (sizeof readers / sizeof readers[0])
+/* the reader of an input no sniff claims */
+#define FALLBACK (&tlc_reader__oplog)
 
 /* How far the sniffer reads for a first line that says nothing yet (a
  * one-line trace with its "traceEvents" behind a long first key). */
 #define SNIFF_MAX ((size_t)4 << 20)
 
-static const unsigned char *find(const unsigned char *p, size_t n, const char *needle)
-{
-	return memmem(p, n, needle, strlen(needle));
-}
-
-static int is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Decides from the bytes p[0..n) after the leading whitespace (all of the
- * input when end). Anything that is not clearly a trace goes to the op log
- * reader, whose errors explain what an op log must look like; IN_UNSURE
- * while the first line goes on past the bytes seen. */
-static int sniff(const unsigned char *p, size_t n, int end)
+size_t tlc_reader__skip_space(const unsigned char *p, size_t n)
 {
 	size_t i = 0;
-	while (i < n && is_space(p[i]))
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
 		i++;
-	if (i == n)
-		return end ? IN_OPLOG : IN_UNSURE;
-	if (p[i] == '[')
-		return IN_TRACE;
-	const unsigned char *nl = memchr(p + i, '\n', n - i);
-	size_t first = nl ? (size_t)(nl - (p + i)) : n - i;
-	if (find(p + i, first, "\"tlcost-oplog\""))
-		return IN_OPLOG;
-	if (find(p + i, n - i, "\"traceEvents\""))
-		return IN_TRACE;
-	if (!nl) /* the first line goes on: its reader explains a cut one */
-		return end ? IN_OPLOG : IN_UNSURE;
-	/* A complete first line that is not a whole object ("{" alone, as
-	 * pretty-printed traces start) means a multi-line JSON document: a
-	 * trace. */
-	size_t last = first;
-	while (last > 0 && is_space(p[i + last - 1]))
-		last--;
-	return p[i] == '{' && last > 0 && p[i + last - 1] != '}' ? IN_TRACE : IN_OPLOG;
+	return i;
+}
+
+int tlc_reader__has(const unsigned char *p, size_t n, const char *needle)
+{
+	return memmem(p, n, needle, strlen(needle)) != NULL;
+}
+
+/* The reader for the bytes p[0..n) (all of the input when end), or NULL
+ * while a sniff cannot tell yet. */
+static const tlc_reader *sniff(const unsigned char *p, size_t n, int end)
+{
+	for (size_t k = 0; k < N_READERS; k++) {
+		int r = readers[k]->sniff(p, n, end);
+		if (r == TLC_SNIFF_YES)
+			return readers[k];
+		if (r == TLC_SNIFF_UNSURE)
+			return NULL;
+	}
+	return FALLBACK;
 }
 
 static int format_unknown(tlc_instream *in)
@@ -82,7 +78,7 @@ static int format_unknown(tlc_instream *in)
 /* Skips the leading whitespace (any length, not kept), then peeks as far
  * as the format needs, up to SNIFF_MAX. The stream is not consumed past
  * the whitespace: the chosen reader reads the peeked bytes first. */
-static int decide(tlc_instream *in, int *kind)
+static int decide(tlc_instream *in, const tlc_reader **out)
 {
 	const unsigned char *p;
 	size_t n;
@@ -90,7 +86,7 @@ static int decide(tlc_instream *in, int *kind)
 	if (rc < 0 || (rc = tlc_instream__peek(in, &p, &n)) < 0)
 		return rc;
 	int end = n == 0;
-	while ((*kind = sniff(p, n, end)) == IN_UNSURE) {
+	while (!(*out = sniff(p, n, end))) {
 		if (n >= SNIFF_MAX)
 			return format_unknown(in);
 		size_t want = 2 * n < SNIFF_MAX ? 2 * n : SNIFF_MAX;
@@ -116,17 +112,14 @@ int tlc_input_read_limited(tlc_eval *ev, const char *path, const tlc_input_limit
 	if (rc < 0)
 		return rc;
 	tlc_instream__set_limits(in, lim);
-	int kind;
-	if ((rc = decide(in, &kind)) < 0) {
+	const tlc_reader *reader;
+	if ((rc = decide(in, &reader)) < 0) {
 		tlc_instream__close(in);
 		return rc;
 	}
 	/* the sniffed bytes stay in the stream: the input is read once, so a
 	 * pipe, a FIFO or standard input works like a file */
-	if (kind == IN_OPLOG)
-		rc = tlc_oplog__read_stream(ev, in, 0);
-	else
-		rc = tlc_trace__read_stream(ev, in);
+	rc = reader->read(ev, in);
 	tlc_instream__close(in);
 	return rc;
 }

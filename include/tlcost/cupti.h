@@ -68,6 +68,8 @@ typedef struct tlc_cupti_options {
 	 * "...::cupti_write_oplog". */
 	tlc_nvtx *nvtx;
 } tlc_cupti_options;
+/** The size set, every other field its default. */
+#define TLC_CUPTI_OPTIONS_INIT { sizeof(tlc_cupti_options), NULL, 0, NULL }
 
 /** Error detail of a session's last failing call (owned by the session,
  *  valid until its next failing call). Without a failure, code is "ok". */

@@ -85,6 +85,7 @@ int tlc_devices_find(const tlc_device_preset **out, const tlc_devices *devs,
                      const char *name);
 /** Lists the devices with their peaks, bandwidth, source and date. */
 int tlc_write_devices(FILE *out, const tlc_devices *devs, tlc_format fmt);
+#define tlc_devices_write tlc_write_devices /* module-first spelling (docs/api.md, "Names") */
 
 /** How a report picks its ceilings. Precedence: peak_flops/peak_bw (user
  *  ceilings), then device, then the input's device name. Embedded in
@@ -101,6 +102,8 @@ typedef struct tlc_ceilings {
 	                               ("bf16", "tf32", ...) used for every op */
 	void *reserved[4];          /* zero (zeroed options): room to grow */
 } tlc_ceilings;
+/** The size set, every other field its default (embedded in the roofline, MFU and report options). */
+#define TLC_CEILINGS_INIT { NULL, NULL, 0, 0, TLC_BASIS_ADVERTISED, NULL, { NULL, NULL, NULL, NULL } }
 
 #ifdef __cplusplus
 }

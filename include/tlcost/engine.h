@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "common.h"
+#include "errors.h"
 #include "plugin.h"
 
 #ifdef __cplusplus
@@ -44,6 +47,8 @@ typedef struct tlc_engine_options {
 	unsigned flags;                 /* TLC_ENGINE_* */
 	const tlc_allocator *allocator; /* NULL = malloc/realloc/free */
 } tlc_engine_options;
+/** The size set, every other field its default. */
+#define TLC_ENGINE_OPTIONS_INIT { sizeof(tlc_engine_options), 0, NULL }
 
 /** Creates an engine with the built-in rules and then every rule pack
  *  registered (unless TLC_ENGINE_NO_BUILTINS, or TLC_ENGINE_NO_PACKS for
@@ -129,6 +134,19 @@ const char *tlc_evidence_name(tlc_evidence e);
 const char *tlc_dtype_name(tlc_dtype d);
 /** Parses a dtype name; unknown names give TLC_DTYPE_OTHER. */
 tlc_dtype tlc_dtype_parse(const char *name);
+
+/* ---- engine: writers of the rule listing and the plugin check ---- */
+
+/** Writes the rule listing of an engine. */
+int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt);
+#define tlc_rules_write tlc_write_rules /* module-first spelling (docs/api.md, "Names") */
+
+/** The verdict on the plugin at path (`tlcost plugin check`): info when
+ *  it was accepted, else refusal (the error tlc_plugin_inspect set). Text
+ *  (control bytes escaped) or JSON (schema tlcost.plugin_check/1). */
+int tlc_write_plugin_check(FILE *out, const tlc_plugin_info *info, const char *path,
+                           const tlc_error *refusal, tlc_format fmt);
+#define tlc_plugin_check_write tlc_write_plugin_check /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,8 @@ typedef struct tlc_eval_options {
 	tlc_op_cb on_op;    /* optional */
 	void *payload;
 } tlc_eval_options;
+/** The size set, every other field its default. */
+#define TLC_EVAL_OPTIONS_INIT { sizeof(tlc_eval_options), 0, NULL, NULL }
 
 /** Creates an evaluation bound to eng (which must outlive it). opts may be
  *  NULL. Free with tlc_eval_free. */
@@ -235,7 +237,7 @@ size_t tlc_eval_op_count(const tlc_eval *ev);
  *  smaller than the first layout, or i >= tlc_eval_op_count. */
 int tlc_eval_op_get(const tlc_eval *ev, size_t i, tlc_op_row *out);
 
-/* ---- eval: device work that no op row accounts for (issue 10) ---- */
+/* ---- eval: device work that no op row accounts for ---- */
 /** Device work of the input that no op row accounts for: kernels replayed
  *  from a CUDA/HIP graph, launched by a runtime call outside every op's host
  *  interval, with no host-side record at all, device events of a kind the
@@ -266,7 +268,7 @@ size_t tlc_eval_device_gap_count(const tlc_eval *ev);
 const tlc_device_gap *tlc_eval_device_gap_at(const tlc_eval *ev, size_t i);
 int tlc_eval_device_work(tlc_device_work *out, const tlc_eval *ev);
 
-/* ---- engine: stable op names ---- */
+/* ---- eval: stable op names ---- */
 /** Promises (stable nonzero) that every op->name and op->overload string
  *  pushed from now on stays valid and unchanged until tlc_eval_free (string
  *  literals, or names the caller interned), so that the same pointer always

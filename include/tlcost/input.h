@@ -73,6 +73,9 @@ typedef struct tlc_device_record {
 	int64_t external_id; /* runtime/driver: op correlation innermost at the call */
 	int64_t bytes;
 } tlc_device_record;
+/** The size set, every other field its default (no TLC_DEV_HAS_* flag: set the fields and their flags). */
+#define TLC_DEVICE_RECORD_INIT { sizeof(tlc_device_record), TLC_DEVICE_KERNEL, 0, NULL, \
+	0, 0, 0, 0, 0, 0, 0, 0 }
 
 /** Adds a device record to the evaluation for a later join. */
 int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec);
@@ -101,6 +104,8 @@ typedef struct tlc_profiler_status {
 	const char *source;       /* e.g. "cupti", or NULL */
 	const char *message;      /* the profiler's own error text (unavailable), or NULL */
 } tlc_profiler_status;
+/** The size set, every other field its default. */
+#define TLC_PROFILER_STATUS_INIT { sizeof(tlc_profiler_status), TLC_PROFILER_UNKNOWN, NULL, NULL }
 
 /** Records the profiler's statement (strings copied; the last call wins). */
 int tlc_eval_set_profiler_status(tlc_eval *ev, const tlc_profiler_status *st);
@@ -132,6 +137,8 @@ typedef struct tlc_input_limits {
 	uint64_t max_held_records;
 	uint64_t max_held_bytes;
 } tlc_input_limits;
+/** The size set, every other field its default (every limit its default). */
+#define TLC_INPUT_LIMITS_INIT { sizeof(tlc_input_limits), 0, 0, 0, 0 }
 
 #define TLC_INPUT_DEFAULT_MAX_INPUT_BYTES ((uint64_t)64 << 30)
 #define TLC_INPUT_DEFAULT_MAX_TOKEN_BYTES ((uint64_t)8 << 20)

@@ -55,6 +55,8 @@ typedef struct tlc_join_options {
 	unsigned flags;         /* TLC_JOIN_* */
 	uint32_t gate_permille; /* gate threshold, 0 = 950 (95.0%) */
 } tlc_join_options;
+/** The size set, every other field its default (gate 95.0%). */
+#define TLC_JOIN_OPTIONS_INIT { sizeof(tlc_join_options), 0, 0 }
 
 /** Totals of one join. Times are integer nanoseconds (sums of durations,
  *  except busy_ns which is the union of intervals per device, summed). */
@@ -217,8 +219,9 @@ int tlc_join_verify_saved(int *is_saved, const tlc_join *j, const tlc_eval *ev);
  *  remainder), json (all of it plus launches and groups) or csv (one row per
  *  launch). */
 int tlc_write_join(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt);
+#define tlc_join_write tlc_write_join /* module-first spelling (docs/api.md, "Names") */
 
-/* ---- join: launches whose correlation owner lies outside their call (issue 10) ---- */
+/* ---- join: launches whose correlation owner lies outside their call ---- */
 /** On the correlation path: how many attributed launches name an op whose
  *  host interval does not hold the launching runtime call on its thread
  *  (External ids that coincide with op ids by accident; `--force-correlation`
@@ -232,7 +235,7 @@ uint64_t tlc_join_correlation_outside(const tlc_join *j, uint64_t *checked);
 int tlc_join_save_file(const char *path, const tlc_join *j, const tlc_eval *ev,
                        const tlc_op_recorder *rec);
 
-/* ---- gate: ops, not wrappers; device time with a known cost (issue 25) ---- */
+/* ---- join: the gate over ops, not wrappers; device time with a known cost ---- */
 
 /** Kernel time that landed on a row that is not an op (a structural row: a
  *  compiled-region or graph wrapper, an autograd or module boundary, a
@@ -277,14 +280,15 @@ typedef struct tlc_join_detail {
  *  when j or out is NULL or out->size is below the first layout. */
 int tlc_join_detail_get(const tlc_join *j, tlc_join_detail *out);
 
-/* ---- comms2: achieved bandwidth in the join report (issue 14) ---- */
+/* ---- join: achieved collective bandwidth in the join report ---- */
 struct tlc_link_preset;
 /** tlc_write_join, with the link ceiling that the communication section
  *  compares each collective kind's achieved bus bandwidth with
- *  (tlc_link_find, tlc_link_for_device in <tlcost/collectives.h>; borrowed;
+ *  (tlc_link_find, tlc_link_for_device in <tlcost/comm.h>; borrowed;
  *  NULL: none, as tlc_write_join does). Errors: those of tlc_write_join. */
 int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, tlc_format fmt,
                              const struct tlc_link_preset *link);
+#define tlc_join_write_with_link tlc_write_join_with_link /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,8 @@ typedef struct tlc_mfu_options {
 	double seconds;          /* the denominator's value */
 	int64_t params, tokens;  /* <= 0: from the input's info */
 } tlc_mfu_options;
+/** The size set, every other field its default. */
+#define TLC_MFU_OPTIONS_INIT { sizeof(tlc_mfu_options), TLC_CEILINGS_INIT, TLC_MFU_STEP_SECONDS, 0, 0, 0 }
 
 /** Fixed capacity of arrays indexed by tlc_phase in public structs, so the
  *  layout does not change when a phase is added (TLC_PHASE_COUNT <= it). */
@@ -81,6 +83,7 @@ const tlc_mfu_summary *tlc_mfu_get_summary(const tlc_mfu *m);
 #define tlc_mfu_get_result tlc_mfu_get_summary
 typedef tlc_mfu_summary tlc_mfu_result;
 int tlc_write_mfu(FILE *out, const tlc_mfu *m, tlc_format fmt);
+#define tlc_mfu_write tlc_write_mfu /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

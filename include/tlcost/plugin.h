@@ -200,6 +200,9 @@ typedef struct tlc_op {
 	int64_t thread;
 	int64_t correlation;     /* external correlation id; equals id when not recorded */
 } tlc_op;
+/** The size set, every other field its default (module NULL: unknown; set correlation to the id when none was recorded). */
+#define TLC_OP_INIT { sizeof(tlc_op), 0, 0, NULL, NULL, TLC_PHASE_FORWARD, NULL, NULL, 0, 0, \
+	0, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 /* ------------------------------------------------------------------ */
 /* Rules                                                                */
@@ -251,6 +254,8 @@ typedef struct tlc_matmul_shape {
 	size_t nout;
 	int64_t out[TLC_HOST_MAX_DIMS];     /* the product's shape */
 } tlc_matmul_shape;
+/** The size set, every other field its default. */
+#define TLC_MATMUL_SHAPE_INIT { sizeof(tlc_matmul_shape), 0, { 0 }, 0, 0, 0, 0, { 0 } }
 
 /** Computes the cost of one op into out. Returns TLC_RULE_OK or one of the
  *  TLC_RULE_* codes (call host->cost_explain first to say what was missing). */
@@ -272,6 +277,9 @@ typedef struct tlc_rule_def {
 	const char *note;     /* one line: the formula or the reason for zero */
 	unsigned flags;       /* TLC_RULE_OVERRIDE */
 } tlc_rule_def;
+/** The size set, every other field its default. */
+#define TLC_RULE_DEF_INIT { sizeof(tlc_rule_def), NULL, TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, \
+	NULL, NULL, NULL, 0 }
 
 /** Collective kinds of a communication cost (host entry cost_add_comm). The bus factor of each
  *  is nccl-tests' (doc/PERFORMANCE.md): all-reduce 2(n-1)/n; all-gather,
@@ -307,6 +315,8 @@ typedef struct tlc_comm {
 	const int64_t *factors; /* each >= 0 */
 	unsigned flags;         /* TLC_COMM_GROUP_* */
 } tlc_comm;
+/** The size set, every other field its default (group of 1, no factors). */
+#define TLC_COMM_INIT { sizeof(tlc_comm), TLC_COMM_ALLREDUCE, 1, 0, NULL, 0 }
 
 /** Host services, append-only. All pointers are non-NULL for
  *  entries within host->size. */

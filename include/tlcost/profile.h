@@ -44,6 +44,8 @@ typedef struct tlc_profile_options {
 	size_t top;     /* 0 = all rows */
 	int phase;      /* -1 = all phases; else a tlc_phase */
 } tlc_profile_options;
+/** The size set, every other field its default (as zeroed options: by op, forward phase, all rows). */
+#define TLC_PROFILE_OPTIONS_INIT { sizeof(tlc_profile_options), TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, 0 }
 
 /** One table row. Unknown is never zero: flops counts only counted ops and
  *  `unknown` says how many of the row's ops have no cost; bytes is NULL
@@ -70,6 +72,7 @@ size_t tlc_profile_row_count(const tlc_profile *prof);
 const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i);
 size_t tlc_profile_hidden_rows(const tlc_profile *prof);
 int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt);
+#define tlc_profile_write tlc_write_profile /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,8 @@ typedef struct tlc_roofline_options {
 	int phase;              /* -1 = all phases; else a tlc_phase */
 	int64_t cache_bytes;    /* 0: default 4 MiB; < 0: exclude nothing */
 } tlc_roofline_options;
+/** The size set, every other field its default (as zeroed options: forward phase, 4 MiB cache threshold). */
+#define TLC_ROOFLINE_OPTIONS_INIT { sizeof(tlc_roofline_options), TLC_CEILINGS_INIT, 0, 0 }
 
 typedef struct tlc_roofline_row {
 	const tlc_op_row *op;
@@ -91,8 +93,10 @@ const tlc_roofline_row *tlc_roofline_row_at(const tlc_roofline *rl, size_t i);
 /** Text shows the summary and the top `top` rows by FLOPs (0 = all);
  *  JSON and CSV always hold every row. */
 int tlc_write_roofline(FILE *out, const tlc_roofline *rl, tlc_format fmt, size_t top);
+#define tlc_roofline_write tlc_write_roofline /* module-first spelling (docs/api.md, "Names") */
 /** The roofline chart as a standalone SVG document. */
 int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl);
+#define tlc_roofline_write_svg tlc_write_roofline_svg /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

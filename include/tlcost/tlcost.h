@@ -92,6 +92,13 @@
 #include "roofline.h"
 #include "mfu.h"
 #include "report.h"
+#include "flops.h"
+#include "outfile.h"
+#include "comm.h"
+#include "merge.h"
+#include "ranks.h"
+/* compatibility headers (issue 24): each includes only the module headers
+ * above; kept so that code including them keeps building */
 #include "writers.h"
 #include "collectives.h"
 #include "capture_pair.h"

@@ -32,6 +32,8 @@ typedef struct tlc_tree_options {
 	size_t depth;     /* hide nodes deeper than D (root = 0); 0 = no limit */
 	int no_fold;      /* nonzero: never fold identical sibling blocks */
 } tlc_tree_options;
+/** The size set, every other field its default. */
+#define TLC_TREE_OPTIONS_INIT { sizeof(tlc_tree_options), TLC_PHASE_FORWARD, 0, 0, 0 }
 
 typedef enum tlc_tree_row_kind {
 	TLC_TREE_NODE = 0,   /* a module call (or folded identical calls) */
@@ -70,6 +72,7 @@ const char *tlc_tree_total_flops(const tlc_tree *tree);
 const char *tlc_tree_hidden_flops(const tlc_tree *tree);
 uint64_t tlc_tree_hidden_calls(const tlc_tree *tree);
 int tlc_write_tree(FILE *out, const tlc_tree *tree, tlc_format fmt);
+#define tlc_tree_write tlc_write_tree /* module-first spelling (docs/api.md, "Names") */
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,8 @@
 # the fixtures, with the format's dictionary. Inputs that once crashed live
 # in tests/fuzz/regress/ (op logs, Kineto traces) and are replayed by
 # `make check` (tests/fuzz/replay.sh).
-#   fuzz_oplog  op log v1 reader (engine/input/oplog.c) and the engine behind it
-#   fuzz_trace  Kineto trace reader (engine/input/trace*.c) and the engine
+#   fuzz_oplog  op log v1 reader (engine/input/oplog/) and the engine behind it
+#   fuzz_trace  Kineto trace reader (engine/input/kineto/) and the engine
 #   fuzz_rules  rule-file parser (engine/registry/rulefile.c) and its interpreter
 #   fuzz_desc   plugin descriptor validation (engine/registry/loader.c)
 #   fuzz_devices  device files (engine/report/devices_file.c), lookup and writer
@@ -27,7 +27,7 @@ FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	$(TLC_I_ALL) $(YAJL_CFLAGS) $(ZLIB_CFLAGS) $(SIMDJSON_CFLAGS)
 FUZZ_LIBS = $(GMP_LIBS) $(YAJL_LIBS) $(ZLIB_LIBS) $(LIBS) $(LIBM)
-# The SIMD JSON fast path (engine/input/json_fast.cpp), where built: the
+# The SIMD JSON fast path (engine/input/json/json_fast.cpp), where built: the
 # op log and trace targets fuzz it, and fuzz_oplog compares it with yajl.
 # (The targets link as C: UBSan's C++-only checks need a C++ runtime.)
 FUZZ_CXX = clang++
@@ -45,7 +45,8 @@ FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(patsubst %.cpp,%.o,$(filter %.cpp,$
 # rule files embedded in the library), so compiled from there
 FUZZ_GENSRC = $(nodist_libtl_registry_la_SOURCES) $(nodist_libtl_report_la_SOURCES)
 FUZZ_LIBOBJ += $(addprefix tests/fuzz/obj/,$(FUZZ_GENSRC:.c=.o))
-FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h $(top_srcdir)/rules/*.h)
+FUZZ_HDRS = $(wildcard $(top_srcdir)/include/tlcost/*.h $(top_srcdir)/engine/*/*.h \
+	$(top_srcdir)/engine/*/*/*.h $(top_srcdir)/rules/*.h)
 FUZZ_NAMES = oplog trace rules desc devices rulefile savedjoin
 FUZZ_TARGETS = $(addprefix tests/fuzz/fuzz_,$(FUZZ_NAMES))
 

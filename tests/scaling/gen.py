@@ -141,7 +141,7 @@ def nested(depth, leaf=1):
 
 
 # An ignored value nested deeper than the fast path's quiet walk
-# (QUIET_DEPTH, 16 levels, engine/input/json_fast.cpp) sends its event to
+# (QUIET_DEPTH, 16 levels, engine/input/json/json_fast.cpp) sends its event to
 # yajl: a step in cost, not a trend. The nesting axes therefore stay on one
 # side of it: depth n (up to 12), or NEST_DEEP + n (from 27 up to 57, the
 # reader's bound of 64 levels less the 4 around an args value).

@@ -8,33 +8,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "names.h"
 #include "trace.h"
 
 /* ---------------------------------------------------------------- */
 /* arguments                                                         */
 /* ---------------------------------------------------------------- */
-
-/* C++ scalar type names the profiler writes for tensors. */
-static tlc_dtype dtype_of_cpp(const char *s)
-{
-	static const struct { const char *n; tlc_dtype d; } map[] = {
-		{ "float", TLC_DTYPE_FLOAT32 }, { "double", TLC_DTYPE_FLOAT64 },
-		{ "c10::Half", TLC_DTYPE_FLOAT16 }, { "c10::BFloat16", TLC_DTYPE_BFLOAT16 },
-		{ "c10::Float8_e4m3fn", TLC_DTYPE_FLOAT8_E4M3FN },
-		{ "c10::Float8_e5m2", TLC_DTYPE_FLOAT8_E5M2 },
-		{ "c10::complex<float>", TLC_DTYPE_COMPLEX64 },
-		{ "c10::complex<double>", TLC_DTYPE_COMPLEX128 },
-		{ "long int", TLC_DTYPE_INT64 }, { "long", TLC_DTYPE_INT64 },
-		{ "int64_t", TLC_DTYPE_INT64 }, { "int", TLC_DTYPE_INT32 },
-		{ "short int", TLC_DTYPE_INT16 }, { "short", TLC_DTYPE_INT16 },
-		{ "signed char", TLC_DTYPE_INT8 }, { "unsigned char", TLC_DTYPE_UINT8 },
-		{ "bool", TLC_DTYPE_BOOL },
-	};
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (strcmp(map[i].n, s) == 0)
-			return map[i].d;
-	return TLC_DTYPE_OTHER;
-}
 
 /* A tensor's Input type is its C++ element type, always lower case
  * ("float", "c10::BFloat16", "long int"); every marker of a non-tensor value
@@ -107,7 +86,7 @@ static int tensor_dtype(tlc_dtype *dtype, const char **name, tlc_trace_ops *t, c
 	if (ty && t->last_type && strcmp(t->last_type, ty) == 0) {
 		*dtype = t->last_type_dtype;
 	} else if (ty) {
-		*dtype = dtype_of_cpp(ty);
+		*dtype = tlc_dtype__parse_cpp(ty); /* the one dtype table */
 		t->last_type = NULL; /* ty lives in a per-event arena: cache via the interned name */
 	}
 	*name = NULL;

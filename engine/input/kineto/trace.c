@@ -3,7 +3,7 @@
  * yajl delivers tokens; a small state machine keeps only what the join and
  * the FLOP rules need: device and runtime records are pushed to the eval as
  * soon as their event closes, cpu_op events are kept as compact records
- * (engine/input/trace.h) and pushed once the whole trace is read, because nesting
+ * (engine/input/kineto/trace.h) and pushed once the whole trace is read, because nesting
  * and phases need every op of a thread. The JSON text itself is never kept.
  * Both `{"traceEvents":[...]}` and bare-array files are read. */
 #include <limits.h>

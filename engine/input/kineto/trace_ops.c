@@ -1,6 +1,6 @@
 /* Kineto cpu_op events -> op records: per-thread nesting by time
  * containment, phase classification, then tlc_eval_push_op
- * parent-before-child (arguments are built by engine/input/trace_args.c). */
+ * parent-before-child (arguments are built by engine/input/kineto/trace_args.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Kineto / Chrome-trace reader internals (semi-private): the compact records
  * the streaming parser keeps, and the op builder that turns them into op
- * records after the whole trace has been read (engine/input/trace_ops.c). */
+ * records after the whole trace has been read (engine/input/kineto/trace_ops.c). */
 #ifndef TLC_ENGINE_TRACE_H
 #define TLC_ENGINE_TRACE_H
 
@@ -103,7 +103,7 @@ typedef struct tlc_trace_ops {
 	size_t nmods, modcap;
 	size_t nranges, rangecap;
 	char unread_kind[32];    /* their category */
-	tlc_trace_comms comms;   /* collectives (engine/input/trace_comms.c) */
+	tlc_trace_comms comms;   /* collectives (engine/input/kineto/trace_comms.c) */
 } tlc_trace_ops;
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);
@@ -147,7 +147,7 @@ void tlc_trace__release_args(tlc_trace_ops *t);
  *  ("AddmmBackward0"; 2021: "CudnnConvolutionBackward"). */
 int tlc_trace__is_node_name(const char *name);
 
-/** Accounts for the trace's device records (engine/input/trace_device.c):
+/** Accounts for the trace's device records (engine/input/kineto/trace_device.c):
  *  kernels without an op row become device gaps of ev (graph replay, launch
  *  outside any op, no host side, unread accelerator events). The last use
  *  of the ops: their array is freed once their intervals are taken. */

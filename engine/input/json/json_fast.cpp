@@ -1,4 +1,4 @@
-// The SIMD JSON fast path (engine/input/json_fast.h): simdjson walking one
+// The SIMD JSON fast path (engine/input/json/json_fast.h): simdjson walking one
 // JSON text and delivering yajl-shaped events. The only C++ in libtlcost;
 // nothing here is exported (the library exports ^tlc_ names with one
 // underscore only) and no exception leaves this file.
@@ -282,7 +282,7 @@ extern "C" int tlc_json_fast__object(tlc_json_fast *j, const unsigned char *text
 
 // ---- op records built straight from the DOM (tlc_json_fast__op) ----
 //
-// The same record engine/input/oplog.c builds from events (finish_op and
+// The same record engine/input/oplog/oplog.c builds from events (finish_op and
 // the value, tensor and dims events there), for the plain shape only: any
 // departure throws decline{} and the reader walks the events instead,
 // which reproduces every error and its position.
@@ -695,7 +695,7 @@ extern "C" int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *sink,
 // string is unescaped by simdjson, which rejects lone surrogates; stage 1
 // validates UTF-8 and rejects raw control characters in strings. What it
 // rejects is declined to yajl, whose reader refuses the same strings
-// (engine/input/jsontext.h: yajl alone would let some through). yajl's extra whitespace (\v, \f) is no whitespace here, so
+// (engine/input/json/jsontext.h: yajl alone would let some through). yajl's extra whitespace (\v, \f) is no whitespace here, so
 // an element holding it fails and is declined.
 
 struct tlc_json_trace {

@@ -1,5 +1,5 @@
 /* Collectives in Kineto traces: record_param_comms fields, nccl:*
- * annotations and distributedInfo (engine/input/trace_comms.h,
+ * annotations and distributedInfo (engine/input/kineto/trace_comms.h,
  * docs/collectives.md "What is read"). */
 #include <stdlib.h>
 #include <string.h>

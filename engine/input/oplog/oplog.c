@@ -1612,7 +1612,7 @@ static int end_line(reader *r)
 	return 0;
 }
 
-/* ---- the SIMD fast path (engine/input/json_fast.h) ----
+/* ---- the SIMD fast path (engine/input/json/json_fast.h) ----
  *
  * A record line (not the header, whose meta keeps number text) that lies
  * whole in one chunk is first parsed by simdjson. An op record of the plain

@@ -1,5 +1,5 @@
 /* The SIMD JSON parser's boundary (semi-private): everything tlcost asks of
- * simdjson goes through this header, and only engine/input/json_fast.cpp
+ * simdjson goes through this header, and only engine/input/json/json_fast.cpp
  * (the one C++ translation unit, with a C interface) includes simdjson.
  *
  * The fast path is an accelerator, never a second dialect. A reader hands it
@@ -147,7 +147,7 @@ int tlc_json_fast__batch(tlc_json_fast *j, const unsigned char *text, size_t len
 /** Fills *op from the parsed text when it is an op record (docs/oplog-v1.md)
  *  of the plain shape: kind absent, null or "op"; every known field of an op
  *  once, of its type (null counting as absent), id, op and args present,
- *  phase one of the four; values as value_event of engine/input/oplog.c
+ *  phase one of the four; values as value_event of engine/input/oplog/oplog.c
  *  makes them ("inf", "-inf", "nan" strings as floats); tensors with a
  *  shape of integers >= 0, a stride of as many integers when given, dtype
  *  and device strings, a numel >= 0; nesting within max_depth, unknown
@@ -208,7 +208,7 @@ static inline int tlc_json_fast__op(tlc_json_fast *j, const tlc_json_op_sink *si
 extern "C" {
 #endif
 
-/** The events of the trace reader (engine/input/trace.c): yajl's callback
+/** The events of the trace reader (engine/input/kineto/trace.c): yajl's callback
  *  shapes, numbers as their JSON text (yajl's number callback). Each
  *  returns nonzero to go on, 0 to stop. map_key may return 2: the key's
  *  value is quiet, a value whose events would change nothing (the reader
