@@ -294,3 +294,6 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# ---- annotate: the trace with each op's cost in its args (issue 28 item 3) ----
+TESTS += tests/annotate_cli.sh
+EXTRA_DIST += tests/annotate_cli.sh tests/annotate_check.py tests/fixtures/annotate/mixed.json

@@ -14,3 +14,5 @@ libtl_report_la_SOURCES += \
 	engine/report/mfu.c engine/report/mfu_write.c \
 	engine/report/report.c
 libtl_report_la_SOURCES += engine/report/plugin_write.c
+libtl_report_la_SOURCES += engine/report/annotate.h engine/report/annotate.c \
+	engine/report/annotate_write.c
