@@ -128,11 +128,8 @@ static void put_count(tlc_sb *sb, const tlc_count *c)
 	free(s);
 }
 
-static void put_key_count(tlc_sb *sb, const char *key, const tlc_count *c)
-{
-	tlc_sb__printf(sb, ",\"%s\":", key);
-	put_count(sb, c);
-}
+/* key is a literal with its quotes, comma and colon: ",\"k\":" */
+#define put_key_count(sb, key, c) (tlc_sb__append((sb), key, sizeof key - 1), put_count((sb), (c)))
 
 /* fma=2 FLOPs of a cost: 2 * macs + other (exact). */
 static void cost_flops(tlc_count *out, const tlc_cost *c)
@@ -149,6 +146,9 @@ static void cost_bytes(tlc_count *out, const tlc_cost *c)
 	tlc_count__add(out, &c->f[TLC_FIELD_BYTES_WRITTEN]);
 }
 
+/* appends a string literal (its length known at compile time) */
+#define LIT(sb, lit) tlc_sb__append((sb), lit, sizeof lit - 1)
+
 #define MISSING(c, f) (((c)->missing >> (f)) & 1u)
 
 /* The determined terms of a cost: a term the rule could not determine
@@ -160,31 +160,36 @@ static void put_cost(tlc_sb *sb, const tlc_cost *c)
 	int flops_ok = !MISSING(c, TLC_FIELD_MACS) && !MISSING(c, TLC_FIELD_OTHER_FLOPS);
 	int bytes_ok = !MISSING(c, TLC_FIELD_BYTES_READ) && !MISSING(c, TLC_FIELD_BYTES_WRITTEN);
 	if (macs_ok)
-		put_key_count(sb, "tlcost.macs", &c->f[TLC_FIELD_MACS]);
+		put_key_count(sb, ",\"tlcost.macs\":", &c->f[TLC_FIELD_MACS]);
 	tlc_count t;
 	if (flops_ok) {
 		cost_flops(&t, c);
-		put_key_count(sb, "tlcost.flops", &t);
+		put_key_count(sb, ",\"tlcost.flops\":", &t);
 		tlc_count__clear(&t);
 	}
 	if (bytes_ok) {
 		cost_bytes(&t, c);
-		put_key_count(sb, "tlcost.bytes", &t);
+		put_key_count(sb, ",\"tlcost.bytes\":", &t);
 		tlc_count__clear(&t);
 		if (c->bytes_unknown)
-			tlc_sb__puts(sb, ",\"tlcost.bytes_lower_bound\":true");
+			LIT(sb, ",\"tlcost.bytes_lower_bound\":true");
 	}
 	if (c->split_unknown && flops_ok)
 		tlc_sb__puts(sb, ",\"tlcost.macs_unknown\":\"the rule gives FLOPs without a "
 		                 "multiply-accumulate split\"");
-	tlc_sb__printf(sb, ",\"tlcost.evidence\":\"%s\"", tlc_evidence_name(c->evidence));
+	LIT(sb, ",\"tlcost.evidence\":\"");
+	tlc_sb__puts(sb, tlc_evidence_name(c->evidence));
+	tlc_sb__putc(sb, '"');
 }
 
 void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_annotate_summary *s)
 {
 	tlc_op_row r = tlc_eval__row(ev, row);
-	tlc_sb__printf(sb, "\"tlcost.class\":\"%s\",\"tlcost.phase\":\"%s\"", tlc_class_name(r.cls),
-	               tlc_phase_name(r.phase));
+	LIT(sb, "\"tlcost.class\":\"");
+	tlc_sb__puts(sb, tlc_class_name(r.cls));
+	LIT(sb, "\",\"tlcost.phase\":\"");
+	tlc_sb__puts(sb, tlc_phase_name(r.phase));
+	tlc_sb__putc(sb, '"');
 	switch (r.cls) {
 	case TLC_CLASS_KNOWN:
 	case TLC_CLASS_ZERO_BY_RULE:
@@ -192,18 +197,18 @@ void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_anno
 		if (r.cost)
 			put_cost(sb, r.cost);
 		if (r.reason) {
-			tlc_sb__puts(sb, ",\"tlcost.rule\":");
+			LIT(sb, ",\"tlcost.rule\":");
 			put_str(sb, r.reason);
 		}
 		tlc_annotate__utilization(sb, ev, row);
 		break;
 	case TLC_CLASS_UNKNOWN:
 		s->unknown++;
-		tlc_sb__puts(sb, ",\"tlcost.unknown\":");
+		LIT(sb, ",\"tlcost.unknown\":");
 		put_str(sb, r.reason ? r.reason : "unknown");
 		if (r.cost) { /* partly known: its determined terms, counted in the totals */
 			put_cost(sb, r.cost);
-			tlc_sb__puts(sb, ",\"tlcost.missing\":\"");
+			LIT(sb, ",\"tlcost.missing\":\"");
 			const char *sep = "";
 			static const char *const names[] = { "macs", "other_flops", "bytes_read",
 			                                     "bytes_written" };
@@ -218,7 +223,7 @@ void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_anno
 	default:
 		s->not_applicable++;
 		if (r.reason) {
-			tlc_sb__puts(sb, ",\"tlcost.reason\":");
+			LIT(sb, ",\"tlcost.reason\":");
 			put_str(sb, r.reason);
 		}
 		break;
@@ -246,13 +251,15 @@ static void put_us(tlc_sb *sb, int64_t ns)
 	if (ns < 0) {
 		tlc_sb__putc(sb, '-');
 		if (ns == INT64_MIN) { /* -9223372036854775808 ns */
-			tlc_sb__puts(sb, "9223372036854775.808");
+			LIT(sb, "9223372036854775.808");
 			return;
 		}
 		ns = -ns;
 	}
 	tlc_sb__put_i64(sb, ns / 1000);
-	tlc_sb__printf(sb, ".%03d", (int)(ns % 1000));
+	int frac = (int)(ns % 1000);
+	char d[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
+	tlc_sb__append(sb, d, 4);
 }
 
 static void put_counter(tlc_sb *sb, int *first, const char *name, int64_t pid, int64_t ns,
@@ -260,13 +267,17 @@ static void put_counter(tlc_sb *sb, int *first, const char *name, int64_t pid, i
 {
 	tlc_sb__puts(sb, *first ? "\n" : ",\n");
 	*first = 0;
-	tlc_sb__printf(sb, "{\"ph\":\"C\",\"cat\":\"tlcost\",\"name\":\"%s\",\"pid\":", name);
+	LIT(sb, "{\"ph\":\"C\",\"cat\":\"tlcost\",\"name\":\"");
+	tlc_sb__puts(sb, name);
+	LIT(sb, "\",\"pid\":");
 	tlc_sb__put_i64(sb, pid);
-	tlc_sb__puts(sb, ",\"ts\":");
+	LIT(sb, ",\"ts\":");
 	put_us(sb, ns);
-	tlc_sb__printf(sb, ",\"args\":{\"%s\":", key);
+	LIT(sb, ",\"args\":{\"");
+	tlc_sb__puts(sb, key);
+	LIT(sb, "\":");
 	put_count(sb, v);
-	tlc_sb__puts(sb, "}}");
+	LIT(sb, "}}");
 }
 
 #define FLOPS_TRACK "tlcost analytic FLOPs (cumulative)"

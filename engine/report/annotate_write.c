@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "annotate.h"
 #include "error.h"
 
@@ -78,7 +81,7 @@ static int sink_put(sink *k, const void *p, size_t n)
 /* the scan                                                            */
 /* ------------------------------------------------------------------ */
 
-enum { PK_NONE = 0, PK_EVENTS, PK_ARGS, PK_OTHER };
+enum { PK_NONE = 0, PK_EVENTS, PK_ARGS };
 
 typedef struct scan {
 	const tlc_annot_model *m;
@@ -235,18 +238,18 @@ static int close_container(scan *c, size_t at)
 	return 0;
 }
 
-/* A key has ended: what its value will be to the scan. */
+/* A key has ended: what its value will be to the scan (only the two
+ * values that matter are remembered). */
 static void end_key(scan *c)
 {
-	c->pending = PK_OTHER;
-	if (c->depth == 1 && c->stack[0] == '{' && key_is(c, "traceEvents")) {
-		c->pending = PK_EVENTS;
+	c->pending = PK_NONE;
+	if (c->depth == 1 && c->stack[0] == '{') {
+		if (key_is(c, "traceEvents"))
+			c->pending = PK_EVENTS;
 	} else if (c->events_depth >= 0 && c->depth == c->events_depth + 1) {
 		c->ev_keys = 1;
 		if (key_is(c, "args"))
 			c->pending = PK_ARGS;
-	} else if (c->args_depth >= 0 && c->depth == c->args_depth) {
-		c->args_nonempty = 1;
 	}
 }
 
@@ -260,7 +263,57 @@ static void scalar(scan *c)
 		c->events_nonempty = 1;
 }
 
-/* Scans p[0..n): the string state carries over chunk ends. */
+/* Bytes that end a run inside a string, and outside one (when no value
+ * start matters: see scan_chunk). */
+static const unsigned char in_string_stop[256] = { ['"'] = 1, ['\\'] = 1 };
+static const unsigned char structural[256] = {
+	['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1, [','] = 1
+};
+
+/* The first j >= i with in_string_stop[p[j]] (n when none): 16 bytes a
+ * step where SSE2 is there (every x86-64), a byte a step elsewhere. */
+static size_t string_run(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)));
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && !in_string_stop[p[i]])
+		i++;
+	return i;
+}
+
+/* The first j >= i with structural[p[j]] (n when none). */
+static size_t plain_run(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), comma = _mm_set1_epi8(','),
+	              ob = _mm_set1_epi8('{'), cb = _mm_set1_epi8('}'),
+	              os = _mm_set1_epi8('['), cs = _mm_set1_epi8(']');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, comma)),
+		                           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, ob),
+		                                                     _mm_cmpeq_epi8(v, cb)),
+		                                        _mm_or_si128(_mm_cmpeq_epi8(v, os),
+		                                                     _mm_cmpeq_epi8(v, cs))));
+		unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && !structural[p[i]])
+		i++;
+	return i;
+}
+
+/* Scans p[0..n): the state carries over chunk ends. */
 static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 {
 	size_t i = 0;
@@ -268,59 +321,70 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 	c->emitted = 0;
 	while (i < n) {
 		if (c->in_string) {
-			/* to the next quote or backslash */
-			size_t j = i;
-			if (c->escape) {
+			if (c->escape) { /* the byte after a backslash */
 				c->escape = 0;
 				if (c->capture && c->keylen < KEY_CAP)
-					c->key[c->keylen++] = (char)p[j];
-				j++;
+					c->key[c->keylen++] = (char)p[i];
+				i++;
+				continue;
 			}
-			const unsigned char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
-			size_t end = q ? (size_t)(q - p) : n;
-			const unsigned char *b = end > j ? memchr(p + j, '\\', end - j) : NULL;
-			if (b)
-				end = (size_t)(b - p);
+			size_t j = string_run(p, i, n);
 			if (c->capture) {
-				size_t take = end - j;
+				size_t take = j - i;
 				if (take > KEY_CAP - c->keylen)
 					take = KEY_CAP - c->keylen, c->keylen = KEY_CAP; /* too long: no match */
 				else
-					memcpy(c->key + c->keylen, p + j, take), c->keylen += take;
+					memcpy(c->key + c->keylen, p + i, take), c->keylen += take;
 			}
-			if (b) {
-				if (c->capture && c->keylen < KEY_CAP)
-					c->key[c->keylen++] = '\\';
-				c->escape = 1;
-				i = end + 1;
-				continue;
-			}
-			if (!q) {
+			if (j == n) {
 				i = n;
 				break;
 			}
+			if (p[j] == '\\') {
+				if (c->capture && c->keylen < KEY_CAP)
+					c->key[c->keylen++] = '\\';
+				c->escape = 1;
+				i = j + 1;
+				continue;
+			}
 			c->in_string = 0;
-			if (c->string_is_key)
+			if (c->string_is_key && c->capture)
 				end_key(c);
-			i = end + 1;
+			i = j + 1;
 			continue;
 		}
+		/* a value's first byte matters only after "args" or "traceEvents"
+		 * and between the events; elsewhere skip to the next bracket,
+		 * quote or comma */
+		if (c->pending == PK_NONE && c->depth != c->events_depth)
+			i = plain_run(p, i, n);
+		if (i == n)
+			break;
 		unsigned char ch = p[i];
 		int rc = 0;
 		switch (ch) {
-		case ' ': case '\t': case '\n': case '\r': case ',': case ':':
-			if (ch == ',' && c->depth > 0 && c->stack[c->depth - 1] == '{')
+		case ' ': case '\t': case '\n': case '\r': case ':':
+			break;
+		case ',':
+			if (c->depth > 0 && c->stack[c->depth - 1] == '{')
 				c->expect_key = 1;
 			break;
 		case '"':
 			c->in_string = 1;
 			c->string_is_key = c->expect_key;
-			c->capture = c->expect_key;
-			c->keylen = 0;
-			if (c->expect_key)
+			c->capture = 0;
+			if (c->expect_key) {
 				c->expect_key = 0;
-			else
+				if (c->depth == 1 ||
+				    (c->events_depth >= 0 && c->depth == c->events_depth + 1)) {
+					c->capture = 1;
+					c->keylen = 0;
+				} else if (c->args_depth >= 0 && c->depth == c->args_depth) {
+					c->args_nonempty = 1;
+				}
+			} else {
 				scalar(c);
+			}
 			break;
 		case '{': case '[':
 			rc = open_container(c, ch);
@@ -329,8 +393,7 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 			rc = close_container(c, i);
 			break;
 		default:
-			if (c->pending != PK_NONE || c->depth == c->events_depth)
-				scalar(c);
+			scalar(c);
 			break;
 		}
 		if (rc < 0)
@@ -343,7 +406,7 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 static int read_failed(gzFile g, const char *path)
 {
 	int zerr = 0;
-	const char *msg = g ? gzerror(g, &zerr) : "cannot open";
+	const char *msg = g ? gzerror(g, &zerr) : NULL;
 	return tlc_error__set_pos(TLC_EIO, "io_error", path, 0, 0,
 	                          "check that the file is readable and complete",
 	                          "reading '%s' the second time failed: %s", path,
@@ -369,14 +432,26 @@ int tlc_annotate__copy(FILE *out, int gzip, const char *path, const tlc_annot_mo
 	}
 	scan *c = calloc(1, sizeof *c);
 	unsigned char *buf = malloc(READ_CHUNK);
-	gzFile g = gzopen(path, "rb");
+	/* a plain file is read as it is (zlib's transparent mode would copy
+	 * every byte once more) */
+	FILE *plain = fopen(path, "rb");
+	gzFile g = NULL;
+	unsigned char magic[2] = { 0, 0 };
+	if (plain && (fread(magic, 1, 2, plain) != 2 || magic[0] != 0x1f || magic[1] != 0x8b))
+		rewind(plain);
+	else if (plain) {
+		fclose(plain);
+		plain = NULL;
+		g = gzopen(path, "rb");
+	}
 	int rc = 0;
 	if (!c || !buf)
 		rc = tlc_error__oom();
-	else if (!g)
+	else if (!g && !plain)
 		rc = read_failed(NULL, path);
 	if (rc == 0) {
-		gzbuffer(g, 256 * 1024);
+		if (g)
+			gzbuffer(g, 256 * 1024);
 		c->m = m;
 		c->s = s;
 		c->out = &k;
@@ -385,8 +460,9 @@ int tlc_annotate__copy(FILE *out, int gzip, const char *path, const tlc_annot_mo
 		tlc_sb__init(&c->text, m->a ? m->a : tlc_alloc__default());
 	}
 	while (rc == 0) {
-		int n = gzread(g, buf, (unsigned)READ_CHUNK);
-		if (n < 0) {
+		long n = g ? gzread(g, buf, (unsigned)READ_CHUNK)
+		           : (long)fread(buf, 1, READ_CHUNK, plain);
+		if (n < 0 || (plain && n == 0 && ferror(plain))) {
 			rc = read_failed(g, path);
 			break;
 		}
@@ -412,5 +488,7 @@ int tlc_annotate__copy(FILE *out, int gzip, const char *path, const tlc_annot_mo
 	free(buf);
 	if (g)
 		gzclose(g);
+	if (plain)
+		fclose(plain);
 	return rc;
 }

@@ -34,6 +34,7 @@ bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
 	@$(MAKE) $(AM_MAKEFLAGS) bench-map
 	@$(MAKE) $(AM_MAKEFLAGS) bench-scaling
+	@$(MAKE) $(AM_MAKEFLAGS) bench-annotate
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
@@ -89,3 +90,12 @@ CLEANFILES += tests/bench/gen_collide$(EXEEXT)
 bench-scaling: tlcost$(EXEEXT)
 	@python3 $(top_srcdir)/tests/scaling/scaling.py bench \
 		'$(abs_top_builddir)/tlcost' '$(abs_top_builddir)/tests/bench/scaling'
+
+# `make bench-annotate`: tlcost annotate vs json_verify -s on the bench trace
+EXTRA_DIST += tests/bench/annotate_run.sh
+.PHONY: bench-annotate
+bench-annotate: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
+	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(SHELL) $(top_srcdir)/tests/bench/annotate_run.sh
+CLEANFILES += tests/bench/timeit-annotate.out
