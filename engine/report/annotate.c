@@ -283,14 +283,16 @@ static void put_counter(tlc_sb *sb, int *first, const char *name, int64_t pid, i
 #define FLOPS_TRACK "tlcost analytic FLOPs (cumulative)"
 #define BYTES_TRACK "tlcost analytic bytes (cumulative)"
 
-void tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
-                            tlc_annotate_summary *s)
+int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
+                           tlc_annotate_summary *s, int (*flush)(tlc_sb *sb, void *payload),
+                           void *payload)
 {
+	int rc = 0;
 	tlc_count fl, by, zero, t;
 	tlc_count__init(&fl);
 	tlc_count__init(&by);
 	tlc_count__init(&zero);
-	for (size_t i = 0; i < m->nsamples;) {
+	for (size_t i = 0; i < m->nsamples && rc == 0;) {
 		/* one process: a sample of 0 where its first counted op starts,
 		 * then the running sums at each distinct end time */
 		size_t j = i;
@@ -320,12 +322,15 @@ void tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
 			put_counter(sb, &first, FLOPS_TRACK, pid, m->samples[k].end_ns, "flops", &fl);
 			put_counter(sb, &first, BYTES_TRACK, pid, m->samples[k].end_ns, "bytes", &by);
 			s->counters += 2;
+			if (sb->len >= ((size_t)1 << 20) && (rc = flush(sb, payload)) < 0)
+				break;
 		}
 		i = j;
 	}
 	tlc_count__clear(&fl);
 	tlc_count__clear(&by);
 	tlc_count__clear(&zero);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

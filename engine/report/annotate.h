@@ -53,9 +53,12 @@ void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row,
 void tlc_annotate__utilization(tlc_sb *sb, const tlc_eval *ev, size_t row);
 
 /** Appends the counter events (each preceded by ",\n" unless first is set
- *  and it is the first) to sb, counting them in s. */
-void tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
-                            tlc_annotate_summary *s);
+ *  and it is the first) to sb, counting them in s; whenever sb holds 1 MiB
+ *  or more, hands it to flush (which empties it), so memory does not grow
+ *  with the trace. 0 or flush's negative code. */
+int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
+                           tlc_annotate_summary *s, int (*flush)(tlc_sb *sb, void *payload),
+                           void *payload);
 
 /** The second pass: copies the trace at path (plain or gzip) to out,
  *  splicing the model's args and counters in; gzip compresses what goes to

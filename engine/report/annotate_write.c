@@ -131,6 +131,17 @@ static int splice(scan *c, size_t at)
 	return rc;
 }
 
+/* Writes the inserted text built so far (tlc_annotate__counters' flush). */
+static int flush_text(tlc_sb *sb, void *payload)
+{
+	scan *c = payload;
+	if (sb->failed)
+		return tlc_error__oom();
+	int rc = sink_put(c->out, sb->ptr, sb->len);
+	tlc_sb__reset(sb);
+	return rc;
+}
+
 /* The key just read, unescaped where it is short and plain ASCII. */
 static int key_is(const scan *c, const char *want)
 {
@@ -230,10 +241,13 @@ static int close_container(scan *c, size_t at)
 	if (d == c->events_depth) { /* the event array */
 		c->events_closed = 1;
 		c->events_depth = -1;
-		tlc_annotate__counters(&c->text, c->m, !c->events_nonempty, c->s);
-		if (c->text.len)
+		int rc = splice(c, at); /* the bytes before the ']' */
+		if (rc == 0)
+			rc = tlc_annotate__counters(&c->text, c->m, !c->events_nonempty, c->s,
+			                            flush_text, c);
+		if (rc == 0 && c->s->counters)
 			tlc_sb__putc(&c->text, '\n');
-		return splice(c, at);
+		return rc < 0 ? rc : splice(c, at);
 	}
 	return 0;
 }
