@@ -68,6 +68,21 @@ grep -q '"name": "aten::view", "pid": 1, "tid": 1, "ts": 180, "dur": 5,"args":{"
 	fail "view: no args object added"
 same_flops "$FIX" "$tmp/a.json"
 
+# ---- 1b. partly known ops: the determined terms, the missing ones absent ----
+PK="$top_srcdir/tests/fixtures/partly_known/moe_gelu.trace.json"
+run 0 annotate "$PK" -o "$tmp/pk.json"
+python3 "$CHECK" "$PK" "$tmp/pk.json" > "$out" 2>&1 || { fail "check of partly known"; cat "$out"; }
+# gelu on [4,16] bf16: 0 MACs, its other FLOPs not determined (no flops);
+# bytes read 64*2 + written 64*2 = 256
+check "partly known gelu" "ANNOT aten::gelu unknown flops=- bytes=256 macs=0 unknown=partly_known"
+# _grouped_mm: MACs not determined (no macs, no flops); bytes read [64,16] bf16
+# 2048 + [4,16,32] bf16 4096 + [4] int32 16, written [64,32] bf16 4096: 10256
+check "partly known grouped mm" "ANNOT aten::_grouped_mm unknown flops=- bytes=10256 macs=- unknown=partly_known"
+# the counter sums the determined terms, as the totals do: 256 + 10256 + 256
+check "partly known counter" "COUNTER pid=1 flops=0 bytes=10768"
+grep -q '"tlcost.missing":"macs"' "$tmp/pk.json" || fail "partly known: no tlcost.missing"
+same_flops "$PK" "$tmp/pk.json"
+
 # ---- 2. gzip in and out ----
 gzip -c "$FIX" > "$tmp/in.json.gz"
 run 0 annotate "$tmp/in.json.gz" -o "$tmp/b.json.gz"

@@ -296,7 +296,8 @@ TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # ---- annotate: the trace with each op's cost in its args (issue 28 item 3) ----
 TESTS += tests/annotate_cli.sh
-EXTRA_DIST += tests/annotate_cli.sh tests/annotate_check.py tests/fixtures/annotate/mixed.json
+EXTRA_DIST += tests/annotate_cli.sh tests/annotate_check.py tests/fixtures/annotate/mixed.json \
+	docs/annotate.md
 check_PROGRAMS += tests/test_annotate
 TESTS += tests/test_annotate
 tests_test_annotate_SOURCES = tests/test_annotate.c
