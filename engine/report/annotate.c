@@ -66,6 +66,7 @@ int tlc_annotate__model_build(tlc_annot_model *m, const tlc_eval *ev)
 			s->pid = k[i].pid;
 			s->start_ns = r.start_ns;
 			s->end_ns = r.end_ns;
+			s->cost = r.cost;
 			s->row = (uint32_t)row;
 		}
 	}
@@ -310,11 +311,11 @@ int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
 		tlc_count__init(&fl);
 		tlc_count__init(&by);
 		for (size_t k = i; k < j; k++) {
-			tlc_op_row r = tlc_eval__row(m->ev, m->samples[k].row);
-			cost_flops(&t, r.cost);
+			const tlc_cost *cost = m->samples[k].cost;
+			cost_flops(&t, cost);
 			tlc_count__add(&fl, &t);
 			tlc_count__clear(&t);
-			cost_bytes(&t, r.cost);
+			cost_bytes(&t, cost);
 			tlc_count__add(&by, &t);
 			tlc_count__clear(&t);
 			if (k + 1 < j && m->samples[k + 1].end_ns == m->samples[k].end_ns)

@@ -22,6 +22,7 @@ typedef struct tlc_annot_item {
 typedef struct tlc_annot_sample {
 	int64_t pid;
 	int64_t start_ns, end_ns;
+	const tlc_cost *cost; /* the row's (the eval's) */
 	uint32_t row;
 } tlc_annot_sample;
 
@@ -36,8 +37,8 @@ typedef struct tlc_annot_model {
 
 /** Builds the model from a finished evaluation read with source keys
  *  (tlc_eval__want_source_keys) and keep_ops. 0, TLC_ENOMEM, or
- *  TLC_EINTERNAL-like TLC_EINPUT annotate_input_changed when a key names
- *  no row. */
+ *  TLC_EINPUT annotate_input_changed when a key names no row of its own
+ *  (or the keys do not ascend). */
 int tlc_annotate__model_build(tlc_annot_model *m, const tlc_eval *ev);
 void tlc_annotate__model_free(tlc_annot_model *m);
 
