@@ -83,6 +83,26 @@ check "partly known counter" "COUNTER pid=1 flops=0 bytes=10768"
 grep -q '"tlcost.missing":"macs"' "$tmp/pk.json" || fail "partly known: no tlcost.missing"
 same_flops "$PK" "$tmp/pk.json"
 
+# ---- 1c. strings longer than the copy's 1 MiB read: escapes cut at a read's end ----
+# two op events whose args hold a 1.5 MB string of \" pairs, after prefixes
+# of odd and even length, so one of the pairs is cut at the first read's end
+python3 -c '
+import sys
+ev = ("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":%d,"
+      "\"dur\":2,\"args\":{\"pad\":\"%s\",\"Input Dims\":[[2,2],[2,2]],"
+      "\"Input type\":[\"float\",\"float\"]}}")
+sys.stdout.write("{\"traceEvents\":[" + ev % (1, "x" + "\\\"" * 750000) + ",\n" +
+                 ev % (5, "\\\"" * 750000) + "]}")' > "$tmp/long.json"
+run 0 annotate "$tmp/long.json" -o "$tmp/long-out.json"
+python3 "$CHECK" "$tmp/long.json" "$tmp/long-out.json" > "$out" 2>&1 || { fail "long strings"; tail -3 "$out"; }
+# two mm of [2,2] x [2,2]: 8 MACs, 16 FLOPs each
+[ "$(grep -c "ANNOT aten::mm known flops=16 bytes=48 macs=8" "$out")" -eq 2 ] || fail "long strings: not both annotated"
+
+# ---- stdout unwritable: exit 3 ----
+"$T" annotate "$FIX" -o "$tmp/full.json" > /dev/full 2> "$out"
+[ $? -eq 3 ] || fail "stdout /dev/full: not exit 3"
+check "stdout full" "output_write_failed"
+
 # ---- 2. gzip in and out ----
 gzip -c "$FIX" > "$tmp/in.json.gz"
 run 0 annotate "$tmp/in.json.gz" -o "$tmp/b.json.gz"
