@@ -149,5 +149,6 @@ int tool_merge(cli_ctx *ctx);
 int tool_ranks(cli_ctx *ctx);
 int tool_diff(cli_ctx *ctx);
 int tool_html(cli_ctx *ctx);
+int tool_annotate(cli_ctx *ctx);
 
 #endif

@@ -9,3 +9,4 @@ tlcost_LDADD = libtlcost.la
 tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c cli/input_list.h cli/input_list.c
 tlcost_SOURCES += cli/tool_diff.c
 tlcost_SOURCES += cli/tool_html.c
+tlcost_SOURCES += cli/tool_annotate.c

@@ -22,6 +22,7 @@ static const command commands[] = {
 	{ "rules", tool_rules, "list every registered rule with its evidence and provider" },
 	{ "plugin", tool_plugin, "inspect a rule plugin (plugin check SO)" },
 	{ "merge", tool_merge, "merge flops partials (files, ranks) exactly" },
+	{ "annotate", tool_annotate, "the trace with each op's cost in its args, for Perfetto" },
 	{ "ranks", tool_ranks, "one report over many ranks' traces: per rank, totals, stragglers" },
 	{ "diff", tool_diff, "what changed between two runs: work and speed, exact, with CI conditions" },
 	{ "html", tool_html, "one self-contained HTML page of every report (docs/html.md)" },

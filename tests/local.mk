@@ -332,3 +332,12 @@ EXTRA_DIST += tests/init_macros.sh
 TESTS += tests/rulehelp_cli.sh
 EXTRA_DIST += tests/rulehelp_cli.sh tests/fixtures/oplog/scaled_mm.oplog.jsonl
 EXTRA_DIST += docs/contributing.md tools/snapshot_outputs.sh
+# ---- annotate: the trace with each op's cost in its args (issue 28 item 3) ----
+TESTS += tests/annotate_cli.sh
+EXTRA_DIST += tests/annotate_cli.sh tests/annotate_check.py tests/fixtures/annotate/mixed.json \
+	docs/annotate.md
+check_PROGRAMS += tests/test_annotate
+TESTS += tests/test_annotate
+tests_test_annotate_SOURCES = tests/test_annotate.c
+tests_test_annotate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_annotate_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -144,6 +144,10 @@ struct tlc_eval {
 	 * spells (peak_dtype_of): a run repeats a handful of names */
 	struct dtype_memo { char name[24]; tlc_dtype d; } dtmemo[4];
 	unsigned dtmemo_next;
+	/* where each op's record lies in its input (tlc_eval__want_source_keys) */
+	int want_src_keys;
+	tlc_eval__source_key *src_keys;
+	size_t nsrc_keys, src_key_cap;
 };
 
 /* ------------------------------------------------------------------ */
@@ -220,6 +224,7 @@ void tlc_eval_free(tlc_eval *ev)
 	free_pending(ev);
 	tlc_alloc__free(ev->a, ev->paired);
 	tlc_alloc__free(ev->a, ev->pair_ids);
+	tlc_alloc__free(ev->a, ev->src_keys);
 	for (size_t i = 0; i < ev->ncosts; i++)
 		tlc_cost__clear(ev->costs[i]);
 	tlc_alloc__free(ev->a, ev->costs);
@@ -1817,4 +1822,34 @@ const int64_t *tlc_eval__pairing_ids(const tlc_eval *ev, size_t *n)
 {
 	*n = ev ? ev->npair_ids : 0;
 	return ev ? ev->pair_ids : NULL;
+}
+
+/* ---- eval: where each op's record lies in the input (tlcost annotate) ---- */
+
+void tlc_eval__want_source_keys(tlc_eval *ev)
+{
+	ev->want_src_keys = 1;
+}
+
+int tlc_eval__source_keys_wanted(const tlc_eval *ev)
+{
+	return ev->want_src_keys;
+}
+
+int tlc_eval__add_source_key(tlc_eval *ev, int64_t id, uint64_t event, int64_t pid)
+{
+	if (tlc_alloc__grow(ev->a, (void **)&ev->src_keys, &ev->src_key_cap, ev->nsrc_keys + 1,
+	                    sizeof *ev->src_keys) < 0)
+		return oom();
+	tlc_eval__source_key *k = &ev->src_keys[ev->nsrc_keys++];
+	k->id = id;
+	k->event = event;
+	k->pid = pid;
+	return 0;
+}
+
+const tlc_eval__source_key *tlc_eval__source_keys(const tlc_eval *ev, size_t *n)
+{
+	*n = ev->nsrc_keys;
+	return ev->src_keys;
 }

@@ -123,5 +123,24 @@ const tlc_eval__paired *tlc_eval__pairing_of(const tlc_eval *ev, size_t rec);
 int tlc_eval__paired_device_work(tlc_eval *ev, uint64_t kernels, int64_t ns);
 /** The pairing's summary, or NULL when the eval was not paired. */
 const tlc_capture_pair_summary *tlc_eval__pairing_summary(const tlc_eval *ev);
+/* ---- eval: where each op's record lies in the input (tlcost annotate) ----
+ * Asked for before the input is read, a reader that can (the Kineto trace
+ * reader) records, for every op it pushes, the ordinal of the op's event
+ * among the objects of the trace's event array (0 = the first) and the
+ * event's pid, so that a writer can find each row's event again in a second
+ * pass over the same bytes (engine/report/annotate.c). Off by default: it
+ * costs 24 bytes per op. */
+typedef struct tlc_eval__source_key {
+	int64_t id;     /* the op's id (tlc_op_row.id) */
+	uint64_t event; /* ordinal of its event among the event objects */
+	int64_t pid;    /* the event's pid */
+} tlc_eval__source_key;
+
+void tlc_eval__want_source_keys(tlc_eval *ev);
+int tlc_eval__source_keys_wanted(const tlc_eval *ev);
+/** 0 or TLC_ENOMEM. */
+int tlc_eval__add_source_key(tlc_eval *ev, int64_t id, uint64_t event, int64_t pid);
+/** The keys recorded, in the order the reader added them (file order). */
+const tlc_eval__source_key *tlc_eval__source_keys(const tlc_eval *ev, size_t *n);
 
 #endif

@@ -30,3 +30,5 @@ engine/report/html_assets.c: $(srcdir)/engine/report/html_page.css \
 	$(AM_V_GEN)$(MKDIR_P) engine/report && \
 	$(AWK) -f $(srcdir)/tools/html_embed.awk $(srcdir)/engine/report/html_page.css \
 		$(srcdir)/engine/report/html_page.js > $@.tmp && mv $@.tmp $@
+libtl_report_la_SOURCES += engine/report/annotate.h engine/report/annotate.c \
+	engine/report/annotate_write.c

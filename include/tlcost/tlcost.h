@@ -104,6 +104,7 @@
 #include "capture_pair.h"
 #include "diff.h"
 #include "html.h"
+#include "annotate.h"
 
 #ifdef __cplusplus
 extern "C" {

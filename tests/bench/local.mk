@@ -34,6 +34,7 @@ bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-tokens
 	@$(MAKE) $(AM_MAKEFLAGS) bench-map
 	@$(MAKE) $(AM_MAKEFLAGS) bench-scaling
+	@$(MAKE) $(AM_MAKEFLAGS) bench-annotate
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
@@ -94,3 +95,12 @@ bench-scaling: tlcost$(EXEEXT)
 .PHONY: bench-diff
 bench-diff: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(BENCH_ENV) BENCH_PARTS='diff' $(SHELL) $(top_srcdir)/tests/bench/run.sh
+
+# `make bench-annotate`: tlcost annotate vs json_verify -s on the bench trace
+EXTRA_DIST += tests/bench/annotate_run.sh
+.PHONY: bench-annotate
+bench-annotate: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timeit$(EXEEXT)
+	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
+	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(SHELL) $(top_srcdir)/tests/bench/annotate_run.sh
+CLEANFILES += tests/bench/timeit-annotate.out

@@ -531,6 +531,12 @@ static int keep_op(reader *r)
 	if (tlc_trace_comms__is_row(&t->comms, o->name) &&
 	    tlc_trace_comms__keep_row(&o->comm, &t->comms) < 0)
 		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	if (tlc_eval__source_keys_wanted(r->ev)) {
+		if (tlc_alloc__grow(r->a, (void **)&t->evno, &t->evcap, t->nops + 1,
+		                    sizeof *t->evno) < 0)
+			return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+		t->evno[t->nops] = r->nevents; /* (counted when the event closes) */
+	}
 	t->nops++;
 	return held_within_limits(r, o);
 }
@@ -573,6 +579,8 @@ static int finish_event(reader *r)
 		r->n_cat++;
 	else if (e->ph == 'X')
 		r->n_x_nocat++;
+	if (e->ph == 'C' && strcmp(e->cat_name, "tlcost") == 0)
+		return 1; /* a counter `tlcost annotate` wrote: its own figures, nothing to read */
 	if (e->ph != 'X') {
 		count_skip(r, e->cat != EC_UNKNOWN || e->cat_name[0] ? e->cat_name : "untyped");
 		return 1;

@@ -104,6 +104,9 @@ typedef struct tlc_trace_ops {
 	size_t nranges, rangecap;
 	char unread_kind[32];    /* their category */
 	tlc_trace_comms comms;   /* collectives (engine/input/kineto/trace_comms.c) */
+	uint64_t *evno;          /* ordinal of each op's event, when the eval wants
+	                            source keys (tlc_eval__want_source_keys); else NULL */
+	size_t evcap;
 } tlc_trace_ops;
 
 void tlc_trace__ops_init(tlc_trace_ops *t, const tlc_allocator *a);

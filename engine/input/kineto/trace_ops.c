@@ -27,6 +27,7 @@ void tlc_trace__ops_free(tlc_trace_ops *t)
 	tlc_alloc__free(t->a, t->opt);
 	tlc_alloc__free(t->a, t->ranges);
 	tlc_alloc__free(t->a, t->mods);
+	tlc_alloc__free(t->a, t->evno);
 	tlc_trace_comms__free(&t->comms);
 	memset(t, 0, sizeof *t);
 }
@@ -513,6 +514,8 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 		int use_ext = ids_unique(t, ids);
 		for (size_t i = 0; i < n; i++)
 			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;
+		for (size_t i = 0; t->evno && i < n && rc == 0; i++)
+			rc = tlc_eval__add_source_key(ev, ids[i], t->evno[i], t->ops[i].pid);
 		if (rc == 0)
 			rc = push_sorted(t, ev, idx, ids, tmp, bwd, mstack);
 	}

@@ -1,0 +1,484 @@
+/* The annotated trace's model (docs/annotate.md): which event each op row
+ * came from (the trace reader's source keys), the tlcost.* args of a row,
+ * and the counter samples; and tlc_annotate_trace, which reads the trace
+ * once to evaluate it and once more to copy it (annotate_write.c).
+ *
+ * Every figure written comes from the evaluation's rows (the same model as
+ * `tlcost flops`, `profile` and the JSON documents): nothing is recomputed
+ * here but the running sums of the counters. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "annotate.h"
+#include "count.h"
+#include "cost.h"
+#include "error.h"
+#include "eval.h"
+
+/* ------------------------------------------------------------------ */
+/* model                                                               */
+/* ------------------------------------------------------------------ */
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const tlc_annot_sample *a = pa, *b = pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->end_ns != b->end_ns)
+		return a->end_ns < b->end_ns ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+int tlc_annotate__model_build(tlc_annot_model *m, const tlc_eval *ev)
+{
+	memset(m, 0, sizeof *m);
+	m->a = tlc_eval__allocator(ev);
+	m->ev = ev;
+	size_t n;
+	const tlc_eval__source_key *k = tlc_eval__source_keys(ev, &n);
+	if (n == 0)
+		return 0;
+	m->items = tlc_alloc__malloc(m->a, n * sizeof *m->items);
+	m->samples = tlc_alloc__malloc(m->a, n * sizeof *m->samples);
+	if (!m->items || !m->samples) {
+		tlc_annotate__model_free(m);
+		return tlc_error__oom();
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t row = tlc_eval__row_of_id(ev, k[i].id);
+		if (row < 0 || (i > 0 && k[i].event <= k[i - 1].event)) {
+			tlc_annotate__model_free(m);
+			return tlc_error__set(TLC_EINPUT, "annotate_input_changed",
+			                      "report the trace that gave this error: its op "
+			                      "events could not be told apart",
+			                      "op id %lld of event %llu has no row of its own",
+			                      (long long)k[i].id, (unsigned long long)k[i].event);
+		}
+		m->items[m->nitems].event = k[i].event;
+		m->items[m->nitems].row = (uint32_t)row;
+		m->nitems++;
+		tlc_op_row r = tlc_eval__row(ev, (size_t)row);
+		if (r.cost) { /* counted: known, zero by rule, or partly known */
+			tlc_annot_sample *s = &m->samples[m->nsamples++];
+			s->pid = k[i].pid;
+			s->start_ns = r.start_ns;
+			s->end_ns = r.end_ns;
+			s->cost = r.cost;
+			s->row = (uint32_t)row;
+		}
+	}
+	qsort(m->samples, m->nsamples, sizeof *m->samples, cmp_sample);
+	return 0;
+}
+
+void tlc_annotate__model_free(tlc_annot_model *m)
+{
+	if (!m->a)
+		return;
+	tlc_alloc__free(m->a, m->items);
+	tlc_alloc__free(m->a, m->samples);
+	memset(m, 0, sizeof *m);
+}
+
+/* ------------------------------------------------------------------ */
+/* the args of one row                                                 */
+/* ------------------------------------------------------------------ */
+
+/* A JSON string (quotes included) of s: '"', '\\' and control bytes
+ * escaped; other bytes (UTF-8) as they are. */
+static void put_str(tlc_sb *sb, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	tlc_sb__putc(sb, '"');
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		tlc_sb__append(sb, run, (size_t)(s - run));
+		char esc[6] = { '\\', (char)c, 0, 0, 0, 0 };
+		size_t len = 2;
+		if (c < 0x20) {
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			len = 6;
+		}
+		tlc_sb__append(sb, esc, len);
+		run = s + 1;
+	}
+	tlc_sb__append(sb, run, (size_t)(s - run));
+	tlc_sb__putc(sb, '"');
+}
+
+static void put_count(tlc_sb *sb, const tlc_count *c)
+{
+	if (!c->big) {
+		tlc_sb__put_i64(sb, c->small);
+		return;
+	}
+	char *s = tlc_count__to_str(c);
+	if (!s) {
+		sb->failed = 1;
+		return;
+	}
+	tlc_sb__puts(sb, s);
+	free(s);
+}
+
+/* key is a literal with its quotes, comma and colon: ",\"k\":" */
+#define put_key_count(sb, key, c) (tlc_sb__append((sb), key, sizeof key - 1), put_count((sb), (c)))
+
+/* fma=2 FLOPs of a cost: 2 * macs + other (exact). */
+static void cost_flops(tlc_count *out, const tlc_cost *c)
+{
+	tlc_count__init(out);
+	tlc_count__addmul_si(out, &c->f[TLC_FIELD_MACS], 2);
+	tlc_count__add(out, &c->f[TLC_FIELD_OTHER_FLOPS]);
+}
+
+static void cost_bytes(tlc_count *out, const tlc_cost *c)
+{
+	tlc_count__init(out);
+	tlc_count__add(out, &c->f[TLC_FIELD_BYTES_READ]);
+	tlc_count__add(out, &c->f[TLC_FIELD_BYTES_WRITTEN]);
+}
+
+/* appends a string literal (its length known at compile time) */
+#define LIT(sb, lit) tlc_sb__append((sb), lit, sizeof lit - 1)
+
+#define MISSING(c, f) (((c)->missing >> (f)) & 1u)
+
+/* The determined terms of a cost: a term the rule could not determine
+ * (partly known) or that is not known (the macs/other split) is absent,
+ * never 0. */
+static void put_cost(tlc_sb *sb, const tlc_cost *c)
+{
+	int macs_ok = !MISSING(c, TLC_FIELD_MACS) && !c->split_unknown;
+	int flops_ok = !MISSING(c, TLC_FIELD_MACS) && !MISSING(c, TLC_FIELD_OTHER_FLOPS);
+	int bytes_ok = !MISSING(c, TLC_FIELD_BYTES_READ) && !MISSING(c, TLC_FIELD_BYTES_WRITTEN);
+	if (macs_ok)
+		put_key_count(sb, ",\"tlcost.macs\":", &c->f[TLC_FIELD_MACS]);
+	tlc_count t;
+	if (flops_ok) {
+		cost_flops(&t, c);
+		put_key_count(sb, ",\"tlcost.flops\":", &t);
+		tlc_count__clear(&t);
+	}
+	if (bytes_ok) {
+		cost_bytes(&t, c);
+		put_key_count(sb, ",\"tlcost.bytes\":", &t);
+		tlc_count__clear(&t);
+		if (c->bytes_unknown)
+			LIT(sb, ",\"tlcost.bytes_lower_bound\":true");
+	}
+	if (c->split_unknown && flops_ok)
+		tlc_sb__puts(sb, ",\"tlcost.macs_unknown\":\"the rule gives FLOPs without a "
+		                 "multiply-accumulate split\"");
+	LIT(sb, ",\"tlcost.evidence\":\"");
+	tlc_sb__puts(sb, tlc_evidence_name(c->evidence));
+	tlc_sb__putc(sb, '"');
+}
+
+void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_annotate_summary *s)
+{
+	tlc_op_row r = tlc_eval__row(ev, row);
+	LIT(sb, "\"tlcost.class\":\"");
+	tlc_sb__puts(sb, tlc_class_name(r.cls));
+	LIT(sb, "\",\"tlcost.phase\":\"");
+	tlc_sb__puts(sb, tlc_phase_name(r.phase));
+	tlc_sb__putc(sb, '"');
+	switch (r.cls) {
+	case TLC_CLASS_KNOWN:
+	case TLC_CLASS_ZERO_BY_RULE:
+		s->known++;
+		if (r.cost)
+			put_cost(sb, r.cost);
+		if (r.reason) {
+			LIT(sb, ",\"tlcost.rule\":");
+			put_str(sb, r.reason);
+		}
+		tlc_annotate__utilization(sb, ev, row);
+		break;
+	case TLC_CLASS_UNKNOWN:
+		s->unknown++;
+		LIT(sb, ",\"tlcost.unknown\":");
+		put_str(sb, r.reason ? r.reason : "unknown");
+		if (r.cost) { /* partly known: its determined terms, counted in the totals */
+			put_cost(sb, r.cost);
+			LIT(sb, ",\"tlcost.missing\":\"");
+			const char *sep = "";
+			static const char *const names[] = { "macs", "other_flops", "bytes_read",
+			                                     "bytes_written" };
+			for (int f = 0; f < TLC_FIELD_COUNT; f++)
+				if (MISSING(r.cost, f)) {
+					tlc_sb__printf(sb, "%s%s", sep, names[f]);
+					sep = ",";
+				}
+			tlc_sb__putc(sb, '"');
+		}
+		break;
+	default:
+		s->not_applicable++;
+		if (r.reason) {
+			LIT(sb, ",\"tlcost.reason\":");
+			put_str(sb, r.reason);
+		}
+		break;
+	}
+	s->ops++;
+}
+
+void tlc_annotate__utilization(tlc_sb *sb, const tlc_eval *ev, size_t row)
+{
+	/* Wiring point for the join's per-row attributed kernel utilization
+	 * (issue 25 item 4, branch `rollup`): once the join's model gives row
+	 * its utilization under a passed gate, write it here as
+	 * ,"tlcost.utilization":{"flops_per_s":...,"peak_share":...}. Until then
+	 * the key is absent (never 0): no figure is made up here. */
+	(void)sb, (void)ev, (void)row;
+}
+
+/* ------------------------------------------------------------------ */
+/* counters                                                            */
+/* ------------------------------------------------------------------ */
+
+/* ns as microseconds with three decimals ("12.345"), exactly. */
+static void put_us(tlc_sb *sb, int64_t ns)
+{
+	if (ns < 0) {
+		tlc_sb__putc(sb, '-');
+		if (ns == INT64_MIN) { /* -9223372036854775808 ns */
+			LIT(sb, "9223372036854775.808");
+			return;
+		}
+		ns = -ns;
+	}
+	tlc_sb__put_i64(sb, ns / 1000);
+	int frac = (int)(ns % 1000);
+	char d[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
+	tlc_sb__append(sb, d, 4);
+}
+
+static void put_counter(tlc_sb *sb, int *first, const char *name, int64_t pid, int64_t ns,
+                        const char *key, const tlc_count *v)
+{
+	tlc_sb__puts(sb, *first ? "\n" : ",\n");
+	*first = 0;
+	LIT(sb, "{\"ph\":\"C\",\"cat\":\"tlcost\",\"name\":\"");
+	tlc_sb__puts(sb, name);
+	LIT(sb, "\",\"pid\":");
+	tlc_sb__put_i64(sb, pid);
+	LIT(sb, ",\"ts\":");
+	put_us(sb, ns);
+	LIT(sb, ",\"args\":{\"");
+	tlc_sb__puts(sb, key);
+	LIT(sb, "\":");
+	put_count(sb, v);
+	LIT(sb, "}}");
+}
+
+#define FLOPS_TRACK "tlcost analytic FLOPs (cumulative)"
+#define BYTES_TRACK "tlcost analytic bytes (cumulative)"
+
+int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
+                           tlc_annotate_summary *s, int (*flush)(tlc_sb *sb, void *payload),
+                           void *payload)
+{
+	int rc = 0;
+	tlc_count fl, by, zero, t;
+	tlc_count__init(&fl);
+	tlc_count__init(&by);
+	tlc_count__init(&zero);
+	for (size_t i = 0; i < m->nsamples && rc == 0;) {
+		/* one process: a sample of 0 where its first counted op starts,
+		 * then the running sums at each distinct end time */
+		size_t j = i;
+		int64_t pid = m->samples[i].pid, start = m->samples[i].start_ns;
+		while (j < m->nsamples && m->samples[j].pid == pid) {
+			if (m->samples[j].start_ns < start)
+				start = m->samples[j].start_ns;
+			j++;
+		}
+		put_counter(sb, &first, FLOPS_TRACK, pid, start, "flops", &zero);
+		put_counter(sb, &first, BYTES_TRACK, pid, start, "bytes", &zero);
+		s->counters += 2;
+		tlc_count__clear(&fl);
+		tlc_count__clear(&by);
+		tlc_count__init(&fl);
+		tlc_count__init(&by);
+		for (size_t k = i; k < j; k++) {
+			const tlc_cost *cost = m->samples[k].cost;
+			cost_flops(&t, cost);
+			tlc_count__add(&fl, &t);
+			tlc_count__clear(&t);
+			cost_bytes(&t, cost);
+			tlc_count__add(&by, &t);
+			tlc_count__clear(&t);
+			if (k + 1 < j && m->samples[k + 1].end_ns == m->samples[k].end_ns)
+				continue;
+			put_counter(sb, &first, FLOPS_TRACK, pid, m->samples[k].end_ns, "flops", &fl);
+			put_counter(sb, &first, BYTES_TRACK, pid, m->samples[k].end_ns, "bytes", &by);
+			s->counters += 2;
+			if (sb->len >= ((size_t)1 << 20) && (rc = flush(sb, payload)) < 0)
+				break;
+		}
+		i = j;
+	}
+	tlc_count__clear(&fl);
+	tlc_count__clear(&by);
+	tlc_count__clear(&zero);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* tlc_annotate_trace                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Copies an input that cannot be read twice (standard input, a pipe) to a
+ * temporary file; *tmp is its malloc'd path. */
+static int buffer_input(char **tmp, uint64_t *bytes, const char *input, const char *dir)
+{
+	FILE *in = strcmp(input, "-") == 0 ? stdin : fopen(input, "rb");
+	if (!in)
+		return tlc_error__set_pos(TLC_EIO, "io_error", input, 0, 0,
+		                          "check the path and its permissions",
+		                          "cannot open '%s': %s", input, strerror(errno));
+	size_t cap = strlen(dir) + 32;
+	char *path = malloc(cap);
+	int fd = -1;
+	if (path) {
+		snprintf(path, cap, "%s/tlcost-annotate-XXXXXX", dir);
+		fd = mkstemp(path);
+	}
+	FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int rc = 0;
+	if (!path) {
+		rc = tlc_error__oom();
+	} else if (!out) {
+		rc = tlc_error__set_pos(TLC_EIO, "io_error", input, 0, 0,
+		                        "set TMPDIR to a writable directory with room for the trace",
+		                        "cannot create a temporary file in '%s' to buffer the input "
+		                        "(it is read twice): %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(path);
+	}
+	enum { BUFSZ = 1 << 16 };
+	char *buf = rc == 0 ? malloc(BUFSZ) : NULL;
+	size_t n;
+	*bytes = 0;
+	if (rc == 0 && !buf)
+		rc = tlc_error__oom();
+	while (rc == 0 && (n = fread(buf, 1, BUFSZ, in)) > 0) {
+		if (fwrite(buf, 1, n, out) != n)
+			rc = tlc_error__set_pos(TLC_EIO, "io_error", input, 0, 0,
+			                        "set TMPDIR to a writable directory with room for the "
+			                        "trace", "buffering the input in '%s' failed: %s", path,
+			                        strerror(errno));
+		*bytes += n;
+	}
+	if (rc == 0 && ferror(in))
+		rc = tlc_error__set_pos(TLC_EIO, "io_error", input, 0, 0,
+		                        "check that the input is readable",
+		                        "reading '%s' failed: %s", input, strerror(errno));
+	if (out && fclose(out) != 0 && rc == 0)
+		rc = tlc_error__set_pos(TLC_EIO, "io_error", input, 0, 0,
+		                        "set TMPDIR to a writable directory with room for the trace",
+		                        "buffering the input in '%s' failed: %s", path, strerror(errno));
+	free(buf);
+	if (in != stdin)
+		fclose(in);
+	if (rc < 0) {
+		if (out)
+			unlink(path);
+		free(path);
+		return rc;
+	}
+	*tmp = path;
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int annotate(tlc_annotate_summary *s, tlc_engine *eng, const char *input,
+                    const char *name, const char *output, int gzip,
+                    const tlc_input_limits *lim)
+{
+	tlc_eval_options eo = { sizeof eo, 1, NULL, NULL };
+	tlc_eval *ev;
+	int rc = tlc_eval_new(&ev, eng, &eo);
+	if (rc < 0)
+		return rc;
+	tlc_eval__want_source_keys(ev);
+	rc = tlc_input_read_limited(ev, input, lim);
+	if (rc == 0)
+		rc = tlc_eval_finish(ev);
+	const tlc_input_info *info = tlc_eval_info(ev);
+	if (rc == 0 && (!info->format || strcmp(info->format, "kineto-trace") != 0))
+		rc = tlc_error__set_pos(TLC_EINPUT, "annotate_not_trace", name, 0, 0,
+		                        "give a PyTorch profiler trace (prof.export_chrome_trace, "
+		                        "plain or .gz): an op log has no trace to annotate; "
+		                        "`tlcost flops` and `tlcost profile` read it",
+		                        "'%s' is %s, not a Chrome-trace JSON trace", name,
+		                        info->format ? info->format : "not a trace");
+	tlc_annot_model m;
+	memset(&m, 0, sizeof m);
+	if (rc == 0)
+		rc = tlc_annotate__model_build(&m, ev);
+	s->lower_bound = tlc_eval_is_lower_bound(ev);
+	s->gzip = gzip;
+	tlc_outfile *o = NULL;
+	FILE *f = NULL;
+	if (rc == 0)
+		rc = tlc_outfile_open(&o, &f, output);
+	if (rc == 0) {
+		rc = tlc_annotate__copy(f, gzip, input, &m, s);
+		if (rc == 0)
+			rc = tlc_outfile_commit(o);
+		else
+			tlc_outfile_abort(o);
+	}
+	tlc_annotate__model_free(&m);
+	tlc_eval_free(ev);
+	return rc;
+}
+
+int tlc_annotate_trace(tlc_annotate_summary *out, tlc_engine *eng, const char *input,
+                       const char *output, const tlc_annotate_options *opts)
+{
+	if (!eng || !input || !output || (out && out->size < sizeof(uint32_t) + 8) ||
+	    (opts && opts->size < sizeof(uint32_t) + sizeof(int)))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass an engine, an input and an output path",
+		                      "tlc_annotate_trace: NULL or undersized argument");
+	tlc_annotate_options o = TLC_ANNOTATE_OPTIONS_INIT;
+	if (opts)
+		memcpy(&o, opts, opts->size < sizeof o ? opts->size : sizeof o);
+	tlc_annotate_summary s = TLC_ANNOTATE_SUMMARY_INIT;
+	int gzip = o.gzip >= 0 ? o.gzip != 0 : ends_with(output, ".gz");
+	struct stat st;
+	char *tmp = NULL;
+	int rc = 0;
+	if (strcmp(input, "-") == 0 || (stat(input, &st) == 0 && !S_ISREG(st.st_mode))) {
+		const char *dir = o.tmpdir ? o.tmpdir : getenv("TMPDIR");
+		rc = buffer_input(&tmp, &s.buffered_bytes, input, dir && *dir ? dir : "/tmp");
+	}
+	if (rc == 0)
+		rc = annotate(&s, eng, tmp ? tmp : input, strcmp(input, "-") == 0 ? "<stdin>" : input,
+		              output, gzip, o.limits);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	if (rc == 0 && out)
+		memcpy((char *)out + sizeof out->size, (char *)&s + sizeof s.size,
+		       (out->size < sizeof s ? out->size : sizeof s) - sizeof s.size);
+	return rc;
+}
