@@ -98,7 +98,7 @@ int tool_profile(cli_ctx *ctx)
 		return rc;
 	}
 	tlc_profile *p;
-	rc = tlc_profile_build(&p, ev, &a.o);
+	rc = tlc_profile_build_joined(&p, ev, ctx->join, &a.o);
 	if (rc == 0) {
 		rc = tlc_write_profile(stdout, p, ctx->format);
 		tlc_profile_free(p);

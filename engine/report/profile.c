@@ -5,6 +5,8 @@
 #include "reports.h"
 #include "eval.h"
 #include "hindex.h"
+#include "join.h"
+#include "overlay.h"
 
 typedef struct pgroup {
 	tlc_profile_row pub;
@@ -23,6 +25,9 @@ struct tlc_profile {
 	size_t n, cap, shown;
 	tlc_hindex index;        /* hash of the key -> g index (by type, by module) */
 	int any_time, any_dev;
+	const tlc_join *join;    /* given beside the eval, or NULL */
+	const tlc_overlay *ov;   /* the join's per-row times (its own, or the eval's attached) */
+	tlc_profile_rollup roll;
 };
 
 static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_t cap)
@@ -46,6 +51,7 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	tlc_count__init(&g->bytes);
 	g->pub.key = tlc_arena__strdup(&p->ar, key);
 	g->pub.intensity = -1;
+	g->pub.group = -1;
 	g->sort = p->opts.sort;
 	g->order = p->n;
 	*out = p->n++;
@@ -76,8 +82,13 @@ static int group_of(tlc_profile *p, const char *key, size_t *out)
 	return rc;
 }
 
-static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
+static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r, size_t i)
 {
+	if (p->roll.present) {
+		g->pub.has_costed_time = 1;
+		g->pub.costed_device_ns += tlc_overlay__costed_device_ns(p->ov, i);
+		g->pub.costed_kernel_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
+	}
 	g->pub.count++;
 	if (r->cls == TLC_CLASS_UNKNOWN)
 		g->pub.unknown++;
@@ -107,24 +118,89 @@ static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
 	return 0;
 }
 
+/* Ambiguous groups, one row each: the group's time as one unit (never
+ * split by a guess), its cost the sum of its ops' costed rows' (each
+ * distinct costed row once). Kernel ns per group from the launches: one
+ * pass. A phase filter keeps the groups whose ops all lie in that phase. */
+static int collect_groups(tlc_profile *p)
+{
+	const tlc_join *j = p->join;
+	size_t ng = tlc_join_group_count(j);
+	if (ng == 0)
+		return 0;
+	int rc = 0;
+	for (size_t gi = 0; gi < ng && rc == 0; gi++) {
+		const tlc_join_group *jg = tlc_join_group_at(j, gi);
+		if (jg->nrows == 0 || jg->launches == 0)
+			continue;
+		int same = 1;
+		tlc_phase ph = tlc_eval__row(p->ev, jg->rows[0]).phase;
+		for (size_t k = 1; k < jg->nrows; k++)
+			same &= tlc_eval__row(p->ev, jg->rows[k]).phase == ph;
+		if (p->opts.phase >= 0 && (!same || (int)ph != p->opts.phase))
+			continue;
+		char key[512];
+		size_t used = (size_t)snprintf(key, sizeof key, "(ambiguous group %lld:",
+		                               (long long)jg->id);
+		for (size_t k = 0; k < jg->nrows && used < sizeof key; k++) {
+			tlc_op_row r = tlc_eval__row(p->ev, jg->rows[k]);
+			const char *nm = p->opts.by == TLC_PROFILE_BY_MODULE
+			                 ? (r.module && *r.module ? r.module : "(root)") : r.name;
+			used += (size_t)snprintf(key + used, sizeof key - used, "%s%s", k ? " | " : " ", nm);
+		}
+		if (used < sizeof key)
+			snprintf(key + used, sizeof key - used, ")");
+		size_t at;
+		if ((rc = new_group(p, key, &at)) < 0)
+			break;
+		pgroup *g = &p->g[at];
+		g->pub.group = jg->id;
+		g->pub.has_costed_time = 1;
+		g->pub.costed_device_ns = jg->time_ns;
+		g->pub.costed_kernel_ns = tlc_join__group_kernel_ns(j, gi);
+		g->pub.device_time_ns = jg->time_ns;
+		g->pub.kernel_time_ns = tlc_join__group_kernel_ns(j, gi);
+		g->time_missing = 1;
+		for (size_t k = 0; k < jg->nrows; k++) { /* each distinct costed row once */
+			size_t c = tlc_join__costed_row(j, jg->rows[k]), d = 0;
+			while (d < k && tlc_join__costed_row(j, jg->rows[d]) != c)
+				d++;
+			if (d < k)
+				continue;
+			tlc_op_row r = tlc_eval__row(p->ev, c);
+			g->pub.count++;
+			if (r.cls == TLC_CLASS_UNKNOWN || r.cls == TLC_CLASS_NOT_APPLICABLE)
+				g->pub.unknown++;
+			tlc_rep__add_flops(&g->flops, &r);
+			if (tlc_rep__add_bytes(&g->bytes, &r))
+				g->bytes_unknown = 1;
+		}
+		p->roll.ambiguous_ns += tlc_join__group_kernel_ns(j, gi);
+	}
+	return rc;
+}
+
 static int collect(tlc_profile *p)
 {
 	size_t nops = tlc_eval_op_count(p->ev);
 	for (size_t i = 0; i < nops; i++) {
-		tlc_op_row r_ = tlc_eval__row(p->ev, i);
+		tlc_op_row r_ = tlc_eval__row_with(p->ev, p->ov, i);
 		const tlc_op_row *r = &r_;
 		char buf[512];
 		size_t gi;
-		if ((p->opts.phase >= 0 && (int)r->phase != p->opts.phase) ||
-		    r->cls == TLC_CLASS_NOT_APPLICABLE)
+		if (p->opts.phase >= 0 && (int)r->phase != p->opts.phase)
 			continue;
+		if (r->cls == TLC_CLASS_NOT_APPLICABLE) { /* a wrapper, or a counted op's child */
+			p->roll.not_op_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
+			continue;
+		}
 		int rc = group_of(p, row_key(p, r, buf, sizeof buf), &gi);
 		if (rc)
 			return rc;
-		if ((rc = add_row(p, &p->g[gi], r)) < 0)
+		if ((rc = add_row(p, &p->g[gi], r, i)) < 0)
 			return rc;
 	}
-	return 0;
+	return p->join ? collect_groups(p) : 0;
 }
 
 static int cmp_u(double a, double b) { return (a < b) - (a > b); } /* descending */
@@ -167,6 +243,12 @@ static int finish_group(tlc_profile *p, pgroup *g)
 
 int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_options *opts)
 {
+	return tlc_profile_build_joined(out, ev, NULL, opts);
+}
+
+int tlc_profile_build_joined(tlc_profile **out, const tlc_eval *ev, const tlc_join *j,
+                             const tlc_profile_options *opts)
+{
 	int rc = tlc_rep__check_eval(ev);
 	if (rc)
 		return rc;
@@ -177,11 +259,17 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 	p->a = a;
 	tlc_hindex__init(&p->index, a);
 	p->ev = ev;
+	p->join = j;
 	p->opts.phase = -1;
 	if (opts)
 		memcpy(&p->opts, opts, opts->size && opts->size < sizeof p->opts ? opts->size
 		                                                                 : sizeof p->opts);
 	tlc_arena__init(&p->ar, a, 8192);
+	p->roll = (tlc_profile_rollup)TLC_PROFILE_ROLLUP_INIT;
+	p->ov = p->join ? tlc_join__overlay(p->join) : tlc_eval__overlay(ev);
+	p->roll.present = p->ov && p->ov->ready && p->ov->available;
+	if (p->ov && !p->ov->ready)
+		p->ov = NULL;
 	rc = collect(p);
 	tlc_hindex__free(&p->index); /* the groups are sorted next: their indices change */
 	for (size_t i = 0; rc == 0 && i < p->n; i++)
@@ -193,6 +281,15 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 	if (p->n > 1)
 		qsort(p->g, p->n, sizeof *p->g, cmp_group);
 	p->shown = p->opts.top && p->opts.top < p->n ? p->opts.top : p->n;
+	for (size_t i = 0; i < p->n; i++) {
+		p->roll.rows_ns += p->g[i].pub.costed_kernel_ns;
+		if (i >= p->shown)
+			p->roll.hidden_ns += p->g[i].pub.costed_kernel_ns;
+	}
+	if (p->join && p->opts.phase < 0) {
+		const tlc_join_summary *s = tlc_join_get_summary(p->join);
+		p->roll.joined_ns = s->kernel_attributed_ns + s->kernel_ambiguous_ns;
+	}
 	*out = p;
 	return 0;
 }
@@ -231,3 +328,15 @@ const tlc_profile_options *tlc_profile__options(const tlc_profile *prof)
 const tlc_eval *tlc_profile__eval(const tlc_profile *prof) { return prof->ev; }
 int tlc_profile__any_time(const tlc_profile *prof) { return prof->any_time; }
 int tlc_profile__any_device_time(const tlc_profile *prof) { return prof->any_dev; }
+
+int tlc_profile_rollup_get(const tlc_profile *prof, tlc_profile_rollup *out)
+{
+	if (!prof || !out || out->size < sizeof(uint32_t) + sizeof(int))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a profile and a tlc_profile_rollup with .size set "
+		                      "(TLC_PROFILE_ROLLUP_INIT)", "tlc_profile_rollup_get: bad argument");
+	uint32_t size = out->size;
+	memcpy(out, &prof->roll, size < sizeof prof->roll ? size : sizeof prof->roll);
+	out->size = size;
+	return 0;
+}

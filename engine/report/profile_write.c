@@ -29,7 +29,13 @@ static void text_key(FILE *out, const tlc_profile_row *r)
 		        r->op->module && *r->op->module ? r->op->module : "(root)");
 }
 
-static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+static int has_costed(const tlc_profile *p)
+{
+	tlc_profile_rollup ro = TLC_PROFILE_ROLLUP_INIT;
+	return tlc_profile_rollup_get(p, &ro) == 0 && ro.present;
+}
+
+static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev, int costed)
 {
 	tlc_digits fd = { 0 }, b = { 0 };
 	char t[32];
@@ -54,8 +60,30 @@ static void text_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 		        (double)r->kernel_time_ns / 1e6);
 	else if (dev)
 		fprintf(out, " %10s %10s", "absent", "absent");
+	if (costed)
+		fprintf(out, " %12.3f", (double)r->costed_kernel_ns / 1e6);
 	fputs("  ", out);
 	text_key(out, r);
+	fputc('\n', out);
+}
+
+/* The roll-up's conservation, exact integer ns: every attributed or
+ * ambiguous kernel ns of the join is in one row or on a row that is not a
+ * costed op. */
+static void text_rollup(FILE *out, const tlc_profile *p)
+{
+	tlc_profile_rollup ro = TLC_PROFILE_ROLLUP_INIT;
+	if (tlc_profile_rollup_get(p, &ro) < 0 || !ro.present)
+		return;
+	fputs("costed kernel ms: the kernel time whose costed row (the op whose rule carries the\n"
+	      "cost: the op itself or the counted op enclosing it) is in the row, beside its FLOPs\n"
+	      "and bytes; an ambiguous group's time stays on its group row, never split\n", out);
+	fprintf(out, "costed kernel time: rows %lld ns (of them %lld ns in hidden rows, %lld ns in "
+	        "ambiguous groups) + not a costed op %lld ns", (long long)ro.rows_ns,
+	        (long long)ro.hidden_ns, (long long)ro.ambiguous_ns, (long long)ro.not_op_ns);
+	if (ro.joined_ns >= 0)
+		fprintf(out, " = %lld ns attributed + ambiguous by the join%s", (long long)ro.joined_ns,
+		        ro.rows_ns + ro.not_op_ns == ro.joined_ns ? "" : " (MISMATCH)");
 	fputc('\n', out);
 }
 
@@ -63,6 +91,7 @@ static void write_text(FILE *out, const tlc_profile *p)
 {
 	const tlc_profile_options *o = tlc_profile__options(p);
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	int costed = has_costed(p);
 	fprintf(out, "profile by %s, %s, sorted by %s (actual-path analytic, fma=2; bytes = ideal "
 	        "traffic)\n", by_name(o->by), phase_label(o->phase), sort_name(o->sort));
 	fprintf(out, "%15s %15s %7s %6s %4s", "FLOPs", "bytes", "FLOP/B", "count", "unk");
@@ -70,9 +99,11 @@ static void write_text(FILE *out, const tlc_profile *p)
 		fprintf(out, " %19s", "time (instrumented)");
 	if (dev)
 		fprintf(out, " %10s %10s", "device ms", "kernel ms");
+	if (costed)
+		fprintf(out, " %12s", "costed krn ms");
 	fprintf(out, "  %s\n", o->by == TLC_PROFILE_BY_MODULE ? "module" : "op");
 	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
-		text_row(out, tlc_profile_row_at(p, i), time, dev);
+		text_row(out, tlc_profile_row_at(p, i), time, dev, costed);
 	if (tlc_profile_hidden_rows(p))
 		fprintf(out, "(+ %zu more rows; --top 0 shows all)\n", tlc_profile_hidden_rows(p));
 	if (time)
@@ -82,12 +113,13 @@ static void write_text(FILE *out, const tlc_profile *p)
 		fputs("device/kernel ms come from the device-time join: launches each op made itself\n"
 		      "(the innermost op at the launch; a counted op's children keep theirs, see\n"
 		      "`tlcost join`); absent = no attributed time\n", out);
+	text_rollup(out, p);
 	fputs("unk = unknown-cost calls: FLOPs of such rows are a lower bound (>=) or unknown;\n"
 	      "FLOP/B '-' = bytes unknown or 0\n", out);
 	tlc_rep__coverage_line(out, tlc_profile__eval(p));
 }
 
-static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev)
+static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev, int costed)
 {
 	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "key", r->key);
@@ -113,6 +145,12 @@ static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev)
 	}
 	if (dev && r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
 		tlc_jsonw__kstr(g, "attribution_status", tlc_attribution_name(r->op->attribution));
+	if (costed) {
+		tlc_jsonw__kint(g, "costed_device_ns", r->costed_device_ns);
+		tlc_jsonw__kint(g, "costed_kernel_ns", r->costed_kernel_ns);
+		if (r->group >= 0)
+			tlc_jsonw__kint(g, "ambiguous_group", r->group);
+	}
 	yajl_gen_map_close(g);
 }
 
@@ -120,11 +158,12 @@ static int write_json(FILE *out, const tlc_profile *p)
 {
 	const tlc_profile_options *o = tlc_profile__options(p);
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	int costed = has_costed(p);
 	yajl_gen g = tlc_jsonw__new(out);
 	if (!g)
 		return tlc_error__oom();
 	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.profile/2");
+	tlc_jsonw__kstr(g, "schema", "tlcost.profile/3");
 	tlc_jsonw__kstr(g, "report", "profile");
 	tlc_jsonw__kstr(g, "by", by_name(o->by));
 	tlc_jsonw__kstr(g, "sort", sort_name(o->sort));
@@ -133,16 +172,31 @@ static int write_json(FILE *out, const tlc_profile *p)
 	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(tlc_profile__eval(p)));
 	tlc_jsonw__kuint(g, "hidden_rows", tlc_profile_hidden_rows(p));
 	tlc_jsonw__kstr(g, "time_label", "time (instrumented)");
+	if (costed) {
+		tlc_profile_rollup ro = TLC_PROFILE_ROLLUP_INIT;
+		tlc_profile_rollup_get(p, &ro);
+		tlc_jsonw__key(g, "costed_rollup");
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "rows_ns", ro.rows_ns);
+		tlc_jsonw__kint(g, "hidden_ns", ro.hidden_ns);
+		tlc_jsonw__kint(g, "ambiguous_ns", ro.ambiguous_ns);
+		tlc_jsonw__kint(g, "not_op_ns", ro.not_op_ns);
+		if (ro.joined_ns >= 0)
+			tlc_jsonw__kint(g, "joined_ns", ro.joined_ns);
+		else
+			tlc_jsonw__knull(g, "joined_ns");
+		yajl_gen_map_close(g);
+	}
 	tlc_jsonw__key(g, "rows");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
-		json_row(g, tlc_profile_row_at(p, i), time, dev);
+		json_row(g, tlc_profile_row_at(p, i), time, dev, costed);
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
 }
 
-static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
+static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev, int costed)
 {
 	tlc_textw__csv(out, r->key, 0);
 	if (r->op) {
@@ -171,20 +225,25 @@ static void csv_row(FILE *out, const tlc_profile_row *r, int time, int dev)
 		if (r->op && (r->op->row_flags & TLC_ROW_HAS_DEVICE_TIME))
 			fputs(tlc_attribution_name(r->op->attribution), out);
 	}
+	if (costed)
+		fprintf(out, ",%lld,%lld", (long long)r->costed_device_ns, (long long)r->costed_kernel_ns);
 	fputc('\n', out);
 }
 
 static void write_csv(FILE *out, const tlc_profile *p)
 {
 	int time = tlc_profile__any_time(p), dev = tlc_profile__any_device_time(p);
+	int costed = has_costed(p);
 	fputs("key,id,phase,module,class,count,unknown,flops,bytes,intensity", out);
 	if (time)
 		fputs(",time_instrumented_ns", out);
 	if (dev)
 		fputs(",device_time_ns,kernel_time_ns,attribution_status", out);
+	if (costed)
+		fputs(",costed_device_ns,costed_kernel_ns", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
-		csv_row(out, tlc_profile_row_at(p, i), time, dev);
+		csv_row(out, tlc_profile_row_at(p, i), time, dev, costed);
 }
 
 int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt)

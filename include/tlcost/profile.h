@@ -37,6 +37,8 @@ typedef enum tlc_profile_sort {
 	TLC_SORT_COUNT
 } tlc_profile_sort;
 
+struct tlc_join;
+
 typedef struct tlc_profile_options {
 	uint32_t size;  /* sizeof(tlc_profile_options) */
 	tlc_profile_by by;
@@ -59,16 +61,55 @@ typedef struct tlc_profile_row {
 	int has_time;              /* time (instrumented) present */
 	int64_t time_ns;
 	int has_device_time;       /* from a device-time join only */
-	int64_t device_time_ns, kernel_time_ns;
+	int64_t device_time_ns, kernel_time_ns; /* launches the row's ops made themselves */
+	/* Appended in 5:0:1 (issue 25 item 1). Device time on the costed row
+	 * (docs/cost-contract.md, "Costed row"): the attributed launches whose
+	 * costed row (the op whose rule carries the cost under the nesting
+	 * policy, e.g. aten::linear for its aten::addmm's kernels) is one of
+	 * this row's ops. This is the time to put beside flops and bytes. For
+	 * an ambiguous group row (group >= 0), the group's time as one unit and
+	 * flops/bytes summed over the group's ops' costed rows (those ops are
+	 * also in their own rows: group rows repeat their cost). */
+	int has_costed_time;
+	int64_t costed_device_ns, costed_kernel_ns;
+	int64_t group;             /* ambiguous group id (tlc_join_group), else -1 */
 } tlc_profile_row;
 
+/** How the rows' costed kernel time adds up (exact, integer ns): every
+ *  attributed or ambiguous kernel ns of the join lies in exactly one of
+ *  rows_ns (shown and hidden rows, ambiguous group rows included) and
+ *  not_op_ns; with phase -1 their sum is joined_ns. */
+typedef struct tlc_profile_rollup {
+	uint32_t size;          /* sizeof(tlc_profile_rollup) of the caller's build */
+	int present;            /* a join's per-row times were read */
+	int64_t rows_ns;        /* costed kernel ns of all rows */
+	int64_t hidden_ns;      /* of rows_ns: rows cut by top */
+	int64_t ambiguous_ns;   /* of rows_ns: ambiguous group rows */
+	int64_t not_op_ns;      /* costed row is not a costed op (a wrapper, a
+	                           structural row): not in any row */
+	int64_t joined_ns;      /* the join's kernel_attributed_ns +
+	                           kernel_ambiguous_ns; -1 when a phase is chosen
+	                           or no join was given */
+} tlc_profile_rollup;
+#define TLC_PROFILE_ROLLUP_INIT { sizeof(tlc_profile_rollup), 0, 0, 0, 0, 0, -1 }
+
 typedef struct tlc_profile tlc_profile;
+/** Reads the device times of the evaluation's latest join, if any (the
+ *  overlay attached to it), without ambiguous group rows. */
 int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_options *opts);
+/** Same, reading the device-time join j (borrowed, may be NULL) beside the
+ *  evaluation: its per-row times, the costed-row roll-up and one row per
+ *  ambiguous group (issue 24 item 1, issue 25 item 1). */
+int tlc_profile_build_joined(tlc_profile **out, const tlc_eval *ev, const struct tlc_join *j,
+                             const tlc_profile_options *opts);
 void tlc_profile_free(tlc_profile *prof);
 /** Rows shown (after top); tlc_profile_hidden_rows says how many were cut. */
 size_t tlc_profile_row_count(const tlc_profile *prof);
 const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i);
 size_t tlc_profile_hidden_rows(const tlc_profile *prof);
+/** Fills *out (the fields out->size covers). TLC_EINVAL (invalid_argument)
+ *  when prof or out is NULL or out->size is below the first layout. */
+int tlc_profile_rollup_get(const tlc_profile *prof, tlc_profile_rollup *out);
 int tlc_write_profile(FILE *out, const tlc_profile *prof, tlc_format fmt);
 
 #ifdef __cplusplus
