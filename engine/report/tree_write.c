@@ -52,7 +52,9 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
 	else
 		snprintf(label, sizeof label, "%s", r->label);
-	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth;
+	/* a width-limited tree (the report's) shows the subtree time only */
+	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth +
+	              (r->has_device_time ? (width ? 9 : 26) : 0);
 	if (width && used + strlen(label) > width) {
 		size_t keep = width > used + 8 ? width - used - 1 : 7;
 		if (keep < strlen(label)) {
@@ -63,7 +65,9 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 	fprintf(out, "%*s %5.1f %*s %5.1f %*llu", c.flops, tlc_textw__group(&sub, r->subtree_flops),
 	        r->subtree_pct, c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct,
 	        c.unk, (unsigned long long)r->subtree_unknown);
-	if (r->has_device_time)
+	if (r->has_device_time && width)
+		fprintf(out, " %8.3f", (double)r->subtree_kernel_ns / 1e6);
+	else if (r->has_device_time)
 		fprintf(out, " %12.3f %12.3f", (double)r->subtree_kernel_ns / 1e6,
 		        (double)r->self_kernel_ns / 1e6);
 	fprintf(out, "  %*s%s\n", (int)(2 * r->depth), "", label);
@@ -78,7 +82,9 @@ void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 	tlc_tree_device_get(t, &dv);
 	fprintf(out, "%*s %5s %*s %5s %*s", c.flops, "subtree FLOPs", "%", c.flops, "self FLOPs", "%",
 	        c.unk, "unk");
-	if (dv.present)
+	if (dv.present && width)
+		fprintf(out, " %8s", "k.ms");
+	else if (dv.present)
 		fprintf(out, " %12s %12s", "subtree k.ms", "self k.ms");
 	fprintf(out, "  %s\n", "module call");
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
