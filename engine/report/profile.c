@@ -12,6 +12,8 @@ typedef struct pgroup {
 	tlc_profile_row pub;
 	tlc_count flops, bytes;
 	int bytes_unknown, time_missing, dev_missing;
+	unsigned phases;         /* bit per tlc_phase of the row's ops */
+	int pdtype;              /* the ops' peak dtype; -1 none, -2 mixed */
 	tlc_profile_sort sort;   /* copied so qsort needs no context */
 	size_t order;            /* first appearance, for stable ties */
 } pgroup;
@@ -28,12 +30,19 @@ struct tlc_profile {
 	const tlc_join *join;    /* given beside the eval, or NULL */
 	const tlc_overlay *ov;   /* the join's per-row times (its own, or the eval's attached) */
 	tlc_profile_rollup roll;
+	int util;                /* tlc_profile_build_util */
+	tlc_rep_ceil ceil;       /* its ceilings */
 };
 
 static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_t cap)
 {
 	if (p->opts.by == TLC_PROFILE_BY_MODULE)
 		return r->module && *r->module ? r->module : "(root)";
+	if (p->opts.by == TLC_PROFILE_BY_ARGS) {
+		snprintf(buf, cap, "%s%s%s %s", r->name, r->overload && *r->overload ? "." : "",
+		         r->overload ? r->overload : "", r->shapes && *r->shapes ? r->shapes : "()");
+		return buf;
+	}
 	if (r->overload && *r->overload) {
 		snprintf(buf, cap, "%s.%s", r->name, r->overload);
 		return buf;
@@ -52,6 +61,7 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	g->pub.key = tlc_arena__strdup(&p->ar, key);
 	g->pub.intensity = -1;
 	g->pub.group = -1;
+	g->pdtype = -3; /* no op yet */
 	g->sort = p->opts.sort;
 	g->order = p->n;
 	*out = p->n++;
@@ -84,6 +94,10 @@ static int group_of(tlc_profile *p, const char *key, size_t *out)
 
 static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r, size_t i)
 {
+	tlc_peak_dtype pd;
+	int d = tlc_peak_dtype_of(&pd, r->dtype) == 0 ? (int)pd : -1;
+	g->pdtype = g->pdtype == -3 || g->pdtype == d ? d : -2;
+	g->phases |= 1u << r->phase;
 	if (p->roll.present) {
 		g->pub.has_costed_time = 1;
 		g->pub.costed_device_ns += tlc_overlay__costed_device_ns(p->ov, i);
@@ -168,6 +182,10 @@ static int collect_groups(tlc_profile *p)
 			if (d < k)
 				continue;
 			tlc_op_row r = tlc_eval__row(p->ev, c);
+			tlc_peak_dtype pd;
+			int dt = tlc_peak_dtype_of(&pd, r.dtype) == 0 ? (int)pd : -1;
+			g->pdtype = g->pdtype == -3 || g->pdtype == dt ? dt : -2;
+			g->phases |= 1u << r.phase;
 			g->pub.count++;
 			if (r.cls == TLC_CLASS_UNKNOWN || r.cls == TLC_CLASS_NOT_APPLICABLE)
 				g->pub.unknown++;
@@ -240,6 +258,73 @@ static int finish_group(tlc_profile *p, pgroup *g)
 		g->pub.intensity = tlc_count__to_double(&g->flops) / b;
 	return g->pub.bytes ? 0 : tlc_error__oom();
 }
+
+/* Attributed kernel utilization of one row (docs/cost-contract.md,
+ * "Attributed kernel utilization per row"). */
+static void row_util(const tlc_profile *p, pgroup *g, const tlc_rep_ceil *ceil)
+{
+	tlc_profile_row *r = &g->pub;
+	for (int ph = 0; ph < TLC_PHASE_COUNT; ph++)
+		if ((g->phases & (1u << ph)) && !tlc_join_phase_at(p->join, (tlc_phase)ph)->passed) {
+			r->util_note = ph == TLC_PHASE_FORWARD ? "refused: the forward phase did not pass the gate"
+			             : ph == TLC_PHASE_BACKWARD ? "refused: the backward phase did not pass the gate"
+			             : "refused: a phase of its ops did not pass the gate";
+			return;
+		}
+	if (!r->flops || r->unknown) {
+		r->util_note = r->flops ? "lower bound FLOPs: some ops have no cost" : "FLOPs unknown";
+		return;
+	}
+	if (r->costed_kernel_ns <= 0) {
+		r->util_note = "no attributed kernel time";
+		return;
+	}
+	double secs = (double)r->costed_kernel_ns * 1e-9;
+	r->has_util = 1;
+	r->flops_per_s = tlc_count__to_double(&g->flops) / secs;
+	r->bytes_per_s = r->bytes ? tlc_count__to_double(&g->bytes) / secs : -1;
+	int d = ceil->dtype_forced >= 0 ? ceil->dtype_forced : g->pdtype;
+	double peak = d >= 0 ? ceil->dev.peak_flops[d] : 0;
+	r->peak_dtype = d >= 0 ? tlc_peak_dtype_name((tlc_peak_dtype)d) : NULL;
+	r->peak_share = peak > 0 ? r->flops_per_s / peak : -1;
+	r->bw_share = r->bytes_per_s >= 0 && ceil->dev.mem_bw > 0 ? r->bytes_per_s / ceil->dev.mem_bw : -1;
+	if (r->peak_share > 1 || r->bw_share > 1)
+		r->util_note = "above 100%: less kernel time than the work needs at peak: a kernel that "
+		               "serves several ops (attributed to one), a fused launch, traffic below the "
+		               "ideal (cache reuse) for bytes, or a peak below the device's";
+	else if (peak <= 0)
+		r->util_note = g->pdtype == -2 ? "mixed dtypes: no single peak" : "no peak for this dtype";
+}
+
+int tlc_profile_build_util(tlc_profile **out, const tlc_eval *ev, const tlc_join *j,
+                           const tlc_profile_options *opts, const tlc_ceilings *c)
+{
+	if (!out || !ev || !c)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and ceilings",
+		                      "tlc_profile_build_util: NULL argument");
+	if (!j || !tlc_join_get_summary(j)->gate_passed)
+		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",
+		                      "join device time first (`tlcost join`) on a capture whose join "
+		                      "attributes at least the gate share of kernel time in forward and backward",
+		                      j ? "the device-time join did not pass the attribution gate"
+		                        : "no device-time join ran");
+	tlc_rep_ceil ceil;
+	int rc = tlc_rep__resolve(&ceil, ev, c);
+	if (rc < 0)
+		return rc;
+	tlc_profile *p;
+	if ((rc = tlc_profile_build_joined(&p, ev, j, opts)) < 0)
+		return rc;
+	for (size_t i = 0; i < p->n; i++)
+		row_util(p, &p->g[i], &ceil);
+	p->util = 1;
+	p->ceil = ceil;
+	*out = p;
+	return 0;
+}
+
+int tlc_profile__util(const tlc_profile *prof) { return prof->util; }
+const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof) { return &prof->ceil; }
 
 int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_options *opts)
 {

@@ -67,6 +67,8 @@ const tlc_profile_options *tlc_profile__options(const tlc_profile *prof);
 const tlc_eval *tlc_profile__eval(const tlc_profile *prof);
 int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
+int tlc_profile__util(const tlc_profile *prof);
+const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof);
 
 /** One device as a JSON object. */
 void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);

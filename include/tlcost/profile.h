@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "eval.h"
+#include "devices.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +27,8 @@ extern "C" {
 typedef enum tlc_profile_by {
 	TLC_PROFILE_BY_OP = 0,
 	TLC_PROFILE_BY_TYPE,
-	TLC_PROFILE_BY_MODULE
+	TLC_PROFILE_BY_MODULE,
+	TLC_PROFILE_BY_ARGS  /* op name, input shapes and dtypes (TraceLens's "unique args") */
 } tlc_profile_by;
 
 typedef enum tlc_profile_sort {
@@ -73,6 +75,16 @@ typedef struct tlc_profile_row {
 	int has_costed_time;
 	int64_t costed_device_ns, costed_kernel_ns;
 	int64_t group;             /* ambiguous group id (tlc_join_group), else -1 */
+	/* Attributed kernel utilization (tlc_profile_build_util only; never
+	 * "measured FLOPs", never MFU): the row's exact FLOPs and bytes over its
+	 * costed kernel time, where the gate passed for every phase of the row.
+	 * has_util 0: util_note says why not. Shares are < 0 when the device
+	 * has no peak for the row's dtype (or its ops mix dtypes). */
+	int has_util;
+	double flops_per_s, bytes_per_s; /* bytes_per_s < 0 when bytes unknown */
+	double peak_share, bw_share;     /* achieved / peak, 1.0 = 100% */
+	const char *peak_dtype;          /* "bf16", ...; NULL when none */
+	const char *util_note;           /* refusal, or the cause of a share above 100% */
 } tlc_profile_row;
 
 /** How the rows' costed kernel time adds up (exact, integer ns): every
@@ -103,6 +115,14 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 int tlc_profile_build_joined(tlc_profile **out, const tlc_eval *ev, const struct tlc_join *j,
                              const tlc_profile_options *opts);
 void tlc_profile_free(tlc_profile *prof);
+struct tlc_ceilings;
+/** tlc_profile_build_joined with attributed kernel utilization per row
+ *  against the ceilings c (as the roofline resolves them: a preset, the
+ *  input's device, or user peaks). Refused (TLC_EREFUSED,
+ *  kernel_utilization_requires_device_join) when j is NULL or did not pass
+ *  its gate; the ceilings' errors otherwise (roofline_device_missing, ...). */
+int tlc_profile_build_util(tlc_profile **out, const tlc_eval *ev, const struct tlc_join *j,
+                           const tlc_profile_options *opts, const struct tlc_ceilings *c);
 /** Rows shown (after top); tlc_profile_hidden_rows says how many were cut. */
 size_t tlc_profile_row_count(const tlc_profile *prof);
 const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i);
