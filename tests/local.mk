@@ -295,5 +295,5 @@ EXTRA_DIST += tests/save_stale_temp.sh
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # ---- rollup: device time on the costed row, the join as an overlay (issue 25 items 1, 4, 5; issue 24 item 1) ----
-TESTS += tests/rollup_real.sh
-EXTRA_DIST += tests/rollup_real.sh tests/rollup_check.py
+TESTS += tests/rollup_real.sh tests/rollup_util.sh
+EXTRA_DIST += tests/rollup_real.sh tests/rollup_util.sh tests/rollup_check.py

@@ -18,6 +18,13 @@ one JSON object:
   nested in a counted op (aten::linear in an eager model), this is exactly
   the costed kernel time of its profile row.
 
+- linear_groups: the aten::linear ops grouped by their raw `Input Dims`
+  and `Input type` (TraceLens's unique args), each with its call count, its
+  FLOPs from docs/rules.md (`linear`: prod(input[:-1]) * in * out MACs, 2
+  FLOPs each, plus one add per output element with a bias) and the kernel
+  time launched under its ops: the numerator and denominator of its
+  attributed kernel utilization (flops / kernel_ns / 1000 = TFLOP/s).
+
 Usage: rollup_check.py TRACE [NAME...]
 """
 import json
@@ -43,7 +50,8 @@ def main():
             ext = args.get("External id", args.get("external id"))
             ops.append({"name": name, "tid": e["tid"], "s": us_to_ns(e["ts"]),
                         "e": us_to_ns(e["ts"]) + us_to_ns(e["dur"]), "ext": ext,
-                        "i": len(ops)})
+                        "i": len(ops), "dims": args.get("Input Dims"),
+                        "types": args.get("Input type"), "lin_ns": 0})
         elif cat == "user_annotation" and name.startswith("Optimizer.step#"):
             opt_spans.append((e["tid"], us_to_ns(e["ts"]), us_to_ns(e["ts"]) + us_to_ns(e["dur"])))
         elif cat in ("cuda_runtime", "Runtime", "cuda_driver"):
@@ -103,9 +111,29 @@ def main():
             if cur["name"] in under and cur["name"] not in seen:
                 under[cur["name"]] += d
                 seen.add(cur["name"])
+            if cur["name"] == "aten::linear":
+                cur["lin_ns"] += d
             cur = cur["parent"]
+    groups = {}
+    for o in ops:
+        if o["name"] != "aten::linear" or not o["dims"]:
+            continue
+        x, w = o["dims"][0], o["dims"][1]
+        m = 1
+        for v in x[:-1]:
+            m *= v
+        k, n = x[-1], w[0]
+        bias = len(o["dims"]) > 2 and bool(o["dims"][2])
+        key = json.dumps([o["dims"], o["types"]])
+        g = groups.setdefault(key, {"dims": o["dims"], "types": o["types"], "count": 0,
+                                    "flops": 0, "kernel_ns": 0})
+        g["count"] += 1
+        g["flops"] += 2 * m * k * n + (m * n if bias else 0)
+        g["kernel_ns"] += o["lin_ns"]
     json.dump({"path": "correlation" if correlation else "containment", "kernel_ns": kernel_ns,
-               "attributed_ns": attributed_ns, "under_ns": under}, sys.stdout, indent=1,
+               "attributed_ns": attributed_ns, "under_ns": under,
+               "linear_groups": sorted(groups.values(), key=lambda g: -g["flops"])},
+              sys.stdout, indent=1,
               sort_keys=True)
     print()
 
