@@ -16,7 +16,8 @@ static void help(FILE *out)
 	        "only after a device-time join.\n\n"
 	        "  --by B      op (one row per op), type (default), module, or args (op name,\n"
 	        "              input shapes and dtypes: TraceLens's unique args)\n"
-	        "  --sort S    flops (default), bytes, intensity, time or count, descending\n"
+	        "  --sort S    flops (default), bytes, intensity, time, count or headroom\n"
+	        "              (recoverable time, with --utilization), descending\n"
 	        "  --top K     rows to show (default 25; 0 = all)\n"
 	        "  --phase P   forward, backward, optimizer, other or all (default)\n"
 	        "  --device-time  require per-op device time: refused\n"
@@ -42,8 +43,8 @@ static int parse_by(tlc_profile_by *out, const char *v)
 
 static int parse_sort(tlc_profile_sort *out, const char *v)
 {
-	static const char *const n[] = { "flops", "bytes", "intensity", "time", "count" };
-	for (int k = 0; k < 5; k++)
+	static const char *const n[] = { "flops", "bytes", "intensity", "time", "count", "headroom" };
+	for (int k = 0; k < 6; k++)
 		if (strcmp(v, n[k]) == 0) {
 			*out = (tlc_profile_sort)k;
 			return 0;
@@ -73,7 +74,8 @@ static int on_opt(cli_ctx *ctx, int id, const char *v, void *payload)
 		       : cli_usage_error(ctx, "--by must be op, type, module or args");
 	case O_SORT:
 		return parse_sort(&a->o.sort, v) == 0 ? 0
-		       : cli_usage_error(ctx, "--sort must be flops, bytes, intensity, time or count");
+		       : cli_usage_error(ctx, "--sort must be flops, bytes, intensity, time, count or "
+		                              "headroom (with --utilization)");
 	case O_TOP:
 		return ra_size(&a->o.top, v) == 0 ? 0
 		       : cli_usage_error(ctx, "--top needs a count >= 0, got '%s'", v);
@@ -102,6 +104,10 @@ int tool_profile(cli_ctx *ctx)
 	if (rc) {
 		tlc_devices_free(a.rc.devs);
 		return rc < 0 ? 0 : rc;
+	}
+	if (a.o.sort == TLC_SORT_HEADROOM && !a.util) {
+		tlc_devices_free(a.rc.devs);
+		return cli_usage_error(ctx, "--sort headroom needs --utilization");
 	}
 	tlc_eval *ev;
 	if ((rc = cli_load(ctx, file, 1, &ev)) != 0) {

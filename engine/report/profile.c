@@ -61,6 +61,7 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	g->pub.key = tlc_arena__strdup(&p->ar, key);
 	g->pub.intensity = -1;
 	g->pub.group = -1;
+	g->pub.recoverable_ns = -1;
 	g->pdtype = -3; /* no op yet */
 	g->sort = p->opts.sort;
 	g->order = p->n;
@@ -236,6 +237,7 @@ static int cmp_group(const void *x, const void *y)
 	case TLC_SORT_INTENSITY: c = cmp_u(a->pub.intensity, b->pub.intensity); break;
 	case TLC_SORT_TIME: c = cmp_u((double)a->pub.time_ns, (double)b->pub.time_ns); break;
 	case TLC_SORT_COUNT: c = cmp_u((double)a->pub.count, (double)b->pub.count); break;
+	case TLC_SORT_HEADROOM: c = cmp_u(a->pub.recoverable_ns, b->pub.recoverable_ns); break;
 	default: c = -tlc_count__cmp(&a->flops, &b->flops); break;
 	}
 	return c ? c : (a->order > b->order) - (a->order < b->order);
@@ -281,6 +283,7 @@ static void row_util(const tlc_profile *p, pgroup *g, const tlc_rep_ceil *ceil)
 	}
 	double secs = (double)r->costed_kernel_ns * 1e-9;
 	r->has_util = 1;
+	r->recoverable_ns = -1;
 	r->flops_per_s = tlc_count__to_double(&g->flops) / secs;
 	r->bytes_per_s = r->bytes ? tlc_count__to_double(&g->bytes) / secs : -1;
 	int d = ceil->dtype_forced >= 0 ? ceil->dtype_forced : g->pdtype;
@@ -288,6 +291,13 @@ static void row_util(const tlc_profile *p, pgroup *g, const tlc_rep_ceil *ceil)
 	r->peak_dtype = d >= 0 ? tlc_peak_dtype_name((tlc_peak_dtype)d) : NULL;
 	r->peak_share = peak > 0 ? r->flops_per_s / peak : -1;
 	r->bw_share = r->bytes_per_s >= 0 && ceil->dev.mem_bw > 0 ? r->bytes_per_s / ceil->dev.mem_bw : -1;
+	if (peak > 0) {
+		double roof = tlc_count__to_double(&g->flops) / peak;
+		if (r->bytes && ceil->dev.mem_bw > 0 && tlc_count__to_double(&g->bytes) / ceil->dev.mem_bw > roof)
+			roof = tlc_count__to_double(&g->bytes) / ceil->dev.mem_bw;
+		double rec = (double)r->costed_kernel_ns - roof * 1e9;
+		r->recoverable_ns = rec > 0 ? rec : 0;
+	}
 	if (r->peak_share > 1 || r->bw_share > 1)
 		r->util_note = "above 100%: less kernel time than the work needs at peak: a kernel that "
 		               "serves several ops (attributed to one), a fused launch, traffic below the "
@@ -317,6 +327,12 @@ int tlc_profile_build_util(tlc_profile **out, const tlc_eval *ev, const tlc_join
 		return rc;
 	for (size_t i = 0; i < p->n; i++)
 		row_util(p, &p->g[i], &ceil);
+	if (p->opts.sort == TLC_SORT_HEADROOM && p->n > 1) { /* known only now */
+		qsort(p->g, p->n, sizeof *p->g, cmp_group);
+		p->roll.hidden_ns = 0;
+		for (size_t i = p->shown; i < p->n; i++)
+			p->roll.hidden_ns += p->g[i].pub.costed_kernel_ns;
+	}
 	p->util = 1;
 	p->ceil = ceil;
 	*out = p;

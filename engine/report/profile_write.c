@@ -24,7 +24,7 @@ static void text_pct(FILE *out, double share)
 static void text_util(FILE *out, const tlc_profile_row *r)
 {
 	if (!r->has_util) {
-		fprintf(out, " %8s %6s %7s %6s %1s", "-", "-", "-", "-", r->util_note ? "?" : "");
+		fprintf(out, " %8s %6s %7s %6s %1s %9s", "-", "-", "-", "-", r->util_note ? "?" : "", "-");
 		return;
 	}
 	fprintf(out, " %8.2f", r->flops_per_s / 1e12);
@@ -35,12 +35,16 @@ static void text_util(FILE *out, const tlc_profile_row *r)
 		fprintf(out, " %7s", "-");
 	text_pct(out, r->bw_share);
 	fprintf(out, " %1s", r->peak_share > 1 || r->bw_share > 1 ? "!" : "");
+	if (r->recoverable_ns >= 0)
+		fprintf(out, " %9.3f", r->recoverable_ns / 1e6);
+	else
+		fprintf(out, " %9s", "-");
 }
 
 static const char *sort_name(tlc_profile_sort s)
 {
-	static const char *const n[] = { "flops", "bytes", "intensity", "time", "count" };
-	return (unsigned)s < 5 ? n[s] : "flops";
+	static const char *const n[] = { "flops", "bytes", "intensity", "time", "count", "headroom" };
+	return (unsigned)s < 6 ? n[s] : "flops";
 }
 
 static const char *phase_label(int phase)
@@ -132,7 +136,7 @@ static void write_text(FILE *out, const tlc_profile *p)
 	if (costed)
 		fprintf(out, " %12s", "costed krn ms");
 	if (util)
-		fprintf(out, " %8s %6s %7s %6s %1s", "TFLOP/s", "%peak", "TB/s", "%bw", "");
+		fprintf(out, " %8s %6s %7s %6s %1s %9s", "TFLOP/s", "%peak", "TB/s", "%bw", "", "recov ms");
 	fprintf(out, "  %s\n", o->by == TLC_PROFILE_BY_MODULE ? "module" : "op");
 	for (size_t i = 0; i < tlc_profile_row_count(p); i++)
 		text_row(out, tlc_profile_row_at(p, i), time, dev, costed, util);
@@ -152,7 +156,10 @@ static void write_text(FILE *out, const tlc_profile *p)
 		      "join passed its gate for the row's phases; %peak of the device's dense peak for\n"
 		      "the row's dtype, %bw of its memory bandwidth; ! = above 100%: less kernel time\n"
 		      "than the work needs at peak (a kernel serving several ops, a fused launch,\n"
-		      "traffic below ideal); ? = not computed (--format json gives why)\n", out);
+		      "traffic below ideal); ? = not computed (--format json gives why)\n"
+		      "recov ms: recoverable time, a HYPOTHESIS: costed kernel time minus the time at\n"
+		      "the roof with ideal traffic, max(FLOPs/peak, bytes/bandwidth); an upper bound\n"
+		      "on what a fix could save (--sort headroom ranks by it: look at the top first)\n", out);
 	if (util) {
 		const tlc_rep_ceil *c = tlc_profile__ceil(p);
 		fprintf(out, "device: %s (%s, %s; from %s)\n", c->dev.id ? c->dev.id : "(user ceilings)",
@@ -212,6 +219,10 @@ static void json_row(yajl_gen g, const tlc_profile_row *r, int time, int dev, in
 			else
 				tlc_jsonw__knull(g, "peak_dtype");
 			tlc_jsonw__kbool(g, "above_100", r->peak_share > 1 || r->bw_share > 1);
+			if (r->recoverable_ns >= 0)
+				tlc_jsonw__kreal(g, "recoverable_ns_hypothesis", r->recoverable_ns);
+			else
+				tlc_jsonw__knull(g, "recoverable_ns_hypothesis");
 		}
 		if (r->util_note)
 			tlc_jsonw__kstr(g, "note", r->util_note);
@@ -344,7 +355,8 @@ static void write_util_csv(FILE *out, const tlc_profile *p)
 	if (args)
 		fputs(",Input Dims,Input type", out);
 	fputs(",operation_count,GFLOPS,Data Moved (MB),FLOPS/Byte,Kernel Time (\xc2\xb5s)_sum,"
-	      "TFLOPS/s,TB/s,peak_dtype,pct_of_peak,pct_of_bw,flops,bytes,costed_kernel_ns,note\n", out);
+	      "TFLOPS/s,TB/s,peak_dtype,pct_of_peak,pct_of_bw,flops,bytes,costed_kernel_ns,"
+	      "recoverable_ns_hypothesis,note\n", out);
 	for (size_t i = 0; i < tlc_profile_row_count(p); i++) {
 		const tlc_profile_row *r = tlc_profile_row_at(p, i);
 		char name[512];
@@ -382,6 +394,9 @@ static void write_util_csv(FILE *out, const tlc_profile *p)
 			fprintf(out, "%.4f", r->bw_share * 100);
 		fprintf(out, ",%s,%s,%lld,", r->flops ? r->flops : "", r->bytes ? r->bytes : "",
 		        (long long)r->costed_kernel_ns);
+		if (r->has_util && r->recoverable_ns >= 0)
+			fprintf(out, "%.0f", r->recoverable_ns);
+		fputc(',', out);
 		tlc_textw__csv(out, r->util_note ? r->util_note : "", 0);
 		fputc('\n', out);
 	}

@@ -36,7 +36,8 @@ typedef enum tlc_profile_sort {
 	TLC_SORT_BYTES,
 	TLC_SORT_INTENSITY,
 	TLC_SORT_TIME,   /* instrumented host time */
-	TLC_SORT_COUNT
+	TLC_SORT_COUNT,
+	TLC_SORT_HEADROOM /* recoverable time (tlc_profile_build_util only) */
 } tlc_profile_sort;
 
 struct tlc_join;
@@ -85,6 +86,12 @@ typedef struct tlc_profile_row {
 	double peak_share, bw_share;     /* achieved / peak, 1.0 = 100% */
 	const char *peak_dtype;          /* "bf16", ...; NULL when none */
 	const char *util_note;           /* refusal, or the cause of a share above 100% */
+	/* Headroom (a HYPOTHESIS, like every roofline verdict): costed kernel
+	 * time minus the time at the roof with ideal traffic, max(FLOPs / peak,
+	 * bytes / bandwidth); an upper bound on what a fix could save. 0 when
+	 * the row is at or above its roof; < 0 when it cannot be given (no
+	 * utilization, or no peak for the row's dtype). */
+	double recoverable_ns;
 } tlc_profile_row;
 
 /** How the rows' costed kernel time adds up (exact, integer ns): every
