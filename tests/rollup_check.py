@@ -23,7 +23,9 @@ one JSON object:
   FLOPs from docs/rules.md (`linear`: prod(input[:-1]) * in * out MACs, 2
   FLOPs each, plus one add per output element with a bias) and the kernel
   time launched under its ops: the numerator and denominator of its
-  attributed kernel utilization (flops / kernel_ns / 1000 = TFLOP/s).
+  attributed kernel utilization (flops / kernel_ns / 1000 = TFLOP/s), and its
+  ideal bytes (docs/cost-contract.md: every input read once, the output
+  written once, at the dtype's element size).
 
 Usage: rollup_check.py TRACE [NAME...]
 """
@@ -129,6 +131,17 @@ def main():
                                     "flops": 0, "kernel_ns": 0})
         g["count"] += 1
         g["flops"] += 2 * m * k * n + (m * n if bias else 0)
+        # ideal traffic: every input read once, the output ([..., out], the
+        # input's dtype) written once
+        size = {"c10::BFloat16": 2, "c10::Half": 2, "float": 4, "double": 8}
+        nbytes = 0
+        for d, t in zip(o["dims"], o["types"]):
+            if d:
+                e = 1
+                for v in d:
+                    e *= v
+                nbytes += e * size.get(t, 0)
+        g["bytes"] = g.get("bytes", 0) + nbytes + m * n * size.get(o["types"][0], 0)
         g["kernel_ns"] += o["lin_ns"]
     json.dump({"path": "correlation" if correlation else "containment", "kernel_ns": kernel_ns,
                "attributed_ns": attributed_ns, "under_ns": under,

@@ -8,7 +8,11 @@
 # `costed_kernel_ns` exactly; `TFLOPS/s` must be flops / ns / 1000 (410.083
 # for that group) within 1e-6 relative, `TB/s` bytes / ns / 1000, and
 # `pct_of_peak` 100 x TFLOP/s over the b200 preset's bf16 peak (read from
-# `tlcost devices`, 2250 TFLOP/s: 18.2259%). On a trace whose join fails
+# `tlcost devices`, 2250 TFLOP/s: 18.2259%); the ideal bytes (inputs read
+# once, output written once: 36 x 2 x (888*2880 + 640*2880 + 640 + 888*640)
+# = 357,811,200) exactly, and the recoverable time (a hypothesis) = ns -
+# max(flops / bf16 peak, bytes / 8 TB/s) within 1 ns (287,423 - 52,385.46 =
+# 235,037.54 ns). On a trace whose join fails
 # its gate (tl_mi300_sglang_qwen3_decode) --utilization is refused with
 # kernel_utilization_requires_device_join, exit 1. Before this change
 # --utilization and --by args did not exist (usage error). Skips (77) when
@@ -56,13 +60,20 @@ for g in want:
     rate = g["flops"] / g["kernel_ns"] / 1000.0
     if abs(float(r["TFLOPS/s"]) - rate) > 1e-6 * rate:
         bad.append("%s: TFLOPS/s %s, want %.9g" % (dims, r["TFLOPS/s"], rate))
-    tbs = int(r["bytes"]) / g["kernel_ns"] / 1000.0
+    if int(r["bytes"]) != g["bytes"]:
+        bad.append("%s: bytes %s, want %d" % (dims, r["bytes"], g["bytes"]))
+    tbs = g["bytes"] / g["kernel_ns"] / 1000.0
+    bw = peak["mem_bw_bytes_per_s"]
+    rec = g["kernel_ns"] - max(g["flops"] / bf16, g["bytes"] / bw) * 1e9
+    if abs(float(r["recoverable_ns_hypothesis"]) - max(rec, 0)) > 1:
+        bad.append("%s: recoverable %s ns, want %.0f" % (dims, r["recoverable_ns_hypothesis"], rec))
     if abs(float(r["TB/s"]) - tbs) > 1e-6 * tbs:
         bad.append("%s: TB/s %s, want %.9g" % (dims, r["TB/s"], tbs))
     pct = 100 * rate * 1e12 / bf16
     if r["peak_dtype"] != "bf16" or abs(float(r["pct_of_peak"]) - pct) > 1e-4:
         bad.append("%s: %s %s%%, want bf16 %.4f%%" % (dims, r["peak_dtype"], r["pct_of_peak"], pct))
-    print("%s %s x%d: %.3f TFLOP/s, %.4f%% of bf16 peak" % (dims, types, g["count"], rate, pct))
+    print("%s %s x%d: %.3f TFLOP/s, %.4f%% of bf16 peak, %.0f ns recoverable" % (
+          dims, types, g["count"], rate, pct, rec))
 for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
