@@ -75,7 +75,7 @@ static int run(cli_ctx *ctx, args *a)
 		return rc;
 	tlc_roofline *rl;
 	a->o.ceilings = a->rc.c;
-	if (tlc_roofline_build(&rl, ev, &a->o) < 0) {
+	if (tlc_roofline_build_joined(&rl, ev, ctx->join, &a->o) < 0) {
 		rc = cli_fail(ctx);
 		cli_unload(ctx, ev);
 		return rc;

@@ -65,7 +65,7 @@ int tool_tree(cli_ctx *ctx)
 	if ((rc = cli_load(ctx, file, 1, &ev)) != 0)
 		return rc;
 	tlc_tree *t;
-	rc = tlc_tree_build(&t, ev, &o);
+	rc = tlc_tree_build_joined(&t, ev, ctx->join, &o);
 	if (rc == 0) {
 		rc = tlc_write_tree(stdout, t, ctx->format);
 		tlc_tree_free(t);

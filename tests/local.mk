@@ -341,3 +341,6 @@ TESTS += tests/test_annotate
 tests_test_annotate_SOURCES = tests/test_annotate.c
 tests_test_annotate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_annotate_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# ---- rollup: device time on the costed row, the join as an overlay (issue 25 items 1, 4, 5; issue 24 item 1) ----
+TESTS += tests/rollup_real.sh tests/rollup_util.sh
+EXTRA_DIST += tests/rollup_real.sh tests/rollup_util.sh tests/rollup_check.py

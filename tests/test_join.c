@@ -118,6 +118,52 @@ static void nested_ops(void **state)
 	assert_int_equal(tlc_join_counted_kernel_ns(f->j, (size_t)counted), 30000);
 }
 
+/* The join is an overlay (issue 24 item 1): the evaluation's rows carry a
+ * join's device time only while that join is attached. Two joins of one
+ * eval: rows read the newest; freeing the older leaves the newest's; freeing
+ * the newest leaves none (TLC_ATTR_NONE, no flag). The profile given the
+ * join puts the addmm's 30 us kernel (30,000 ns, from the trace) on the
+ * costed row aten::linear, and the roll-up adds up: 30,000 ns in the rows +
+ * 0 not on a costed op = 30,000 attributed. */
+static void overlay_attach_detach(void **state)
+{
+	fx *f = *state;
+	join(f, TRACE(OPX("aten::linear", 1, 0, 100, 1,
+	                  ",\"Input Dims\":[[4,8],[16,8],[16]],\"Input type\":[\"float\",\"float\",\"float\"]")
+	              OP("aten::addmm", 1, 10, 50, 2) RT(1, 20, 500, 2) K("gemm", 1000, 30, 500)), 0);
+	size_t in = row_named(f, "aten::addmm"), out = row_named(f, "aten::linear");
+	tlc_profile_options po = { sizeof po, TLC_PROFILE_BY_TYPE, TLC_SORT_FLOPS, 0, -1 };
+	tlc_profile *p;
+	assert_int_equal(tlc_profile_build_joined(&p, f->ev, f->j, &po), 0);
+	assert_int_equal(tlc_profile_row_count(p), 1); /* addmm is nested: not a row */
+	const tlc_profile_row *r = tlc_profile_row_at(p, 0);
+	assert_string_equal(r->key, "aten::linear");
+	assert_int_equal(r->kernel_time_ns, 0);
+	assert_int_equal(r->costed_kernel_ns, 30000);
+	tlc_profile_rollup ro = TLC_PROFILE_ROLLUP_INIT;
+	assert_int_equal(tlc_profile_rollup_get(p, &ro), 0);
+	assert_int_equal(ro.rows_ns, 30000);
+	assert_int_equal(ro.not_op_ns, 0);
+	assert_int_equal(ro.joined_ns, 30000);
+	tlc_profile_free(p);
+	tlc_join *j2;
+	assert_int_equal(tlc_join_run(&j2, f->ev, NULL), 0);
+	tlc_join_free(f->j); /* the older: the newest stays attached */
+	f->j = NULL;
+	tlc_op_row g = TLC_OP_ROW_INIT;
+	assert_int_equal(tlc_eval_op_get(f->ev, in, &g), 0);
+	assert_int_equal(g.attribution, TLC_ATTR_ATTRIBUTED);
+	assert_int_equal(g.kernel_time_ns, 30000);
+	assert_int_equal(tlc_eval_op_get(f->ev, out, &g), 0);
+	assert_int_equal(g.attribution, TLC_ATTR_UNATTRIBUTED);
+	tlc_join_free(j2);
+	tlc_op_row h = TLC_OP_ROW_INIT;
+	assert_int_equal(tlc_eval_op_get(f->ev, in, &h), 0);
+	assert_int_equal(h.attribution, TLC_ATTR_NONE);
+	assert_int_equal(h.row_flags, 0);
+	assert_int_equal(h.kernel_time_ns, 0);
+}
+
 /* Wrapper rows are structural (not_applicable) but stay op rows: a kernel
  * launched by the evaluate_function wrapper itself (between its children)
  * is the wrapper's, one launched inside aten::mm is mm's, and one launched
@@ -895,6 +941,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(nested_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(overlay_attach_detach, setup, teardown),
 		cmocka_unit_test_setup_teardown(wrappers_own_launches, setup, teardown),
 		cmocka_unit_test_setup_teardown(gate_counts_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(wrapper_under_op, setup, teardown),

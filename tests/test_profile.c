@@ -3,8 +3,9 @@
  * device-time columns only when a join filled them. Expected numbers are
  * derived by hand from the fixture rules (tests/report_fixture.h). */
 #include "report_fixture.h"
-#include "eval.h" /* tlc_eval__rows_mut: the test plays the join */
+#include "eval.h" /* tlc_eval__attach_overlay: the test plays the join */
 #include "rows.h"
+#include "overlay.h"
 #include "rows_util.h"
 
 /*   0 gemm 2x3x4 fwd  "a": 48 FLOPs; bytes (6 + 12) * 4 + 8 * 4 = 104; 100 ns
@@ -113,9 +114,10 @@ static void test_time_label_and_device_columns(void **state)
 		if (test_op_id(e->ev, i) == 0)
 			row0 = i;
 	assert_true(row0 != SIZE_MAX);
-	tlc_rows *rows = tlc_eval__rows_mut(e->ev); /* no device time, then op 0's */
-	assert_int_equal(tlc_rows__times_reset(rows, 0), 0);
-	assert_int_equal(tlc_rows__times_add(rows, row0, 1000, 900), 0);
+	tlc_overlay ov; /* no device time, then op 0's */
+	assert_int_equal(tlc_overlay__init(&ov, tlc_eval__allocator(e->ev), tlc_eval_op_count(e->ev), 0), 0);
+	assert_int_equal(tlc_overlay__add(&ov, row0, 1000, 900), 0);
+	tlc_eval__attach_overlay(e->ev, &ov);
 	p = build(e->ev, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1);
 	char *json = NULL;
 	FX_CAPTURE(txt, tlc_write_profile(out, p, TLC_FORMAT_TEXT));
@@ -128,6 +130,8 @@ static void test_time_label_and_device_columns(void **state)
 	free(txt);
 	free(json);
 	tlc_profile_free(p);
+	tlc_eval__attach_overlay(e->ev, NULL);
+	tlc_overlay__free(&ov);
 }
 
 static void test_report_api(void **state)

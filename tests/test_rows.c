@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "rows.h"
+#include "overlay.h"
 
 #include "failing_alloc.h"
 
@@ -186,9 +187,9 @@ static void test_rows_roundtrip(void **state)
 	assert_int_equal(f.live, 0);
 }
 
-/* Device time: reset available -> unattributed with the flag; an add on
+/* Device time (the join's overlay of the rows): init available -> unattributed with the flag; an add on
  * row 1 (5 + INT64_MAX saturates to INT64_MAX); ambiguous does not
- * override attributed; reset unavailable -> no flag, times gone. */
+ * override attributed; init unavailable -> no flag, times gone. */
 static void test_rows_times(void **state)
 {
 	(void)state;
@@ -201,27 +202,34 @@ static void test_rows_times(void **state)
 		tlc_op_row in = row_n(i, strs);
 		assert_int_equal(tlc_rows__push(&r, &in), 0);
 	}
-	assert_int_equal(tlc_rows__times_reset(&r, 1), 0);
-	assert_int_equal(tlc_rows__times_add(&r, 1, 5, 5), 0);
-	assert_int_equal(tlc_rows__times_add(&r, 1, INT64_MAX, 0), 0);
-	tlc_rows__times_ambiguous(&r, 1);
-	tlc_rows__times_ambiguous(&r, 2);
+	tlc_overlay ov;
+	assert_int_equal(tlc_overlay__init(&ov, &a, 3, 1), 0);
+	assert_int_equal(tlc_overlay__add(&ov, 1, 5, 5), 0);
+	assert_int_equal(tlc_overlay__add(&ov, 1, INT64_MAX, 0), 0);
+	tlc_overlay__ambiguous(&ov, 1);
+	tlc_overlay__ambiguous(&ov, 2);
 	tlc_op_row g;
 	tlc_rows__get(&r, 0, &g);
+	tlc_overlay__fill(&ov, 0, &g);
 	assert_int_equal(g.attribution, TLC_ATTR_UNATTRIBUTED);
 	assert_int_equal(g.row_flags, TLC_ROW_HAS_DEVICE_TIME);
 	assert_int_equal(g.device_time_ns, 0);
 	tlc_rows__get(&r, 1, &g);
+	tlc_overlay__fill(&ov, 1, &g);
 	assert_int_equal(g.attribution, TLC_ATTR_ATTRIBUTED);
 	assert_true(g.device_time_ns == INT64_MAX);
 	assert_int_equal(g.kernel_time_ns, 5);
 	tlc_rows__get(&r, 2, &g);
+	tlc_overlay__fill(&ov, 2, &g);
 	assert_int_equal(g.attribution, TLC_ATTR_AMBIGUOUS);
-	assert_int_equal(tlc_rows__times_reset(&r, 0), 0);
+	tlc_overlay__free(&ov);
+	assert_int_equal(tlc_overlay__init(&ov, &a, 3, 0), 0);
 	tlc_rows__get(&r, 1, &g);
+	tlc_overlay__fill(&ov, 1, &g);
 	assert_int_equal(g.attribution, TLC_ATTR_UNAVAILABLE);
 	assert_int_equal(g.row_flags, 0);
 	assert_int_equal(g.device_time_ns, 0);
+	tlc_overlay__free(&ov);
 	tlc_rows__free(&r);
 	assert_int_equal(f.live, 0);
 }

@@ -13,6 +13,7 @@
 #include "held.h"
 #include "comm.h"
 #include "rows.h"
+#include "overlay.h"
 #include "names.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
@@ -88,6 +89,9 @@ struct tlc_eval {
 	tlc_intern *intern;
 	tlc_input_info info;
 	int finished;
+	/* the device-time overlay of the latest join (owned by the join; the
+	 * eval's results are never written after they are final) */
+	const tlc_overlay *overlay;
 
 	tlc_densemap bits;   /* id>>6 -> id_bits (ids mostly ascend: an array) */
 	id_bits *last_bits;  /* cache of the last block looked up */
@@ -1644,9 +1648,11 @@ int tlc_eval_op_get(const tlc_eval *ev, size_t i, tlc_op_row *out)
 	uint32_t size = out->size;
 	if (size >= sizeof *out) {
 		tlc_rows__get(&ev->rows, i, out);
+		tlc_overlay__fill(ev->overlay, i, out);
 	} else {
 		tlc_op_row full;
 		tlc_rows__get(&ev->rows, i, &full);
+		tlc_overlay__fill(ev->overlay, i, &full);
 		memcpy(out, &full, size);
 	}
 	out->size = size;
@@ -1657,11 +1663,19 @@ const tlc_rows *tlc_eval__rows(const tlc_eval *ev) { return &ev->rows; }
 
 tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i)
 {
+	return tlc_eval__row_with(ev, ev->overlay, i);
+}
+
+tlc_op_row tlc_eval__row_with(const tlc_eval *ev, const tlc_overlay *ov, size_t i)
+{
 	tlc_op_row r;
 	tlc_rows__get(&ev->rows, i, &r);
+	tlc_overlay__fill(ov, i, &r);
 	return r;
 }
-tlc_rows *tlc_eval__rows_mut(tlc_eval *ev) { return &ev->rows; }
+
+void tlc_eval__attach_overlay(tlc_eval *ev, const tlc_overlay *ov) { ev->overlay = ov; }
+const tlc_overlay *tlc_eval__overlay(const tlc_eval *ev) { return ev->overlay; }
 
 /* ---- semi-private ---- */
 

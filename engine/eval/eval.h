@@ -86,13 +86,21 @@ int tlc_eval__add_device_gap(tlc_eval *ev, const char *cause, uint64_t records,
                              int64_t device_ns, const char *message, const char *remedy);
 /** The reader's accounting of the device records (tlc_eval_device_work). */
 void tlc_eval__set_device_work(tlc_eval *ev, const tlc_device_work *w);
-/** The kept rows, compact (rows.h); the join writes their device time
- *  through the mutable one (applications cannot write rows). */
+/** The kept rows, compact (rows.h), read-only: nothing writes them after
+ *  the evaluation (a join's device times are its overlay, overlay.h). */
 struct tlc_rows;
 const struct tlc_rows *tlc_eval__rows(const tlc_eval *ev);
-struct tlc_rows *tlc_eval__rows_mut(tlc_eval *ev);
-/** Kept row i (i < tlc_eval_op_count) as the public struct, by value. */
+/** Kept row i (i < tlc_eval_op_count) as the public struct, by value, with
+ *  the device-time fields of the attached overlay (none: TLC_ATTR_NONE). */
 tlc_op_row tlc_eval__row(const tlc_eval *ev, size_t i);
+/** Same, with the device-time fields of ov (NULL: none). */
+struct tlc_overlay;
+tlc_op_row tlc_eval__row_with(const tlc_eval *ev, const struct tlc_overlay *ov, size_t i);
+/** The overlay tlc_eval_op_get consults (the latest join's; the join
+ *  attaches its own when it ran and detaches it when it is freed). It is
+ *  a reference: the eval's results do not change. */
+void tlc_eval__attach_overlay(tlc_eval *ev, const struct tlc_overlay *ov);
+const struct tlc_overlay *tlc_eval__overlay(const tlc_eval *ev);
 
 /* ---- capture pairing (engine/input/capture_pair.c; docs/join.md) ---- */
 /** One replayed launch of a graph launch, as capture pairing placed it:

@@ -127,20 +127,8 @@ void tlc_rows__init(tlc_rows *r, const tlc_allocator *a)
 		tlc_col__init(col_at(r, k), a);
 }
 
-static void times_free(tlc_rows *r)
-{
-	if (!r->has_times)
-		return;
-	tlc_tcol__free(&r->device_ns, r->a);
-	tlc_tcol__free(&r->kernel_ns, r->a);
-	tlc_alloc__free(r->a, r->attribution);
-	r->attribution = NULL;
-	r->has_times = 0;
-}
-
 void tlc_rows__free(tlc_rows *r)
 {
-	times_free(r);
 	for (int k = 0; k < NCOLS; k++)
 		tlc_col__free(col_at(r, k), r->a);
 	tlc_alloc__free(r->a, r->kind);
@@ -252,14 +240,6 @@ void tlc_rows__get(const tlc_rows *r, size_t i, tlc_op_row *out)
 	out->end_ns = tlc_col__get(&r->end_ns, i);
 	out->thread = k->thread;
 	out->correlation = tlc_col__get(&r->correlation, i);
-	if (r->has_times) {
-		out->attribution = (tlc_attribution)r->attribution[i];
-		out->row_flags = out->attribution == TLC_ATTR_ATTRIBUTED ||
-		                 out->attribution == TLC_ATTR_AMBIGUOUS ||
-		                 out->attribution == TLC_ATTR_UNATTRIBUTED ? TLC_ROW_HAS_DEVICE_TIME : 0;
-		out->device_time_ns = tlc_tcol__get(&r->device_ns, i);
-		out->kernel_time_ns = tlc_tcol__get(&r->kernel_ns, i);
-	}
 }
 
 size_t tlc_rows__bytes(const tlc_rows *r)
@@ -268,56 +248,7 @@ size_t tlc_rows__bytes(const tlc_rows *r)
 	           r->kind_index.nslots * sizeof(tlc_hslot);
 	for (int k = 0; k < NCOLS; k++)
 		b += tlc_col__bytes(col_at((tlc_rows *)r, k));
-	if (r->has_times)
-		b += r->n * (2 * sizeof(uint32_t) + 1) + idmap_bytes(&r->device_ns.wide) +
-		     idmap_bytes(&r->kernel_ns.wide);
 	return b;
-}
-
-/* ---- device time of rows ---- */
-
-int tlc_rows__times_reset(tlc_rows *r, int available)
-{
-	times_free(r);
-	if (tlc_tcol__init(&r->device_ns, r->a, r->n) < 0) {
-		tlc_idmap__free(&r->device_ns.wide);
-		return TLC_ENOMEM;
-	}
-	if (tlc_tcol__init(&r->kernel_ns, r->a, r->n) < 0) {
-		tlc_tcol__free(&r->device_ns, r->a);
-		tlc_idmap__free(&r->kernel_ns.wide);
-		return TLC_ENOMEM;
-	}
-	r->attribution = tlc_alloc__malloc(r->a, r->n ? r->n : 1);
-	if (!r->attribution) {
-		tlc_tcol__free(&r->device_ns, r->a);
-		tlc_tcol__free(&r->kernel_ns, r->a);
-		return tlc_error__oom();
-	}
-	memset(r->attribution, available ? TLC_ATTR_UNATTRIBUTED : TLC_ATTR_UNAVAILABLE,
-	       r->n ? r->n : 1);
-	r->has_times = 1;
-	return 0;
-}
-
-static int64_t sat_add(int64_t acc, int64_t v)
-{
-	return v > INT64_MAX - acc ? INT64_MAX : acc + v;
-}
-
-int tlc_rows__times_add(tlc_rows *r, size_t i, int64_t device_ns, int64_t kernel_ns)
-{
-	if (tlc_tcol__set(&r->device_ns, i, sat_add(tlc_tcol__get(&r->device_ns, i), device_ns)) < 0 ||
-	    tlc_tcol__set(&r->kernel_ns, i, sat_add(tlc_tcol__get(&r->kernel_ns, i), kernel_ns)) < 0)
-		return tlc_error__oom();
-	r->attribution[i] = TLC_ATTR_ATTRIBUTED;
-	return 0;
-}
-
-void tlc_rows__times_ambiguous(tlc_rows *r, size_t i)
-{
-	if (r->attribution[i] != TLC_ATTR_ATTRIBUTED)
-		r->attribution[i] = TLC_ATTR_AMBIGUOUS;
 }
 
 /* ---- device records ---- */

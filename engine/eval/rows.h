@@ -10,9 +10,8 @@
  * are filled on demand (tlc_rows__get, tlc_devs__get); the join reads the
  * columns it needs directly through the inline getters.
  *
- * Device time of rows (written by the join, read by reports through the
- * eval's rows) lives here too, as 32-bit columns with the same exact
- * fallback: the reports read rows from the eval alone. */
+ * Device time of rows is not here: a join produces its own overlay
+ * (overlay.h) that reports receive beside the evaluation. */
 #ifndef TLC_ENGINE_ROWS_H
 #define TLC_ENGINE_ROWS_H
 
@@ -98,21 +97,16 @@ typedef struct tlc_rows {
 	tlc_hindex kind_index;  /* hash of a kind's bytes -> kinds */
 	/* parent holds the row's own id when it has none (read back as -1) */
 	tlc_col id, parent, module_call, host_ns, start_ns, end_ns, correlation;
-	/* device time (tlc_rows__times_reset): absent until a join ran */
-	int has_times;
-	/* a row has TLC_ROW_HAS_DEVICE_TIME when attributed, ambiguous or
-	 * unattributed (not when unavailable) */
-	tlc_tcol device_ns, kernel_ns;
-	uint8_t *attribution;   /* tlc_attribution per row */
 } tlc_rows;
 
 void tlc_rows__init(tlc_rows *r, const tlc_allocator *a);
 void tlc_rows__free(tlc_rows *r);
 /** Appends a row (its strings and cost must outlive the store; the device
- *  time fields are not read). 0, or TLC_ENOMEM with the error set and the
+ *  time fields are not read: they are the join's overlay's). 0, or TLC_ENOMEM with the error set and the
  *  store unchanged. */
 int tlc_rows__push(tlc_rows *r, const tlc_op_row *row);
-/** Fills *out (every field of the current layout; out->size is set). */
+/** Fills *out (every field of the current layout but the device-time ones,
+ *  which stay as TLC_OP_ROW_INIT has them; out->size is set). */
 void tlc_rows__get(const tlc_rows *r, size_t i, tlc_op_row *out);
 /** Bytes the store holds. */
 size_t tlc_rows__bytes(const tlc_rows *r);
@@ -130,24 +124,6 @@ static inline int64_t tlc_rows__parent(const tlc_rows *r, size_t i)
 static inline int64_t tlc_rows__correlation(const tlc_rows *r, size_t i)
 {
 	return tlc_col__get(&r->correlation, i);
-}
-
-/** Starts the device-time fields of every row afresh: zero times,
- *  attribution UNATTRIBUTED and TLC_ROW_HAS_DEVICE_TIME when available,
- *  else UNAVAILABLE without the flag. 0 or TLC_ENOMEM. */
-int tlc_rows__times_reset(tlc_rows *r, int available);
-/** Adds (saturating) device and kernel time to row i and marks it
- *  attributed (so it has device time, whatever the reset said). */
-int tlc_rows__times_add(tlc_rows *r, size_t i, int64_t device_ns, int64_t kernel_ns);
-/** Marks row i ambiguous unless it is attributed. */
-void tlc_rows__times_ambiguous(tlc_rows *r, size_t i);
-static inline int64_t tlc_rows__kernel_ns(const tlc_rows *r, size_t i)
-{
-	return r->has_times ? tlc_tcol__get(&r->kernel_ns, i) : 0;
-}
-static inline int64_t tlc_rows__device_ns(const tlc_rows *r, size_t i)
-{
-	return r->has_times ? tlc_tcol__get(&r->device_ns, i) : 0;
 }
 
 /* ---- device records ---- */

@@ -856,19 +856,21 @@ static void add_phase(tlc_join *j, int p, const tlc_jlaunch *l)
 	j->phases[p].present = 1;
 }
 
-/* Device time of the eval's rows (rows.h keeps it compact). */
-static int add_rows(tlc_join *j, tlc_rows *rows, const tlc_jlaunch *l)
+/* Device time of the rows, in the join's own overlay (overlay.h). */
+static int add_rows(tlc_join *j, const tlc_jlaunch *l)
 {
 	int64_t d = dur_of(j->devs, l->rec);
 	int kern = is_kernel(j->devs, l->rec);
 	if (l->status == TLC_ATTR_ATTRIBUTED)
-		return tlc_rows__times_add(rows, l->target, d, kern ? d : 0);
+		return tlc_overlay__add(&j->ov, l->target, d, kern ? d : 0);
 	if (l->status == TLC_ATTR_AMBIGUOUS) {
 		tlc_join_group *g = &j->groups[l->target];
 		g->launches++;
 		SAT_ADD(g->time_ns, d);
+		if (kern)
+			SAT_ADD(j->group_kernel[l->target], d);
 		for (size_t k = 0; k < g->nrows; k++)
-			tlc_rows__times_ambiguous(rows, g->rows[k]);
+			tlc_overlay__ambiguous(&j->ov, g->rows[k]);
 	}
 	return 0;
 }
@@ -1263,6 +1265,10 @@ static void known_cost(jctx *c)
 	}
 }
 
+/* Every attributed launch's time also lands on its costed row: the counted
+ * row its launching row rolls up to, else the launching row itself (an
+ * unknown op with no counted ancestor, or a row that is not an op). One
+ * pass over the launches, one walk per row (counted_of memoizes). */
 static int build_rollup(jctx *c)
 {
 	tlc_join *j = c->j;
@@ -1270,21 +1276,37 @@ static int build_rollup(jctx *c)
 	j->counted = tlc_alloc__malloc(c->a, n * sizeof *j->counted);
 	if (!j->counted)
 		return tlc_error__oom();
-	if (tlc_tcol__init(&j->rolled_kernel, c->a, n) < 0)
-		return TLC_ENOMEM;
-	j->has_rolled = 1;
 	for (size_t i = 0; i < c->nrows; i++)
 		j->counted[i] = CNT_UNKNOWN;
-	for (size_t i = 0; i < c->nrows; i++) {
-		int64_t k = counted_of(c, i), kn = tlc_rows__kernel_ns(c->rows, i);
-		if (k >= 0 && kn > 0) {
-			int64_t acc = tlc_tcol__get(&j->rolled_kernel, (size_t)k);
-			SAT_ADD(acc, kn);
-			if (tlc_tcol__set(&j->rolled_kernel, (size_t)k, acc) < 0)
-				return tlc_error__oom();
-		}
+	for (size_t i = 0; i < c->nrows; i++)
+		(void)counted_of(c, i);
+	for (size_t i = 0; i < j->nlaunches; i++) {
+		const tlc_jlaunch *l = &j->launches[i];
+		if (l->status != TLC_ATTR_ATTRIBUTED)
+			continue;
+		int64_t d = dur_of(c->devs, l->rec), k = is_kernel(c->devs, l->rec) ? d : 0;
+		size_t to = tlc_join__costed_row(j, l->target);
+		if (tlc_overlay__add_costed(&j->ov, to, d, k) < 0)
+			return tlc_error__oom();
+		if (tlc_eval__row_not_op(c->ev, to))
+			SAT_ADD(j->costed_not_op_kernel_ns, k);
+		else
+			SAT_ADD(j->costed_op_kernel_ns, k);
 	}
 	return 0;
+}
+
+size_t tlc_join__costed_row(const tlc_join *j, size_t i)
+{
+	int64_t k = counted_get(j, i);
+	return k >= 0 ? (size_t)k : i;
+}
+
+const tlc_overlay *tlc_join__overlay(const tlc_join *j) { return &j->ov; }
+
+int64_t tlc_join__group_kernel_ns(const tlc_join *j, size_t g)
+{
+	return j->group_kernel && g < j->ngroups ? j->group_kernel[g] : 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -1382,11 +1404,13 @@ static int join_body(jctx *c, unsigned flags)
 		return rc;
 	if ((rc = resolve_all(c)) < 0 || (rc = mark_not_op(c)) < 0)
 		return rc;
-	tlc_rows *rows = tlc_eval__rows_mut(c->ev);
-	if ((rc = tlc_rows__times_reset(rows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
+	if ((rc = tlc_overlay__init(&j->ov, c->a, c->nrows, j->sum.state != TLC_JOIN_UNAVAILABLE)) < 0)
 		return rc;
 	if ((rc = build_annotations(c)) < 0)
 		return rc;
+	j->group_kernel = tlc_alloc__calloc(c->a, j->ngroups ? j->ngroups : 1, sizeof *j->group_kernel);
+	if (!j->group_kernel)
+		return tlc_error__oom();
 	for (size_t i = 0; i < j->nlaunches; i++) {
 		int p = launch_phase(j, c->rows, &j->launches[i]), q;
 		add_summary(&j->sum, c->devs, &j->launches[i]);
@@ -1394,7 +1418,7 @@ static int join_body(jctx *c, unsigned flags)
 			add_annotated(j, q, &j->launches[i]);
 		else
 			add_phase(j, p, &j->launches[i]);
-		if ((rc = add_rows(j, rows, &j->launches[i])) < 0)
+		if ((rc = add_rows(j, &j->launches[i])) < 0)
 			return rc;
 	}
 	j->sum.ambiguous_groups = j->ngroups;
@@ -1460,6 +1484,8 @@ int tlc_join_run(tlc_join **out, tlc_eval *ev, const tlc_join_options *opts)
 		tlc_join_free(c.j);
 		return rc;
 	}
+	c.j->ev = ev;
+	tlc_eval__attach_overlay(ev, &c.j->ov); /* tlc_eval_op_get's device time */
 	*out = c.j;
 	return 0;
 }
@@ -1478,8 +1504,10 @@ void tlc_join_free(tlc_join *j)
 	tlc_alloc__free(a, j->groups);
 	tlc_alloc__free(a, j->group_rows);
 	tlc_alloc__free(a, j->counted);
-	if (j->has_rolled)
-		tlc_tcol__free(&j->rolled_kernel, a);
+	tlc_alloc__free(a, j->group_kernel);
+	if (j->ev && tlc_eval__overlay(j->ev) == &j->ov)
+		tlc_eval__attach_overlay(j->ev, NULL);
+	tlc_overlay__free(&j->ov);
 	tlc_alloc__free(a, j);
 }
 
@@ -1576,7 +1604,9 @@ int tlc_join_rollup(int64_t *counted, const tlc_join *j, size_t row)
 
 int64_t tlc_join_counted_kernel_ns(const tlc_join *j, size_t row)
 {
-	return j && row < j->nrows && j->has_rolled ? tlc_tcol__get(&j->rolled_kernel, row) : 0;
+	if (!j || row >= j->nrows || !j->counted || counted_get(j, row) != (int64_t)row)
+		return 0;
+	return tlc_overlay__costed_kernel_ns(&j->ov, row);
 }
 
 int tlc_join_require_device_time(const tlc_join *j)

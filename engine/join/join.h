@@ -6,6 +6,7 @@
 #include "tlcost/tlcost.h"
 #include "alloc.h"
 #include "rows.h"
+#include "overlay.h"
 
 /* One launch, compact: record indices (32 bits: rows.h caps the stores),
  * the op row or group by status, the cause of an unattributed one. */
@@ -24,6 +25,14 @@ typedef struct tlc_jlaunch {
 
 /** Launch i as the public struct. */
 tlc_join_launch tlc_join__launch(const tlc_join *j, size_t i);
+/** The join's per-row device times (never NULL for a join). */
+const tlc_overlay *tlc_join__overlay(const tlc_join *j);
+/** Costed row of row i (docs/cost-contract.md, "Costed row"): the nearest
+ *  ancestor-or-self whose class is known or zero_by_rule, else the row
+ *  itself (its cost is unknown, or it is not an op). */
+size_t tlc_join__costed_row(const tlc_join *j, size_t i);
+/** Kernel ns of ambiguous group g (0 when out of range). */
+int64_t tlc_join__group_kernel_ns(const tlc_join *j, size_t g);
 
 /** The JSON document of tlc_write_join (same schema and fields) without
  *  the per-launch rows: what a page embeds (tlc_html_write_input). */
@@ -46,8 +55,15 @@ struct tlc_join {
 	size_t *group_rows;      /* storage of every group's rows */
 	size_t nrows;            /* op rows of the eval */
 	uint32_t *counted;       /* per row: counted row index, or a marker (join.c) */
-	tlc_tcol rolled_kernel;  /* per row: kernel ns rolled into it (rows.h) */
-	int has_rolled;
+	/* the join's result per row: device time of the launches each row made
+	 * and of those whose costed row it is (overlay.h); attached to the eval
+	 * for tlc_eval_op_get, never written into it */
+	tlc_overlay ov;
+	struct tlc_eval *ev;     /* the eval the overlay is attached to */
+	/* costed-row view (docs/cost-contract.md, "Costed row"): attributed
+	 * kernel time whose costed row is an op / is a row that is not an op */
+	int64_t costed_op_kernel_ns, costed_not_op_kernel_ns;
+	int64_t *group_kernel;   /* per ambiguous group: its kernel ns */
 	/* kernel time on rows that are not ops (contract "Not an op"): not
 	 * attributed for the gate; by wrapper row, by time descending */
 	tlc_join_wrapper *wrappers;

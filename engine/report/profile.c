@@ -5,11 +5,15 @@
 #include "reports.h"
 #include "eval.h"
 #include "hindex.h"
+#include "join.h"
+#include "overlay.h"
 
 typedef struct pgroup {
 	tlc_profile_row pub;
 	tlc_count flops, bytes;
 	int bytes_unknown, time_missing, dev_missing;
+	unsigned phases;         /* bit per tlc_phase of the row's ops */
+	int pdtype;              /* the ops' peak dtype; -1 none, -2 mixed */
 	tlc_profile_sort sort;   /* copied so qsort needs no context */
 	size_t order;            /* first appearance, for stable ties */
 } pgroup;
@@ -23,12 +27,22 @@ struct tlc_profile {
 	size_t n, cap, shown;
 	tlc_hindex index;        /* hash of the key -> g index (by type, by module) */
 	int any_time, any_dev;
+	const tlc_join *join;    /* given beside the eval, or NULL */
+	const tlc_overlay *ov;   /* the join's per-row times (its own, or the eval's attached) */
+	tlc_profile_rollup roll;
+	int util;                /* tlc_profile_build_util */
+	tlc_rep_ceil ceil;       /* its ceilings */
 };
 
 static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_t cap)
 {
 	if (p->opts.by == TLC_PROFILE_BY_MODULE)
 		return r->module && *r->module ? r->module : "(root)";
+	if (p->opts.by == TLC_PROFILE_BY_ARGS) {
+		snprintf(buf, cap, "%s%s%s %s", r->name, r->overload && *r->overload ? "." : "",
+		         r->overload ? r->overload : "", r->shapes && *r->shapes ? r->shapes : "()");
+		return buf;
+	}
 	if (r->overload && *r->overload) {
 		snprintf(buf, cap, "%s.%s", r->name, r->overload);
 		return buf;
@@ -46,6 +60,9 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	tlc_count__init(&g->bytes);
 	g->pub.key = tlc_arena__strdup(&p->ar, key);
 	g->pub.intensity = -1;
+	g->pub.group = -1;
+	g->pub.recoverable_ns = -1;
+	g->pdtype = -3; /* no op yet */
 	g->sort = p->opts.sort;
 	g->order = p->n;
 	*out = p->n++;
@@ -76,8 +93,17 @@ static int group_of(tlc_profile *p, const char *key, size_t *out)
 	return rc;
 }
 
-static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
+static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r, size_t i)
 {
+	tlc_peak_dtype pd;
+	int d = tlc_peak_dtype_of(&pd, r->dtype) == 0 ? (int)pd : -1;
+	g->pdtype = g->pdtype == -3 || g->pdtype == d ? d : -2;
+	g->phases |= 1u << r->phase;
+	if (p->roll.present) {
+		g->pub.has_costed_time = 1;
+		g->pub.costed_device_ns += tlc_overlay__costed_device_ns(p->ov, i);
+		g->pub.costed_kernel_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
+	}
 	g->pub.count++;
 	if (r->cls == TLC_CLASS_UNKNOWN)
 		g->pub.unknown++;
@@ -107,24 +133,93 @@ static int add_row(tlc_profile *p, pgroup *g, const tlc_op_row *r)
 	return 0;
 }
 
+/* Ambiguous groups, one row each: the group's time as one unit (never
+ * split by a guess), its cost the sum of its ops' costed rows' (each
+ * distinct costed row once). Kernel ns per group from the launches: one
+ * pass. A phase filter keeps the groups whose ops all lie in that phase. */
+static int collect_groups(tlc_profile *p)
+{
+	const tlc_join *j = p->join;
+	size_t ng = tlc_join_group_count(j);
+	if (ng == 0)
+		return 0;
+	int rc = 0;
+	for (size_t gi = 0; gi < ng && rc == 0; gi++) {
+		const tlc_join_group *jg = tlc_join_group_at(j, gi);
+		if (jg->nrows == 0 || jg->launches == 0)
+			continue;
+		int same = 1;
+		tlc_phase ph = tlc_eval__row(p->ev, jg->rows[0]).phase;
+		for (size_t k = 1; k < jg->nrows; k++)
+			same &= tlc_eval__row(p->ev, jg->rows[k]).phase == ph;
+		if (p->opts.phase >= 0 && (!same || (int)ph != p->opts.phase))
+			continue;
+		char key[512];
+		size_t used = (size_t)snprintf(key, sizeof key, "(ambiguous group %lld:",
+		                               (long long)jg->id);
+		for (size_t k = 0; k < jg->nrows && used < sizeof key; k++) {
+			tlc_op_row r = tlc_eval__row(p->ev, jg->rows[k]);
+			const char *nm = p->opts.by == TLC_PROFILE_BY_MODULE
+			                 ? (r.module && *r.module ? r.module : "(root)") : r.name;
+			used += (size_t)snprintf(key + used, sizeof key - used, "%s%s", k ? " | " : " ", nm);
+		}
+		if (used < sizeof key)
+			snprintf(key + used, sizeof key - used, ")");
+		size_t at;
+		if ((rc = new_group(p, key, &at)) < 0)
+			break;
+		pgroup *g = &p->g[at];
+		g->pub.group = jg->id;
+		g->pub.has_costed_time = 1;
+		g->pub.costed_device_ns = jg->time_ns;
+		g->pub.costed_kernel_ns = tlc_join__group_kernel_ns(j, gi);
+		g->pub.device_time_ns = jg->time_ns;
+		g->pub.kernel_time_ns = tlc_join__group_kernel_ns(j, gi);
+		g->time_missing = 1;
+		for (size_t k = 0; k < jg->nrows; k++) { /* each distinct costed row once */
+			size_t c = tlc_join__costed_row(j, jg->rows[k]), d = 0;
+			while (d < k && tlc_join__costed_row(j, jg->rows[d]) != c)
+				d++;
+			if (d < k)
+				continue;
+			tlc_op_row r = tlc_eval__row(p->ev, c);
+			tlc_peak_dtype pd;
+			int dt = tlc_peak_dtype_of(&pd, r.dtype) == 0 ? (int)pd : -1;
+			g->pdtype = g->pdtype == -3 || g->pdtype == dt ? dt : -2;
+			g->phases |= 1u << r.phase;
+			g->pub.count++;
+			if (r.cls == TLC_CLASS_UNKNOWN || r.cls == TLC_CLASS_NOT_APPLICABLE)
+				g->pub.unknown++;
+			tlc_rep__add_flops(&g->flops, &r);
+			if (tlc_rep__add_bytes(&g->bytes, &r))
+				g->bytes_unknown = 1;
+		}
+		p->roll.ambiguous_ns += tlc_join__group_kernel_ns(j, gi);
+	}
+	return rc;
+}
+
 static int collect(tlc_profile *p)
 {
 	size_t nops = tlc_eval_op_count(p->ev);
 	for (size_t i = 0; i < nops; i++) {
-		tlc_op_row r_ = tlc_eval__row(p->ev, i);
+		tlc_op_row r_ = tlc_eval__row_with(p->ev, p->ov, i);
 		const tlc_op_row *r = &r_;
 		char buf[512];
 		size_t gi;
-		if ((p->opts.phase >= 0 && (int)r->phase != p->opts.phase) ||
-		    r->cls == TLC_CLASS_NOT_APPLICABLE)
+		if (p->opts.phase >= 0 && (int)r->phase != p->opts.phase)
 			continue;
+		if (r->cls == TLC_CLASS_NOT_APPLICABLE) { /* a wrapper, or a counted op's child */
+			p->roll.not_op_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
+			continue;
+		}
 		int rc = group_of(p, row_key(p, r, buf, sizeof buf), &gi);
 		if (rc)
 			return rc;
-		if ((rc = add_row(p, &p->g[gi], r)) < 0)
+		if ((rc = add_row(p, &p->g[gi], r, i)) < 0)
 			return rc;
 	}
-	return 0;
+	return p->join ? collect_groups(p) : 0;
 }
 
 static int cmp_u(double a, double b) { return (a < b) - (a > b); } /* descending */
@@ -142,6 +237,7 @@ static int cmp_group(const void *x, const void *y)
 	case TLC_SORT_INTENSITY: c = cmp_u(a->pub.intensity, b->pub.intensity); break;
 	case TLC_SORT_TIME: c = cmp_u((double)a->pub.time_ns, (double)b->pub.time_ns); break;
 	case TLC_SORT_COUNT: c = cmp_u((double)a->pub.count, (double)b->pub.count); break;
+	case TLC_SORT_HEADROOM: c = cmp_u(a->pub.recoverable_ns, b->pub.recoverable_ns); break;
 	default: c = -tlc_count__cmp(&a->flops, &b->flops); break;
 	}
 	return c ? c : (a->order > b->order) - (a->order < b->order);
@@ -165,7 +261,94 @@ static int finish_group(tlc_profile *p, pgroup *g)
 	return g->pub.bytes ? 0 : tlc_error__oom();
 }
 
+/* Attributed kernel utilization of one row (docs/cost-contract.md,
+ * "Attributed kernel utilization per row"). */
+static void row_util(const tlc_profile *p, pgroup *g, const tlc_rep_ceil *ceil)
+{
+	tlc_profile_row *r = &g->pub;
+	for (int ph = 0; ph < TLC_PHASE_COUNT; ph++)
+		if ((g->phases & (1u << ph)) && !tlc_join_phase_at(p->join, (tlc_phase)ph)->passed) {
+			r->util_note = ph == TLC_PHASE_FORWARD ? "refused: the forward phase did not pass the gate"
+			             : ph == TLC_PHASE_BACKWARD ? "refused: the backward phase did not pass the gate"
+			             : "refused: a phase of its ops did not pass the gate";
+			return;
+		}
+	if (!r->flops || r->unknown) {
+		r->util_note = r->flops ? "lower bound FLOPs: some ops have no cost" : "FLOPs unknown";
+		return;
+	}
+	if (r->costed_kernel_ns <= 0) {
+		r->util_note = "no attributed kernel time";
+		return;
+	}
+	double secs = (double)r->costed_kernel_ns * 1e-9;
+	r->has_util = 1;
+	r->recoverable_ns = -1;
+	r->flops_per_s = tlc_count__to_double(&g->flops) / secs;
+	r->bytes_per_s = r->bytes ? tlc_count__to_double(&g->bytes) / secs : -1;
+	int d = ceil->dtype_forced >= 0 ? ceil->dtype_forced : g->pdtype;
+	double peak = d >= 0 ? ceil->dev.peak_flops[d] : 0;
+	r->peak_dtype = d >= 0 ? tlc_peak_dtype_name((tlc_peak_dtype)d) : NULL;
+	r->peak_share = peak > 0 ? r->flops_per_s / peak : -1;
+	r->bw_share = r->bytes_per_s >= 0 && ceil->dev.mem_bw > 0 ? r->bytes_per_s / ceil->dev.mem_bw : -1;
+	if (peak > 0) {
+		double roof = tlc_count__to_double(&g->flops) / peak;
+		if (r->bytes && ceil->dev.mem_bw > 0 && tlc_count__to_double(&g->bytes) / ceil->dev.mem_bw > roof)
+			roof = tlc_count__to_double(&g->bytes) / ceil->dev.mem_bw;
+		double rec = (double)r->costed_kernel_ns - roof * 1e9;
+		r->recoverable_ns = rec > 0 ? rec : 0;
+	}
+	if (r->peak_share > 1 || r->bw_share > 1)
+		r->util_note = "above 100%: less kernel time than the work needs at peak: a kernel that "
+		               "serves several ops (attributed to one), a fused launch, traffic below the "
+		               "ideal (cache reuse) for bytes, or a peak below the device's";
+	else if (peak <= 0)
+		r->util_note = g->pdtype == -2 ? "mixed dtypes: no single peak" : "no peak for this dtype";
+}
+
+int tlc_profile_build_util(tlc_profile **out, const tlc_eval *ev, const tlc_join *j,
+                           const tlc_profile_options *opts, const tlc_ceilings *c)
+{
+	if (!out || !ev || !c)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass an eval and ceilings",
+		                      "tlc_profile_build_util: NULL argument");
+	if (!j || !tlc_join_get_summary(j)->gate_passed)
+		return tlc_error__set(TLC_EREFUSED, "kernel_utilization_requires_device_join",
+		                      "join device time first (`tlcost join`) on a capture whose join "
+		                      "attributes at least the gate share of kernel time in forward and backward",
+		                      j ? "the device-time join did not pass the attribution gate"
+		                        : "no device-time join ran");
+	tlc_rep_ceil ceil;
+	int rc = tlc_rep__resolve(&ceil, ev, c);
+	if (rc < 0)
+		return rc;
+	tlc_profile *p;
+	if ((rc = tlc_profile_build_joined(&p, ev, j, opts)) < 0)
+		return rc;
+	for (size_t i = 0; i < p->n; i++)
+		row_util(p, &p->g[i], &ceil);
+	if (p->opts.sort == TLC_SORT_HEADROOM && p->n > 1) { /* known only now */
+		qsort(p->g, p->n, sizeof *p->g, cmp_group);
+		p->roll.hidden_ns = 0;
+		for (size_t i = p->shown; i < p->n; i++)
+			p->roll.hidden_ns += p->g[i].pub.costed_kernel_ns;
+	}
+	p->util = 1;
+	p->ceil = ceil;
+	*out = p;
+	return 0;
+}
+
+int tlc_profile__util(const tlc_profile *prof) { return prof->util; }
+const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof) { return &prof->ceil; }
+
 int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_options *opts)
+{
+	return tlc_profile_build_joined(out, ev, NULL, opts);
+}
+
+int tlc_profile_build_joined(tlc_profile **out, const tlc_eval *ev, const tlc_join *j,
+                             const tlc_profile_options *opts)
 {
 	int rc = tlc_rep__check_eval(ev);
 	if (rc)
@@ -177,11 +360,17 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 	p->a = a;
 	tlc_hindex__init(&p->index, a);
 	p->ev = ev;
+	p->join = j;
 	p->opts.phase = -1;
 	if (opts)
 		memcpy(&p->opts, opts, opts->size && opts->size < sizeof p->opts ? opts->size
 		                                                                 : sizeof p->opts);
 	tlc_arena__init(&p->ar, a, 8192);
+	p->roll = (tlc_profile_rollup)TLC_PROFILE_ROLLUP_INIT;
+	p->ov = p->join ? tlc_join__overlay(p->join) : tlc_eval__overlay(ev);
+	p->roll.present = p->ov && p->ov->ready && p->ov->available;
+	if (p->ov && !p->ov->ready)
+		p->ov = NULL;
 	rc = collect(p);
 	tlc_hindex__free(&p->index); /* the groups are sorted next: their indices change */
 	for (size_t i = 0; rc == 0 && i < p->n; i++)
@@ -193,6 +382,15 @@ int tlc_profile_build(tlc_profile **out, const tlc_eval *ev, const tlc_profile_o
 	if (p->n > 1)
 		qsort(p->g, p->n, sizeof *p->g, cmp_group);
 	p->shown = p->opts.top && p->opts.top < p->n ? p->opts.top : p->n;
+	for (size_t i = 0; i < p->n; i++) {
+		p->roll.rows_ns += p->g[i].pub.costed_kernel_ns;
+		if (i >= p->shown)
+			p->roll.hidden_ns += p->g[i].pub.costed_kernel_ns;
+	}
+	if (p->join && p->opts.phase < 0) {
+		const tlc_join_summary *s = tlc_join_get_summary(p->join);
+		p->roll.joined_ns = s->kernel_attributed_ns + s->kernel_ambiguous_ns;
+	}
 	*out = p;
 	return 0;
 }
@@ -231,3 +429,15 @@ const tlc_profile_options *tlc_profile__options(const tlc_profile *prof)
 const tlc_eval *tlc_profile__eval(const tlc_profile *prof) { return prof->ev; }
 int tlc_profile__any_time(const tlc_profile *prof) { return prof->any_time; }
 int tlc_profile__any_device_time(const tlc_profile *prof) { return prof->any_dev; }
+
+int tlc_profile_rollup_get(const tlc_profile *prof, tlc_profile_rollup *out)
+{
+	if (!prof || !out || out->size < sizeof(uint32_t) + sizeof(int))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a profile and a tlc_profile_rollup with .size set "
+		                      "(TLC_PROFILE_ROLLUP_INIT)", "tlc_profile_rollup_get: bad argument");
+	uint32_t size = out->size;
+	memcpy(out, &prof->roll, size < sizeof prof->roll ? size : sizeof prof->roll);
+	out->size = size;
+	return 0;
+}

@@ -212,6 +212,10 @@ static void write_text(FILE *out, report_ctx *c)
 	fprintf(out, "hidden in remainder rows: %s FLOPs\n",
 	        tlc_textw__group(&h, tlc_tree_hidden_flops(c->tree)));
 	tlc_textw__digits_free(&h);
+	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
+	if (tlc_tree_device_get(c->tree, &dv) == 0 && dv.present)
+		fputs("k.ms = the subtree's kernel time on its costed rows (the ops whose rules carry\n"
+		      "the cost), from the device-time join; `tlcost tree` shows self and subtree\n", out);
 	fputs("\nroofline (HYPOTHESES from ideal traffic, not measurements):\n", out);
 	if (c->rl)
 		tlc_rep__roofline_summary_text(out, c->rl);

@@ -67,6 +67,8 @@ const tlc_profile_options *tlc_profile__options(const tlc_profile *prof);
 const tlc_eval *tlc_profile__eval(const tlc_profile *prof);
 int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
+int tlc_profile__util(const tlc_profile *prof);
+const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof);
 
 /** One device as a JSON object. */
 void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
@@ -75,6 +77,9 @@ void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t);
 
 /** The evaluation a roofline was built from. */
 const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
+/** Row i's costed kernel ns under a passed gate (its measured point), or -1. */
+int64_t tlc_roofline__measured_ns(const tlc_roofline *rl, size_t i);
+int tlc_roofline__any_measured(const tlc_roofline *rl);
 /** Device, ceilings, reason counts, hypotheses, aggregate intensity. */
 void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "reports.h"
 #include "eval.h"
+#include "join.h"
+#include "overlay.h"
 
 /* public arrays have a fixed capacity so the layout stays when the enum grows */
 _Static_assert(TLC_ROOF_REASON_COUNT <= TLC_ROOF_REASON_SLOTS, "TLC_ROOF_REASON_SLOTS too small for TLC_ROOF_REASON_COUNT");
@@ -19,6 +21,10 @@ struct tlc_roofline {
 	tlc_roofline_summary sum;
 	tlc_count cov_flops, cov_bytes;
 	tlc_peak_dtype phase_dtype[TLC_PHASE_COUNT];
+	const tlc_join *join;    /* given beside the eval: measured points */
+	int64_t *meas;           /* per row: costed kernel ns under a passed gate, or -1 */
+	size_t mcap;
+	int any_meas;
 };
 
 const char *tlc_roof_reason_name(tlc_roof_reason r)
@@ -118,6 +124,8 @@ static int build_rows(tlc_roofline *rl)
 {
 	for (int p = 0; p < TLC_PHASE_COUNT; p++)
 		rl->phase_dtype[p] = tlc_rep__phase_dtype(rl->ev, p, rl->ceil.dtype_forced);
+	const tlc_overlay *ov = rl->join ? tlc_join__overlay(rl->join) : NULL;
+	int gate = rl->join && tlc_join_get_summary(rl->join)->gate_passed;
 	for (size_t i = 0; i < tlc_eval_op_count(rl->ev); i++) {
 		tlc_op_row r_ = tlc_eval__row(rl->ev, i);
 		const tlc_op_row *r = &r_;
@@ -127,6 +135,15 @@ static int build_rows(tlc_roofline *rl)
 		int rc = add_row(rl, r);
 		if (rc)
 			return rc;
+		if (tlc_alloc__grow(rl->a, (void **)&rl->meas, &rl->mcap, rl->n, sizeof *rl->meas))
+			return TLC_ENOMEM;
+		/* measured point: the row's costed kernel time, only under a passed
+		 * gate for its phase (docs/cost-contract.md, "Headroom") */
+		int64_t k = ov ? tlc_overlay__costed_kernel_ns(ov, i) : 0;
+		int ok = gate && k > 0 && tlc_join_phase_at(rl->join, r->phase)->passed &&
+		         rl->rows[rl->n - 1].reason == TLC_ROOF_COVERED;
+		rl->meas[rl->n - 1] = ok ? k : -1;
+		rl->any_meas |= ok;
 	}
 	rl->sum.covered_flops = tlc_rep__count_dup(&rl->ar, &rl->cov_flops);
 	rl->sum.covered_bytes = tlc_rep__count_dup(&rl->ar, &rl->cov_bytes);
@@ -158,6 +175,19 @@ static int init(tlc_roofline *rl, const tlc_eval *ev, const tlc_roofline_options
 
 int tlc_roofline_build(tlc_roofline **out, const tlc_eval *ev, const tlc_roofline_options *opts)
 {
+	return tlc_roofline_build_joined(out, ev, NULL, opts);
+}
+
+int64_t tlc_roofline__measured_ns(const tlc_roofline *rl, size_t i)
+{
+	return rl->meas && i < rl->n ? rl->meas[i] : -1;
+}
+
+int tlc_roofline__any_measured(const tlc_roofline *rl) { return rl->any_meas; }
+
+int tlc_roofline_build_joined(tlc_roofline **out, const tlc_eval *ev, const tlc_join *j,
+                              const tlc_roofline_options *opts)
+{
 	int rc = tlc_rep__check_eval(ev);
 	if (rc)
 		return rc;
@@ -166,6 +196,7 @@ int tlc_roofline_build(tlc_roofline **out, const tlc_eval *ev, const tlc_rooflin
 	if (!rl)
 		return tlc_error__oom();
 	rl->a = a;
+	rl->join = j;
 	rc = init(rl, ev, opts);
 	if (!rc)
 		rc = build_rows(rl);
@@ -184,6 +215,7 @@ void tlc_roofline_free(tlc_roofline *rl)
 	tlc_count__clear(&rl->cov_flops);
 	tlc_count__clear(&rl->cov_bytes);
 	tlc_alloc__free(rl->a, rl->rows);
+	tlc_alloc__free(rl->a, rl->meas);
 	tlc_arena__free(&rl->ar);
 	tlc_alloc__free(rl->a, rl);
 }

@@ -77,13 +77,16 @@ static void make_frame(const tlc_roofline *rl, const int *used, frame *f)
 		xmin = fmin(xmin, r->intensity);
 		xmax = fmax(xmax, r->intensity);
 		ymax = fmax(ymax, point_y(rl, r));
+		int64_t ns = tlc_roofline__measured_ns(rl, i);
+		if (ns > 0)
+			ymin = fmin(ymin, tlc_cost_flops_double(r->op->cost) / ((double)ns * 1e-9));
 	}
 	if (!(xmax > 0)) {
 		xmin = 0.1;
 		xmax = 1000;
 		ymax = d->mem_bw * 1000;
 	}
-	ymin = fmin(d->mem_bw * xmin, ymax / 1000);
+	ymin = fmin(fmin(d->mem_bw * xmin, ymax / 1000), ymin);
 	f->x0 = floor(log10(xmin));
 	f->x1 = fmax(ceil(log10(xmax)), f->x0 + 1);
 	f->y0 = floor(log10(ymin));
@@ -224,7 +227,36 @@ static void points(FILE *out, const tlc_roofline *rl, const frame *f, int *fam_u
 	fputs("</g>\n", out);
 }
 
-static void legend(FILE *out, const int *fam_used, const tlc_device_preset *d)
+/* Measured points (a passed join gate): each op's achieved FLOP/s over its
+ * costed kernel time, a dark diamond joined to its roof point by a dotted
+ * line (the gap is the headroom). */
+static void measured(FILE *out, const tlc_roofline *rl, const frame *f)
+{
+	if (!tlc_roofline__any_measured(rl))
+		return;
+	fputs("<g id=\"measured\" clip-path=\"url(#plot)\">\n", out);
+	for (size_t i = 0; i < tlc_roofline_row_count(rl); i++) {
+		const tlc_roofline_row *r = tlc_roofline_row_at(rl, i);
+		int64_t ns = tlc_roofline__measured_ns(rl, i);
+		if (ns <= 0 || !(r->intensity > 0))
+			continue;
+		double ach = tlc_cost_flops_double(r->op->cost) / ((double)ns * 1e-9);
+		if (!(ach > 0))
+			continue;
+		double x = px(f, r->intensity), y0 = py(f, point_y(rl, r)), y = py(f, ach);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+		        "stroke-opacity=\"0.35\" stroke-dasharray=\"2,2\"/>\n", x, y0, x, y);
+		fprintf(out, "<path class=\"measured\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"#111\" "
+		        "fill-opacity=\"0.8\"><title>", x, y - 4);
+		xml_text(out, r->op->name);
+		fprintf(out, " #%lld: attributed kernel utilization %.3g FLOP/s (%s FLOPs in %lld ns "
+		        "of costed kernel time)</title></path>\n", (long long)r->op->id, ach, r->flops,
+		        (long long)ns);
+	}
+	fputs("</g>\n", out);
+}
+
+static void legend(FILE *out, const int *fam_used, const tlc_device_preset *d, int meas)
 {
 	double x = PR + 170, y = PT + 4;
 	char bw[32];
@@ -254,6 +286,18 @@ static void legend(FILE *out, const int *fam_used, const tlc_device_preset *d)
 	fprintf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"6\" fill=\"none\" stroke=\"#555\"/>"
 	        "<text x=\"%.0f\" y=\"%.0f\">cache-resident</text>\n", x + 6, y - 4, x + 18, y);
 	y += 26;
+	if (meas) {
+		fprintf(out, "<path d=\"M%.0f %.0fl4 4l-4 4l-4 -4z\" fill=\"#111\"/><text x=\"%.0f\" "
+		        "y=\"%.0f\">achieved</text>\n", x + 6, y - 12, x + 18, y);
+		y += 22;
+		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">point area ~ FLOPs</text>\n"
+		        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">circles: roof (ideal)</text>\n"
+		        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">diamonds: FLOPs over</text>\n"
+		        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">attributed kernel</text>\n"
+		        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">time (gate passed)</text>\n</g>\n",
+		        x, y, x, y + 16, x, y + 32, x, y + 48, x, y + 64);
+		return;
+	}
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">point area ~ FLOPs</text>\n"
 	        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">points sit on their</text>\n"
 	        "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">ceiling: no time</text>\n"
@@ -303,7 +347,8 @@ int tlc_write_roofline_svg(FILE *out, const tlc_roofline *rl)
 	axes(out, &f);
 	ceilings(out, rl, &f, used);
 	points(out, rl, &f, fam_used);
-	legend(out, fam_used, tlc_roofline_get_summary(rl)->device);
+	measured(out, rl, &f);
+	legend(out, fam_used, tlc_roofline_get_summary(rl)->device, tlc_roofline__any_measured(rl));
 	fputs("</svg>\n", out);
 	return tlc_textw__finish(out, 0);
 }

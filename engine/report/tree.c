@@ -7,6 +7,8 @@
 #include "reports.h"
 #include "eval.h"
 #include "hindex.h"
+#include "join.h"
+#include "overlay.h"
 
 /* Deepest node a tree shows (root = 0). Each row carries its full module
  * path, so rows cost depth x path length: beyond this depth the tree is
@@ -26,6 +28,7 @@ typedef struct tnode {
 	size_t nkids, kcap;
 	tlc_count self, sub;
 	uint64_t self_ops, self_unknown, sub_unknown, sub_nodes;
+	int64_t self_k, sub_k; /* costed kernel ns (a join's overlay) */
 	uint64_t ops_hash;  /* order-dependent hash of the self ops' names */
 	const char *sig;    /* structure+cost signature, interned: equal iff same pointer */
 } tnode;
@@ -47,6 +50,8 @@ struct tlc_tree {
 	tlc_count total, hidden;
 	uint64_t hidden_calls;
 	const char *total_s, *hidden_s;
+	const tlc_overlay *ov;  /* the join's per-row times, or NULL */
+	tlc_tree_device dev;
 };
 
 /* ---- building the node tree ---- */
@@ -142,8 +147,13 @@ static int add_rows(tlc_tree *t)
 		tlc_op_row r_ = tlc_eval__row(t->ev, i);
 		const tlc_op_row *r = &r_;
 		size_t n;
-		if (r->phase != t->opts.phase || r->cls == TLC_CLASS_NOT_APPLICABLE)
+		if (r->phase != t->opts.phase)
 			continue;
+		int64_t k = tlc_overlay__costed_kernel_ns(t->ov, i);
+		if (r->cls == TLC_CLASS_NOT_APPLICABLE) { /* a wrapper, or a counted op's child */
+			t->dev.not_op_ns += k;
+			continue;
+		}
 		rc = node_for(t, r, &n);
 		if (rc)
 			break;
@@ -153,6 +163,7 @@ static int add_rows(tlc_tree *t)
 		if (r->cls == TLC_CLASS_UNKNOWN)
 			t->nodes[n].self_unknown++;
 		tlc_rep__add_flops(&t->nodes[n].self, r);
+		t->nodes[n].self_k += k;
 	}
 	return rc;
 }
@@ -187,6 +198,7 @@ static int sum_up(tlc_tree *t)
 	for (size_t i = t->nnodes; i-- > 0;) {
 		tnode *n = &t->nodes[i];
 		tlc_count__add(&n->sub, &n->self);
+		n->sub_k += n->self_k;
 		n->sub_unknown += n->self_unknown;
 		n->sub_nodes += 1;
 		int rc = t->opts.no_fold ? 0 : sign_node(t, n);
@@ -196,6 +208,7 @@ static int sum_up(tlc_tree *t)
 			break;
 		tnode *p = &t->nodes[n->parent];
 		tlc_count__add(&p->sub, &n->sub);
+		p->sub_k += n->sub_k;
 		p->sub_unknown += n->sub_unknown;
 		p->sub_nodes += n->sub_nodes;
 	}
@@ -263,11 +276,16 @@ static const char *node_path(tlc_tree *t, const char *ppath, const tnode *n)
 }
 
 static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *ppath,
-                    size_t depth, int64_t mult, uint64_t repeat)
+                    size_t depth, int64_t mult, uint64_t repeat, const size_t *cov)
 {
 	tlc_tree_row *r = new_row(t);
 	if (!r)
 		return TLC_ENOMEM;
+	r->has_device_time = t->dev.present;
+	for (int64_t c = 0; c < mult; c++) { /* exact: every block's own time */
+		r->self_kernel_ns += t->nodes[cov[c]].self_k;
+		r->subtree_kernel_ns += t->nodes[cov[c]].sub_k;
+	}
 	r->kind = TLC_TREE_NODE;
 	r->depth = depth;
 	r->path = depth ? node_path(t, ppath, n) : "";
@@ -299,11 +317,14 @@ static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *
 }
 
 static int remainder_row(tlc_tree *t, tlc_tree_row_kind kind, size_t depth, uint64_t calls,
-                         const tlc_count *flops, uint64_t unknown, size_t below)
+                         const tlc_count *flops, uint64_t unknown, size_t below, int64_t kern)
 {
 	tlc_tree_row *r = new_row(t);
 	if (!r)
 		return TLC_ENOMEM;
+	r->has_device_time = t->dev.present;
+	r->self_kernel_ns = r->subtree_kernel_ns = kern;
+	t->dev.hidden_ns += kern;
 	char buf[96];
 	if (kind == TLC_TREE_MORE)
 		snprintf(buf, sizeof buf, "(+ %llu more call%s)", (unsigned long long)calls,
@@ -375,15 +396,19 @@ static void pick_top(const tlc_tree *t, const tnode *n, const group *g, size_t n
 	}
 }
 
-static int emit(tlc_tree *t, size_t idx, size_t last, const char *ppath, size_t depth,
+static int emit(tlc_tree *t, const size_t *cov, size_t last, const char *ppath, size_t depth,
                 int64_t mult, uint64_t repeat);
 
+/* cov: the mult nodes a row covers (the first block's node, then its
+ * twins in the other folded blocks: identical signatures, so identical
+ * shapes and their kids correspond by position). */
 static int emit_hidden(tlc_tree *t, const tnode *n, const group *g, size_t ng,
-                       const unsigned char *keep, size_t depth, int64_t mult)
+                       const unsigned char *keep, size_t depth, int64_t mult, const size_t *cov)
 {
 	tlc_count f;
 	tlc_count__init(&f);
 	uint64_t calls = 0, unk = 0;
+	int64_t kern = 0;
 	for (size_t i = 0; i < ng; i++) {
 		if (keep[i])
 			continue;
@@ -391,13 +416,17 @@ static int emit_hidden(tlc_tree *t, const tnode *n, const group *g, size_t ng,
 		tlc_count__addmul_si(&f, &c->sub, mult * (int64_t)g[i].n);
 		calls += (uint64_t)mult * g[i].n;
 		unk += c->sub_unknown * (uint64_t)mult * g[i].n;
+		for (int64_t tw = 0; tw < mult; tw++)
+			for (size_t s = g[i].first; s < g[i].first + g[i].n; s++)
+				kern += t->nodes[t->nodes[cov[tw]].kids[s]].sub_k;
 	}
-	int rc = calls ? remainder_row(t, TLC_TREE_MORE, depth + 1, calls, &f, unk, 0) : 0;
+	int rc = calls ? remainder_row(t, TLC_TREE_MORE, depth + 1, calls, &f, unk, 0, kern) : 0;
 	tlc_count__clear(&f);
 	return rc;
 }
 
-static int emit_kids(tlc_tree *t, const tnode *n, const char *path, size_t depth, int64_t mult)
+static int emit_kids(tlc_tree *t, const tnode *n, const char *path, size_t depth, int64_t mult,
+                     const size_t *cov)
 {
 	group *g = tlc_alloc__calloc(t->a, n->nkids + 1, sizeof *g);
 	unsigned char *keep = tlc_alloc__calloc(t->a, n->nkids + 1, 1);
@@ -405,23 +434,36 @@ static int emit_kids(tlc_tree *t, const tnode *n, const char *path, size_t depth
 	size_t ng = rc ? 0 : make_groups(t, n, g);
 	if (!rc)
 		pick_top(t, n, g, ng, keep);
-	for (size_t i = 0; rc == 0 && i < ng; i++)
-		if (keep[i])
-			rc = emit(t, n->kids[g[i].first], n->kids[g[i].first + g[i].n - 1], path,
-			          depth + 1, mult * (int64_t)g[i].n, g[i].n);
+	size_t *kc = NULL;
+	for (size_t i = 0; rc == 0 && i < ng; i++) {
+		if (!keep[i])
+			continue;
+		size_t nk = (size_t)mult * g[i].n, at = 0;
+		kc = tlc_alloc__malloc(t->a, nk * sizeof *kc);
+		if (!kc) {
+			rc = tlc_error__oom();
+			break;
+		}
+		for (int64_t tw = 0; tw < mult; tw++)
+			for (size_t s = g[i].first; s < g[i].first + g[i].n; s++)
+				kc[at++] = t->nodes[cov[tw]].kids[s];
+		rc = emit(t, kc, n->kids[g[i].first + g[i].n - 1], path, depth + 1,
+		          mult * (int64_t)g[i].n, g[i].n);
+		tlc_alloc__free(t->a, kc);
+	}
 	if (rc == 0)
-		rc = emit_hidden(t, n, g, ng, keep, depth, mult);
+		rc = emit_hidden(t, n, g, ng, keep, depth, mult, cov);
 	tlc_alloc__free(t->a, g);
 	tlc_alloc__free(t->a, keep);
 	return rc;
 }
 
 /* Recursion depth is bounded by TREE_MAX_DEPTH (checked before: too_deep). */
-static int emit(tlc_tree *t, size_t idx, size_t last, const char *ppath, size_t depth,
+static int emit(tlc_tree *t, const size_t *cov, size_t last, const char *ppath, size_t depth,
                 int64_t mult, uint64_t repeat)
 {
-	const tnode *n = &t->nodes[idx];
-	int rc = node_row(t, n, &t->nodes[last], ppath, depth, mult, repeat);
+	const tnode *n = &t->nodes[cov[0]];
+	int rc = node_row(t, n, &t->nodes[last], ppath, depth, mult, repeat, cov);
 	if (rc || n->nkids == 0)
 		return rc;
 	const char *path = t->rows[t->nrows - 1].path;
@@ -430,13 +472,16 @@ static int emit(tlc_tree *t, size_t idx, size_t last, const char *ppath, size_t 
 		tlc_count__init(&f);
 		tlc_count__addmul_si(&f, &n->sub, mult);
 		tlc_count__addmul_si(&f, &n->self, -mult);
+		int64_t kern = 0;
+		for (int64_t tw = 0; tw < mult; tw++)
+			kern += t->nodes[cov[tw]].sub_k - t->nodes[cov[tw]].self_k;
 		rc = remainder_row(t, TLC_TREE_BELOW, depth + 1, (n->sub_nodes - 1) * (uint64_t)mult,
 		                   &f, (n->sub_unknown - n->self_unknown) * (uint64_t)mult,
-		                   t->opts.depth);
+		                   t->opts.depth, kern);
 		tlc_count__clear(&f);
 		return rc;
 	}
-	return emit_kids(t, n, path, depth, mult);
+	return emit_kids(t, n, path, depth, mult, cov);
 }
 
 /* Rows would be deeper than a tree shows: refused before any is made. */
@@ -459,6 +504,12 @@ static int check_depth(const tlc_tree *t)
 
 int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *opts)
 {
+	return tlc_tree_build_joined(out, ev, NULL, opts);
+}
+
+int tlc_tree_build_joined(tlc_tree **out, const tlc_eval *ev, const tlc_join *j,
+                          const tlc_tree_options *opts)
+{
 	int rc = tlc_rep__check_eval(ev);
 	if (rc)
 		return rc;
@@ -476,6 +527,11 @@ int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *o
 	tlc_arena__init(&t->ar, a, 8192);
 	tlc_count__init(&t->total);
 	tlc_count__init(&t->hidden);
+	t->dev = (tlc_tree_device)TLC_TREE_DEVICE_INIT;
+	t->ov = j ? tlc_join__overlay(j) : tlc_eval__overlay(ev);
+	if (t->ov && (!t->ov->ready || !t->ov->available))
+		t->ov = NULL;
+	t->dev.present = t->ov != NULL;
 	rc = tlc_intern__new(&t->sigs, a);
 	if (!rc)
 		rc = add_rows(t);
@@ -485,7 +541,9 @@ int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *o
 		rc = sum_up(t);
 	if (!rc) {
 		tlc_count__set(&t->total, &t->nodes[0].sub);
-		rc = emit(t, 0, 0, "", 0, 1, 1);
+		t->dev.rows_ns = t->nodes[0].sub_k;
+		size_t root = 0;
+		rc = emit(t, &root, 0, "", 0, 1, 1);
 	}
 	if (!rc) {
 		t->total_s = tlc_rep__count_dup(&t->ar, &t->total);
@@ -531,4 +589,16 @@ const char *tlc_tree_hidden_flops(const tlc_tree *tree) { return tree ? tree->hi
 uint64_t tlc_tree_hidden_calls(const tlc_tree *tree) { return tree ? tree->hidden_calls : 0; }
 
 const tlc_eval *tlc_tree__eval(const tlc_tree *tree) { return tree->ev; }
+
+int tlc_tree_device_get(const tlc_tree *tree, tlc_tree_device *out)
+{
+	if (!tree || !out || out->size < sizeof(uint32_t) + sizeof(int))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a tree and a tlc_tree_device with .size set "
+		                      "(TLC_TREE_DEVICE_INIT)", "tlc_tree_device_get: bad argument");
+	uint32_t size = out->size;
+	memcpy(out, &tree->dev, size < sizeof tree->dev ? size : sizeof tree->dev);
+	out->size = size;
+	return 0;
+}
 const tlc_tree_options *tlc_tree__options(const tlc_tree *tree) { return &tree->opts; }

@@ -52,7 +52,9 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 		snprintf(label, sizeof label, "%s [%s]", r->label, r->module_type);
 	else
 		snprintf(label, sizeof label, "%s", r->label);
-	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth;
+	/* a width-limited tree (the report's) shows the subtree time only */
+	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth +
+	              (r->has_device_time ? (width ? 9 : 26) : 0);
 	if (width && used + strlen(label) > width) {
 		size_t keep = width > used + 8 ? width - used - 1 : 7;
 		if (keep < strlen(label)) {
@@ -60,10 +62,15 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 			label[keep + 1] = '\0';
 		}
 	}
-	fprintf(out, "%*s %5.1f %*s %5.1f %*llu  %*s%s\n",
-	        c.flops, tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct,
-	        c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct,
-	        c.unk, (unsigned long long)r->subtree_unknown, (int)(2 * r->depth), "", label);
+	fprintf(out, "%*s %5.1f %*s %5.1f %*llu", c.flops, tlc_textw__group(&sub, r->subtree_flops),
+	        r->subtree_pct, c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct,
+	        c.unk, (unsigned long long)r->subtree_unknown);
+	if (r->has_device_time && width)
+		fprintf(out, " %8.3f", (double)r->subtree_kernel_ns / 1e6);
+	else if (r->has_device_time)
+		fprintf(out, " %12.3f %12.3f", (double)r->subtree_kernel_ns / 1e6,
+		        (double)r->self_kernel_ns / 1e6);
+	fprintf(out, "  %*s%s\n", (int)(2 * r->depth), "", label);
 	tlc_textw__digits_free(&sub);
 	tlc_textw__digits_free(&self);
 }
@@ -71,8 +78,15 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 {
 	cols c = widths(t);
-	fprintf(out, "%*s %5s %*s %5s %*s  %s\n", c.flops, "subtree FLOPs", "%", c.flops,
-	        "self FLOPs", "%", c.unk, "unk", "module call");
+	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
+	tlc_tree_device_get(t, &dv);
+	fprintf(out, "%*s %5s %*s %5s %*s", c.flops, "subtree FLOPs", "%", c.flops, "self FLOPs", "%",
+	        c.unk, "unk");
+	if (dv.present && width)
+		fprintf(out, " %8s", "k.ms");
+	else if (dv.present)
+		fprintf(out, " %12s %12s", "subtree k.ms", "self k.ms");
+	fprintf(out, "  %s\n", "module call");
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
 		text_row(out, tlc_tree_row_at(t, i), width, c);
 }
@@ -91,6 +105,13 @@ static void write_text(FILE *out, const tlc_tree *t)
 	        (unsigned long long)tlc_tree_hidden_calls(t),
 	        tlc_tree_hidden_calls(t) == 1 ? "" : "s", o->top, o->depth);
 	fputs("unk = unknown-cost calls in the subtree (their FLOPs are not in the total)\n", out);
+	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
+	if (tlc_tree_device_get(t, &dv) == 0 && dv.present)
+		fprintf(out, "k.ms = kernel time on the costed row (the op whose rule carries the cost: "
+		        "the op\nitself or the counted op enclosing it), from the device-time join: "
+		        "%lld ns in the\nself column (%lld ns in remainder rows) + %lld ns on rows that "
+		        "are not costed ops\n", (long long)dv.rows_ns, (long long)dv.hidden_ns,
+		        (long long)dv.not_op_ns);
 	tlc_rep__coverage_line(out, tlc_tree__eval(t));
 	tlc_textw__digits_free(&a);
 	tlc_textw__digits_free(&b);
@@ -115,6 +136,10 @@ static void json_row(yajl_gen g, const tlc_tree_row *r)
 	tlc_jsonw__kuint(g, "self_ops", r->self_ops);
 	tlc_jsonw__kuint(g, "self_unknown", r->self_unknown);
 	tlc_jsonw__kuint(g, "subtree_unknown", r->subtree_unknown);
+	if (r->has_device_time) {
+		tlc_jsonw__kint(g, "self_kernel_ns", r->self_kernel_ns);
+		tlc_jsonw__kint(g, "subtree_kernel_ns", r->subtree_kernel_ns);
+	}
 	yajl_gen_map_close(g);
 }
 
@@ -134,6 +159,15 @@ void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t)
 	tlc_jsonw__kuint(g, "top", o->top);
 	tlc_jsonw__kuint(g, "depth", o->depth);
 	tlc_jsonw__kbool(g, "fold", !o->no_fold);
+	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
+	if (tlc_tree_device_get(t, &dv) == 0 && dv.present) {
+		tlc_jsonw__key(g, "device_time");
+		yajl_gen_map_open(g);
+		tlc_jsonw__kint(g, "rows_kernel_ns", dv.rows_ns);
+		tlc_jsonw__kint(g, "hidden_kernel_ns", dv.hidden_ns);
+		tlc_jsonw__kint(g, "not_op_kernel_ns", dv.not_op_ns);
+		yajl_gen_map_close(g);
+	}
 	tlc_jsonw__key(g, "rows");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++)
@@ -153,8 +187,11 @@ static int write_json(FILE *out, const tlc_tree *t)
 
 static void write_csv(FILE *out, const tlc_tree *t)
 {
+	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
+	tlc_tree_device_get(t, &dv);
 	fputs("kind,depth,path,last_path,label,module_type,call,repeat,hidden_calls,self_flops,"
-	      "subtree_flops,self_pct,subtree_pct,self_ops,self_unknown,subtree_unknown\n", out);
+	      "subtree_flops,self_pct,subtree_pct,self_ops,self_unknown,subtree_unknown", out);
+	fputs(dv.present ? ",self_kernel_ns,subtree_kernel_ns\n" : "\n", out);
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
 		const tlc_tree_row *r = tlc_tree_row_at(t, i);
 		fprintf(out, "%s,%zu,", kind_name(r->kind), r->depth);
@@ -165,11 +202,15 @@ static void write_csv(FILE *out, const tlc_tree *t)
 		tlc_textw__csv(out, r->label, 0);
 		fputc(',', out);
 		tlc_textw__csv(out, r->module_type, 0);
-		fprintf(out, ",%lld,%llu,%llu,%s,%s,%.4f,%.4f,%llu,%llu,%llu\n", (long long)r->call,
+		fprintf(out, ",%lld,%llu,%llu,%s,%s,%.4f,%.4f,%llu,%llu,%llu", (long long)r->call,
 		        (unsigned long long)r->repeat, (unsigned long long)r->hidden_calls,
 		        r->self_flops, r->subtree_flops, r->self_pct, r->subtree_pct,
 		        (unsigned long long)r->self_ops, (unsigned long long)r->self_unknown,
 		        (unsigned long long)r->subtree_unknown);
+		if (dv.present)
+			fprintf(out, ",%lld,%lld", (long long)r->self_kernel_ns,
+			        (long long)r->subtree_kernel_ns);
+		fputc('\n', out);
 	}
 }
 

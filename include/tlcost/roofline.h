@@ -84,6 +84,13 @@ typedef struct tlc_roofline_summary {
 typedef struct tlc_roofline tlc_roofline;
 /** Errors: reports_need_ops, roofline_device_missing (no ceilings given and
  *  the input names no known device), device_unknown, ceilings_invalid. */
+struct tlc_join;
+/** tlc_roofline_build with the device-time join j beside the evaluation
+ *  (borrowed, may be NULL): where j passed its gate for a row's phase, the
+ *  SVG draws the row's achieved point (FLOPs over its costed kernel time,
+ *  attributed kernel utilization) below its roof, labelled a hypothesis. */
+int tlc_roofline_build_joined(tlc_roofline **out, const tlc_eval *ev, const struct tlc_join *j,
+                              const tlc_roofline_options *opts);
 int tlc_roofline_build(tlc_roofline **out, const tlc_eval *ev,
                        const tlc_roofline_options *opts);
 void tlc_roofline_free(tlc_roofline *rl);

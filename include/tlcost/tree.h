@@ -58,11 +58,38 @@ typedef struct tlc_tree_row {
 	const char *subtree_flops;
 	double self_pct, subtree_pct; /* of the phase's known total; 0 when it is 0 */
 	uint64_t self_ops, self_unknown, subtree_unknown;
+	/* Appended in 5:0:1 (issue 25 item 1): kernel time whose costed row
+	 * (docs/cost-contract.md, "Costed row") is an op of the row's module
+	 * (self) or of its subtree, exact integer ns; for a folded row the sum
+	 * over every folded block (blocks fold by cost, their times differ).
+	 * Only with a device-time join (has_device_time). */
+	int has_device_time;
+	int64_t self_kernel_ns, subtree_kernel_ns;
 } tlc_tree_row;
+
+/** The tree's device time (exact, integer ns): the rows' self_kernel_ns
+ *  add up to rows_ns (remainder rows included); not_op_ns is the phase's
+ *  costed kernel time on rows that are not costed ops (wrappers). */
+typedef struct tlc_tree_device {
+	uint32_t size;          /* sizeof(tlc_tree_device) of the caller's build */
+	int present;            /* a device-time join's overlay was read */
+	int64_t rows_ns;        /* costed kernel ns on the phase's op rows */
+	int64_t hidden_ns;      /* of it, in remainder rows */
+	int64_t not_op_ns;
+} tlc_tree_device;
+#define TLC_TREE_DEVICE_INIT { sizeof(tlc_tree_device), 0, 0, 0, 0 }
+struct tlc_join;
 
 /** Builds the tree of one phase. Errors: reports_need_ops, tree_phase_empty
  *  is not an error (an empty tree has only the root). */
 int tlc_tree_build(tlc_tree **out, const tlc_eval *ev, const tlc_tree_options *opts);
+/** Same, with the device-time join j beside the evaluation (borrowed; NULL:
+ *  the evaluation's latest join, if any): rows carry costed kernel time. */
+int tlc_tree_build_joined(tlc_tree **out, const tlc_eval *ev, const struct tlc_join *j,
+                          const tlc_tree_options *opts);
+/** Fills *out (the fields out->size covers); TLC_EINVAL when an argument
+ *  is NULL or out->size is below the first layout. */
+int tlc_tree_device_get(const tlc_tree *tree, tlc_tree_device *out);
 void tlc_tree_free(tlc_tree *tree);
 size_t tlc_tree_row_count(const tlc_tree *tree);
 const tlc_tree_row *tlc_tree_row_at(const tlc_tree *tree, size_t i);

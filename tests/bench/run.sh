@@ -4,6 +4,8 @@
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
 #   diff, 5M events    tlcost diff T T  vs  tlcost join T (CPU and peak RSS ratios)
 #   html, 5M events    tlcost html   vs  tlcost join on the same trace (<= 1.2x), page size
+#   trace, 5M events   tlcost profile with device time (the costed-row roll-up)
+#                      vs tlcost join of the same build (issue 25: <= 1.15x)
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -114,6 +116,21 @@ BEGIN {
 		printf "%-34s %8.2fM ops/s end to end (CPU time)\n", "", $2 / $5 / 1e6
 }' "$rows"
 have_jv || echo "bench: json_verify not found (Debian package yajl-tools): ratios not measured"
+# profile with device time vs join, alternating, on the same trace (issue 25)
+if want trace; then
+	rm -f "$dir/t_pj.runs" "$dir/t_pp.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_pj "$TLCOST" join "$tr"
+		once t_pp "$TLCOST" profile --device-time --by type "$tr"
+		i=$((i + 1))
+	done
+	echo "$(median t_pp) $(median t_pj)" | awk -v n="$NE" '{
+		r = ($5 > 0) ? $2 / $5 : 0
+		printf "%-34s %8.2fs %8.2fs %6.2fx %6.1f MiB            <= 1.15x of join: %s\n",
+		       sprintf("%s-event trace (profile/join)", n), $2, $5, r, $3 / 1024,
+		       (r > 0 && r <= 1.15) ? "ok" : "MISSED" }'
+fi
 
 # diff: `tlcost diff T T` (the trace read twice, as A and as B: two evaluations
 # and two joins in memory, every row aligned) against one `tlcost join T`,
