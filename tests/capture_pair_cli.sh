@@ -50,9 +50,11 @@ run 0 join --format json --capture "$F/capture_two_graphs.json" "$F/replay_three
 tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
 check "json" '"capture_pairing":{"captures":1,"graphs":2,"graph_launches":3,"matched":2,"ambiguous":0,"unmatched":1,"ops_added":4,"kernels":4,"kernel_ns":27000}'
 run 0 profile --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
-check "mm flops" "          1,152           1,120    1.03      2    0            0.060 ms      0.018      0.018  aten::mm"
-check "relu flops" "             64             512    0.12      1    0            0.020 ms      0.005      0.005  aten::relu"
-check "sigmoid flops" "             32              64    0.50      1    0            0.020 ms      0.004      0.004  aten::sigmoid"
+# the costed krn ms column (the roll-up) equals kernel ms: each op is known
+# and no counted op encloses it, so it is its own costed row (contract 10)
+check "mm flops" "          1,152           1,120    1.03      2    0            0.060 ms      0.018      0.018        0.018  aten::mm"
+check "relu flops" "             64             512    0.12      1    0            0.020 ms      0.005      0.005        0.005  aten::relu"
+check "sigmoid flops" "             32              64    0.50      1    0            0.020 ms      0.004      0.004        0.004  aten::sigmoid"
 check "profile says" "capture pairing: 2 of 3 graph launches matched a captured graph"
 check "gap shrinks" "    2 x graph_replay"
 # the report: forward FLOPs 1,024 + 128 (mm) + 64 (relu) + 32 (sigmoid) = 1,248

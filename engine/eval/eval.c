@@ -1867,3 +1867,22 @@ const tlc_eval__source_key *tlc_eval__source_keys(const tlc_eval *ev, size_t *n)
 	*n = ev->nsrc_keys;
 	return ev->src_keys;
 }
+
+/* the public getter of the pairing summary (include/tlcost/capture_pair.h):
+ * here, beside the summary it reads, so every layer above eval may call it */
+int tlc_capture_pair_summary_get(const tlc_eval *ev, tlc_capture_pair_summary *out)
+{
+	if (!ev || !out || out->size < sizeof(uint32_t) + sizeof(uint64_t))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass the eval and a summary with its size set "
+		                      "(TLC_CAPTURE_PAIR_SUMMARY_INIT)",
+		                      "tlc_capture_pair_summary_get: NULL or short argument");
+	const tlc_capture_pair_summary *s = tlc_eval__pairing_summary(ev);
+	uint32_t size = out->size;
+	size_t n = size < sizeof *out ? size : sizeof *out;
+	tlc_capture_pair_summary z;
+	memset(&z, 0, sizeof z);
+	memcpy(out, s ? s : &z, n);
+	out->size = size;
+	return s ? 1 : 0;
+}

@@ -1131,19 +1131,3 @@ int tlc_capture_pair(tlc_eval *ev, const char *const *paths, size_t npaths,
 	return rc;
 }
 
-int tlc_capture_pair_summary_get(const tlc_eval *ev, tlc_capture_pair_summary *out)
-{
-	if (!ev || !out || out->size < sizeof(uint32_t) + sizeof(uint64_t))
-		return tlc_error__set(TLC_EINVAL, "invalid_argument",
-		                      "pass the eval and a summary with its size set "
-		                      "(TLC_CAPTURE_PAIR_SUMMARY_INIT)",
-		                      "tlc_capture_pair_summary_get: NULL or short argument");
-	const tlc_capture_pair_summary *s = tlc_eval__pairing_summary(ev);
-	uint32_t size = out->size;
-	size_t n = size < sizeof *out ? size : sizeof *out;
-	tlc_capture_pair_summary z;
-	memset(&z, 0, sizeof z);
-	memcpy(out, s ? s : &z, n);
-	out->size = size;
-	return s ? 1 : 0;
-}

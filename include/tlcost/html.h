@@ -46,6 +46,9 @@ typedef struct tlc_html_options {
 	                          * the same rank twice), or NULL */
 } tlc_html_options;
 
+#define TLC_HTML_OPTIONS_INIT \
+	{ sizeof(tlc_html_options), TLC_CEILINGS_INIT, 0, 0, 0, 0, NULL, 0, NULL }
+
 /** Writes the page's head (styles, script, title). Then call
  *  tlc_html_write_input once per input (index 0, 1, ...) and
  *  tlc_html_write_tail once. Errors: invalid_argument, io_error. */
