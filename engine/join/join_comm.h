@@ -25,7 +25,30 @@ typedef struct tlc_join__span {
 	int phase;          /* tlc_phase, -1 unknown */
 	int kind;           /* tlc_comm_kind of a comm kernel's op, -1 unknown */
 	int comm;           /* an NCCL/RCCL kernel */
+	int copy;           /* a memcpy or memset (only with copies: never a kernel) */
+	int64_t device;     /* the record's device index */
+	int64_t queued;     /* start of the launching runtime call, INT64_MIN: none */
+	size_t launch;      /* the join's launch index */
 } tlc_join__span;
+
+/** The device work of ev through its join j (j NULL: none), sorted by
+ *  start: every kernel, and with copies also every memcpy and memset
+ *  (copy = 1), each with its phase, collective kind and device. *out is
+ *  malloc'ed (free). 0 or TLC_ENOMEM. One collection for `join`, `ranks`
+ *  and `steps`. */
+int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j,
+                    int copies);
+
+/** Kernel times of sorted spans clipped to [lo, hi) (copies skipped):
+ *  kernel = union of all kernels, comm = union of NCCL/RCCL kernels,
+ *  compute = union of the other kernels, overlap = comm time during which
+ *  a compute kernel runs. The one definition of compute, communication,
+ *  overlap and idle (span minus kernel) for `join`, `ranks` and `steps`. */
+typedef struct tlc_join__times {
+	int64_t kernel_ns, compute_ns, comm_ns, overlap_ns;
+} tlc_join__times;
+void tlc_join__times_in(tlc_join__times *out, const tlc_join__span *v, size_t n, int64_t lo,
+                        int64_t hi);
 
 /* One costed collective op and its rolled-up kernel time. */
 typedef struct tlc_join__coll {
