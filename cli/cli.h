@@ -140,5 +140,6 @@ int tool_report(cli_ctx *ctx);
 int tool_join(cli_ctx *ctx);
 int tool_merge(cli_ctx *ctx);
 int tool_ranks(cli_ctx *ctx);
+int tool_steps(cli_ctx *ctx);
 
 #endif

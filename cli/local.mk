@@ -7,3 +7,4 @@ tlcost_SOURCES = cli/cli.h cli/main.c cli/common.c cli/report_args.h cli/report_
 	cli/tool_mfu.c cli/tool_report.c cli/tool_join.c
 tlcost_LDADD = libtlcost.la
 tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c cli/input_list.h cli/input_list.c
+tlcost_SOURCES += cli/tool_steps.c

@@ -23,6 +23,7 @@ static const command commands[] = {
 	{ "plugin", tool_plugin, "inspect a rule plugin (plugin check SO)" },
 	{ "merge", tool_merge, "merge flops partials (files, ranks) exactly" },
 	{ "ranks", tool_ranks, "one report over many ranks' traces: per rank, totals, stragglers" },
+	{ "steps", tool_steps, "where each profiler step went: time buckets per device, exact" },
 };
 
 static void usage(FILE *out)

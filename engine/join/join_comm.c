@@ -31,18 +31,13 @@ static int by_start(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
-/* Which spans a union or overlap takes: comm 0/1 (-1 both), phase (-1
- * any), clipped to [lo, hi). Copies (memcpy/memset) are never kernels. */
-typedef struct span_sel {
-	int want, phase;
-	int64_t lo, hi;
-} span_sel;
+typedef tlc_join__sel span_sel;
 
 /* The span v clipped by sel into [*s, *e]; 0 when not selected. */
 static int pick(const tlc_join__span *v, const span_sel *sel, int64_t *s, int64_t *e)
 {
-	if (v->copy || (sel->want >= 0 && v->comm != sel->want) ||
-	    (sel->phase >= 0 && v->phase != sel->phase))
+	if (v->what > sel->what_max || (sel->want >= 0 && v->comm != sel->want) ||
+	    (sel->phase >= 0 && v->phase != sel->phase) || (sel->tag_max >= 0 && v->tag > sel->tag_max))
 		return 0;
 	*s = v->start > sel->lo ? v->start : sel->lo;
 	*e = v->end < sel->hi ? v->end : sel->hi;
@@ -68,6 +63,11 @@ static int64_t union_ns(const tlc_join__span *v, size_t n, const span_sel *sel)
 	if (ce > cs && ce != INT64_MIN)
 		total += ce - cs;
 	return total;
+}
+
+int64_t tlc_join__union_in(const tlc_join__span *v, size_t n, const tlc_join__sel *sel)
+{
+	return union_ns(v, n, sel);
 }
 
 /* The next merged (disjoint) interval of the spans sel picks from v[*i] on,
@@ -102,7 +102,8 @@ static int next_merged(const tlc_join__span *v, size_t n, size_t *i, const span_
  * phase against merged compute intervals of any phase), within [lo, hi). */
 static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase, int64_t lo, int64_t hi)
 {
-	span_sel cs = { 1, phase, lo, hi }, ks = { 0, -1, lo, hi };
+	span_sel cs = { TLC_JOIN__KERNEL, 1, phase, -1, lo, hi };
+	span_sel ks = { TLC_JOIN__KERNEL, 0, -1, -1, lo, hi };
 	size_t ia = 0, ib = 0;
 	int64_t as = 0, ae = 0, bs = 0, be = 0, total = 0;
 	int ha = next_merged(v, n, &ia, &cs, &as, &ae);
@@ -123,7 +124,9 @@ static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase, int64_t 
 void tlc_join__times_in(tlc_join__times *out, const tlc_join__span *v, size_t n, int64_t lo,
                         int64_t hi)
 {
-	span_sel all = { -1, -1, lo, hi }, comm = { 1, -1, lo, hi }, comp = { 0, -1, lo, hi };
+	span_sel all = { TLC_JOIN__KERNEL, -1, -1, -1, lo, hi };
+	span_sel comm = { TLC_JOIN__KERNEL, 1, -1, -1, lo, hi };
+	span_sel comp = { TLC_JOIN__KERNEL, 0, -1, -1, lo, hi };
 	out->kernel_ns = union_ns(v, n, &all);
 	out->comm_ns = union_ns(v, n, &comm);
 	out->compute_ns = union_ns(v, n, &comp);
@@ -147,8 +150,8 @@ int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const t
 		int copy = r.kind == TLC_DEVICE_MEMCPY || r.kind == TLC_DEVICE_MEMSET;
 		if ((r.kind != TLC_DEVICE_KERNEL && !(copies && copy)) || r.end_ns < r.start_ns)
 			continue;
-		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, !copy && is_comm_kernel(r.name), copy,
-		                     r.device, INT64_MIN, i };
+		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, !copy && is_comm_kernel(r.name),
+		                     copy ? TLC_JOIN__COPY : TLC_JOIN__KERNEL, 0, r.device, INT64_MIN, i };
 		if (l->runtime >= 0)
 			s.queued = tlc_eval__device(ev, (size_t)l->runtime).start_ns;
 		if (l->op_row >= 0) {
@@ -196,7 +199,8 @@ static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j
 	w->compute_ns = t.compute_ns;
 	w->overlap_ns = t.overlap_ns;
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		span_sel all = { -1, p, INT64_MIN, INT64_MAX }, comm = { 1, p, INT64_MIN, INT64_MAX };
+		span_sel all = { TLC_JOIN__KERNEL, -1, p, -1, INT64_MIN, INT64_MAX };
+		span_sel comm = { TLC_JOIN__KERNEL, 1, p, -1, INT64_MIN, INT64_MAX };
 		w->ph_kernel[p] = union_ns(v, n, &all);
 		w->ph_comm[p] = union_ns(v, n, &comm);
 		w->ph_overlap[p] = overlap_of(v, n, p, INT64_MIN, INT64_MAX);

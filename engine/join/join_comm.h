@@ -25,11 +25,29 @@ typedef struct tlc_join__span {
 	int phase;          /* tlc_phase, -1 unknown */
 	int kind;           /* tlc_comm_kind of a comm kernel's op, -1 unknown */
 	int comm;           /* an NCCL/RCCL kernel */
-	int copy;           /* a memcpy or memset (only with copies: never a kernel) */
+	int what;           /* TLC_JOIN__KERNEL, __COPY (memcpy/memset) or __QUEUED */
+	int tag;            /* the caller's class of the span (0 unless set) */
 	int64_t device;     /* the record's device index */
 	int64_t queued;     /* start of the launching runtime call, INT64_MIN: none */
 	size_t launch;      /* the join's launch index */
 } tlc_join__span;
+
+enum {
+	TLC_JOIN__KERNEL = 0,
+	TLC_JOIN__COPY = 1,   /* a memcpy or memset */
+	TLC_JOIN__QUEUED = 2  /* a pending launch: runtime call start to work start (a caller's) */
+};
+
+/** Which spans a union takes: what <= what_max, comm 0/1 (-1 both; copies
+ *  and queued spans are never comm), phase (-1 any), tag <= tag_max (-1
+ *  any), each clipped to [lo, hi). */
+typedef struct tlc_join__sel {
+	int what_max, want, phase, tag_max;
+	int64_t lo, hi;
+} tlc_join__sel;
+
+/** Union length of the sorted spans sel takes. */
+int64_t tlc_join__union_in(const tlc_join__span *v, size_t n, const tlc_join__sel *sel);
 
 /** The device work of ev through its join j (j NULL: none), sorted by
  *  start: every kernel, and with copies also every memcpy and memset

@@ -14,3 +14,4 @@ libtl_report_la_SOURCES += \
 	engine/report/mfu.c engine/report/mfu_write.c \
 	engine/report/report.c
 libtl_report_la_SOURCES += engine/report/plugin_write.c
+libtl_report_la_SOURCES += engine/report/steps.c engine/report/steps_write.c engine/report/steps_impl.h

@@ -94,6 +94,7 @@
 #include "report.h"
 #include "writers.h"
 #include "collectives.h"
+#include "steps.h"
 
 #ifdef __cplusplus
 extern "C" {
