@@ -66,6 +66,17 @@ check "json schema" '"schema": "tlcost.steps/1"'
 python3 "$top_srcdir/tests/steps_check.py" "$F" "$out" > "$tmp/chk" 2>&1 || {
 	echo "FAIL: steps_check on the fixture"; cat "$tmp/chk"; fails=$((fails + 1)); }
 
+# tlcost report's section: the buckets summed over both steps (hand-derived
+# above): idle_queued 16+10 = 26 us of 150 = 17.3%, host-bound 12+18 = 30 us
+run 0 report "$F"
+check "report section" "where the steps went (2 ProfilerStep#N x 1 device, summed; \`tlcost steps\`):"
+check "report queued" "  idle_queued                     0.026 ms   17.3%"
+check "report host-bound" "  idle_host_bound                 0.030 ms   20.0%"
+check "report wall" "  wall                            0.150 ms (residual 0 ns)"
+absent "report: zero buckets omitted" "attention"
+run 0 report --format json "$F"
+check "report json" '"steps_windows": "profiler_steps"'
+
 # an input without device records: a typed refusal, no crash
 printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]}\n' > "$tmp/nodev.json"
 run 1 steps "$tmp/nodev.json"

@@ -46,16 +46,8 @@ static void write_text(FILE *out, const tlc_steps *s)
 	             "(docs/reports.md, \"tlcost steps\")\n");
 }
 
-static int write_json(FILE *out, const tlc_steps *s)
+void tlc_steps__json_rows(yajl_gen g, const tlc_steps *s)
 {
-	yajl_gen g = tlc_jsonw__new(out);
-	if (!g)
-		return tlc_error__oom();
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.steps/1");
-	tlc_jsonw__kstr(g, "windows", s->marked ? "profiler_steps" : "device_span");
-	tlc_jsonw__kuint(g, "devices", s->ndevices);
-	tlc_jsonw__key(g, "steps");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const tlc_steps_row *r = &s->rows[i];
@@ -77,6 +69,43 @@ static int write_json(FILE *out, const tlc_steps *s)
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
+}
+
+void tlc_steps__text_summary(FILE *out, const tlc_steps *s)
+{
+	int64_t wall = 0, res = 0, b[TLC_STEPS_BUCKET_COUNT] = { 0 };
+	for (size_t i = 0; i < s->nrows; i++) {
+		wall += s->rows[i].wall_ns;
+		res += s->rows[i].residual_ns;
+		for (int k = 0; k < TLC_STEPS_BUCKET_COUNT; k++)
+			b[k] += s->rows[i].buckets[k];
+	}
+	if (s->marked)
+		fprintf(out, "\nwhere the steps went (%zu ProfilerStep#N x %zu device%s, summed; "
+		             "`tlcost steps`):\n", s->nsteps, s->ndevices, s->ndevices == 1 ? "" : "s");
+	else
+		fprintf(out, "\nwhere the time went (no ProfilerStep#N markers: each device's span "
+		             "is one\nstep; %zu device%s, summed; `tlcost steps`):\n", s->ndevices,
+		        s->ndevices == 1 ? "" : "s");
+	for (int k = 0; k < TLC_STEPS_BUCKET_COUNT; k++)
+		if (b[k])
+			fprintf(out, "  %-24s %12.3f ms %6.1f%%\n",
+			        tlc_steps_bucket_name((tlc_steps_bucket)k), ms(b[k]),
+			        wall > 0 ? 100.0 * (double)b[k] / (double)wall : 0.0);
+	fprintf(out, "  %-24s %12.3f ms (residual %lld ns)\n", "wall", ms(wall), (long long)res);
+}
+
+static int write_json(FILE *out, const tlc_steps *s)
+{
+	yajl_gen g = tlc_jsonw__new(out);
+	if (!g)
+		return tlc_error__oom();
+	yajl_gen_map_open(g);
+	tlc_jsonw__kstr(g, "schema", "tlcost.steps/1");
+	tlc_jsonw__kstr(g, "windows", s->marked ? "profiler_steps" : "device_span");
+	tlc_jsonw__kuint(g, "devices", s->ndevices);
+	tlc_jsonw__key(g, "steps");
+	tlc_steps__json_rows(g, s);
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);
 }
