@@ -77,6 +77,25 @@ absent "report: zero buckets omitted" "attention"
 run 0 report --format json "$F"
 check "report json" '"steps_windows": "profiler_steps"'
 
+# two devices (hand-derived, us): ProfilerStep#7 [0,10); device 0: gemm
+# [2,6) without runtime call -> gemm 4, host-bound [0,2)+[6,10) = 6;
+# device 1: reduce kernel [1,3) launched at 0 (pending [0,1)), nccl [5,9)
+# -> reduction 2, exposed communication 4, queued 1, host-bound [3,5)+[9,10) = 3
+cat > "$tmp/two_dev.json" <<'JSON'
+{"traceEvents": [
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 1, "args": {"correlation": 5}},
+ {"ph": "X", "cat": "kernel", "name": "reduce_kernel_b", "pid": 1, "tid": 3, "ts": 1, "dur": 2, "args": {"device": 1, "stream": 3, "correlation": 5}},
+ {"ph": "X", "cat": "kernel", "name": "gemm_a", "pid": 0, "tid": 3, "ts": 2, "dur": 4, "args": {"device": 0, "stream": 3, "correlation": 6}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_x", "pid": 1, "tid": 4, "ts": 5, "dur": 4, "args": {"device": 1, "stream": 4, "correlation": 7}}
+]}
+JSON
+run 0 steps --format csv "$tmp/two_dev.json"
+printf '%s\n%s\n%s\n' "$hdr" \
+	"7,0,0,10000,10000,4000,0,0,0,0,0,0,0,0,0,6000,0" \
+	"7,1,0,10000,10000,0,0,0,0,0,2000,0,4000,0,1000,3000,0" > "$tmp/want3.csv"
+cmp -s "$out" "$tmp/want3.csv" || { echo "FAIL: steps csv, two devices"; diff "$tmp/want3.csv" "$out"; fails=$((fails + 1)); }
+
 # an input without device records: a typed refusal, no crash
 printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]}\n' > "$tmp/nodev.json"
 run 1 steps "$tmp/nodev.json"

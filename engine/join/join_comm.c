@@ -150,8 +150,9 @@ int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const t
 		int copy = r.kind == TLC_DEVICE_MEMCPY || r.kind == TLC_DEVICE_MEMSET;
 		if ((r.kind != TLC_DEVICE_KERNEL && !(copies && copy)) || r.end_ns < r.start_ns)
 			continue;
-		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, !copy && is_comm_kernel(r.name),
-		                     copy ? TLC_JOIN__COPY : TLC_JOIN__KERNEL, 0, r.device, INT64_MIN, i };
+		tlc_join__span s = { r.start_ns, r.end_ns, r.device, INT64_MIN, (uint32_t)i, -1, -1,
+		                     (uint8_t)(!copy && is_comm_kernel(r.name)),
+		                     copy ? TLC_JOIN__COPY : TLC_JOIN__KERNEL, 0 };
 		if (l->runtime >= 0)
 			s.queued = tlc_eval__device(ev, (size_t)l->runtime).start_ns;
 		if (l->op_row >= 0) {
@@ -159,13 +160,13 @@ int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const t
 			const tlc_op_row *row = &row_;
 			int64_t counted = -1;
 			if (row)
-				s.phase = (int)row->phase;
+				s.phase = (int8_t)row->phase;
 			if (tlc_join_rollup(&counted, j, (size_t)l->op_row) == 0 && counted >= 0) {
 				tlc_op_row c_ = tlc_eval__row(ev, (size_t)counted);
 				const tlc_op_row *c = &c_;
 				tlc_comm_kind kind;
 				if (c && tlc_cost_comm(c->cost, &kind, NULL, NULL, NULL) == 1)
-					s.kind = (int)kind;
+					s.kind = (int8_t)kind;
 			}
 		}
 		v[k++] = s;

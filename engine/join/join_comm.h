@@ -20,16 +20,16 @@
 #include <yajl/yajl_gen.h>
 #include "tlcost/tlcost.h"
 
-typedef struct tlc_join__span {
+typedef struct tlc_join__span {   /* 48 bytes: steps keeps two per launch */
 	int64_t start, end;
-	int phase;          /* tlc_phase, -1 unknown */
-	int kind;           /* tlc_comm_kind of a comm kernel's op, -1 unknown */
-	int comm;           /* an NCCL/RCCL kernel */
-	int what;           /* TLC_JOIN__KERNEL, __COPY (memcpy/memset) or __QUEUED */
-	int tag;            /* the caller's class of the span (0 unless set) */
 	int64_t device;     /* the record's device index */
 	int64_t queued;     /* start of the launching runtime call, INT64_MIN: none */
-	size_t launch;      /* the join's launch index */
+	uint32_t launch;    /* the join's launch index (32 bits: rows.h caps the stores) */
+	int8_t phase;       /* tlc_phase, -1 unknown */
+	int8_t kind;        /* tlc_comm_kind of a comm kernel's op, -1 unknown */
+	uint8_t comm;       /* an NCCL/RCCL kernel */
+	uint8_t what;       /* TLC_JOIN__KERNEL, __COPY (memcpy/memset) or __QUEUED */
+	int8_t tag;         /* the caller's class of the span (0 unless set) */
 } tlc_join__span;
 
 enum {

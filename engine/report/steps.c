@@ -132,6 +132,11 @@ typedef struct dev_spans {
 	int64_t first, last; /* span of the device's work (kernels, copies) */
 } dev_spans;
 
+static int has_queue(const tlc_join__span *s)
+{
+	return s->queued != INT64_MIN && s->queued < s->start;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const tlc_join__span *x = a, *y = b;
@@ -140,34 +145,39 @@ static int by_start(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
-static int cmp_i64(const void *a, const void *b)
+/* One device's work seg[0..n) and its pending launches (runtime call start
+ * to work start) into d, sorted by start, with the running max of ends.
+ * With own, seg is the malloc'ed array of every span and becomes d's
+ * (grown in place: the spans are not held twice). */
+static int fill_device(dev_spans *d, tlc_join__span *seg, size_t n, int own)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The device's work and its pending launches (runtime call start to work
- * start), sorted by start, with the running max of ends. */
-static int fill_device(dev_spans *d, const tlc_join__span *all, size_t n)
-{
-	size_t cnt = 0;
+	size_t cnt = n;
 	for (size_t i = 0; i < n; i++)
-		if (all[i].device == d->device)
-			cnt += 1 + (all[i].queued != INT64_MIN && all[i].queued < all[i].start);
-	d->v = malloc((cnt + 1) * sizeof *d->v);
+		cnt += has_queue(&seg[i]);
+	if (own) {
+		tlc_join__span *q = realloc(seg, (cnt + 1) * sizeof *q);
+		if (!q) {
+			free(seg);
+			return tlc_error__oom();
+		}
+		d->v = q;
+	} else {
+		d->v = malloc((cnt + 1) * sizeof *d->v);
+		if (d->v)
+			memcpy(d->v, seg, n * sizeof *seg);
+	}
 	d->pmax = malloc((cnt + 1) * sizeof *d->pmax);
 	if (!d->v || !d->pmax)
 		return tlc_error__oom();
+	d->device = n ? d->v[0].device : 0;
 	d->first = INT64_MAX;
 	d->last = INT64_MIN;
+	d->n = n;
 	for (size_t i = 0; i < n; i++) {
-		const tlc_join__span *s = &all[i];
-		if (s->device != d->device)
-			continue;
-		d->v[d->n++] = *s;
+		const tlc_join__span *s = &d->v[i];
 		d->first = s->start < d->first ? s->start : d->first;
 		d->last = s->end > d->last ? s->end : d->last;
-		if (s->queued != INT64_MIN && s->queued < s->start) {
+		if (has_queue(s)) {
 			tlc_join__span q = *s;
 			q.start = s->queued;
 			q.end = s->start;
@@ -265,30 +275,43 @@ static int collect_steps(tlc_eval__step **out, size_t *n, const tlc_eval *ev)
 	return 0;
 }
 
-static int device_list(tlc_steps *s, const tlc_join__span *all, size_t n)
+static int by_device(const void *a, const void *b)
 {
-	int64_t *ids = malloc((n + 1) * sizeof *ids);
-	if (!ids)
-		return tlc_error__oom();
-	for (size_t i = 0; i < n; i++)
-		ids[i] = all[i].device;
-	qsort(ids, n, sizeof *ids, cmp_i64);
+	const tlc_join__span *x = a, *y = b;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return by_start(a, b);
+}
+
+/* The devices (ascending) and each one's spans: one device takes *all over
+ * (set to NULL); several are sorted by device, then split. */
+static int device_list(tlc_steps *s, tlc_join__span **all, size_t n)
+{
+	tlc_join__span *v = *all;
+	int one = 1;
+	for (size_t i = 1; i < n && one; i++)
+		one = v[i].device == v[0].device;
+	if (!one)
+		qsort(v, n, sizeof *v, by_device);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (k == 0 || ids[k - 1] != ids[i])
-			ids[k++] = ids[i];
+		k += i == 0 || v[i].device != v[i - 1].device;
 	s->devs = calloc(k + 1, sizeof *s->devs);
-	if (!s->devs) {
-		free(ids);
+	if (!s->devs)
 		return tlc_error__oom();
-	}
 	s->ndevs = s->ndevices = k;
-	int rc = 0;
-	for (size_t i = 0; i < k && rc == 0; i++) {
-		s->devs[i].device = ids[i];
-		rc = fill_device(&s->devs[i], all, n);
+	if (one) {
+		*all = NULL;
+		return fill_device(&s->devs[0], v, n, 1);
 	}
-	free(ids);
+	int rc = 0;
+	for (size_t i = 0, d = 0; i < n && rc == 0; d++) {
+		size_t e = i + 1;
+		while (e < n && v[e].device == v[i].device)
+			e++;
+		rc = fill_device(&s->devs[d], v + i, e - i, 0);
+		i = e;
+	}
 	return rc;
 }
 
@@ -353,14 +376,14 @@ int tlc_steps_build(tlc_steps **out, const tlc_eval *ev, const tlc_join *j)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (all[i].what == TLC_JOIN__KERNEL && !all[i].comm)
-			all[i].tag = span_family(ev, j, &all[i]);
+			all[i].tag = (int8_t)span_family(ev, j, &all[i]);
 	tlc_eval__step *st = NULL;
 	size_t nst = 0;
 	rc = collect_steps(&st, &nst, ev);
 	s->marked = nst > 0;
 	s->nsteps = s->marked ? nst : 1;
 	if (rc == 0)
-		rc = device_list(s, all, n);
+		rc = device_list(s, &all, n);
 	free(all);
 	if (rc == 0)
 		rc = build_rows(s, st, nst);

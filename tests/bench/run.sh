@@ -2,6 +2,8 @@
 # `make bench`: every speed and memory figure side by side, in one run.
 #   op log, 1M ops     tlcost flops  vs  json_verify -s (yajl, parse only) on the same file
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
+#   steps vs join      tlcost steps vs tlcost join, CPU time, on a 5M-event trace
+#                      with a ProfilerStep#N every 1000 blocks (target <= 1.15x)
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -13,7 +15,7 @@
 # Environment (set by tests/bench/local.mk): TLCOST GEN GEN_TRACE ENGINE
 # TIMEIT JSON_VERIFY LTEXEC BENCH_DIR; optional BENCH_OPS (1000000),
 # BENCH_EVENTS (5000000), BENCH_RUNS (3), BENCH_CALLGRIND_OPS (100000),
-# BENCH_PARTS (any of: oplog trace engine python callgrind; default all),
+# BENCH_PARTS (any of: oplog trace steps engine python callgrind; default all),
 # BENCH_PYTHON (a Python script taking N that prints "ops seconds ops_per_s").
 # `make bench-clean` removes the generated inputs.
 set -eu
@@ -21,7 +23,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace steps engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -113,6 +115,29 @@ BEGIN {
 }' "$rows"
 have_jv || echo "bench: json_verify not found (Debian package yajl-tools): ratios not measured"
 
+if want steps; then
+	# the same build's join on the same file, alternating (issue 25: steps
+	# costs at most 1.15x the CPU time of join)
+	trs=$dir/trace-steps-$NE.json
+	if [ ! -s "$trs" ]; then
+		echo "bench: writing $trs ($NE records, a ProfilerStep#N every 1000 blocks)"
+		"$GEN_TRACE" "$NE" 1000 > "$trs.tmp"
+		mv "$trs.tmp" "$trs"
+	fi
+	rm -f "$dir/t_steps.runs" "$dir/t_sjoin.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_steps "$TLCOST" steps "$trs"
+		once t_sjoin "$TLCOST" join "$trs"
+		i=$((i + 1))
+	done
+	echo "$(median t_steps) $(median t_sjoin)" | awk -v n="$NE" '{
+		r = ($5 > 0) ? $2 / $5 : 0
+		printf "%-34s %8.2fs %9.2fs %6.2fx   <= 1.15x of join (CPU): %s\n",
+		       sprintf("%s-event trace, steps | join", n), $2, $5, r,
+		       (r > 0 && r <= 1.15) ? "ok" : "MISSED"
+		printf "%-34s %6.1f MiB %6.1f MiB (peak RSS, steps | join)\n", "", $3 / 1024, $6 / 1024 }'
+fi
 if want engine; then
 	rm -f "$dir/engine.runs"
 	i=0
