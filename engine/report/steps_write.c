@@ -19,12 +19,12 @@ static void step_label(char *buf, size_t cap, const tlc_steps_row *r)
 static void write_text(FILE *out, const tlc_steps *s)
 {
 	if (s->marked)
-		fprintf(out, "tlcost steps: %zu profiler steps (ProfilerStep#N) x %zu device%s; each "
-		             "step's wall time splits into buckets that add up to it exactly (integer ns)\n",
-		        s->nsteps, s->ndevices, s->ndevices == 1 ? "" : "s");
+		fprintf(out, "tlcost steps: %zu profiler steps (ProfilerStep#N) x %zu device%s;\n"
+		             "each step's wall time splits into buckets that add up to it exactly "
+		             "(integer ns)\n", s->nsteps, s->ndevices, s->ndevices == 1 ? "" : "s");
 	else
-		fprintf(out, "tlcost steps: the input has no ProfilerStep#N markers: each device's span "
-		             "(first work start to last work end) is one step, split into buckets that "
+		fprintf(out, "tlcost steps: the input has no ProfilerStep#N markers: each device's span\n"
+		             "(first work start to last work end) is one step, split into buckets that\n"
 		             "add up to it exactly (integer ns)\n");
 	for (size_t i = 0; i < s->nrows; i++) {
 		const tlc_steps_row *r = &s->rows[i];
@@ -39,10 +39,10 @@ static void write_text(FILE *out, const tlc_steps *s)
 			        r->wall_ns > 0 ? 100.0 * (double)r->buckets[k] / (double)r->wall_ns : 0.0,
 			        (long long)r->buckets[k]);
 	}
-	fprintf(out, "\ncompute families: kernel time (union) by the costed op's family where the "
-	             "kernel is attributed, by kernel name otherwise; exposed: not overlapped by "
-	             "compute (communication) or by any kernel (memcpy/memset); idle_queued: no "
-	             "work runs but a launch is pending; idle_host_bound: nothing queued "
+	fprintf(out, "\ncompute families: kernel time (union) by the costed op's family where the\n"
+	             "kernel is attributed, by kernel name otherwise; exposed: not overlapped by\n"
+	             "compute (communication) or by any kernel (memcpy/memset); idle_queued: no\n"
+	             "work runs but a launch is pending; idle_host_bound: nothing queued\n"
 	             "(docs/reports.md, \"tlcost steps\")\n");
 }
 
