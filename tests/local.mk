@@ -295,6 +295,8 @@ EXTRA_DIST += tests/save_stale_temp.sh
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 # tlcost steps (issue 25 item 6): hand-derived fixture buckets, independent
-# recomputation on every shared trace with device records (tests/steps_check.py).
-TESTS += tests/steps_cli.sh
-EXTRA_DIST += tests/steps_cli.sh tests/steps_check.py tests/fixtures/steps/two_steps.json
+# recomputation on every shared trace with device records (tests/steps_check.py);
+# the comparison with TraceLens's published CSVs, read from a mirror (skipped without).
+TESTS += tests/steps_cli.sh tests/tracelens_cli.sh
+EXTRA_DIST += tests/steps_cli.sh tests/steps_check.py tests/fixtures/steps/two_steps.json \
+	tests/tracelens_cli.sh tools/tracelens_compare.py
