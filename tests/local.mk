@@ -300,3 +300,8 @@ EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
 TESTS += tests/steps_cli.sh tests/tracelens_cli.sh
 EXTRA_DIST += tests/steps_cli.sh tests/steps_check.py tests/fixtures/steps/two_steps.json \
 	tests/tracelens_cli.sh tools/tracelens_compare.py
+check_PROGRAMS += tests/test_steps
+TESTS += tests/test_steps
+tests_test_steps_SOURCES = tests/test_steps.c
+tests_test_steps_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_steps_LDADD = libtlcore.la $(CMOCKA_LIBS)
