@@ -153,7 +153,7 @@ int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const t
 		tlc_join__span s = { r.start_ns, r.end_ns, r.device, INT64_MIN, (uint32_t)i, -1, -1,
 		                     (uint8_t)(!copy && is_comm_kernel(r.name)),
 		                     copy ? TLC_JOIN__COPY : TLC_JOIN__KERNEL, 0 };
-		if (l->runtime >= 0)
+		if (copies && l->runtime >= 0) /* (steps' pending launches; join and ranks need none) */
 			s.queued = tlc_eval__device(ev, (size_t)l->runtime).start_ns;
 		if (l->op_row >= 0) {
 			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);

@@ -51,7 +51,8 @@ int64_t tlc_join__union_in(const tlc_join__span *v, size_t n, const tlc_join__se
 
 /** The device work of ev through its join j (j NULL: none), sorted by
  *  start: every kernel, and with copies also every memcpy and memset
- *  (copy = 1), each with its phase, collective kind and device. *out is
+ *  (what = TLC_JOIN__COPY) and each span's queued time (else INT64_MIN),
+ *  each with its phase, collective kind and device. *out is
  *  malloc'ed (free). 0 or TLC_ENOMEM. One collection for `join`, `ranks`
  *  and `steps`. */
 int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j,
