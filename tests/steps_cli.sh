@@ -96,6 +96,28 @@ printf '%s\n%s\n%s\n' "$hdr" \
 	"7,1,0,10000,10000,0,0,0,0,0,2000,0,4000,0,1000,3000,0" > "$tmp/want3.csv"
 cmp -s "$out" "$tmp/want3.csv" || { echo "FAIL: steps csv, two devices"; diff "$tmp/want3.csv" "$out"; fails=$((fails + 1)); }
 
+# one kernel across three steps (hand-derived, us): steps [0,10) [10,20)
+# [20,30); kernel k [5,25) launched at 0 -> step 0: queued [0,5) 5, other
+# [5,10) 5; step 1: other 10; step 2: other [20,25) 5, host-bound [25,30) 5
+cat > "$tmp/long.json" <<'JSON'
+{"traceEvents": [
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 10, "dur": 10},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 1, "args": {"correlation": 5}},
+ {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 3, "ts": 5, "dur": 20, "args": {"device": 0, "stream": 3, "correlation": 5}}
+]}
+JSON
+run 0 steps --format csv "$tmp/long.json"
+printf '%s\n%s\n%s\n%s\n' "$hdr" \
+	"0,0,0,10000,10000,0,0,0,0,0,0,5000,0,0,5000,0,0" \
+	"1,0,10000,20000,10000,0,0,0,0,0,0,10000,0,0,0,0,0" \
+	"2,0,20000,30000,10000,0,0,0,0,0,0,5000,0,0,0,5000,0" > "$tmp/want4.csv"
+cmp -s "$out" "$tmp/want4.csv" || { echo "FAIL: steps csv, a kernel across steps"; diff "$tmp/want4.csv" "$out"; fails=$((fails + 1)); }
+run 0 steps --format json "$tmp/long.json"
+python3 "$top_srcdir/tests/steps_check.py" "$tmp/long.json" "$out" > "$tmp/chk" 2>&1 || {
+	echo "FAIL: steps_check, a kernel across steps"; cat "$tmp/chk"; fails=$((fails + 1)); }
+
 # an input without device records: a typed refusal, no crash
 printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]}\n' > "$tmp/nodev.json"
 run 1 steps "$tmp/nodev.json"

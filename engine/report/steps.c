@@ -127,10 +127,15 @@ static int span_family(const tlc_eval *ev, const tlc_join *j, const tlc_join__sp
 typedef struct dev_spans {
 	int64_t device;
 	tlc_join__span *v;
-	int64_t *pmax;     /* running max of end: the first span reaching a window */
 	size_t n;
 	int64_t first, last; /* span of the device's work (kernels, copies) */
 } dev_spans;
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
 
 static int has_queue(const tlc_join__span *s)
 {
@@ -145,11 +150,60 @@ static int by_start(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
+/* The first index of the sorted boundaries b[0..nb) above t. */
+static size_t first_above(const int64_t *b, size_t nb, int64_t t)
+{
+	size_t lo = 0, hi = nb;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (b[m] > t)
+			hi = m;
+		else
+			lo = m + 1;
+	}
+	return lo;
+}
+
+/* Cuts d's spans at every window boundary inside them, so that each piece
+ * lies in the windows it belongs to and a window reads only its own pieces
+ * (a kernel running across many steps costs one piece per step it covers,
+ * never a rescan of the spans before it). The union of the pieces is the
+ * span: adjacent pieces merge. */
+static int split_at(dev_spans *d, const int64_t *b, size_t nb)
+{
+	size_t extra = 0;
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t k = first_above(b, nb, d->v[i].start); k < nb && b[k] < d->v[i].end; k++)
+			extra++;
+	if (!extra)
+		return 0;
+	tlc_join__span *q = realloc(d->v, (d->n + extra + 1) * sizeof *q);
+	if (!q)
+		return tlc_error__oom();
+	d->v = q;
+	size_t n = d->n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = first_above(b, nb, q[i].start);
+		if (k >= nb || b[k] >= q[i].end)
+			continue;
+		int64_t end = q[i].end;
+		q[i].end = b[k];
+		for (; k < nb && b[k] < end; k++) {
+			tlc_join__span p = q[i];
+			p.start = b[k];
+			p.end = k + 1 < nb && b[k + 1] < end ? b[k + 1] : end;
+			q[d->n++] = p;
+		}
+	}
+	return 0;
+}
+
 /* One device's work seg[0..n) and its pending launches (runtime call start
- * to work start) into d, sorted by start, with the running max of ends.
- * With own, seg is the malloc'ed array of every span and becomes d's
- * (grown in place: the spans are not held twice). */
-static int fill_device(dev_spans *d, tlc_join__span *seg, size_t n, int own)
+ * to work start) into d, cut at the window boundaries b[0..nb) and sorted
+ * by start. With own, seg is the malloc'ed array of every span and becomes
+ * d's (grown in place: the spans are not held twice). */
+static int fill_device(dev_spans *d, tlc_join__span *seg, size_t n, int own, const int64_t *b,
+                       size_t nb)
 {
 	size_t cnt = n;
 	for (size_t i = 0; i < n; i++)
@@ -166,8 +220,7 @@ static int fill_device(dev_spans *d, tlc_join__span *seg, size_t n, int own)
 		if (d->v)
 			memcpy(d->v, seg, n * sizeof *seg);
 	}
-	d->pmax = malloc((cnt + 1) * sizeof *d->pmax);
-	if (!d->v || !d->pmax)
+	if (!d->v)
 		return tlc_error__oom();
 	d->device = n ? d->v[0].device : 0;
 	d->first = INT64_MAX;
@@ -186,25 +239,24 @@ static int fill_device(dev_spans *d, tlc_join__span *seg, size_t n, int own)
 			d->v[d->n++] = q;
 		}
 	}
-	qsort(d->v, d->n, sizeof *d->v, by_start);
-	int64_t m = INT64_MIN;
-	for (size_t i = 0; i < d->n; i++)
-		d->pmax[i] = m = d->v[i].end > m ? d->v[i].end : m;
-	return 0;
+	int rc = split_at(d, b, nb);
+	if (rc == 0)
+		qsort(d->v, d->n, sizeof *d->v, by_start);
+	return rc;
 }
 
-/* The buckets of [lo, hi) on one device. */
+/* The buckets of [lo, hi) on one device: lo and hi are boundaries the
+ * spans were cut at (or the device's own span), so the window's pieces are
+ * those starting in [lo, hi). */
 static void window(tlc_steps_row *row, const dev_spans *d, int64_t lo, int64_t hi)
 {
-	/* spans that can reach the window: from the first whose running max end
-	 * passes lo, to the last starting before hi */
 	size_t a = 0, b = d->n;
 	while (a < b) {
 		size_t m = a + (b - a) / 2;
-		if (d->pmax[m] > lo)
-			b = m;
-		else
+		if (d->v[m].start < lo)
 			a = m + 1;
+		else
+			b = m;
 	}
 	size_t e = a;
 	b = d->n;
@@ -285,7 +337,8 @@ static int by_device(const void *a, const void *b)
 
 /* The devices (ascending) and each one's spans: one device takes *all over
  * (set to NULL); several are sorted by device, then split. */
-static int device_list(tlc_steps *s, tlc_join__span **all, size_t n)
+static int device_list(tlc_steps *s, tlc_join__span **all, size_t n, const int64_t *b,
+                       size_t nb)
 {
 	tlc_join__span *v = *all;
 	int one = 1;
@@ -302,14 +355,14 @@ static int device_list(tlc_steps *s, tlc_join__span **all, size_t n)
 	s->ndevs = s->ndevices = k;
 	if (one) {
 		*all = NULL;
-		return fill_device(&s->devs[0], v, n, 1);
+		return fill_device(&s->devs[0], v, n, 1, b, nb);
 	}
 	int rc = 0;
 	for (size_t i = 0, d = 0; i < n && rc == 0; d++) {
 		size_t e = i + 1;
 		while (e < n && v[e].device == v[i].device)
 			e++;
-		rc = fill_device(&s->devs[d], v + i, e - i, 0);
+		rc = fill_device(&s->devs[d], v + i, e - i, 0, b, nb);
 		i = e;
 	}
 	return rc;
@@ -341,7 +394,6 @@ static void free_devs(tlc_steps *s)
 {
 	for (size_t i = 0; s->devs && i < s->ndevs; i++) {
 		free(s->devs[i].v);
-		free(s->devs[i].pmax);
 	}
 	free(s->devs);
 	s->devs = NULL;
@@ -382,8 +434,24 @@ int tlc_steps_build(tlc_steps **out, const tlc_eval *ev, const tlc_join *j)
 	rc = collect_steps(&st, &nst, ev);
 	s->marked = nst > 0;
 	s->nsteps = s->marked ? nst : 1;
-	if (rc == 0)
-		rc = device_list(s, &all, n);
+	int64_t *bnd = NULL; /* the windows' starts and ends, sorted, once each */
+	size_t nb = 0;
+	if (rc == 0 && !(bnd = malloc((2 * nst + 1) * sizeof *bnd)))
+		rc = tlc_error__oom();
+	if (rc == 0) {
+		for (size_t i = 0; i < nst; i++) {
+			bnd[nb++] = st[i].start_ns;
+			bnd[nb++] = st[i].end_ns;
+		}
+		qsort(bnd, nb, sizeof *bnd, cmp_i64);
+		size_t k = 0;
+		for (size_t i = 0; i < nb; i++)
+			if (k == 0 || bnd[k - 1] != bnd[i])
+				bnd[k++] = bnd[i];
+		nb = k;
+		rc = device_list(s, &all, n, bnd, nb);
+	}
+	free(bnd);
 	free(all);
 	if (rc == 0)
 		rc = build_rows(s, st, nst);
