@@ -150,5 +150,6 @@ int tool_ranks(cli_ctx *ctx);
 int tool_diff(cli_ctx *ctx);
 int tool_html(cli_ctx *ctx);
 int tool_annotate(cli_ctx *ctx);
+int tool_steps(cli_ctx *ctx);
 
 #endif

@@ -10,3 +10,4 @@ tlcost_SOURCES += cli/tool_merge.c cli/tool_ranks.c cli/input_list.h cli/input_l
 tlcost_SOURCES += cli/tool_diff.c
 tlcost_SOURCES += cli/tool_html.c
 tlcost_SOURCES += cli/tool_annotate.c
+tlcost_SOURCES += cli/tool_steps.c

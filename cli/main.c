@@ -26,6 +26,7 @@ static const command commands[] = {
 	{ "ranks", tool_ranks, "one report over many ranks' traces: per rank, totals, stragglers" },
 	{ "diff", tool_diff, "what changed between two runs: work and speed, exact, with CI conditions" },
 	{ "html", tool_html, "one self-contained HTML page of every report (docs/html.md)" },
+	{ "steps", tool_steps, "where each profiler step went: time buckets per device, exact" },
 };
 
 static void usage(FILE *out)

@@ -59,7 +59,13 @@ int tool_report(cli_ctx *ctx)
 		rc = cli_load(ctx, a.file, 1, &ev);
 	if (rc == 0) {
 		a.o.ceilings = a.rc.c;
+		/* the steps section where the input has device records */
+		tlc_steps *st = NULL;
+		if (ctx->join && tlc_steps_build(&st, ev, ctx->join) < 0)
+			st = NULL;
+		a.o.steps = st;
 		rc = tlc_write_report(stdout, ev, &a.o, ctx->format) < 0 ? cli_fail(ctx) : 0;
+		tlc_steps_free(st);
 	}
 	cli_unload(ctx, ev);
 	tlc_devices_free(a.rc.devs);

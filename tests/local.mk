@@ -344,3 +344,14 @@ tests_test_annotate_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # ---- rollup: device time on the costed row, the join as an overlay (issue 25 items 1, 4, 5; issue 24 item 1) ----
 TESTS += tests/rollup_real.sh tests/rollup_util.sh
 EXTRA_DIST += tests/rollup_real.sh tests/rollup_util.sh tests/rollup_check.py
+# tlcost steps (issue 25 item 6): hand-derived fixture buckets, independent
+# recomputation on every shared trace with device records (tests/steps_check.py);
+# the comparison with TraceLens's published CSVs, read from a mirror (skipped without).
+TESTS += tests/steps_cli.sh tests/tracelens_cli.sh
+EXTRA_DIST += tests/steps_cli.sh tests/steps_check.py tests/fixtures/steps/two_steps.json \
+	tests/tracelens_cli.sh tools/tracelens_compare.py
+check_PROGRAMS += tests/test_steps
+TESTS += tests/test_steps
+tests_test_steps_SOURCES = tests/test_steps.c
+tests_test_steps_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_steps_LDADD = libtlcore.la $(CMOCKA_LIBS)

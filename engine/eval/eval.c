@@ -85,6 +85,8 @@ struct tlc_eval {
 	const tlc_allocator *a;
 	tlc_eval__annotation *annots; /* phase annotations (tlc_eval__add_annotation) */
 	size_t nannots, annotcap;
+	tlc_eval__step *steps;        /* profiler steps (tlc_eval__add_step) */
+	size_t nsteps, stepcap;
 	tlc_eval_options opts;
 	tlc_intern *intern;
 	tlc_input_info info;
@@ -253,6 +255,7 @@ void tlc_eval_free(tlc_eval *ev)
 	tlc_hindex__free(&ev->type_index);
 	tlc_alloc__free(ev->a, ev->row_index);
 	tlc_alloc__free(ev->a, ev->annots);
+	tlc_alloc__free(ev->a, ev->steps);
 	tlc_arena__free(&ev->cost_arena);
 	tlc_alloc__free(ev->a, ev->types);
 	tlc_alloc__free(ev->a, (void *)ev->types_sorted);
@@ -750,6 +753,26 @@ size_t tlc_eval__annotation_count(const tlc_eval *ev) { return ev ? ev->nannots 
 const tlc_eval__annotation *tlc_eval__annotation_at(const tlc_eval *ev, size_t i)
 {
 	return ev && i < ev->nannots ? &ev->annots[i] : NULL;
+}
+
+int tlc_eval__add_step(tlc_eval *ev, int64_t number, int64_t start_ns, int64_t end_ns)
+{
+	if (end_ns < start_ns)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass an interval with start <= end",
+		                      "tlc_eval__add_step: bad step");
+	if (tlc_alloc__grow(ev->a, (void **)&ev->steps, &ev->stepcap, ev->nsteps + 1,
+	                    sizeof *ev->steps) < 0)
+		return tlc_error__oom();
+	ev->steps[ev->nsteps++] = (tlc_eval__step){ number, start_ns, end_ns };
+	return 0;
+}
+
+size_t tlc_eval__step_count(const tlc_eval *ev) { return ev ? ev->nsteps : 0; }
+
+const tlc_eval__step *tlc_eval__step_at(const tlc_eval *ev, size_t i)
+{
+	return ev && i < ev->nsteps ? &ev->steps[i] : NULL;
 }
 
 int tlc_eval__row_not_op(const tlc_eval *ev, size_t i)

@@ -69,6 +69,19 @@ int tlc_eval__add_annotation(tlc_eval *ev, int64_t thread, int64_t start_ns, int
 size_t tlc_eval__annotation_count(const tlc_eval *ev);
 const tlc_eval__annotation *tlc_eval__annotation_at(const tlc_eval *ev, size_t i);
 
+/** A profiler step of the input (a trace's `ProfilerStep#N` annotation):
+ *  its number N and host interval. Steps are no op rows; `tlcost steps`
+ *  (engine/report/steps.c) splits each one's wall time into buckets. */
+typedef struct tlc_eval__step {
+	int64_t number, start_ns, end_ns;
+} tlc_eval__step;
+
+/** Records one (readers call it). 0, TLC_EINVAL (start > end) or
+ *  TLC_ENOMEM. */
+int tlc_eval__add_step(tlc_eval *ev, int64_t number, int64_t start_ns, int64_t end_ns);
+size_t tlc_eval__step_count(const tlc_eval *ev);
+const tlc_eval__step *tlc_eval__step_at(const tlc_eval *ev, size_t i);
+
 /** Row index of op id (keep_ops), or -1. */
 int64_t tlc_eval__row_of_id(const tlc_eval *ev, int64_t id);
 

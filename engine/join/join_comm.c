@@ -1,7 +1,7 @@
 /* Communication through a device-time join: device times, overlap and
  * achieved bandwidth (engine/join/join_comm.h). Moved here from
- * engine/report/ranks.c so that `tlcost join` and `tlcost ranks` share one
- * computation. */
+ * engine/report/ranks.c so that `tlcost join`, `tlcost ranks` and `tlcost
+ * steps` share one computation (tlc_join__spans, tlc_join__times_in). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,21 +31,33 @@ static int by_start(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
-/* Union length of sorted tlc_join__spans selected by want (comm 0/1, -1 both) and
- * phase (-1 any). */
-static int64_t union_ns(const tlc_join__span *v, size_t n, int want, int phase)
+typedef tlc_join__sel span_sel;
+
+/* The span v clipped by sel into [*s, *e]; 0 when not selected. */
+static int pick(const tlc_join__span *v, const span_sel *sel, int64_t *s, int64_t *e)
 {
-	int64_t total = 0, cs = 0, ce = INT64_MIN;
+	if (v->what > sel->what_max || (sel->want >= 0 && v->comm != sel->want) ||
+	    (sel->phase >= 0 && v->phase != sel->phase) || (sel->tag_max >= 0 && v->tag > sel->tag_max))
+		return 0;
+	*s = v->start > sel->lo ? v->start : sel->lo;
+	*e = v->end < sel->hi ? v->end : sel->hi;
+	return *e >= *s;
+}
+
+/* Union length of the sorted spans that sel picks. */
+static int64_t union_ns(const tlc_join__span *v, size_t n, const span_sel *sel)
+{
+	int64_t total = 0, cs = 0, ce = INT64_MIN, s, e;
 	for (size_t i = 0; i < n; i++) {
-		if ((want >= 0 && v[i].comm != want) || (phase >= 0 && v[i].phase != phase))
+		if (!pick(&v[i], sel, &s, &e))
 			continue;
-		if (v[i].start > ce) {
+		if (s > ce) {
 			if (ce > cs)
 				total += ce - cs;
-			cs = v[i].start;
-			ce = v[i].end;
-		} else if (v[i].end > ce) {
-			ce = v[i].end;
+			cs = s;
+			ce = e;
+		} else if (e > ce) {
+			ce = e;
 		}
 	}
 	if (ce > cs && ce != INT64_MIN)
@@ -53,30 +65,33 @@ static int64_t union_ns(const tlc_join__span *v, size_t n, int want, int phase)
 	return total;
 }
 
-/* The next merged (disjoint) interval of the selected tlc_join__spans
- * (comm == want, phase -1 any) from v[*i] on, into [*s, *e]; 0 when none is
- * left. Spans merge when one starts at or before the running end. The
- * intervals are produced in order, one at a time, so the overlap needs no
- * copy of the kernels. */
-static int next_merged(const tlc_join__span *v, size_t n, size_t *i, int want, int phase,
+int64_t tlc_join__union_in(const tlc_join__span *v, size_t n, const tlc_join__sel *sel)
+{
+	return union_ns(v, n, sel);
+}
+
+/* The next merged (disjoint) interval of the spans sel picks from v[*i] on,
+ * into [*s, *e]; 0 when none is left. Spans merge when one starts at or
+ * before the running end. The intervals are produced in order, one at a
+ * time, so the overlap needs no copy of the kernels. */
+static int next_merged(const tlc_join__span *v, size_t n, size_t *i, const span_sel *sel,
                        int64_t *s, int64_t *e)
 {
 	size_t k = *i;
-	while (k < n && (v[k].comm != want || (phase >= 0 && v[k].phase != phase)))
+	int64_t ks, ke;
+	while (k < n && !pick(&v[k], sel, s, e))
 		k++;
 	if (k >= n) {
 		*i = k;
 		return 0;
 	}
-	*s = v[k].start;
-	*e = v[k].end;
 	for (k++; k < n; k++) {
-		if (v[k].comm != want || (phase >= 0 && v[k].phase != phase))
+		if (!pick(&v[k], sel, &ks, &ke))
 			continue;
-		if (v[k].start > *e)
+		if (ks > *e)
 			break;
-		if (v[k].end > *e)
-			*e = v[k].end;
+		if (ke > *e)
+			*e = ke;
 	}
 	*i = k;
 	return 1;
@@ -84,29 +99,44 @@ static int next_merged(const tlc_join__span *v, size_t n, size_t *i, int want, i
 
 /* Communication kernel time (of one phase, or all with -1) during which a
  * compute kernel runs (the sorted spans' merged comm intervals of that
- * phase against merged compute intervals of any phase). */
-static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase)
+ * phase against merged compute intervals of any phase), within [lo, hi). */
+static int64_t overlap_of(const tlc_join__span *v, size_t n, int phase, int64_t lo, int64_t hi)
 {
+	span_sel cs = { TLC_JOIN__KERNEL, 1, phase, -1, lo, hi };
+	span_sel ks = { TLC_JOIN__KERNEL, 0, -1, -1, lo, hi };
 	size_t ia = 0, ib = 0;
 	int64_t as = 0, ae = 0, bs = 0, be = 0, total = 0;
-	int ha = next_merged(v, n, &ia, 1, phase, &as, &ae);
-	int hb = ha && next_merged(v, n, &ib, 0, -1, &bs, &be);
+	int ha = next_merged(v, n, &ia, &cs, &as, &ae);
+	int hb = ha && next_merged(v, n, &ib, &ks, &bs, &be);
 	while (ha && hb) {
-		int64_t lo = as > bs ? as : bs;
-		int64_t hi = ae < be ? ae : be;
-		if (hi > lo)
-			total += hi - lo;
+		int64_t l = as > bs ? as : bs;
+		int64_t h = ae < be ? ae : be;
+		if (h > l)
+			total += h - l;
 		if (ae < be)
-			ha = next_merged(v, n, &ia, 1, phase, &as, &ae);
+			ha = next_merged(v, n, &ia, &cs, &as, &ae);
 		else
-			hb = next_merged(v, n, &ib, 0, -1, &bs, &be);
+			hb = next_merged(v, n, &ib, &ks, &bs, &be);
 	}
 	return total;
 }
 
-/* The kernels of ev, each with the phase and collective kind of its op
+void tlc_join__times_in(tlc_join__times *out, const tlc_join__span *v, size_t n, int64_t lo,
+                        int64_t hi)
+{
+	span_sel all = { TLC_JOIN__KERNEL, -1, -1, -1, lo, hi };
+	span_sel comm = { TLC_JOIN__KERNEL, 1, -1, -1, lo, hi };
+	span_sel comp = { TLC_JOIN__KERNEL, 0, -1, -1, lo, hi };
+	out->kernel_ns = union_ns(v, n, &all);
+	out->comm_ns = union_ns(v, n, &comm);
+	out->compute_ns = union_ns(v, n, &comp);
+	out->overlap_ns = overlap_of(v, n, -1, lo, hi);
+}
+
+/* The device work of ev, each with the phase and collective kind of its op
  * (from the join; -1 without one). */
-static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j)
+int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j,
+                    int copies)
 {
 	size_t cnt = j ? tlc_join_launch_count(j) : 0;
 	tlc_join__span *v = malloc((cnt + 1) * sizeof *v);
@@ -117,21 +147,26 @@ static int collect_kernels(tlc_join__span **out, size_t *n, const tlc_eval *ev, 
 		tlc_join_launch l_ = tlc_join__launch(j, i);
 		const tlc_join_launch *l = &l_;
 		tlc_device_record r = tlc_eval__device(ev, l->rec);
-		if (r.kind != TLC_DEVICE_KERNEL || r.end_ns < r.start_ns)
+		int copy = r.kind == TLC_DEVICE_MEMCPY || r.kind == TLC_DEVICE_MEMSET;
+		if ((r.kind != TLC_DEVICE_KERNEL && !(copies && copy)) || r.end_ns < r.start_ns)
 			continue;
-		tlc_join__span s = { r.start_ns, r.end_ns, -1, -1, is_comm_kernel(r.name) };
+		tlc_join__span s = { r.start_ns, r.end_ns, r.device, INT64_MIN, (uint32_t)i, -1, -1,
+		                     (uint8_t)(!copy && is_comm_kernel(r.name)),
+		                     copy ? TLC_JOIN__COPY : TLC_JOIN__KERNEL, 0 };
+		if (copies && l->runtime >= 0) /* (steps' pending launches; join and ranks need none) */
+			s.queued = tlc_eval__device(ev, (size_t)l->runtime).start_ns;
 		if (l->op_row >= 0) {
 			tlc_op_row row_ = tlc_eval__row(ev, (size_t)l->op_row);
 			const tlc_op_row *row = &row_;
 			int64_t counted = -1;
 			if (row)
-				s.phase = (int)row->phase;
+				s.phase = (int8_t)row->phase;
 			if (tlc_join_rollup(&counted, j, (size_t)l->op_row) == 0 && counted >= 0) {
 				tlc_op_row c_ = tlc_eval__row(ev, (size_t)counted);
 				const tlc_op_row *c = &c_;
 				tlc_comm_kind kind;
 				if (c && tlc_cost_comm(c->cost, &kind, NULL, NULL, NULL) == 1)
-					s.kind = (int)kind;
+					s.kind = (int8_t)kind;
 			}
 		}
 		v[k++] = s;
@@ -150,7 +185,7 @@ static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j
 {
 	tlc_join__span *v = NULL;
 	size_t n = 0;
-	int rc = collect_kernels(&v, &n, ev, j);
+	int rc = tlc_join__spans(&v, &n, ev, j, 0);
 	if (rc < 0)
 		return rc;
 	w->first = n ? v[0].start : 0;
@@ -158,14 +193,18 @@ static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j
 	for (size_t i = 0; i < n; i++)
 		if (v[i].end > w->last)
 			w->last = v[i].end;
-	w->kernel_ns = union_ns(v, n, -1, -1);
-	w->comm_ns = union_ns(v, n, 1, -1);
-	w->compute_ns = union_ns(v, n, 0, -1);
-	w->overlap_ns = overlap_of(v, n, -1);
+	tlc_join__times t;
+	tlc_join__times_in(&t, v, n, INT64_MIN, INT64_MAX);
+	w->kernel_ns = t.kernel_ns;
+	w->comm_ns = t.comm_ns;
+	w->compute_ns = t.compute_ns;
+	w->overlap_ns = t.overlap_ns;
 	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		w->ph_kernel[p] = union_ns(v, n, -1, p);
-		w->ph_comm[p] = union_ns(v, n, 1, p);
-		w->ph_overlap[p] = overlap_of(v, n, p);
+		span_sel all = { TLC_JOIN__KERNEL, -1, p, -1, INT64_MIN, INT64_MAX };
+		span_sel comm = { TLC_JOIN__KERNEL, 1, p, -1, INT64_MIN, INT64_MAX };
+		w->ph_kernel[p] = union_ns(v, n, &all);
+		w->ph_comm[p] = union_ns(v, n, &comm);
+		w->ph_overlap[p] = overlap_of(v, n, p, INT64_MIN, INT64_MAX);
 	}
 	size_t nc = 0;
 	for (size_t i = 0; i < n; i++)

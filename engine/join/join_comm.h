@@ -20,12 +20,54 @@
 #include <yajl/yajl_gen.h>
 #include "tlcost/tlcost.h"
 
-typedef struct tlc_join__span {
+typedef struct tlc_join__span {   /* 48 bytes: steps keeps two per launch */
 	int64_t start, end;
-	int phase;          /* tlc_phase, -1 unknown */
-	int kind;           /* tlc_comm_kind of a comm kernel's op, -1 unknown */
-	int comm;           /* an NCCL/RCCL kernel */
+	int64_t device;     /* the record's device index */
+	int64_t queued;     /* start of the launching runtime call, INT64_MIN: none */
+	uint32_t launch;    /* the join's launch index (32 bits: rows.h caps the stores) */
+	int8_t phase;       /* tlc_phase, -1 unknown */
+	int8_t kind;        /* tlc_comm_kind of a comm kernel's op, -1 unknown */
+	uint8_t comm;       /* an NCCL/RCCL kernel */
+	uint8_t what;       /* TLC_JOIN__KERNEL, __COPY (memcpy/memset) or __QUEUED */
+	int8_t tag;         /* the caller's class of the span (0 unless set) */
 } tlc_join__span;
+
+enum {
+	TLC_JOIN__KERNEL = 0,
+	TLC_JOIN__COPY = 1,   /* a memcpy or memset */
+	TLC_JOIN__QUEUED = 2  /* a pending launch: runtime call start to work start (a caller's) */
+};
+
+/** Which spans a union takes: what <= what_max, comm 0/1 (-1 both; copies
+ *  and queued spans are never comm), phase (-1 any), tag <= tag_max (-1
+ *  any), each clipped to [lo, hi). */
+typedef struct tlc_join__sel {
+	int what_max, want, phase, tag_max;
+	int64_t lo, hi;
+} tlc_join__sel;
+
+/** Union length of the sorted spans sel takes. */
+int64_t tlc_join__union_in(const tlc_join__span *v, size_t n, const tlc_join__sel *sel);
+
+/** The device work of ev through its join j (j NULL: none), sorted by
+ *  start: every kernel, and with copies also every memcpy and memset
+ *  (what = TLC_JOIN__COPY) and each span's queued time (else INT64_MIN),
+ *  each with its phase, collective kind and device. *out is
+ *  malloc'ed (free). 0 or TLC_ENOMEM. One collection for `join`, `ranks`
+ *  and `steps`. */
+int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const tlc_join *j,
+                    int copies);
+
+/** Kernel times of sorted spans clipped to [lo, hi) (copies skipped):
+ *  kernel = union of all kernels, comm = union of NCCL/RCCL kernels,
+ *  compute = union of the other kernels, overlap = comm time during which
+ *  a compute kernel runs. The one definition of compute, communication,
+ *  overlap and idle (span minus kernel) for `join`, `ranks` and `steps`. */
+typedef struct tlc_join__times {
+	int64_t kernel_ns, compute_ns, comm_ns, overlap_ns;
+} tlc_join__times;
+void tlc_join__times_in(tlc_join__times *out, const tlc_join__span *v, size_t n, int64_t lo,
+                        int64_t hi);
 
 /* One costed collective op and its rolled-up kernel time. */
 typedef struct tlc_join__coll {

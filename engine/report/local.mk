@@ -32,3 +32,4 @@ engine/report/html_assets.c: $(srcdir)/engine/report/html_page.css \
 		$(srcdir)/engine/report/html_page.js > $@.tmp && mv $@.tmp $@
 libtl_report_la_SOURCES += engine/report/annotate.h engine/report/annotate.c \
 	engine/report/annotate_write.c
+libtl_report_la_SOURCES += engine/report/steps.c engine/report/steps_write.c engine/report/steps_impl.h

@@ -7,6 +7,7 @@
 #include "reports.h"
 #include "textw.h"
 #include "eval.h"
+#include "steps_impl.h"
 
 typedef struct report_ctx {
 	const tlc_eval *ev;
@@ -225,6 +226,8 @@ static void write_text(FILE *out, report_ctx *c)
 		wrapped(out, lead, c->refusal_msg);
 		wrapped(out, "  remedy: ", c->refusal_remedy);
 	}
+	if (c->o.steps)
+		tlc_steps__text_summary(out, c->o.steps);
 }
 
 static void json_total(yajl_gen g, const tlc_eval *ev, tlc_phase p, tlc_total w, const char *k)
@@ -332,6 +335,12 @@ static int write_json(FILE *out, report_ctx *c)
 		tlc_jsonw__kstr(g, "message", c->refusal_msg);
 		tlc_jsonw__kstr(g, "remedy", c->refusal_remedy);
 		yajl_gen_map_close(g);
+	}
+	if (c->o.steps) { /* tlcost.steps/1's windows and steps */
+		tlc_jsonw__kstr(g, "steps_windows", tlc_steps_marked(c->o.steps) ? "profiler_steps"
+		                                                                 : "device_span");
+		tlc_jsonw__key(g, "steps");
+		tlc_steps__json_rows(g, c->o.steps);
 	}
 	yajl_gen_map_close(g);
 	return tlc_jsonw__end(g, out);

@@ -31,12 +31,15 @@ typedef struct tlc_report_options {
 	size_t tree_depth;      /* 0: the least depth from 2 to 8 whose remainder rows hide at most
 	                         * 10% of the phase's FLOPs (else 8) */
 	int64_t cache_bytes;    /* as in tlc_roofline_options */
+	const struct tlc_steps *steps; /* where the steps went (tlc_steps_build), or NULL: no
+	                                * such section */
 } tlc_report_options;
 /** The size set, every other field its default. */
 #define TLC_REPORT_OPTIONS_INIT { sizeof(tlc_report_options), TLC_CEILINGS_INIT, 0, 0, 0 }
 
 /** Headline per phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of
- *  the tree, roofline summary (80 columns). CSV is one row per op. */
+ *  the tree, roofline summary, and with opts->steps the step buckets summed
+ *  over the steps (80 columns). CSV is one row per op. */
 int tlc_write_report(FILE *out, const tlc_eval *ev, const tlc_report_options *opts,
                      tlc_format fmt);
 #define tlc_report_write tlc_write_report /* module-first spelling (docs/api.md, "Names") */

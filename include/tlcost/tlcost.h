@@ -105,6 +105,7 @@
 #include "diff.h"
 #include "html.h"
 #include "annotate.h"
+#include "steps.h"
 
 #ifdef __cplusplus
 extern "C" {

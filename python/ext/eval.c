@@ -578,7 +578,7 @@ static PyObject *eval_write(tlpy_eval *self, PyObject *args, PyObject *kw)
 	j.mfu = (tlc_mfu_options){ sizeof j.mfu, c, (tlc_mfu_denominator)denom, seconds,
 	                           (int64_t)params, (int64_t)tokens };
 	j.rep = (tlc_report_options){ sizeof j.rep, c, (size_t)tree_top, (size_t)tree_depth,
-	                              (int64_t)cache };
+	                              (int64_t)cache, NULL };
 	PyObject *r = tlpy_capture_text(run_report, &j);
 	tlc_devices_free(devs);
 	return r;

@@ -2,7 +2,8 @@
  * events to stdout for `make bench-trace`. Each block of six events is what
  * an eager linear layer leaves: three Python frames, one aten::addmm with
  * recorded shapes, its cudaLaunchKernel and the kernel, with fractional
- * microsecond timestamps. Deterministic. */
+ * microsecond timestamps. Deterministic. gen_trace N K: also a
+ * ProfilerStep#i annotation every K blocks (for `tlcost steps`). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,9 +37,17 @@ static void block(unsigned long b)
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 5000000UL;
+	unsigned long k = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
 	printf("{\"schemaVersion\": 1, \"traceEvents\": [\n");
-	for (unsigned long b = 0; b < n / 6; b++)
+	for (unsigned long b = 0; b < n / 6; b++) {
+		if (k && b % k == 0)
+			printf("%s{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%lu\", "
+			       "\"pid\": 1, \"tid\": 1, \"ts\": %lu.000, \"dur\": %lu.000, \"args\": {}}",
+			       b ? ",\n" : "", b / k, 1000000000UL + b * 20, k * 20);
+		if (k && b % k == 0 && !b)
+			printf(",\n");
 		block(b);
+	}
 	printf("\n]}\n");
 	return ferror(stdout) ? 1 : 0;
 }

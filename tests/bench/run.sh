@@ -6,6 +6,8 @@
 #   html, 5M events    tlcost html   vs  tlcost join on the same trace (<= 1.2x), page size
 #   trace, 5M events   tlcost profile with device time (the costed-row roll-up)
 #                      vs tlcost join of the same build (issue 25: <= 1.15x)
+#   steps vs join      tlcost steps vs tlcost join, CPU time, on a 5M-event trace
+#                      with a ProfilerStep#N every 1000 blocks (target <= 1.15x)
 #   engine alone       tests/bench/bench_engine through the C API (ops/s)
 #   engine from Python a script of the Python binding where one is built (BENCH_PYTHON)
 #   instructions       valgrind --tool=callgrind on tlcost flops and on
@@ -17,7 +19,7 @@
 # Environment (set by tests/bench/local.mk): TLCOST GEN GEN_TRACE ENGINE
 # TIMEIT JSON_VERIFY LTEXEC BENCH_DIR; optional BENCH_OPS (1000000),
 # BENCH_EVENTS (5000000), BENCH_RUNS (3), BENCH_CALLGRIND_OPS (100000),
-# BENCH_PARTS (any of: oplog trace diff engine python callgrind; default all),
+# BENCH_PARTS (any of: oplog trace diff html steps engine python callgrind; default all),
 # BENCH_PYTHON (a Python script taking N that prints "ops seconds ops_per_s").
 # `make bench-clean` removes the generated inputs.
 set -eu
@@ -25,7 +27,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace diff html engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace diff html steps engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -174,6 +176,29 @@ if want html; then
 	rm -f "$page"
 fi
 
+if want steps; then
+	# the same build's join on the same file, alternating (issue 25: steps
+	# costs at most 1.15x the CPU time of join)
+	trs=$dir/trace-steps-$NE.json
+	if [ ! -s "$trs" ]; then
+		echo "bench: writing $trs ($NE records, a ProfilerStep#N every 1000 blocks)"
+		"$GEN_TRACE" "$NE" 1000 > "$trs.tmp"
+		mv "$trs.tmp" "$trs"
+	fi
+	rm -f "$dir/t_steps.runs" "$dir/t_sjoin.runs"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		once t_steps "$TLCOST" steps "$trs"
+		once t_sjoin "$TLCOST" join "$trs"
+		i=$((i + 1))
+	done
+	echo "$(median t_steps) $(median t_sjoin)" | awk -v n="$NE" '{
+		r = ($5 > 0) ? $2 / $5 : 0
+		printf "%-34s %8.2fs %9.2fs %6.2fx   <= 1.15x of join (CPU): %s\n",
+		       sprintf("%s-event trace, steps | join", n), $2, $5, r,
+		       (r > 0 && r <= 1.15) ? "ok" : "MISSED"
+		printf "%-34s %6.1f MiB %6.1f MiB (peak RSS, steps | join)\n", "", $3 / 1024, $6 / 1024 }'
+fi
 if want engine; then
 	rm -f "$dir/engine.runs"
 	i=0

@@ -397,6 +397,23 @@ static int keep_span(reader *r)
 	return 1;
 }
 
+/* A `ProfilerStep#N` annotation: the step `tlcost steps` splits (N is
+ * what follows '#', -1 when that is not a number). */
+static int keep_step(reader *r)
+{
+	event *e = &r->cur;
+	/* an untimed step marker is only counted, as before steps were read */
+	if (!(e->have & EV_TS) || !(e->have & EV_DUR) || e->dur < 0 || e->ts > INT64_MAX - e->dur)
+		return 1;
+	char *end = NULL;
+	long long n = strtoll(e->name + 13, &end, 10);
+	if (!end || end == e->name + 13 || *end)
+		n = -1;
+	if (tlc_eval__add_step(r->ev, (int64_t)n, e->ts, e->ts + e->dur) < 0)
+		return fail(r, TLC_ENOMEM, "out_of_memory", "memory allocation failed");
+	return 1;
+}
+
 /* A range-profiler record stands for one profiled kernel launch (its
  * correlation names the launching call) but carries counters, not the
  * kernel's execution time: kept for the device-work accounting only. */
@@ -567,6 +584,8 @@ static int annotation(reader *r)
 	count_skip(r, "user_annotation");
 	if ((e->have & EV_NAME) && strncmp(e->name, "Optimizer.step#", 15) == 0)
 		return keep_span(r);
+	if ((e->have & EV_NAME) && strncmp(e->name, "ProfilerStep#", 13) == 0)
+		return keep_step(r);
 	if ((e->have & EV_NAME) && strncmp(e->name, "nccl:", 5) == 0)
 		return keep_comm_annot(r);
 	return 1;
