@@ -35,7 +35,7 @@ typedef struct tlc_report_options {
 	                                * such section */
 } tlc_report_options;
 /** The size set, every other field its default. */
-#define TLC_REPORT_OPTIONS_INIT { sizeof(tlc_report_options), TLC_CEILINGS_INIT, 0, 0, 0 }
+#define TLC_REPORT_OPTIONS_INIT { sizeof(tlc_report_options), TLC_CEILINGS_INIT, 0, 0, 0, NULL }
 
 /** Headline per phase, coverage, LOWER BOUND/COMPLETE, ledger top 3, top of
  *  the tree, roofline summary, and with opts->steps the step buckets summed
