@@ -518,6 +518,12 @@ static const attn_spec spec_eff_fwd = { 0, LAYOUT_BLHE, NO, 0, 9, 3, "bias", 8, 
 static const attn_spec spec_flash_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, NO, 1 };
 static const attn_spec spec_flash_cpu_bwd = { 1, LAYOUT_BHLE, 7, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 6, NO, 1 };
 static const attn_spec spec_eff_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 9, NO, 1 };
+/* _scaled_dot_product_fused_attention_overrideable_backward(grad_out, query,
+ * key, value, attn_bias, grad_input_mask, out, logsumexp, cum_seq_q, cum_seq_k,
+ * max_q, max_k, dropout_p, is_causal, philox_seed, philox_offset, *, scale)
+ * (torch >= 2.5, the PrivateUse1/XPU backend's backward): top-left like its
+ * forward's spec_sdpa */
+static const attn_spec spec_overrideable_bwd = { 1, LAYOUT_BHLE, 13, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 12, NO, 1 };
 static const attn_spec spec_cudnn_bwd = { 1, LAYOUT_BHLE, 14, ALIGN_TOP_LEFT, NO, 8, "attn_bias", 13, NO, 1 };
 static const attn_spec spec_flash_fwd_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, 6, 1 };
 static const attn_spec spec_eff_fwd_bwd = { 1, LAYOUT_BLHE, NO, 0, 14, 4, "bias", 11, 6, 1 };
@@ -530,6 +536,10 @@ static const tlc_rules_entry attention_rules[] = {
 	{ "aten::scaled_dot_product_attention", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
 	{ "aten::_scaled_dot_product_attention_math", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
 	{ "aten::_scaled_dot_product_fused_attention_overrideable", EST, rule_attention, P(spec_sdpa), FWD_NOTE },
+	/* torch >= 2.5: (query, key, value, attn_mask=None, dropout_p=0., is_causal=False,
+	 * dropout_mask=None, *, scale=None) -> (out, attn): sdpa's argument order */
+	{ "aten::_scaled_dot_product_attention_math_for_mps", EST, rule_attention, P(spec_sdpa),
+	  FWD_NOTE "; is_causal top-left (the math path's tril mask)" },
 	{ "aten::_scaled_dot_product_flash_attention", EST, rule_attention, P(spec_flash),
 	  FWD_NOTE "; is_causal bottom-right (FlashAttention-2)" },
 	{ "aten::_scaled_dot_product_flash_attention_for_cpu", EST, rule_attention, P(spec_flash_cpu),
@@ -544,6 +554,8 @@ static const tlc_rules_entry attention_rules[] = {
 	{ "aten::_scaled_dot_product_flash_attention_for_cpu_backward", EST, rule_attention, P(spec_flash_cpu_bwd), BWD_NOTE },
 	{ "aten::_scaled_dot_product_efficient_attention_backward", EST, rule_attention, P(spec_eff_bwd), BWD_NOTE },
 	{ "aten::_scaled_dot_product_cudnn_attention_backward", EST, rule_attention, P(spec_cudnn_bwd), BWD_NOTE },
+	{ "aten::_scaled_dot_product_fused_attention_overrideable_backward", EST, rule_attention,
+	  P(spec_overrideable_bwd), BWD_NOTE "; is_causal top-left" },
 	{ "aten::_flash_attention_backward", EST, rule_attention, P(spec_flash_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
 	{ "aten::_efficient_attention_backward", EST, rule_attention, P(spec_eff_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
 	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,

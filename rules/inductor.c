@@ -195,6 +195,37 @@ static int gemm_dims(int64_t d[4], const tlc_tensor *a, const tlc_tensor *b, int
 	return b->shape[nd - 2] == d[2] ? 0 : -1;
 }
 
+/* FlexAttention's template (triton_tem_fused_flex_attention_N and its
+ * backward, torch >= 2.5; torch/_inductor/kernel/flex_attention.py opens with
+ * def_kernel("Q", "K", "V", ...)): the (query, key) blocks it computes are
+ * the block mask's kv_num_blocks / kv_indices contents, which no trace
+ * records, and score_mod / mask_mod are generated code. Unknown; the cause
+ * states the dense bound as text (the SDPA rules' per-pair MACs: E + Ev
+ * forward, 3E + 2Ev backward, rules/attention.c). */
+static int flex_kernel(tlc_cost *out, const tlc_host *host, const tlc_tensor *const *t,
+                       size_t n, int backward)
+{
+	char bound[160] = "";
+	if (n >= 3 && t[0]->ndim == 4 && t[1]->ndim == 4 && t[2]->ndim == 4 &&
+	    t[0]->shape[0] == t[1]->shape[0] && t[0]->shape[3] == t[1]->shape[3] &&
+	    t[1]->shape[2] == t[2]->shape[2]) {
+		int64_t e = t[0]->shape[3], ev = t[2]->shape[3], per, m = 0;
+		if (!__builtin_mul_overflow(backward ? 3 : 1, e, &per) &&
+		    !__builtin_add_overflow(per, (backward ? 2 : 1) * ev, &per) &&
+		    !__builtin_mul_overflow(t[0]->shape[0], t[0]->shape[1], &m) &&
+		    !__builtin_mul_overflow(m, t[0]->shape[2], &m) &&
+		    !__builtin_mul_overflow(m, t[1]->shape[2], &m) &&
+		    !__builtin_mul_overflow(m, per, &m))
+			snprintf(bound, sizeof bound, "; with Q, K, V its first buffers, MACs <= "
+			         "%" PRId64 " (every pair, B*Hq*L*S*(%s)), a bound never counted", m,
+			         backward ? "3E+2Ev" : "E+Ev");
+	}
+	return tlc_rules__missing(out, host, "FlexAttention %s template: the blocks it computes "
+	                          "are the block mask's contents (kv_num_blocks, kv_indices), "
+	                          "which no trace records%s", backward ? "backward" : "forward",
+	                          bound);
+}
+
 /* A template kernel: a GEMM template's MACs from its A and B buffers. */
 static int template_kernel(tlc_cost *out, const tlc_op *op, const tlc_host *host, const kname *k)
 {
@@ -208,6 +239,8 @@ static int template_kernel(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	int kinds = mm + bmm + addmm + baddbmm;
 	int batched = bmm || baddbmm, prefix = addmm || baddbmm;
 	int64_t d[4];
+	if (ops_contain(k, "flex_attention"))
+		return flex_kernel(out, host, t, n < 64 ? n : 64, ops_contain(k, "backward"));
 	if (!k->ops || kinds != 1 || ops_contain(k, "conv") || ops_contain(k, "attention") ||
 	    ops_contain(k, "flex") || n > 64 || n < (size_t)(2 + prefix) ||
 	    gemm_dims(d, t[prefix], t[prefix + 1], batched) < 0 ||
