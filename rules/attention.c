@@ -618,6 +618,18 @@ static const attn_spec spec_fa_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, N
  * that cause (attn_shapes), never a guess. */
 static const attn_spec spec_fa_varlen_fwd = { 0, LAYOUT_BLHE, NO, 0, NO, NO, NULL, NO, 3, 0, 0, 0, 0, 0 };
 static const attn_spec spec_fa_varlen_bwd = { 1, LAYOUT_BLHE, NO, 0, NO, NO, NULL, NO, 9, 1, 0, 0, 0, 0 };
+/* xformers' flash operator (xformers/ops/fmha/flash.py, torch.library custom
+ * ops): flash_fwd(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_k,
+ * max_seqlen_q, max_seqlen_k, p, softmax_scale, is_causal, window_left,
+ * window_right, return_softmax, block_tables) and flash_bwd(
+ * grads_share_storage, grad, query, key, value, out, lse, cu_seqlens_q,
+ * cu_seqlens_k, max_seqlen_q, max_seqlen_k, p, softmax_scale, is_causal,
+ * window_left, window_right, rng_state) -> (dq, dk, dv): FlashAttention-2,
+ * [B, M, H, K], causal bottom-right (xformers refuses a top-left mask
+ * unless M == N, _check_needs_no_topleft); with cu_seqlens_q (a
+ * block-diagonal bias) the batch is variable-length: unknown. */
+static const attn_spec spec_xf_fwd = { 0, LAYOUT_BLHE, 10, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 8, 3, 0, 11, 0, 0, 0 };
+static const attn_spec spec_xf_bwd = { 2, LAYOUT_BLHE, 13, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 11, 7, 1, 14, 0, 0, 0 };
 static const attn_spec spec_cudnn_bwd = { 1, LAYOUT_BHLE, 14, ALIGN_TOP_LEFT, NO, 8, "attn_bias", 13, NO, 1, 0, 0, 0, 0 };
 static const attn_spec spec_flash_fwd_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, 6, 1, 0, 0, 0, 0 };
 static const attn_spec spec_eff_fwd_bwd = { 1, LAYOUT_BLHE, NO, 0, 14, 4, "bias", 11, 6, 1, 0, 0, 0, 0 };
@@ -662,6 +674,10 @@ static const tlc_rules_entry attention_rules[] = {
 	  "variable-length batch: the sequence lengths are cu_seqlens contents, not recorded: unknown" },
 	{ "flash_attn::_flash_attn_varlen_backward", EST, rule_attention, P(spec_fa_varlen_bwd),
 	  "variable-length batch: the sequence lengths are cu_seqlens contents, not recorded: unknown" },
+	{ "xformers_flash::flash_fwd", EST, rule_attention, P(spec_xf_fwd),
+	  FWD_NOTE "; xformers' flash op, [B,M,H,K]; causal bottom-right; windows exact; varlen unknown" },
+	{ "xformers_flash::flash_bwd", EST, rule_attention, P(spec_xf_bwd),
+	  BWD_NOTE "; xformers' flash op, [B,M,H,K]; varlen unknown" },
 	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 	  "backend selection query: no arithmetic, no data" },
 	{ "aten::_transform_bias_rescale_qkv", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,
