@@ -294,3 +294,7 @@ EXTRA_DIST += tests/save_stale_temp.sh
 # options, directory entries, inputs given twice, partials' arithmetic).
 TESTS += tests/numeric_options_cli.sh tests/inputs_cli.sh
 EXTRA_DIST += tests/numeric_options_cli.sh tests/inputs_cli.sh
+# Inductor / Triton kernels and FlexAttention's templates in the ledger
+# (issue 26 item 3, rules/inductor.c)
+TESTS += tests/inductor_cli.sh
+EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl
