@@ -71,7 +71,7 @@ check "after the command too" "totals are a LOWER BOUND: 2 unknown-cost calls"
 # an unknown pack: typed usage error listing the packs
 run 2 --packs aiter,nosuch rules
 check "unknown pack code" "tlcost: error: pack_unknown: no rule pack named 'nosuch'"
-check "unknown pack lists" "the packs are: sglang, aiter, vllm, flashinfer, bitsandbytes"
+check "unknown pack lists" "the packs are: sglang, aiter, vllm, flashinfer, bitsandbytes, apex"
 check "unknown pack remedy" "remedy: name one of the packs tlcost ships"
 run 2 --packs "" rules
 check "empty list" "--packs needs a value"
