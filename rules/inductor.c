@@ -209,9 +209,10 @@ static int flex_kernel(tlc_cost *out, const tlc_host *host, const tlc_tensor *co
 	if (n >= 3 && t[0]->ndim == 4 && t[1]->ndim == 4 && t[2]->ndim == 4 &&
 	    t[0]->shape[0] == t[1]->shape[0] && t[0]->shape[3] == t[1]->shape[3] &&
 	    t[1]->shape[2] == t[2]->shape[2]) {
-		int64_t e = t[0]->shape[3], ev = t[2]->shape[3], per, m = 0;
+		int64_t e = t[0]->shape[3], ev = t[2]->shape[3], per, pv, m = 0;
 		if (!__builtin_mul_overflow(backward ? 3 : 1, e, &per) &&
-		    !__builtin_add_overflow(per, (backward ? 2 : 1) * ev, &per) &&
+		    !__builtin_mul_overflow(backward ? 2 : 1, ev, &pv) &&
+		    !__builtin_add_overflow(per, pv, &per) &&
 		    !__builtin_mul_overflow(t[0]->shape[0], t[0]->shape[1], &m) &&
 		    !__builtin_mul_overflow(m, t[0]->shape[2], &m) &&
 		    !__builtin_mul_overflow(m, t[1]->shape[2], &m) &&
@@ -259,17 +260,13 @@ static int template_kernel(tlc_cost *out, const tlc_op *op, const tlc_host *host
 	            c->shape[c->ndim - 2] == d[1] && c->shape[c->ndim - 1] == d[3] &&
 	            (!batched || c->shape[0] == d[0]);
 	if (plain) {
-		if ((rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[0])) < 0)
-			return rc;
-		/* the second and third tensor arguments */
+		/* the tensor arguments in order: A and B read, C written */
 		size_t seen = 0;
 		for (size_t i = 0; i < op->nargs && rc >= 0; i++) {
 			if (!tlc_rules__tensor(&op->args[i]))
 				continue;
-			if (seen == 1)
-				rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[i]);
-			else if (seen == 2)
-				rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, &op->args[i]);
+			rc = host->cost_add_bytes(out, seen < 2 ? TLC_FIELD_BYTES_READ :
+			                          TLC_FIELD_BYTES_WRITTEN, &op->args[i]);
 			seen++;
 		}
 		return rc < 0 ? rc : TLC_RULE_OK;
