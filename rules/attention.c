@@ -38,6 +38,12 @@ typedef struct attn_spec {
 	int dropout;     /* index of dropout_p, or NO */
 	int cu;          /* index of cu_seqlens_q (varlen when a tensor), or NO */
 	int backward;
+	/* flash-attn's custom ops (flash_attn::_flash_attn_forward/_backward); 0
+	 * in every other spec: */
+	int window;      /* index of window_size_left (right follows); 0: by name */
+	int softcap;     /* index of softcap (not modelled unless 0.0); 0: none */
+	int alibi;       /* index of alibi_slopes (not modelled unless None); 0: none */
+	int skip;        /* index of dq (dk, dv follow): written, not read; 0: none */
 } attn_spec;
 
 typedef struct attn_geom {
@@ -183,7 +189,9 @@ static int attn_pairs(tlc_cost *out, attn_geom *g, const attn_spec *s, const tlc
 	/* keyword-only in _flash_attention_forward/_backward: a trace lists them
 	 * after the positional arguments (11, 12 and 15, 16) */
 	size_t wpos = (size_t)-1;
-	if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_forward") == 0)
+	if (s->window)
+		wpos = (size_t)s->window;
+	else if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_forward") == 0)
 		wpos = 11;
 	else if (tlc_rules__observed(op) && strcmp(op->name, "aten::_flash_attention_backward") == 0)
 		wpos = 15;
@@ -235,6 +243,21 @@ static int attn_extras(tlc_cost *out, int64_t *per, const attn_spec *s, const tl
 static int attn_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                       const attn_spec *s, const attn_geom *g)
 {
+	if (s->skip) {
+		/* dq, dk, dv are written through the arguments; the outputs
+		 * (softmax_d), when recorded, besides */
+		for (size_t i = 0; i < 3; i++) {
+			const tlc_value *v = host->arg(op, (size_t)s->skip + i, NULL);
+			if (!tlc_rules__tensor(v))
+				return tlc_rules__missing(out, host, "dq, dk or dv not recorded");
+			int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, v);
+			if (rc < 0)
+				return rc;
+		}
+		if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
+			return host->write_outputs(out, op, NULL);
+		return 0;
+	}
 	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0)
 		return host->write_outputs(out, op, NULL);
 	if (s->backward) {
@@ -253,6 +276,58 @@ static int attn_write(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	return tlc_rules__write_shape(out, host, shape, g->q->ndim, g->q->dtype);
 }
 
+/* flash-attn's softcap (score = softcap * tanh(score / softcap)) and ALiBi
+ * (a bias -slope * |i + S - L - j| computed per pair in the kernel) have no
+ * convention here: a call that uses one is unknown, never guessed. */
+static int attn_unmodelled(tlc_cost *out, const attn_spec *s, const tlc_op *op,
+                           const tlc_host *host)
+{
+	if (s->softcap) {
+		double cap = 0.0;
+		int rc = tlc_rules__real_arg_or(&cap, op, host, (size_t)s->softcap, "softcap", 0.0);
+		if (rc < 0)
+			return tlc_rules__arg_fail(out, host, op, rc, "softcap", "softcap is not a number");
+		if (cap != 0.0)
+			return tlc_rules__missing(out, host, "softcap attention (a per-score tanh) is "
+			                          "not modelled: no per-score convention for it");
+	}
+	if (s->alibi) {
+		int given = 0;
+		int rc = tlc_rules__given(&given, op, host, (size_t)s->alibi, "alibi_slopes");
+		if (rc < 0)
+			return tlc_rules__arg_fail(out, host, op, rc, "alibi_slopes",
+			                           "alibi_slopes is not a tensor or None");
+		if (given)
+			return tlc_rules__missing(out, host, "ALiBi attention (a per-score bias computed "
+			                          "in the kernel) is not modelled");
+	}
+	return 0;
+}
+
+/* Every tensor argument read once, except the gradient buffers a backward
+ * writes into (dq, dk, dv at s->skip..s->skip+2). */
+static int attn_read(tlc_cost *out, const attn_spec *s, const tlc_op *op, const tlc_host *host)
+{
+	if (!s->skip)
+		return host->read_inputs(out, op);
+	for (size_t i = 0; i < op->nargs; i++) {
+		if (i >= (size_t)s->skip && i < (size_t)s->skip + 3)
+			continue;
+		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[i]);
+		if (rc < 0)
+			return rc;
+	}
+	for (size_t i = 0; i < op->nkwargs; i++) {
+		const char *n = op->kwargs[i].name;
+		if (n && (strcmp(n, "dq") == 0 || strcmp(n, "dk") == 0 || strcmp(n, "dv") == 0))
+			continue;
+		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->kwargs[i].value);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	const attn_spec *s = payload;
@@ -263,6 +338,8 @@ static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	int64_t per = s->backward ? ATTN_BWD_PER_PAIR : ATTN_FWD_PER_PAIR;
 	if (rc == 0)
 		rc = attn_extras(out, &per, s, op, host);
+	if (rc == 0)
+		rc = attn_unmodelled(out, s, op, host);
 	if (rc < 0)
 		return rc;
 	tlc_rules_term t;
@@ -285,7 +362,7 @@ static int rule_attention(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 		if ((rc = tlc_rules__term_add(out, host, TLC_FIELD_MACS, 1, &m)) < 0)
 			return rc;
 	}
-	if ((rc = host->read_inputs(out, op)) < 0)
+	if ((rc = attn_read(out, s, op, host)) < 0)
 		return rc;
 	return attn_write(out, op, host, s, &g);
 }
@@ -509,18 +586,53 @@ static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *h
 }
 
 /*                      q layout       causal align                 mtype mask name        drop cu  bwd */
-static const attn_spec spec_sdpa = { 0, LAYOUT_BHLE, 5, ALIGN_TOP_LEFT, NO, 3, "attn_mask", 4, NO, 0 };
-static const attn_spec spec_flash = { 0, LAYOUT_BHLE, 4, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 3, NO, 0 };
-static const attn_spec spec_flash_cpu = { 0, LAYOUT_BHLE, 4, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 3, NO, 0 };
-static const attn_spec spec_eff = { 0, LAYOUT_BHLE, 6, ALIGN_TOP_LEFT, NO, 3, "attn_bias", 5, NO, 0 };
-static const attn_spec spec_flash_fwd = { 0, LAYOUT_BLHE, 8, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 7, 3, 0 };
-static const attn_spec spec_eff_fwd = { 0, LAYOUT_BLHE, NO, 0, 9, 3, "bias", 8, 4, 0 };
-static const attn_spec spec_flash_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, NO, 1 };
-static const attn_spec spec_flash_cpu_bwd = { 1, LAYOUT_BHLE, 7, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 6, NO, 1 };
-static const attn_spec spec_eff_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 9, NO, 1 };
-static const attn_spec spec_cudnn_bwd = { 1, LAYOUT_BHLE, 14, ALIGN_TOP_LEFT, NO, 8, "attn_bias", 13, NO, 1 };
-static const attn_spec spec_flash_fwd_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, 6, 1 };
-static const attn_spec spec_eff_fwd_bwd = { 1, LAYOUT_BLHE, NO, 0, 14, 4, "bias", 11, 6, 1 };
+static const attn_spec spec_sdpa = { 0, LAYOUT_BHLE, 5, ALIGN_TOP_LEFT, NO, 3, "attn_mask", 4, NO, 0, 0, 0, 0, 0 };
+static const attn_spec spec_flash = { 0, LAYOUT_BHLE, 4, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 3, NO, 0, 0, 0, 0, 0 };
+static const attn_spec spec_flash_cpu = { 0, LAYOUT_BHLE, 4, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 3, NO, 0, 0, 0, 0, 0 };
+static const attn_spec spec_eff = { 0, LAYOUT_BHLE, 6, ALIGN_TOP_LEFT, NO, 3, "attn_bias", 5, NO, 0, 0, 0, 0, 0 };
+static const attn_spec spec_flash_fwd = { 0, LAYOUT_BLHE, 8, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 7, 3, 0, 0, 0, 0, 0 };
+static const attn_spec spec_eff_fwd = { 0, LAYOUT_BLHE, NO, 0, 9, 3, "bias", 8, 4, 0, 0, 0, 0, 0 };
+static const attn_spec spec_flash_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, NO, 1, 0, 0, 0, 0 };
+static const attn_spec spec_flash_cpu_bwd = { 1, LAYOUT_BHLE, 7, ALIGN_TOP_LEFT, NO, NO, "attn_mask", 6, NO, 1, 0, 0, 0, 0 };
+static const attn_spec spec_eff_bwd = { 1, LAYOUT_BHLE, 11, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 9, NO, 1, 0, 0, 0, 0 };
+/* _scaled_dot_product_fused_attention_overrideable_backward(grad_out, query,
+ * key, value, attn_bias, grad_input_mask, out, logsumexp, cum_seq_q, cum_seq_k,
+ * max_q, max_k, dropout_p, is_causal, philox_seed, philox_offset, *, scale)
+ * (torch >= 2.5, the PrivateUse1/XPU backend's backward): top-left like its
+ * forward's spec_sdpa */
+static const attn_spec spec_overrideable_bwd = { 1, LAYOUT_BHLE, 13, ALIGN_TOP_LEFT, NO, 4, "attn_bias", 12, NO, 1, 0, 0, 0, 0 };
+/* flash-attn >= 2.6 (flash_attn/flash_attn_interface.py, torch.library custom
+ * ops): _flash_attn_forward(q, k, v, dropout_p, softmax_scale, causal,
+ * window_size_left, window_size_right, softcap, alibi_slopes, return_softmax),
+ * q [B, L, H, E], k/v [B, S, Hk, E/Ev]; _flash_attn_backward(dout, q, k, v,
+ * out, softmax_lse, dq, dk, dv, dropout_p, softmax_scale, causal,
+ * window_size_left, window_size_right, softcap, alibi_slopes, deterministic,
+ * rng_state). Causal is aligned to the bottom-right corner (the docstring of
+ * flash_attn_func) and sets window_size_right to 0 (csrc mha_fwd). */
+static const attn_spec spec_fa_fwd = { 0, LAYOUT_BLHE, 5, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 3, NO, 0, 6, 8, 9, 0 };
+static const attn_spec spec_fa_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 9, NO, 1, 12, 14, 15, 6 };
+/* _flash_attn_varlen_forward(q, k, v, cu_seqlens_q, ...) and
+ * _flash_attn_varlen_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv,
+ * cu_seqlens_q, ...): q [total_q, H, E]; the per-sequence lengths are the
+ * contents of cu_seqlens_q/k, which no trace records: always unknown, with
+ * that cause (attn_shapes), never a guess. */
+static const attn_spec spec_fa_varlen_fwd = { 0, LAYOUT_BLHE, NO, 0, NO, NO, NULL, NO, 3, 0, 0, 0, 0, 0 };
+static const attn_spec spec_fa_varlen_bwd = { 1, LAYOUT_BLHE, NO, 0, NO, NO, NULL, NO, 9, 1, 0, 0, 0, 0 };
+/* xformers' flash operator (xformers/ops/fmha/flash.py, torch.library custom
+ * ops): flash_fwd(query, key, value, cu_seqlens_q, cu_seqlens_k, seqused_k,
+ * max_seqlen_q, max_seqlen_k, p, softmax_scale, is_causal, window_left,
+ * window_right, return_softmax, block_tables) and flash_bwd(
+ * grads_share_storage, grad, query, key, value, out, lse, cu_seqlens_q,
+ * cu_seqlens_k, max_seqlen_q, max_seqlen_k, p, softmax_scale, is_causal,
+ * window_left, window_right, rng_state) -> (dq, dk, dv): FlashAttention-2,
+ * [B, M, H, K], causal bottom-right (xformers refuses a top-left mask
+ * unless M == N, _check_needs_no_topleft); with cu_seqlens_q (a
+ * block-diagonal bias) the batch is variable-length: unknown. */
+static const attn_spec spec_xf_fwd = { 0, LAYOUT_BLHE, 10, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 8, 3, 0, 11, 0, 0, 0 };
+static const attn_spec spec_xf_bwd = { 2, LAYOUT_BLHE, 13, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 11, 7, 1, 14, 0, 0, 0 };
+static const attn_spec spec_cudnn_bwd = { 1, LAYOUT_BHLE, 14, ALIGN_TOP_LEFT, NO, 8, "attn_bias", 13, NO, 1, 0, 0, 0, 0 };
+static const attn_spec spec_flash_fwd_bwd = { 1, LAYOUT_BLHE, 11, ALIGN_BOTTOM_RIGHT, NO, NO, NULL, 10, 6, 1, 0, 0, 0, 0 };
+static const attn_spec spec_eff_fwd_bwd = { 1, LAYOUT_BLHE, NO, 0, 14, 4, "bias", 11, 6, 1, 0, 0, 0, 0 };
 
 #define P(x) ((const void *)&(x))
 #define EST TLC_RULE_COST, TLC_EVIDENCE_ESTIMATED
@@ -530,6 +642,10 @@ static const tlc_rules_entry attention_rules[] = {
 	{ "aten::scaled_dot_product_attention", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
 	{ "aten::_scaled_dot_product_attention_math", EST, rule_attention, P(spec_sdpa), FWD_NOTE "; is_causal top-left" },
 	{ "aten::_scaled_dot_product_fused_attention_overrideable", EST, rule_attention, P(spec_sdpa), FWD_NOTE },
+	/* torch >= 2.5: (query, key, value, attn_mask=None, dropout_p=0., is_causal=False,
+	 * dropout_mask=None, *, scale=None) -> (out, attn): sdpa's argument order */
+	{ "aten::_scaled_dot_product_attention_math_for_mps", EST, rule_attention, P(spec_sdpa),
+	  FWD_NOTE "; is_causal top-left (the math path's tril mask)" },
 	{ "aten::_scaled_dot_product_flash_attention", EST, rule_attention, P(spec_flash),
 	  FWD_NOTE "; is_causal bottom-right (FlashAttention-2)" },
 	{ "aten::_scaled_dot_product_flash_attention_for_cpu", EST, rule_attention, P(spec_flash_cpu),
@@ -544,8 +660,24 @@ static const tlc_rules_entry attention_rules[] = {
 	{ "aten::_scaled_dot_product_flash_attention_for_cpu_backward", EST, rule_attention, P(spec_flash_cpu_bwd), BWD_NOTE },
 	{ "aten::_scaled_dot_product_efficient_attention_backward", EST, rule_attention, P(spec_eff_bwd), BWD_NOTE },
 	{ "aten::_scaled_dot_product_cudnn_attention_backward", EST, rule_attention, P(spec_cudnn_bwd), BWD_NOTE },
+	{ "aten::_scaled_dot_product_fused_attention_overrideable_backward", EST, rule_attention,
+	  P(spec_overrideable_bwd), BWD_NOTE "; is_causal top-left" },
 	{ "aten::_flash_attention_backward", EST, rule_attention, P(spec_flash_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
 	{ "aten::_efficient_attention_backward", EST, rule_attention, P(spec_eff_fwd_bwd), BWD_NOTE "; [B,L,H,E]" },
+	{ "flash_attn::_flash_attn_forward", EST, rule_attention, P(spec_fa_fwd),
+	  FWD_NOTE "; flash-attn 2 custom op, [B,L,H,E]; causal bottom-right; window sizes exact; "
+	  "softcap or ALiBi: unknown" },
+	{ "flash_attn::_flash_attn_backward", EST, rule_attention, P(spec_fa_bwd),
+	  BWD_NOTE "; flash-attn 2 custom op, [B,L,H,E]; dq, dk, dv written, not read; "
+	  "softcap or ALiBi: unknown" },
+	{ "flash_attn::_flash_attn_varlen_forward", EST, rule_attention, P(spec_fa_varlen_fwd),
+	  "variable-length batch: the sequence lengths are cu_seqlens contents, not recorded: unknown" },
+	{ "flash_attn::_flash_attn_varlen_backward", EST, rule_attention, P(spec_fa_varlen_bwd),
+	  "variable-length batch: the sequence lengths are cu_seqlens contents, not recorded: unknown" },
+	{ "xformers_flash::flash_fwd", EST, rule_attention, P(spec_xf_fwd),
+	  FWD_NOTE "; xformers' flash op, [B,M,H,K]; causal bottom-right; windows exact; varlen unknown" },
+	{ "xformers_flash::flash_bwd", EST, rule_attention, P(spec_xf_bwd),
+	  BWD_NOTE "; xformers' flash op, [B,M,H,K]; varlen unknown" },
 	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 	  "backend selection query: no arithmetic, no data" },
 	{ "aten::_transform_bias_rescale_qkv", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,

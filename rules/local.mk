@@ -8,6 +8,7 @@ libtl_rules_la_SOURCES = rules/rules.h rules/builtin.c rules/util.h rules/util.c
 	rules/pointwise.c rules/norm.c rules/reduce.c rules/pool.c rules/upsample.c \
 	rules/embedding.c rules/index.c rules/loss.c rules/optimizer.c rules/structural.c
 libtl_rules_la_SOURCES += rules/collective.c
+libtl_rules_la_SOURCES += rules/inductor.c rules/quant.c
 
 # Rule-table test (tests/test_rules.c): every table listed in RULE_TABLES is
 # read; a tests/rules/*.tsv that is not listed fails the test. Rules authors
@@ -20,6 +21,7 @@ RULE_TABLES += tests/rules/index.tsv tests/rules/loss.tsv tests/rules/optimizer.
 RULE_TABLES += tests/rules/structural.tsv
 RULE_TABLES += tests/rules/collective.tsv
 RULE_TABLES += tests/rules/packs.tsv
+RULE_TABLES += tests/rules/inductor.tsv tests/rules/quant.tsv
 EXTRA_DIST += docs/rule-constants.md $(RULE_TABLES)
 check_PROGRAMS += tests/test_rules
 TESTS += tests/test_rules

@@ -12,7 +12,7 @@
 	X(matmul) X(conv) X(attention) X(layout) \
 	X(pointwise) X(norm) X(reduce) X(pool) X(upsample) \
 	X(embedding) X(index) X(loss) X(optimizer) X(structural) \
-	X(collective)
+	X(collective) X(inductor) X(quant)
 
 #define TLC_DECLARE_FAMILY(f) \
 	int tlc_rules__##f##_init(tlc_plugin_ctx *ctx, const tlc_host *host);

@@ -44,7 +44,7 @@ static const struct {
 	  "boundary; its backward's ops are children, evaluated there" },
 	/* torch.compile: Dynamo, AOTAutograd and Inductor runtime ranges. The
 	 * compiled graph's work is its children: aten rows (extern kernels such
-	 * as mm) and kineto::triton rows (generated kernels, unknown); kernels
+	 * as mm) and kineto::triton rows (generated kernels, rules/inductor.c); kernels
 	 * launched with no row of their own are reported by the device join. */
 	{ "kineto::TorchDynamo_Cache_Lookup", S,
 	  "torch.compile guard check (Python, host only): owns no compute" },
@@ -106,11 +106,6 @@ static int honest_unknown(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 }
 
 static const tlc_rules_entry unknowns[] = {
-	{ "kineto::triton", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
-	  "Inductor-generated Triton kernel: its arithmetic is generated code, not an ATen "
-	  "op; count the model in eager mode with an op log (python3 -m tlcost capture), or "
-	  "register a rule for kineto::triton.<kernel name> from the kernel source",
-	  "Inductor-generated Triton kernel: unknown (the work is in generated code)" },
 	{ "torchvision::nms", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
 	  "non-maximum suppression: the IoU tests depend on the data (how many boxes each kept "
 	  "box suppresses), so no shape gives the count; a plugin rule can bound it "

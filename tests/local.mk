@@ -355,3 +355,7 @@ TESTS += tests/test_steps
 tests_test_steps_SOURCES = tests/test_steps.c
 tests_test_steps_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_steps_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# Inductor / Triton kernels and FlexAttention's templates in the ledger
+# (issue 26 item 3, rules/inductor.c)
+TESTS += tests/inductor_cli.sh
+EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl

@@ -154,7 +154,7 @@ static void test_load_pack(void **state)
 	const tlc_error *e = tlc_error_last();
 	assert_string_equal(e->code, "pack_unknown");
 	assert_non_null(strstr(e->message, "'nosuch'"));
-	assert_non_null(strstr(e->message, "sglang, aiter, vllm"));
+	assert_non_null(strstr(e->message, "sglang, aiter, vllm, flashinfer, bitsandbytes, apex"));
 	assert_non_null(strstr(e->remedy, "docs/packs.md"));
 	assert_int_equal(tlc_engine_rule_count(eng), with);
 	assert_int_equal(tlc_engine_load_pack(eng, NULL), TLC_EINVAL);

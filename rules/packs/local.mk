@@ -7,6 +7,7 @@
 # to PACK_FILES (the order is the load order) and its rows to
 # tests/rules/packs.tsv.
 PACK_FILES = rules/packs/sglang.tlrules rules/packs/aiter.tlrules rules/packs/vllm.tlrules
+PACK_FILES += rules/packs/flashinfer.tlrules rules/packs/bitsandbytes.tlrules rules/packs/apex.tlrules
 packsdir = $(pkgdatadir)/packs
 dist_packs_DATA = $(PACK_FILES)
 EXTRA_DIST += tools/pack_embed.awk
