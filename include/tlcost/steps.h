@@ -56,6 +56,9 @@ typedef struct tlc_steps_row {
 	int64_t buckets[TLC_STEPS_BUCKET_COUNT];
 } tlc_steps_row;
 
+/** The size set, every other field 0. */
+#define TLC_STEPS_ROW_INIT { sizeof(tlc_steps_row), 0, 0, 0, 0, 0, 0, { 0 } }
+
 /** Builds the step buckets of a finished evaluation (keep_ops) and its
  *  device-time join j: one row per (ProfilerStep#N, device with device
  *  records), or, where the input has no step markers, one row per device
