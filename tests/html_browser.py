@@ -263,6 +263,50 @@ def check_models(name, dom, n, path, want_steps=None, want_unique=None):
     return nst, nua
 
 
+def check_diff(tmp):
+    """tlcost html --diff A B: the diff section's totals and group rows equal
+    `tlcost diff --format json A B`; the all-phase FLOPs are also derived
+    by hand (tests/fixtures/diff/mlp_b*: Linear(16,32), ReLU, Linear(32,4)
+    at batch 1 and 8; addmm = 2*M*K*N + M*N for the bias):
+    A = (2*1*16*32 + 32) + (2*1*32*4 + 4) + 32 = 1,348,
+    B = (2*8*16*32 + 256) + (2*8*32*4 + 32) + 256 = 10,784.
+    Without --diff the section says how to get it; --diff with one input is
+    a usage error (exit 2)."""
+    d = os.path.join(SRC, "tests", "fixtures", "diff")
+    a, b = os.path.join(d, "mlp_b1.oplog.jsonl"), os.path.join(d, "mlp_b8.oplog.jsonl")
+    got = check_page(tmp, "diff", [a, b], ["--diff"])
+    want = doc(["diff", a], b)
+    if got and want:
+        dom = got[0]
+        hand = {"a_flops": 1348, "b_flops": 10784, "change_flops": 10784 - 1348}
+        for t in want["totals"]:
+            cells = row_cells(dom, "tlc-diff-total-" + t["phase"]) or {}
+            for k in ("flops", "bytes"):
+                for sd in ("a", "b", "change"):
+                    v = t[sd][k]
+                    if cells.get(sd + "_" + k, (None, None))[1] != str(v):
+                        fail("diff: total %s %s_%s shows %r, the JSON says %s" % (
+                            t["phase"], sd, k, cells.get(sd + "_" + k), v))
+            if t["phase"] == "all":
+                for k, v in hand.items():
+                    if cells.get(k, (None, None))[1] != str(v):
+                        fail("diff: all %s shows %r, by hand %d" % (k, cells.get(k), v))
+        tb = dom.by_id("tlc-diff-rows")
+        tds = [e for e in dom.els[dom.els.index(tb):] if e["tag"] == "td"] if tb else []
+        keys = [text(e) for e in tds if e["attrs"].get("data-key") == "key"]
+        ch = [e["attrs"].get("data-value") for e in tds if e["attrs"].get("data-key") == "change_flops"]
+        if keys != [r["key"] for r in want["rows"]] or ch != [str(r["change"]["flops"]) for r in want["rows"]]:
+            fail("diff: group rows %r / %r, the JSON says %r" % (keys, ch, [r["key"] for r in want["rows"]]))
+        else:
+            print("ok diff: %d totals, %d groups equal the JSON" % (len(want["totals"]), len(keys)))
+    got = check_page(tmp, "no diff", [a, b])
+    if got and "--diff" not in (text(got[0].by_id("tlc-diff")) or ""):
+        fail("no diff: the section does not say how to get one: %r" % text(got[0].by_id("tlc-diff")))
+    p = run([TLCOST, "html", "--diff", "-o", os.path.join(tmp, "x.html"), a])
+    if p.returncode != 2 or "exactly two inputs" not in p.stderr:
+        fail("diff: one input: exit %d (want 2), %r" % (p.returncode, p.stderr))
+
+
 HOSTILE = '</script><script>document.title="pwned"</script><!--x&amp;"\'<b>'
 
 
@@ -393,6 +437,7 @@ def main():
                     "flops": 16384, "costed_kernel_ns": 200, "flop_per_s": 16384 / 200e-9}})
             if n != (1, 2):
                 fail("models kernels: %s rows, want 1 step row and 2 unique-args rows" % (n,))
+        check_diff(tmp)
         if not check_chart(tmp, ex[0], ["--device", "h100-sxm"]):
             fail("chart: no roofline for %s on h100-sxm" % ex[0])
         if not any(os.path.exists(t) for t in traces):

@@ -5,6 +5,7 @@
  * the browser. A section is one entry of the table below: its id, and a
  * function that writes its document or names why there is none. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,7 +377,7 @@ static int embed(FILE *out, long input, const char *id, int kind, html_doc_fn fn
 
 static int check_opts(const tlc_html_options *o)
 {
-	if (!o || o->size < sizeof *o)
+	if (!o || o->size < offsetof(tlc_html_options, diff)) /* diff appended later */
 		return tlc_error__set(TLC_EINVAL, "invalid_argument",
 		                      "pass tlc_html_options with size = sizeof(tlc_html_options)",
 		                      "tlc_html: options missing or too small");
@@ -445,11 +446,18 @@ static int doc_ranks(FILE *out, html_ctx *c, const char **absent)
 	return tlc_ranks_write(out, r, TLC_FORMAT_JSON);
 }
 
+/* What changed from the first input to the second: the document of
+ * `tlcost diff --format json A B` (the same model and writer). */
 static int doc_diff(FILE *out, html_ctx *c, const char **absent)
 {
-	(void)out, (void)c;
-	*absent = "a diff of two inputs (`tlcost diff`) is not in this build";
-	return 1;
+	const tlc_diff *d = c->o->size >= offsetof(tlc_html_options, diff) + sizeof d
+	                    ? c->o->diff : NULL;
+	if (!d) {
+		*absent = "give exactly two inputs and --diff for a diff of the second against "
+		          "the first (`tlcost diff A B`)";
+		return 1;
+	}
+	return tlc_write_diff(out, d, TLC_FORMAT_JSON);
 }
 
 int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_options *opts)

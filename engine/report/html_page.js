@@ -381,6 +381,38 @@
     sec.appendChild(w);
   }
 
+  /* `tlcost diff --format json A B`: the totals per phase, then one row per
+   * aligned group (A, B and the change; the change of device time split
+   * into work and speed where both joins passed their gate). */
+  function diff(sec, doc, why) {
+    if (why) { absentNote(sec, why); return; }
+    var side = function (s, k) { return function (r) { return r[s] ? r[s][k] : null; }; };
+    var cols = function (first) {
+      var c = first.slice();
+      ['flops', 'bytes'].concat(doc.has_time ? ['kernel_ns'] : []).forEach(function (k) {
+        var t = k === 'kernel_ns' ? 'ns' : 'int', l = k === 'kernel_ns' ? 'kernel time' : k === 'flops' ? 'FLOPs' : 'bytes';
+        c.push({ k: 'a_' + k, label: 'A ' + l, t: t, get: side('a', k) }, { k: 'b_' + k, label: 'B ' + l, t: t, get: side('b', k) },
+          { k: 'change_' + k, label: '\u0394 ' + l, t: t, get: side('change', k) });
+      });
+      return c;
+    };
+    var lb = function (s) { return doc[s].lower_bound ? ' (a lower bound)' : ''; };
+    add(sec, el('p', 'tlc-note', 'B against A: A = [0] ' + (doc.a.model || doc.a.format) + lb('a') + ', B = [1] ' + (doc.b.model || doc.b.format) + lb('b') +
+      '. Groups aligned most specific first (' + Object.keys(doc.aligned_rows).map(function (k) { return k.replace(/_/g, ' ') + ' ' + group(doc.aligned_rows[k]); }).join(', ') +
+      '). Device time is compared only where both joins passed their gate' + (doc.has_time ? '.' : ': not here (' + (doc.a.device_time_absent_why || doc.b.device_time_absent_why || 'no device time') + ').')));
+    var t = table(cols([{ k: 'phase', label: 'phase', t: 'str' }]), doc.totals, { sortable: false, scroll: false,
+      onRow: function (tr, r) { tr.id = 'tlc-diff-total-' + r.phase; } });
+    t._table.id = 'tlc-diff-totals';
+    sec.appendChild(t);
+    add(sec, el('h3', null, 'Per aligned group'));
+    if (doc.hidden_rows) add(sec, el('p', 'tlc-note', group(doc.hidden_rows) + ' more groups are not in the page (`tlcost diff --top 0`).'));
+    var c = cols([COLS.key, { k: 'match', label: 'match', t: 'str' }, COLS.phase]);
+    if (doc.has_time) c.push({ k: 'work_ns', label: '\u0394 from work', t: 'ns', get: side('change', 'work_ns') }, { k: 'rate_ns', label: '\u0394 from speed', t: 'ns', get: side('change', 'rate_ns') });
+    var w = table(c, doc.rows, { filter: 'name, match' });
+    w._table.id = 'tlc-diff-rows';
+    sec.appendChild(w);
+  }
+
   function ranks(sec, doc, why) {
     if (why) { absentNote(sec, why); return; }
     var rows = doc.ranks || [], phases = [];
@@ -439,7 +471,8 @@
     }
     ranks(section(page, 'tlc-ranks', 'Per-rank table'), all.doc.ranks, all.absent.ranks);
     link('tlc-ranks', 'ranks');
-    generic(section(page, 'tlc-diff', 'Diff of two inputs'), all.doc.diff, all.absent.diff);
+    diff(section(page, 'tlc-diff', 'Diff of two inputs'), all.doc.diff, all.absent.diff);
+    if (all.doc.diff) link('tlc-diff', 'diff');
   }
 
   /* ---- ?selftest: the page clicks its own controls ---- */
