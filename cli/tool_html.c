@@ -11,21 +11,26 @@ static void help(FILE *out)
 {
 	fprintf(out,
 	        "usage: tlcost html [CEILINGS] [--top K] [--depth D] [--title T]\n"
-	        "                   [--chart-points N] -o OUT FILE...\n\n"
+	        "                   [--chart-points N] [--diff] -o OUT FILE...\n\n"
 	        "One self-contained HTML page (inline CSS, JS and SVG; no network) to open\n"
 	        "from disk or share: per input the headline (COMPLETE or LOWER BOUND and\n"
 	        "why), coverage and the unknown-cost ledger with remedies, the collapsible\n"
 	        "module tree, sortable and filterable tables of the top ops, op types and\n"
 	        "modules, the roofline chart (hypotheses from ideal traffic), the device-time\n"
-	        "join and its gate; with several inputs, the per-rank table. Every figure\n"
+	        "join and its gate, the unique-args table with attributed kernel utilization\n"
+	        "(a passed gate and known ceilings) and the step-time buckets (device\n"
+	        "records); with several inputs, the per-rank table. Every figure\n"
 	        "is one of the JSON documents the other commands write, embedded in the\n"
 	        "page; sections without data say why. OUT is replaced only when the whole\n"
 	        "page was written.\n\n"
 	        RA_CEIL_HELP
 	        "  -o, --output OUT  the page to write (required)\n"
-	        "  --top K          rows of the top-ops and per-module tables (default 100)\n"
+	        "  --top K          rows of the top-ops, per-module and unique-args tables\n"
+	        "                   (default 100)\n"
 	        "  --depth D        module tree depth (default 8)\n"
 	        "  --title T        page title (default: tlcost report: FILE)\n"
+	        "  --diff           with exactly two inputs A B: add the diff of B against A\n"
+	        "                   (the document of `tlcost diff --format json A B`)\n"
 	        "  --chart-points N the roofline chart (one point per covered op) is embedded\n"
 	        "                   up to N points (default 20000); above, the page says how\n"
 	        "                   many and `tlcost roofline --svg` draws them\n");
@@ -38,13 +43,16 @@ typedef struct args {
 	const char **files;
 	size_t nfiles;
 	char ranks_refusal[512];
+	int diff;             /* --diff: keep both inputs for tlc_diff_build */
+	tlc_eval *kept[2];
+	tlc_join *kept_join[2];
 } args;
 
-enum { O_OUT = 1, O_TOP, O_DEPTH, O_TITLE, O_CHART_POINTS };
+enum { O_OUT = 1, O_TOP, O_DEPTH, O_TITLE, O_CHART_POINTS, O_DIFF };
 static const cli_opt opts[] = {
 	{ "-o", 1, O_OUT }, { "--output", 1, O_OUT }, { "--top", 1, O_TOP },
 	{ "--depth", 1, O_DEPTH }, { "--title", 1, O_TITLE },
-	{ "--chart-points", 1, O_CHART_POINTS }, { NULL, 0, 0 }
+	{ "--chart-points", 1, O_CHART_POINTS }, { "--diff", 0, O_DIFF }, { NULL, 0, 0 }
 };
 
 static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
@@ -70,6 +78,9 @@ static int on_arg(cli_ctx *ctx, int id, const char *v, void *payload)
 		       : cli_usage_error(ctx, "--depth needs a count > 0, got '%s'", v);
 	case O_TITLE:
 		a->o.title = v;
+		return 0;
+	case O_DIFF:
+		a->diff = 1;
 		return 0;
 	case O_CHART_POINTS:
 		return ra_size(&a->o.chart_points_max, v) == 0 && a->o.chart_points_max > 0 ? 0
@@ -100,6 +111,12 @@ static int one_input(cli_ctx *ctx, FILE *f, size_t i, const char *file, args *a,
 		tlc_ranks_free(*ranks);
 		*ranks = NULL;
 	}
+	if (rc == 0 && a->diff) { /* both inputs stay for the diff */
+		a->kept[i] = ev;
+		a->kept_join[i] = ctx->join;
+		ctx->join = NULL;
+		return 0;
+	}
 	cli_unload(ctx, ev);
 	return rc;
 }
@@ -119,8 +136,24 @@ static int write_page(cli_ctx *ctx, args *a)
 	int rc = tlc_html_write_head(f, &a->o) < 0 ? cli_fail(ctx) : 0;
 	for (size_t i = 0; i < a->nfiles && rc == 0; i++)
 		rc = one_input(ctx, f, i, a->files[i], a, &ranks);
+	tlc_diff *d = NULL;
+	if (rc == 0 && a->diff) {
+		tlc_diff_options dopt = TLC_DIFF_OPTIONS_INIT;
+		if (tlc_diff_build(&d, a->kept[0], a->kept_join[0], a->kept[1], a->kept_join[1],
+		                   &dopt) < 0)
+			rc = cli_fail(ctx);
+		a->o.diff = d;
+	}
 	if (rc == 0 && tlc_html_write_tail(f, ranks, &a->o) < 0)
 		rc = cli_fail(ctx);
+	tlc_diff_free(d);
+	a->o.diff = NULL;
+	for (int k = 0; k < 2; k++) {
+		tlc_join_free(a->kept_join[k]);
+		tlc_eval_free(a->kept[k]);
+		a->kept[k] = NULL;
+		a->kept_join[k] = NULL;
+	}
 	tlc_ranks_free(ranks);
 	if (rc != 0) {
 		tlc_outfile_abort(o);
@@ -140,6 +173,8 @@ int tool_html(cli_ctx *ctx)
 		rc = cli_usage_error(ctx, "give at least one FILE (op log or trace)");
 	if (rc == 0 && !a.out)
 		rc = cli_usage_error(ctx, "give the page to write: -o OUT");
+	if (rc == 0 && a.diff && a.nfiles != 2)
+		rc = cli_usage_error(ctx, "--diff needs exactly two inputs (A B), got %zu", a.nfiles);
 	char *title = NULL;
 	if (rc == 0 && !a.o.title) {
 		size_t n = strlen(a.files[0]) + sizeof "tlcost report: " + (a.nfiles > 1 ? 16 : 0);

@@ -168,6 +168,145 @@ def check_selftest(name, dom, path):
         name, s["rows"], f["query"], f["shown"], c and (c["descendants"], c["shown_before"])))
 
 
+def row_cells(dom, tr_id):
+    """data-key -> (text, data-value or data-number) of the cells of one row."""
+    tr = dom.by_id(tr_id)
+    if not tr:
+        return None
+    i, out = dom.els.index(tr) + 1, {}
+    while i < len(dom.els) and dom.els[i]["tag"] != "tr":
+        e = dom.els[i]
+        if e["tag"] == "td":
+            a = e["attrs"]
+            out[a.get("data-key")] = (text(e), a.get("data-value", a.get("data-number")))
+        i += 1
+    return out
+
+
+def check_models(name, dom, n, path, want_steps=None, want_unique=None):
+    """The step buckets and the unique-args rows in the DOM equal the
+    documents of `tlcost steps --format json` and `tlcost profile --by args
+    --utilization --top 100 --format json` of the same input (the page's
+    defaults); where a command refuses, the section says why. want_steps /
+    want_unique: figures derived by hand, checked against the same cells.
+    Returns (steps rows, unique rows) compared."""
+    st = doc(["steps"], path)
+    sec = text(dom.by_id("tlc-%d-steps" % n)) or ""
+    nst = 0
+    if st is None:
+        if "Not shown:" not in sec:
+            fail("%s: steps refused by tlcost steps, the page shows %r" % (name, sec[:120]))
+    else:
+        for r in st["steps"]:
+            rid = "tlc-step-%d-%s-%d" % (n, "span" if r["step"] is None else r["step"], r["device"])
+            cells = row_cells(dom, rid)
+            if cells is None:
+                fail("%s: no row %s" % (name, rid))
+                continue
+            want = dict(r["buckets"], wall_ns=r["wall_ns"], residual_ns=r["residual_ns"])
+            for k, v in want.items():
+                if k not in cells or cells[k][1] != str(v) or cells[k][0].replace(",", "") != str(v):
+                    fail("%s: %s %s shows %r, the JSON says %d" % (name, rid, k, cells.get(k), v))
+            nst += 1
+    for rid, want in (want_steps or {}).items():
+        cells = row_cells(dom, "tlc-step-%d-%s" % (n, rid)) or {}
+        for k, v in want.items():
+            if cells.get(k, (None, None))[1] != str(v):
+                fail("%s: step %s %s shows %r, by hand %d" % (name, rid, k, cells.get(k), v))
+    ua = doc(["profile", "--by", "args", "--utilization", "--top", "100"], path)
+    sec = text(dom.by_id("tlc-%d-unique" % n)) or ""
+    nua = 0
+    if ua is None:
+        if "Not shown:" not in sec or "kernel_utilization_requires_device_join" not in sec and \
+                "roofline" not in sec:
+            fail("%s: unique args refused by tlcost profile, the page shows %r" % (name, sec[:200]))
+    else:
+        t = dom.by_id("tlc-unique-%d" % n)
+        if not t:
+            fail("%s: no unique-args table" % name)
+            return nst, 0
+        trs = [e for e in dom.els[dom.els.index(t):] if e["tag"] == "tr"][1:1 + len(ua["rows"])]
+        for i, r in enumerate(ua["rows"]):
+            cells = {}
+            j = dom.els.index(trs[i]) + 1 if i < len(trs) else len(dom.els)
+            while j < len(dom.els) and dom.els[j]["tag"] != "tr":
+                e = dom.els[j]
+                if e["tag"] == "td":
+                    cells[e["attrs"].get("data-key")] = (text(e), e["attrs"].get(
+                        "data-value", e["attrs"].get("data-number")))
+                j += 1
+            u = r.get("attributed_kernel_utilization") or {}
+            bad = [k for k, v in (("key", r["key"]),) if cells.get(k, (None,))[0] != v]
+            bad += [k for k in ("count", "flops", "bytes", "costed_kernel_ns")
+                    if r.get(k) is not None and cells.get(k, (0, None))[1] != str(r[k])]
+            for k in ("flop_per_s", "peak_share", "byte_per_s", "bandwidth_share"):
+                got = cells.get(k, (None, None))[1]
+                if u.get(k) is None:
+                    if cells.get(k, ("",))[0] != "unknown":
+                        bad.append(k)
+                elif got is None or float(got) != u[k]:
+                    bad.append(k)
+            if bad:
+                fail("%s: unique-args row %d (%s): %s differ from the JSON" % (name, i, r["key"], bad))
+            nua += 1
+        for key, want in (want_unique or {}).items():
+            r = [x for x in ua["rows"] if x["key"] == key]
+            if not r:
+                fail("%s: no unique-args group %r" % (name, key))
+                continue
+            u = r[0]["attributed_kernel_utilization"]
+            for k, v in want.items():
+                got = r[0][k] if k in r[0] else u.get(k)
+                if not (got == v if isinstance(v, int) else abs(got - v) <= 1e-5 * abs(v)):
+                    fail("%s: %s %s is %r, by hand %r" % (name, key, k, got, v))
+    print("ok %s: %d step rows, %d unique-args rows equal the JSON" % (name, nst, nua))
+    return nst, nua
+
+
+def check_diff(tmp):
+    """tlcost html --diff A B: the diff section's totals and group rows equal
+    `tlcost diff --format json A B`; the all-phase FLOPs are also derived
+    by hand (tests/fixtures/diff/mlp_b*: Linear(16,32), ReLU, Linear(32,4)
+    at batch 1 and 8; addmm = 2*M*K*N + M*N for the bias):
+    A = (2*1*16*32 + 32) + (2*1*32*4 + 4) + 32 = 1,348,
+    B = (2*8*16*32 + 256) + (2*8*32*4 + 32) + 256 = 10,784.
+    Without --diff the section says how to get it; --diff with one input is
+    a usage error (exit 2)."""
+    d = os.path.join(SRC, "tests", "fixtures", "diff")
+    a, b = os.path.join(d, "mlp_b1.oplog.jsonl"), os.path.join(d, "mlp_b8.oplog.jsonl")
+    got = check_page(tmp, "diff", [a, b], ["--diff"])
+    want = doc(["diff", a], b)
+    if got and want:
+        dom = got[0]
+        hand = {"a_flops": 1348, "b_flops": 10784, "change_flops": 10784 - 1348}
+        for t in want["totals"]:
+            cells = row_cells(dom, "tlc-diff-total-" + t["phase"]) or {}
+            for k in ("flops", "bytes"):
+                for sd in ("a", "b", "change"):
+                    v = t[sd][k]
+                    if cells.get(sd + "_" + k, (None, None))[1] != str(v):
+                        fail("diff: total %s %s_%s shows %r, the JSON says %s" % (
+                            t["phase"], sd, k, cells.get(sd + "_" + k), v))
+            if t["phase"] == "all":
+                for k, v in hand.items():
+                    if cells.get(k, (None, None))[1] != str(v):
+                        fail("diff: all %s shows %r, by hand %d" % (k, cells.get(k), v))
+        tb = dom.by_id("tlc-diff-rows")
+        tds = [e for e in dom.els[dom.els.index(tb):] if e["tag"] == "td"] if tb else []
+        keys = [text(e) for e in tds if e["attrs"].get("data-key") == "key"]
+        ch = [e["attrs"].get("data-value") for e in tds if e["attrs"].get("data-key") == "change_flops"]
+        if keys != [r["key"] for r in want["rows"]] or ch != [str(r["change"]["flops"]) for r in want["rows"]]:
+            fail("diff: group rows %r / %r, the JSON says %r" % (keys, ch, [r["key"] for r in want["rows"]]))
+        else:
+            print("ok diff: %d totals, %d groups equal the JSON" % (len(want["totals"]), len(keys)))
+    got = check_page(tmp, "no diff", [a, b])
+    if got and "--diff" not in (text(got[0].by_id("tlc-diff")) or ""):
+        fail("no diff: the section does not say how to get one: %r" % text(got[0].by_id("tlc-diff")))
+    p = run([TLCOST, "html", "--diff", "-o", os.path.join(tmp, "x.html"), a])
+    if p.returncode != 2 or "exactly two inputs" not in p.stderr:
+        fail("diff: one input: exit %d (want 2), %r" % (p.returncode, p.stderr))
+
+
 HOSTILE = '</script><script>document.title="pwned"</script><!--x&amp;"\'<b>'
 
 
@@ -259,6 +398,46 @@ def main():
             if got:
                 check_totals(name, got[0], 0, path)
                 check_selftest(name, got[0], path)
+        # step buckets and unique-args rows: the shared trace with
+        # ProfilerStep markers, device time and a passed gate, then the
+        # fixtures whose figures were derived by hand
+        ki = traces[3] if len(traces) > 3 else ""
+        if os.path.exists(ki):
+            got = check_page(tmp, "models " + os.path.basename(ki), [ki])
+            if got and check_models("models ki_v100", got[0], 0, ki) < (6, 100):
+                fail("models ki_v100: want 6 step rows (ProfilerStep#5..10) and 100 unique-args rows")
+        fx = os.path.join(SRC, "tests", "fixtures", "steps", "two_steps.json")
+        got = check_page(tmp, "models two_steps", [fx])
+        if got:
+            # by hand in tests/steps_cli.sh (the fixture's timeline, us x 1000)
+            check_models("models two_steps", got[0], 0, fx, want_steps={
+                "1-0": {"wall_ns": 100000, "gemm": 30000, "elementwise": 10000, "reduction": 5000,
+                        "exposed_communication": 20000, "exposed_memcpy_memset": 7000,
+                        "idle_queued": 16000, "idle_host_bound": 12000, "residual_ns": 0},
+                "2-0": {"wall_ns": 50000, "normalisation": 2000, "reduction": 10000,
+                        "other_compute": 10000, "idle_queued": 10000, "idle_host_bound": 18000}})
+            if "kernel_utilization_requires_device_join" not in (text(got[0].by_id("tlc-0-unique")) or ""):
+                fail("models two_steps: the unique-args section does not say the gate failed")
+        fx = os.path.join(SRC, "tests", "fixtures", "devtime", "kernels.oplog.jsonl")
+        got = check_page(tmp, "models kernels", [fx])
+        if got:
+            # by hand: aten::mm [64,128]x[128,256] fp32, one 4000 ns kernel,
+            # H100 SXM (the log's device) fp32 peak 67 TFLOP/s, 3.35 TB/s:
+            # 2*64*128*256 = 4,194,304 FLOPs; (64*128 + 128*256 + 64*256) * 4
+            # = 229,376 bytes; 4194304 / 4000 ns = 1.048576e12 FLOP/s =
+            # 1.56504% of peak; 229376 / 4000 ns = 5.7344e10 B/s = 1.71176%
+            # of bandwidth. relu [64,256]: 16,384 FLOPs over 200 ns.
+            # Steps: no markers, the device span is one row (span-0).
+            n = check_models("models kernels", got[0], 0, fx, want_unique={
+                "aten::mm.default [64,128]float32, [128,256]float32": {
+                    "flops": 4194304, "bytes": 229376, "costed_kernel_ns": 4000,
+                    "flop_per_s": 1.048576e12, "peak_share": 1.048576e12 / 67e12,
+                    "byte_per_s": 5.7344e10, "bandwidth_share": 5.7344e10 / 3.35e12},
+                "aten::relu.default [64,256]float32": {
+                    "flops": 16384, "costed_kernel_ns": 200, "flop_per_s": 16384 / 200e-9}})
+            if n != (1, 2):
+                fail("models kernels: %s rows, want 1 step row and 2 unique-args rows" % (n,))
+        check_diff(tmp)
         if not check_chart(tmp, ex[0], ["--device", "h100-sxm"]):
             fail("chart: no roofline for %s on h100-sxm" % ex[0])
         if not any(os.path.exists(t) for t in traces):

@@ -359,3 +359,6 @@ tests_test_steps_LDADD = libtlcore.la $(CMOCKA_LIBS)
 # (issue 26 item 3, rules/inductor.c)
 TESTS += tests/inductor_cli.sh
 EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl
+# ---- wire: attributed kernel utilization in the annotated trace (issue 28 item 3) ----
+TESTS += tests/annotate_util.sh
+EXTRA_DIST += tests/annotate_util.sh tests/fixtures/annotate/util.json

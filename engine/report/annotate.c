@@ -80,6 +80,8 @@ void tlc_annotate__model_free(tlc_annot_model *m)
 		return;
 	tlc_alloc__free(m->a, m->items);
 	tlc_alloc__free(m->a, m->samples);
+	tlc_profile_free(m->util);
+	tlc_alloc__free(m->a, m->util_of_row);
 	memset(m, 0, sizeof *m);
 }
 
@@ -183,8 +185,10 @@ static void put_cost(tlc_sb *sb, const tlc_cost *c)
 	tlc_sb__putc(sb, '"');
 }
 
-void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_annotate_summary *s)
+void tlc_annotate__row_args(tlc_sb *sb, const tlc_annot_model *m, size_t row,
+                            tlc_annotate_summary *s)
 {
+	const tlc_eval *ev = m->ev;
 	tlc_op_row r = tlc_eval__row(ev, row);
 	LIT(sb, "\"tlcost.class\":\"");
 	tlc_sb__puts(sb, tlc_class_name(r.cls));
@@ -201,7 +205,7 @@ void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_anno
 			LIT(sb, ",\"tlcost.rule\":");
 			put_str(sb, r.reason);
 		}
-		tlc_annotate__utilization(sb, ev, row);
+		tlc_annotate__utilization(sb, m, row, s);
 		break;
 	case TLC_CLASS_UNKNOWN:
 		s->unknown++;
@@ -232,14 +236,77 @@ void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row, tlc_anno
 	s->ops++;
 }
 
-void tlc_annotate__utilization(tlc_sb *sb, const tlc_eval *ev, size_t row)
+int tlc_annotate__util_build(tlc_annot_model *m, tlc_eval *ev, const tlc_ceilings *c,
+                             int *refused)
 {
-	/* Wiring point for the join's per-row attributed kernel utilization
-	 * (issue 25 item 4, branch `rollup`): once the join's model gives row
-	 * its utilization under a passed gate, write it here as
-	 * ,"tlcost.utilization":{"flops_per_s":...,"peak_share":...}. Until then
-	 * the key is absent (never 0): no figure is made up here. */
-	(void)sb, (void)ev, (void)row;
+	*refused = 0;
+	tlc_join *j = NULL;
+	int rc = tlc_join_run(&j, ev, NULL);
+	if (rc < 0)
+		return rc;
+	/* by op: one row per op, the model `tlcost profile --by op
+	 * --utilization` prints; every row, every phase */
+	tlc_profile_options o = { sizeof o, TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, 0, -1 };
+	rc = tlc_profile_build_util(&m->util, ev, j, &o, c);
+	tlc_join_free(j);
+	if (rc == TLC_EREFUSED) {
+		m->util = NULL;
+		*refused = 1;
+		return 0;
+	}
+	if (rc < 0) {
+		m->util = NULL;
+		return rc;
+	}
+	size_t n = tlc_eval_op_count(ev), k = tlc_profile_row_count(m->util);
+	m->util_of_row = tlc_alloc__malloc(m->a, (n ? n : 1) * sizeof *m->util_of_row);
+	if (!m->util_of_row)
+		return tlc_error__oom();
+	for (size_t i = 0; i < n; i++)
+		m->util_of_row[i] = -1;
+	for (size_t i = 0; i < k; i++) {
+		const tlc_profile_row *r = tlc_profile_row_at(m->util, i);
+		int64_t row = r->op ? tlc_eval__row_of_id(ev, r->op->id) : -1;
+		if (row >= 0 && (size_t)row < n && r->has_util)
+			m->util_of_row[row] = (int32_t)i;
+	}
+	return 0;
+}
+
+/* A double as JSON to 15 significant digits (the document rounds to 6). */
+static void put_real(tlc_sb *sb, const char *key, double v)
+{
+	tlc_sb__printf(sb, ",\"tlcost.util.%s\":%.15g", key, v);
+}
+
+void tlc_annotate__utilization(tlc_sb *sb, const tlc_annot_model *m, size_t row,
+                               tlc_annotate_summary *s)
+{
+	/* The per-row model of tlc_profile_build_util (issue 25 item 4): the
+	 * row's exact FLOPs and bytes over its costed kernel time, under a
+	 * passed gate. Absent keys where it has none: never 0. */
+	if (!m->util_of_row || m->util_of_row[row] < 0)
+		return;
+	const tlc_profile_row *r = tlc_profile_row_at(m->util, (size_t)m->util_of_row[row]);
+	put_real(sb, "flops_per_s", r->flops_per_s);
+	if (r->bytes_per_s >= 0)
+		put_real(sb, "bytes_per_s", r->bytes_per_s);
+	if (r->peak_share >= 0)
+		put_real(sb, "peak_share", r->peak_share);
+	if (r->bw_share >= 0)
+		put_real(sb, "bw_share", r->bw_share);
+	if (r->peak_dtype) {
+		LIT(sb, ",\"tlcost.util.peak_dtype\":");
+		put_str(sb, r->peak_dtype);
+	}
+	tlc_sb__printf(sb, ",\"tlcost.util.kernel_ns\":%lld", (long long)r->costed_kernel_ns);
+	if (r->recoverable_ns >= 0)
+		put_real(sb, "recoverable_ns_hypothesis", r->recoverable_ns);
+	if (r->util_note) {
+		LIT(sb, ",\"tlcost.util.note\":");
+		put_str(sb, r->util_note);
+	}
+	s->utilization++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,7 +476,7 @@ static int ends_with(const char *s, const char *suffix)
 
 static int annotate(tlc_annotate_summary *s, tlc_engine *eng, const char *input,
                     const char *name, const char *output, int gzip,
-                    const tlc_input_limits *lim)
+                    const tlc_input_limits *lim, const tlc_ceilings *ceilings)
 {
 	tlc_eval_options eo = { sizeof eo, 1, NULL, NULL };
 	tlc_eval *ev;
@@ -432,6 +499,8 @@ static int annotate(tlc_annotate_summary *s, tlc_engine *eng, const char *input,
 	memset(&m, 0, sizeof m);
 	if (rc == 0)
 		rc = tlc_annotate__model_build(&m, ev);
+	if (rc == 0 && ceilings)
+		rc = tlc_annotate__util_build(&m, ev, ceilings, &s->utilization_refused);
 	s->lower_bound = tlc_eval_is_lower_bound(ev);
 	s->gzip = gzip;
 	tlc_outfile *o = NULL;
@@ -472,7 +541,7 @@ int tlc_annotate_trace(tlc_annotate_summary *out, tlc_engine *eng, const char *i
 	}
 	if (rc == 0)
 		rc = annotate(&s, eng, tmp ? tmp : input, strcmp(input, "-") == 0 ? "<stdin>" : input,
-		              output, gzip, o.limits);
+		              output, gzip, o.limits, o.ceilings);
 	if (tmp) {
 		unlink(tmp);
 		free(tmp);

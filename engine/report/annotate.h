@@ -33,6 +33,11 @@ typedef struct tlc_annot_model {
 	size_t nitems;
 	tlc_annot_sample *samples;
 	size_t nsamples;
+	/* Attributed kernel utilization (tlc_annotate__util_build): the per-op
+	 * profile of tlc_profile_build_util and, per eval row, the index of its
+	 * profile row (-1: none); NULL when not asked for or refused. */
+	tlc_profile *util;
+	int32_t *util_of_row;
 } tlc_annot_model;
 
 /** Builds the model from a finished evaluation read with source keys
@@ -42,16 +47,25 @@ typedef struct tlc_annot_model {
 int tlc_annotate__model_build(tlc_annot_model *m, const tlc_eval *ev);
 void tlc_annotate__model_free(tlc_annot_model *m);
 
+/** Adds the utilization model: runs the device-time join of m->ev and
+ *  tlc_profile_build_util by op, all rows, all phases, against c. 0 (with
+ *  *refused set and no model when the join is refused:
+ *  kernel_utilization_requires_device_join), or the errors of the join,
+ *  the ceilings and TLC_ENOMEM. */
+int tlc_annotate__util_build(tlc_annot_model *m, tlc_eval *ev, const tlc_ceilings *c,
+                             int *refused);
+
 /** Appends the "tlcost.*" members of row's event args (no braces, no
  *  leading comma) to sb and counts the row in s. */
-void tlc_annotate__row_args(tlc_sb *sb, const tlc_eval *ev, size_t row,
+void tlc_annotate__row_args(tlc_sb *sb, const tlc_annot_model *m, size_t row,
                             tlc_annotate_summary *s);
 
 /** The one place the attributed kernel utilization of a row reaches the
- *  annotated trace: appends ',"tlcost.utilization":...' members when the
- *  join's model gives the row one under a passed gate; appends nothing
- *  until that model exists (docs/annotate.md, "Utilization"). */
-void tlc_annotate__utilization(tlc_sb *sb, const tlc_eval *ev, size_t row);
+ *  annotated trace: appends ',"tlcost.util.*":...' members when m's
+ *  utilization model gives the row one (a passed gate, known ceilings);
+ *  nothing otherwise (docs/annotate.md, "Utilization"). */
+void tlc_annotate__utilization(tlc_sb *sb, const tlc_annot_model *m, size_t row,
+                               tlc_annotate_summary *s);
 
 /** Appends the counter events (each preceded by ",\n" unless first is set
  *  and it is the first) to sb, counting them in s; whenever sb holds 1 MiB

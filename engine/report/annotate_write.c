@@ -217,7 +217,7 @@ static int close_container(scan *c, size_t at)
 		c->args_done = 1;
 		if (c->args_nonempty)
 			tlc_sb__putc(&c->text, ',');
-		tlc_annotate__row_args(&c->text, c->m->ev, c->m->items[c->item].row, c->s);
+		tlc_annotate__row_args(&c->text, c->m, c->m->items[c->item].row, c->s);
 		return splice(c, at);
 	}
 	if (d == c->events_depth + 1) { /* an event */
@@ -234,7 +234,7 @@ static int close_container(scan *c, size_t at)
 			return 0;
 		}
 		tlc_sb__puts(&c->text, c->ev_keys ? ",\"args\":{" : "\"args\":{");
-		tlc_annotate__row_args(&c->text, c->m->ev, row, c->s);
+		tlc_annotate__row_args(&c->text, c->m, row, c->s);
 		tlc_sb__putc(&c->text, '}');
 		return splice(c, at);
 	}

@@ -5,6 +5,7 @@
  * the browser. A section is one entry of the table below: its id, and a
  * function that writes its document or names why there is none. */
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,21 +229,59 @@ static int doc_join(FILE *out, html_ctx *c, const char **absent)
 	return tlc_join__write_json_summary(out, c->j, c->ev);
 }
 
-/* Sections whose report models are not in this build yet: adding one is
- * writing its doc_ function from its model and writer. */
-static int doc_unique_args(FILE *out, html_ctx *c, const char **absent)
+/* The library's last error as a section's reason: message and remedy. */
+static const char *reason_of_error(html_ctx *c, const char *what)
 {
-	(void)out, (void)c;
-	*absent = "the unique-args table (op, shapes, dtypes) is not in this build; "
-	          "the op and op-type tables stand for it";
-	return 1;
+	snprintf(c->reason, REASON_CAP, "%s: %s (%s; remedy: %s)", what, tlc_error_last()->message,
+	         tlc_error_last()->code, tlc_error_last()->remedy);
+	return c->reason;
 }
 
+/* The unique-args table with attributed kernel utilization: the document
+ * of `tlcost profile --by args --utilization --top K --format json` (the
+ * same model and writer). Absent, with the library's refusal, without a
+ * passed gate or without ceilings for the device. */
+static int doc_unique_args(FILE *out, html_ctx *c, const char **absent)
+{
+	if (!c->j) {
+		*absent = "the unique-args table is shown with attributed kernel utilization, which "
+		          "needs a device-time join: the input has no device records (kernels, "
+		          "memcpy, memset) to join";
+		return 1;
+	}
+	tlc_profile_options o = { sizeof o, TLC_PROFILE_BY_ARGS, TLC_SORT_FLOPS,
+	                          c->o->top_ops ? c->o->top_ops : 100, -1 };
+	tlc_profile *p;
+	int rc = tlc_profile_build_util(&p, c->ev, c->j, &o, &c->o->ceilings);
+	if (rc == TLC_EREFUSED || rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
+		*absent = reason_of_error(c, "no attributed kernel utilization per unique-args group");
+		return 1;
+	}
+	if (rc < 0)
+		return rc;
+	rc = tlc_write_profile(out, p, TLC_FORMAT_JSON);
+	tlc_profile_free(p);
+	return rc;
+}
+
+/* Where the step went: the document of `tlcost steps --format json`. */
 static int doc_steps(FILE *out, html_ctx *c, const char **absent)
 {
-	(void)out, (void)c;
-	*absent = "step-time buckets (`tlcost steps`) are not in this build";
-	return 1;
+	if (!c->j) {
+		*absent = "step-time buckets need device records (kernels, memcpy, memset): "
+		          "the input has none";
+		return 1;
+	}
+	tlc_steps *s = NULL;
+	int rc = tlc_steps_build(&s, c->ev, c->j);
+	if (rc == TLC_ENOTFOUND) {
+		*absent = reason_of_error(c, "no step-time buckets");
+		return 1;
+	}
+	if (rc == 0)
+		rc = tlc_write_steps(out, s, TLC_FORMAT_JSON);
+	tlc_steps_free(s);
+	return rc;
 }
 
 /* The kind of each document decides how it is embedded: JSON in a script
@@ -338,7 +377,7 @@ static int embed(FILE *out, long input, const char *id, int kind, html_doc_fn fn
 
 static int check_opts(const tlc_html_options *o)
 {
-	if (!o || o->size < sizeof *o)
+	if (!o || o->size < offsetof(tlc_html_options, diff)) /* diff appended later */
 		return tlc_error__set(TLC_EINVAL, "invalid_argument",
 		                      "pass tlc_html_options with size = sizeof(tlc_html_options)",
 		                      "tlc_html: options missing or too small");
@@ -407,11 +446,18 @@ static int doc_ranks(FILE *out, html_ctx *c, const char **absent)
 	return tlc_ranks_write(out, r, TLC_FORMAT_JSON);
 }
 
+/* What changed from the first input to the second: the document of
+ * `tlcost diff --format json A B` (the same model and writer). */
 static int doc_diff(FILE *out, html_ctx *c, const char **absent)
 {
-	(void)out, (void)c;
-	*absent = "a diff of two inputs (`tlcost diff`) is not in this build";
-	return 1;
+	const tlc_diff *d = c->o->size >= offsetof(tlc_html_options, diff) + sizeof d
+	                    ? c->o->diff : NULL;
+	if (!d) {
+		*absent = "give exactly two inputs and --diff for a diff of the second against "
+		          "the first (`tlcost diff A B`)";
+		return 1;
+	}
+	return tlc_write_diff(out, d, TLC_FORMAT_JSON);
 }
 
 int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_options *opts)

@@ -49,10 +49,12 @@
     return (neg ? '-' : '') + s.replace(/\B(?=(\d{3})+$)/g, ',');
   }
   function fmt(v, t) {
-    if (v === null || v === undefined) return t === 'int' || t === 'num' ? 'unknown' : '';
+    if (v === null || v === undefined) return t === 'int' || t === 'num' || t === 'share' || t === 'tera' ? 'unknown' : '';
     if (typeof v === 'boolean') return v ? 'yes' : 'no';
     if (t === 'ns' && isInt(v)) return group(v) + ' ns';
     if (t === 'pct' && typeof v === 'number') return v.toPrecision(3) + '%';
+    if (t === 'share' && typeof v === 'number') return (v * 100).toPrecision(3) + '%';
+    if (t === 'tera' && typeof v === 'number') return (v / 1e12).toFixed(3); /* FLOP/s, B/s shown as T.../s */
     if (t === 'permille' && isInt(v)) return (Number(v) / 10).toFixed(1) + '%';
     if (isInt(v)) return group(v);
     if (typeof v === 'number') return Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(+v.toPrecision(6));
@@ -104,6 +106,7 @@
         var v = c.get ? c.get(r) : r[c.k];
         var td = el('td', c.cls || (c.t && c.t !== 'str' ? 'n' : ''), fmt(v, c.t));
         if (isInt(v)) td.setAttribute('data-value', String(v));
+        else if (typeof v === 'number') td.setAttribute('data-number', String(v));
         td.setAttribute('data-key', c.k);
         tr.appendChild(td);
       });
@@ -337,6 +340,79 @@
     else add(sec, el('pre', 'tlc-note', JSON.stringify(doc, null, 1)));
   }
 
+  /* `tlcost steps --format json`: one row per step and device, the buckets
+   * as columns (they add up to the wall time; the residual is shown). */
+  function steps(sec, doc, why, n) {
+    if (why) { absentNote(sec, why); return; }
+    var names = [];
+    doc.steps.forEach(function (r) { Object.keys(r.buckets).forEach(function (b) { if (names.indexOf(b) < 0) names.push(b); }); });
+    add(sec, el('p', 'tlc-note', (doc.windows === 'profiler_steps' ? 'One row per profiler step (ProfilerStep#N) and device'
+      : 'The input has no ProfilerStep#N markers: one row per device, its span (first work start to last work end)') +
+      '; times in ns. The buckets add up to the wall time exactly (residual 0). Compute is split by op family; ' +
+      'communication and copies count only where no compute kernel overlaps them; idle is queued (a launch pending) or host-bound (nothing queued).'));
+    var cols = [{ k: 'step', label: 'step', t: 'str', get: function (r) { return r.step === null ? 'device span' : String(r.step); } },
+      { k: 'device', label: 'device', t: 'int' }, { k: 'wall_ns', label: 'wall (ns)', t: 'int' }];
+    names.forEach(function (b) { cols.push({ k: b, label: b.replace(/_/g, ' '), t: 'int', get: function (r) { return r.buckets[b]; } }); });
+    cols.push({ k: 'residual_ns', label: 'residual', t: 'int' });
+    var w = table(cols, doc.steps, { onRow: function (tr, r) { tr.id = 'tlc-step-' + n + '-' + (r.step === null ? 'span' : r.step) + '-' + r.device; } });
+    w._table.id = 'tlc-steps-' + n;
+    sec.appendChild(w);
+  }
+  /* `tlcost profile --by args --utilization --format json`: one row per
+   * (op, shapes, dtypes) group with its attributed kernel utilization. */
+  function uniqueArgs(sec, doc, why, n) {
+    if (why) { absentNote(sec, why); return; }
+    var note = 'Attributed kernel utilization (the join passed its gate): each group\'s exact FLOPs and ideal bytes over the kernel time of its costed ops, ' +
+      'against the device\'s peak for the dtype; not measured FLOPs. Recoverable time is a HYPOTHESIS (time above the roof with ideal traffic). Sorted by ' + doc.sort + '.';
+    if (doc.hidden_rows) note += ' ' + group(doc.hidden_rows) + ' more groups are not in the page (`tlcost profile --by args --utilization --top 0`).';
+    add(sec, el('p', 'tlc-note', note));
+    var u = function (k) { return function (r) { var a = r.attributed_kernel_utilization; return a ? a[k] : null; }; };
+    var cols = [COLS.key, COLS.count, COLS.unknown, COLS.flops, COLS.bytes,
+      { k: 'costed_kernel_ns', label: 'kernel time', t: 'ns' },
+      { k: 'flop_per_s', label: 'TFLOP/s', t: 'tera', get: u('flop_per_s') },
+      { k: 'peak_share', label: '% of peak', t: 'share', get: u('peak_share') },
+      { k: 'peak_dtype', label: 'dtype', t: 'str', get: u('peak_dtype') },
+      { k: 'byte_per_s', label: 'TB/s', t: 'tera', get: u('byte_per_s') },
+      { k: 'bandwidth_share', label: '% of bandwidth', t: 'share', get: u('bandwidth_share') },
+      { k: 'recoverable_ns_hypothesis', label: 'recoverable ns (hypothesis)', t: 'num', get: u('recoverable_ns_hypothesis') },
+      { k: 'note', label: 'note', t: 'str', cls: 'remedy', get: function (r) { var a = r.attributed_kernel_utilization; return a ? a.note || a.refusal || '' : ''; } }];
+    var w = table(cols, doc.rows, { filter: 'name' });
+    w._table.id = 'tlc-unique-' + n;
+    sec.appendChild(w);
+  }
+
+  /* `tlcost diff --format json A B`: the totals per phase, then one row per
+   * aligned group (A, B and the change; the change of device time split
+   * into work and speed where both joins passed their gate). */
+  function diff(sec, doc, why) {
+    if (why) { absentNote(sec, why); return; }
+    var side = function (s, k) { return function (r) { return r[s] ? r[s][k] : null; }; };
+    var cols = function (first) {
+      var c = first.slice();
+      ['flops', 'bytes'].concat(doc.has_time ? ['kernel_ns'] : []).forEach(function (k) {
+        var t = k === 'kernel_ns' ? 'ns' : 'int', l = k === 'kernel_ns' ? 'kernel time' : k === 'flops' ? 'FLOPs' : 'bytes';
+        c.push({ k: 'a_' + k, label: 'A ' + l, t: t, get: side('a', k) }, { k: 'b_' + k, label: 'B ' + l, t: t, get: side('b', k) },
+          { k: 'change_' + k, label: '\u0394 ' + l, t: t, get: side('change', k) });
+      });
+      return c;
+    };
+    var lb = function (s) { return doc[s].lower_bound ? ' (a lower bound)' : ''; };
+    add(sec, el('p', 'tlc-note', 'B against A: A = [0] ' + (doc.a.model || doc.a.format) + lb('a') + ', B = [1] ' + (doc.b.model || doc.b.format) + lb('b') +
+      '. Groups aligned most specific first (' + Object.keys(doc.aligned_rows).map(function (k) { return k.replace(/_/g, ' ') + ' ' + group(doc.aligned_rows[k]); }).join(', ') +
+      '). Device time is compared only where both joins passed their gate' + (doc.has_time ? '.' : ': not here (' + (doc.a.device_time_absent_why || doc.b.device_time_absent_why || 'no device time') + ').')));
+    var t = table(cols([{ k: 'phase', label: 'phase', t: 'str' }]), doc.totals, { sortable: false, scroll: false,
+      onRow: function (tr, r) { tr.id = 'tlc-diff-total-' + r.phase; } });
+    t._table.id = 'tlc-diff-totals';
+    sec.appendChild(t);
+    add(sec, el('h3', null, 'Per aligned group'));
+    if (doc.hidden_rows) add(sec, el('p', 'tlc-note', group(doc.hidden_rows) + ' more groups are not in the page (`tlcost diff --top 0`).'));
+    var c = cols([COLS.key, { k: 'match', label: 'match', t: 'str' }, COLS.phase]);
+    if (doc.has_time) c.push({ k: 'work_ns', label: '\u0394 from work', t: 'ns', get: side('change', 'work_ns') }, { k: 'rate_ns', label: '\u0394 from speed', t: 'ns', get: side('change', 'rate_ns') });
+    var w = table(c, doc.rows, { filter: 'name, match' });
+    w._table.id = 'tlc-diff-rows';
+    sec.appendChild(w);
+  }
+
   function ranks(sec, doc, why) {
     if (why) { absentNote(sec, why); return; }
     var rows = doc.ranks || [], phases = [];
@@ -384,16 +460,19 @@
       profileTable(ops, D.doc.types, 'type', 'Per op type', 'tlc-types-' + n);
       profileTable(ops, D.doc.modules, 'module', 'Per module (innermost)', 'tlc-modules-' + n);
       link(p + 'ops', 'ops');
-      generic(section(page, p + 'unique', 'Unique arguments (op, shapes, dtypes)'), D.doc.unique_args, D.absent.unique_args);
+      uniqueArgs(section(page, p + 'unique', 'Unique arguments (op, shapes, dtypes) and attributed kernel utilization'), D.doc.unique_args, D.absent.unique_args, n);
+      link(p + 'unique', 'unique args');
       roofline(section(page, p + 'roofline', 'Roofline'), D);
       link(p + 'roofline', 'roofline');
       join(section(page, p + 'join', 'Device-time join and its gate'), D, n);
       link(p + 'join', 'join');
-      generic(section(page, p + 'steps', 'Where the step time went'), D.doc.steps, D.absent.steps);
+      steps(section(page, p + 'steps', 'Where the step time went'), D.doc.steps, D.absent.steps, n);
+      link(p + 'steps', 'steps');
     }
     ranks(section(page, 'tlc-ranks', 'Per-rank table'), all.doc.ranks, all.absent.ranks);
     link('tlc-ranks', 'ranks');
-    generic(section(page, 'tlc-diff', 'Diff of two inputs'), all.doc.diff, all.absent.diff);
+    diff(section(page, 'tlc-diff', 'Diff of two inputs'), all.doc.diff, all.absent.diff);
+    if (all.doc.diff) link('tlc-diff', 'diff');
   }
 
   /* ---- ?selftest: the page clicks its own controls ---- */

@@ -16,6 +16,8 @@
 #include "engine.h"
 #include "input.h"
 
+struct tlc_ceilings;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,9 +30,16 @@ typedef struct tlc_annotate_options {
 	const tlc_input_limits *limits; /* bounds on the input (NULL: the defaults) */
 	const char *tmpdir;             /* where an input that cannot be read twice (a pipe,
 	                                   standard input) is buffered; NULL: $TMPDIR or /tmp */
+	/* Appended after release 4.2.0 (issue 28 item 3). The ceilings (a device preset,
+	 * user peaks) against which each op's attributed kernel utilization is
+	 * written (tlcost.util.*, docs/annotate.md, "Utilization"), from the
+	 * per-row model of tlc_profile_build_util over the trace's device-time
+	 * join; NULL: no utilization keys. Under a join that did not pass its
+	 * gate no keys are written either (summary.utilization_refused). */
+	const struct tlc_ceilings *ceilings;
 } tlc_annotate_options;
 
-#define TLC_ANNOTATE_OPTIONS_INIT { sizeof(tlc_annotate_options), -1, NULL, NULL }
+#define TLC_ANNOTATE_OPTIONS_INIT { sizeof(tlc_annotate_options), -1, NULL, NULL, NULL }
 
 /** What tlc_annotate_trace did; the caller sets size (TLC_ANNOTATE_SUMMARY_INIT). */
 typedef struct tlc_annotate_summary {
@@ -47,9 +56,14 @@ typedef struct tlc_annotate_summary {
 	                             (it was not a file that can be read twice); 0 when not */
 	int lower_bound;          /* the trace's totals are a lower bound */
 	int gzip;                 /* the output was written gzip-compressed */
+	/* Appended after release 4.2.0 (issue 28 item 3), with options.ceilings only. */
+	uint64_t utilization;     /* op events that received tlcost.util.* keys */
+	int utilization_refused;  /* ceilings given, but the join did not pass its gate
+	                             (kernel_utilization_requires_device_join) or the
+	                             trace has no device records: no keys written */
 } tlc_annotate_summary;
 
-#define TLC_ANNOTATE_SUMMARY_INIT { sizeof(tlc_annotate_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define TLC_ANNOTATE_SUMMARY_INIT { sizeof(tlc_annotate_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /** Evaluates the trace at input (plain or gzip; "-" is standard input) with
  *  eng, then writes output: the input's bytes with the cost of every op
@@ -57,6 +71,11 @@ typedef struct tlc_annotate_summary {
  *  array. Written whole or not at all (tlc_outfile_*). An input that is not
  *  a regular file is first copied to a temporary file (summary says so),
  *  since it is read twice. out may be NULL; opts may be NULL.
+ *  With opts->ceilings, the device-time join runs and each op whose row
+ *  has attributed kernel utilization (tlc_profile_build_util, by op) gets
+ *  tlcost.util.* keys; the ceilings' own errors (roofline_device_missing,
+ *  ...) are returned, a join that fails its gate is not an error
+ *  (summary.utilization_refused).
  *  Errors: those of tlc_input_read_limited; annotate_not_trace (an op log
  *  or other non-trace input); annotate_input_changed (the input read the
  *  second time is not the one evaluated); io_error (reading, buffering);

@@ -17,6 +17,8 @@
 #include "join.h"
 #include "collectives.h"
 
+struct tlc_diff;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,10 +46,15 @@ typedef struct tlc_html_options {
 	const char *ranks_refusal; /* why there is no per-rank table although there
 	                          * are several inputs (tlc_ranks_add refused one:
 	                          * the same rank twice), or NULL */
+	/* Appended after release 4.2.0 (issue 28 item 1). */
+	const struct tlc_diff *diff; /* the diff of the two inputs (tlc_diff_build,
+	                          * borrowed), written by tlc_html_write_tail as
+	                          * `tlcost diff --format json` writes it; NULL:
+	                          * the section says why not */
 } tlc_html_options;
 
 #define TLC_HTML_OPTIONS_INIT \
-	{ sizeof(tlc_html_options), TLC_CEILINGS_INIT, 0, 0, 0, 0, NULL, 0, NULL }
+	{ sizeof(tlc_html_options), TLC_CEILINGS_INIT, 0, 0, 0, 0, NULL, 0, NULL, NULL }
 
 /** Writes the page's head (styles, script, title). Then call
  *  tlc_html_write_input once per input (index 0, 1, ...) and
