@@ -12,6 +12,7 @@ src=${top_srcdir:-.}
 # check DIR HOST_HELP_H: prints one line per violation under DIR/rules
 check() {
 	for f in "$1"/rules/*.c "$1"/rules/*.h; do
+		[ -f "$f" ] || continue
 		b=${f##*/}
 		grep -n '^[[:space:]]*#[[:space:]]*include' "$f" | while IFS= read -r line; do
 			case $line in
@@ -25,6 +26,7 @@ check() {
 	done
 	names=$(sed -n 's/^[a-z].*[ *]\(tlc_host__[a-z_]*\)(.*/\1/p' "$2")
 	for f in "$1"/rules/*.c "$1"/rules/*.h; do
+		[ -f "$f" ] || continue
 		for n in $names; do
 			grep -n "\\<$n\\>" "$f" | sed "s|^\([0-9]*\):.*|rules/${f##*/}:\1: calls $n (use the host table)|"
 		done
