@@ -227,7 +227,8 @@ static int ix_index_add(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 /* Elements addressed by index_put's indices: exact when the indices are
  * integer tensors over the leading dims (no None, no bool mask): numel of
  * their broadcast times the untouched trailing dims. Returns 1 when exact. */
-static int indexed_elems(tlc_rules_term *t, const tlc_value *idx, const tlc_tensor *self)
+static int indexed_elems(tlc_rules_term *t, const tlc_host *host, const tlc_value *idx,
+                         const tlc_tensor *self)
 {
 	const tlc_value *vals[TLC_RULES_MAX_DIMS];
 	int64_t shape[TLC_RULES_MAX_DIMS];
@@ -241,7 +242,7 @@ static int indexed_elems(tlc_rules_term *t, const tlc_value *idx, const tlc_tens
 			return 0;
 		vals[n++] = &idx->u.list.items[i];
 	}
-	if (tlc_rules__broadcast_values(shape, &nd, vals, n) < 0)
+	if (tlc_rules__broadcast_values(shape, &nd, host, vals, n) < 0)
 		return 0;
 	tlc_rules__term_mul_shape(t, shape, nd);
 	tlc_rules__term_mul_dims(t, self, n, self->ndim);
@@ -269,7 +270,7 @@ static int ix_index_put(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	}
 	tlc_rules_term t;
 	tlc_rules__term_init(&t);
-	if (!indexed_elems(&t, host->arg(op, 1, "indices"), st)) {
+	if (!indexed_elems(&t, host, host->arg(op, 1, "indices"), st)) {
 		host->cost_set_evidence(out, ES); /* masks: one add per value element */
 		tlc_rules__term_init(&t);
 		tlc_rules__term_mul_numel(&t, vals);
@@ -308,7 +309,7 @@ static int ix_masked(tlc_cost *out, const tlc_op *op, const tlc_host *host, void
 	if (r && !is_select) {
 		if (host->cost_add_numel(out, TLC_FIELD_OTHER_FLOPS, 1, r) < 0)
 			return tlc_rules__bad(out, host, "bad output shape");
-	} else if (tlc_rules__broadcast_values(shape, &nd, vals, 2) < 0 ||
+	} else if (tlc_rules__broadcast_values(shape, &nd, host, vals, 2) < 0 ||
 	           host->cost_add(out, TLC_FIELD_OTHER_FLOPS, 1, nd, shape) < 0) {
 		return tlc_rules__bad(out, host, "self and mask do not broadcast");
 	}

@@ -3,7 +3,7 @@
 noinst_LTLIBRARIES += libtl_rules.la
 libtl_rules_la_CPPFLAGS = $(TLC_I_PUBLIC)
 libtl_rules_la_CFLAGS = $(AM_CFLAGS)
-libtl_rules_la_SOURCES = rules/rules.h rules/builtin.c rules/util.h rules/util.c rules/helpers.h \
+libtl_rules_la_SOURCES = rules/rules.h rules/builtin.c rules/util.h rules/util.c \
 	rules/matmul.c rules/conv.c rules/attention.c rules/layout.c \
 	rules/pointwise.c rules/norm.c rules/reduce.c rules/pool.c rules/upsample.c \
 	rules/embedding.c rules/index.c rules/loss.c rules/optimizer.c rules/structural.c

@@ -142,7 +142,7 @@ static int output_elems(tlc_rules_term *term, tlc_cost *out, const tlc_op *op,
 		return tlc_rules__missing(out, host, "no tensor argument or output to count");
 	int64_t shape[TLC_RULES_MAX_DIMS];
 	size_t nd = 0;
-	int rc = tlc_rules__broadcast_values(shape, &nd, vals, n);
+	int rc = tlc_rules__broadcast_values(shape, &nd, host, vals, n);
 	if (rc < 0)
 		return tlc_rules__bad(out, host, "input shapes do not broadcast");
 	tlc_rules__term_mul_shape(term, shape, nd);

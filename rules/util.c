@@ -3,8 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "tlcost/sys/rulehelp.h"
 #include "util.h"
-#include "helpers.h"
 
 /* ---- registration ---------------------------------------------------- */
 
@@ -31,44 +31,30 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
 
 /* ---- argument access ------------------------------------------------- */
 
-/* the external definitions of the inline accessors (util.h, helpers.h) */
-extern const tlc_value *tlc_rules__arg(const tlc_op *op, const tlc_host *host, size_t i,
-                                       const char *name);
-extern const tlc_value *tlc_rules__out(const tlc_op *op, size_t i);
+/* the external definitions of the inline accessors (util.h) */
 extern const tlc_tensor *tlc_rules__tensor(const tlc_value *v);
-extern const tlc_tensor *tlc_rules__tensor_arg(const tlc_op *op, const tlc_host *host,
-                                               size_t i, const char *name);
 extern const tlc_tensor *tlc_rules__tensor_out(const tlc_op *op, size_t i);
 extern int tlc_rules__observed(const tlc_op *op);
 extern int tlc_rules__unrecorded(const tlc_value *v);
 
-/* An argument the caller could have omitted (op logs) takes its schema
- * default; in an op whose arguments a profiler observed nothing was omitted,
- * so an absent one was not recorded. */
-static int absent_or_default(const tlc_op *op)
-{
-	return op && (op->flags & TLC_OP_ARGS_OBSERVED) ? TLC_RULE_MISSING_ARGS : 0;
-}
-
-/* The default applies to an absent argument (i past the positional ones and
- * no kwarg) only when the caller may have omitted it; a None that was
- * recorded is the value None, whose meaning the default spells. */
+/* Whether an absent argument takes its default: when the caller may have
+ * omitted it (op logs), not when a profiler observed the op's arguments
+ * (then it was not recorded); a recorded None is the value None, whose
+ * meaning the default spells. The host decides it, once for every getter:
+ * its int_arg_or of an absent argument returns exactly that answer. */
 static int given_or_default(const tlc_op *op, const tlc_host *host, size_t i,
                             const char *name)
 {
-	if (op && i < op->nargs && op->args)
-		return 0; /* recorded as None */
-	if (i == (size_t)-1)
-		return 0; /* keyword-only and not in the op's positional schema */
-	if (name && host && host->op_kwarg(op, name))
+	int64_t ignored;
+	if (!op)
 		return 0;
-	return absent_or_default(op);
+	return host->int_arg_or(&ignored, op, i, name, 0);
 }
 
 int tlc_rules__given(int *out, const tlc_op *op, const tlc_host *host, size_t i,
                      const char *name)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	*out = v != NULL;
 	if (v && v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
@@ -94,27 +80,16 @@ static int value_int(int64_t *out, const tlc_value *v)
 int tlc_rules__int_arg(int64_t *out, const tlc_op *op, const tlc_host *host, size_t i,
                        const char *name)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	if (!v)
 		return TLC_RULE_MISSING_ARGS;
-	return value_int(out, v);
-}
-
-int tlc_rules__int_arg_or(int64_t *out, const tlc_op *op, const tlc_host *host,
-                          size_t i, const char *name, int64_t dflt)
-{
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
-	if (!v) {
-		*out = dflt;
-		return given_or_default(op, host, i, name);
-	}
 	return value_int(out, v);
 }
 
 int tlc_rules__bool_arg_or(int *out, const tlc_op *op, const tlc_host *host, size_t i,
                            const char *name, int dflt)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	if (!v) {
 		*out = dflt;
 		return given_or_default(op, host, i, name);
@@ -135,7 +110,7 @@ int tlc_rules__bool_arg_or(int *out, const tlc_op *op, const tlc_host *host, siz
 int tlc_rules__real_arg_or(double *out, const tlc_op *op, const tlc_host *host,
                            size_t i, const char *name, double dflt)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	if (!v) {
 		*out = dflt;
 		return given_or_default(op, host, i, name);
@@ -167,7 +142,7 @@ const char *tlc_rules__string_arg_or(const tlc_op *op, const tlc_host *host, siz
 int tlc_rules__string_arg(const char **out, const tlc_op *op, const tlc_host *host,
                           size_t i, const char *name, const char *dflt)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	*out = NULL;
 	/* no trace records a string: an observed None may be one */
 	if (tlc_rules__observed(op) && (!v || v->kind == TLC_VALUE_UNRECORDED))
@@ -186,55 +161,13 @@ int tlc_rules__string_arg(const char **out, const tlc_op *op, const tlc_host *ho
 
 int tlc_rules__int_list(int64_t *out, size_t cap, size_t *n, const tlc_value *v)
 {
-	*n = 0;
-	if (!v || v->kind == TLC_VALUE_UNRECORDED)
-		return TLC_RULE_MISSING_ARGS;
-	if (v->kind == TLC_VALUE_INT) {
-		if (cap < 1)
-			return TLC_RULE_BAD_ARGS;
-		out[0] = v->u.integer;
-		*n = 1;
-		return 0;
-	}
-	if (v->kind != TLC_VALUE_LIST || v->u.list.n > cap)
-		return TLC_RULE_BAD_ARGS;
-	for (size_t i = 0; i < v->u.list.n; i++) {
-		if (v->u.list.items[i].kind != TLC_VALUE_INT)
-			return TLC_RULE_BAD_ARGS;
-		out[i] = v->u.list.items[i].u.integer;
-	}
-	*n = v->u.list.n;
-	return 0;
-}
-
-int tlc_rules__int_list_arg(int64_t *out, size_t want, const tlc_op *op,
-                            const tlc_host *host, size_t i, const char *name,
-                            int64_t dflt)
-{
-	int64_t tmp[TLC_RULES_MAX_DIMS];
-	size_t n = 0;
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
-	if (want == 0 || want > TLC_RULES_MAX_DIMS)
-		return TLC_RULE_BAD_ARGS;
-	if (!v) {
-		for (size_t k = 0; k < want; k++)
-			out[k] = dflt;
-		return given_or_default(op, host, i, name);
-	}
-	int rc = tlc_rules__int_list(tmp, TLC_RULES_MAX_DIMS, &n, v);
-	if (rc < 0)
-		return rc;
-	if (n != 1 && n != want)
-		return TLC_RULE_BAD_ARGS;
-	for (size_t k = 0; k < want; k++)
-		out[k] = tmp[n == 1 ? 0 : k];
-	return 0;
+	return tlc_rulehelp_int_list(out, cap, n, v);
 }
 
 int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
                              const tlc_host *host, size_t i, const char *name)
 {
-	const tlc_value *v = tlc_rules__arg(op, host, i, name);
+	const tlc_value *v = host->arg(op, i, name);
 	*n = 0;
 	if (!v || v->kind == TLC_VALUE_UNRECORDED)
 		return TLC_RULE_MISSING_ARGS;
@@ -255,57 +188,13 @@ int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
 
 /* ---- shapes ---------------------------------------------------------- */
 
-int64_t tlc_rules__dim(const tlc_tensor *t, int64_t d)
-{
-	if (!t)
-		return -1;
-	int64_t nd = (int64_t)t->ndim;
-	if (d < 0)
-		d += nd;
-	if (d < 0 || d >= nd)
-		return -1;
-	return t->shape[d];
-}
-
 int tlc_rules__numel_range(int64_t *out, const tlc_tensor *t, size_t from, size_t to)
 {
-	int64_t p = 1;
-	if (to > t->ndim)
-		to = t->ndim;
-	for (size_t i = from; i < to; i++) {
-		if (t->shape[i] < 0)
-			return TLC_RULE_BAD_ARGS;
-		if (t->shape[i] != 0 && p > INT64_MAX / t->shape[i])
-			return TLC_RULE_BAD_ARGS;
-		p *= t->shape[i];
-	}
-	*out = p;
-	return 0;
+	return tlc_rulehelp_numel_range(out, t, from, to);
 }
 
-int tlc_rules__broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
-                         const int64_t *b, size_t nb)
-{
-	size_t n = na > nb ? na : nb;
-	if (n > TLC_RULES_MAX_DIMS)
-		return TLC_RULE_BAD_ARGS;
-	for (size_t k = 0; k < n; k++) {
-		/* align from the right */
-		int64_t x = k < n - na ? 1 : a[k - (n - na)];
-		int64_t y = k < n - nb ? 1 : b[k - (n - nb)];
-		if (x == y || y == 1)
-			out[k] = x;
-		else if (x == 1)
-			out[k] = y;
-		else
-			return TLC_RULE_BAD_ARGS;
-	}
-	*nout = n;
-	return 0;
-}
-
-int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *const *vals,
-                                size_t n)
+int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_host *host,
+                                const tlc_value *const *vals, size_t n)
 {
 	int64_t acc[TLC_RULES_MAX_DIMS];
 	size_t nacc = 0;
@@ -313,7 +202,7 @@ int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *con
 		const tlc_tensor *t = tlc_rules__tensor(vals[i]);
 		if (!t)
 			continue;
-		int rc = tlc_rules__broadcast(out, nout, acc, nacc, t->shape, t->ndim);
+		int rc = host->broadcast(out, nout, acc, nacc, t->shape, t->ndim);
 		if (rc < 0)
 			return rc;
 		memcpy(acc, out, *nout * sizeof acc[0]);
@@ -354,43 +243,6 @@ int tlc_rules__is_inplace(const tlc_op *op)
 int tlc_rules__read_value(tlc_cost *out, const tlc_host *host, const tlc_value *v)
 {
 	return host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, v);
-}
-
-int tlc_rules__read_inputs(tlc_cost *out, const tlc_op *op, const tlc_host *host)
-{
-	for (size_t i = 0; i < op->nargs; i++) {
-		/* the host counts tensors (and lists of them) only: scalars,
-		 * strings and None need no call */
-		if (op->args[i].kind != TLC_VALUE_TENSOR && op->args[i].kind != TLC_VALUE_LIST)
-			continue;
-		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->args[i]);
-		if (rc < 0)
-			return rc;
-	}
-	for (size_t i = 0; i < op->nkwargs; i++) {
-		if (op->kwargs[i].name && strcmp(op->kwargs[i].name, "out") == 0)
-			continue;
-		int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_READ, &op->kwargs[i].value);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-int tlc_rules__write_outputs(tlc_cost *out, const tlc_op *op, const tlc_host *host,
-                             const tlc_value *fallback)
-{
-	if ((op->flags & TLC_OP_HAS_OUTPUTS) && op->noutputs > 0) {
-		for (size_t i = 0; i < op->noutputs; i++) {
-			int rc = host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, &op->outputs[i]);
-			if (rc < 0)
-				return rc;
-		}
-		return 0;
-	}
-	if (!fallback)
-		return TLC_RULE_MISSING_ARGS;
-	return host->cost_add_bytes(out, TLC_FIELD_BYTES_WRITTEN, fallback);
 }
 
 int tlc_rules__write_shape(tlc_cost *out, const tlc_host *host, const int64_t *shape,
@@ -501,50 +353,4 @@ tlc_dtype tlc_rules__dtype_code(int64_t code)
 	if (code < 0 || (uint64_t)code >= sizeof codes / sizeof codes[0])
 		return TLC_DTYPE_OTHER;
 	return codes[code];
-}
-
-/* ---- shape helpers shared with outside plugins ------------------------- */
-
-int tlc_rules__matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b)
-{
-	if (!g || !a || !b || a->ndim < 1 || b->ndim < 1)
-		return TLC_RULE_BAD_ARGS;
-	size_t an = a->ndim >= 2 ? a->ndim - 2 : 0, bn = b->ndim >= 2 ? b->ndim - 2 : 0;
-	g->m = a->ndim >= 2 ? a->shape[a->ndim - 2] : 1;
-	g->k = a->shape[a->ndim - 1];
-	int64_t kb = b->ndim >= 2 ? b->shape[b->ndim - 2] : b->shape[0];
-	g->n = b->ndim >= 2 ? b->shape[b->ndim - 1] : 1;
-	if (kb != g->k)
-		return TLC_RULE_BAD_ARGS;
-	int rc = tlc_rules__broadcast(g->batch, &g->nbatch, a->shape, an, b->shape, bn);
-	if (rc < 0 || g->nbatch + 2 > TLC_HOST_MAX_DIMS)
-		return TLC_RULE_BAD_ARGS;
-	memcpy(g->out, g->batch, g->nbatch * sizeof g->batch[0]);
-	g->nout = g->nbatch;
-	if (a->ndim >= 2)
-		g->out[g->nout++] = g->m;
-	if (b->ndim >= 2)
-		g->out[g->nout++] = g->n;
-	return 0;
-}
-
-int tlc_rules__conv_out_size(int64_t *o, int64_t in, int64_t k, int64_t s, int64_t p,
-                             int64_t d, int64_t op, int transposed)
-{
-	int64_t span, twop, t;
-	if (s < 1 || k < 1 || __builtin_mul_overflow(d, k - 1, &span) ||
-	    __builtin_mul_overflow(p, 2, &twop))
-		return TLC_RULE_BAD_ARGS;
-	if (transposed) {
-		if (in < 1 || __builtin_mul_overflow(in - 1, s, &t) ||
-		    __builtin_sub_overflow(t, twop, &t) || __builtin_add_overflow(t, span, &t) ||
-		    __builtin_add_overflow(t, op, &t) || __builtin_add_overflow(t, 1, &t) || t < 0)
-			return TLC_RULE_BAD_ARGS;
-		*o = t;
-		return 0;
-	}
-	if (__builtin_add_overflow(in, twop, &t) || t - 1 < span)
-		return TLC_RULE_BAD_ARGS;
-	*o = (t - span - 1) / s + 1;
-	return 0;
 }

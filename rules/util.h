@@ -58,7 +58,9 @@ int tlc_rules__register_table(tlc_plugin_ctx *ctx, const tlc_host *host,
  * host->int_arg_or, host->int_list_arg; so are host->dim, host->numel,
  * host->broadcast, host->read_inputs, host->write_outputs,
  * host->matmul_shape, host->conv_out_size and host->dtype_parse. Their
- * implementations (rules/helpers.h) are for the host table only. */
+ * implementations are the engine's (engine/registry/host_help.c), which
+ * nothing in rules/ can see; the getters below call them through the host
+ * pointer too. */
 
 /* The small accessors below run several times per op: C99 inline
  * definitions, with the external ones in rules/util.c. */
@@ -104,9 +106,11 @@ int tlc_rules__bool_list_arg(int *out, size_t cap, size_t *n, const tlc_op *op,
 /** Product of dims [from, to) of t into *out; BAD_ARGS on int64 overflow
  *  (use a term for counting; this is for sizes such as a batch count). */
 int tlc_rules__numel_range(int64_t *out, const tlc_tensor *t, size_t from, size_t to);
-/** Same over the tensors among vals[0..n) (NULL and non-tensors skipped). */
-int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_value *const *vals,
-                                size_t n);
+/** numpy/PyTorch broadcast (host->broadcast) of the shapes of the tensors
+ *  among vals[0..n) (NULL and non-tensors skipped) into
+ *  out[TLC_RULES_MAX_DIMS]; BAD_ARGS when they do not broadcast. */
+int tlc_rules__broadcast_values(int64_t *out, size_t *nout, const tlc_host *host,
+                                const tlc_value *const *vals, size_t n);
 
 /* ---- exact products (terms) ------------------------------------------ */
 

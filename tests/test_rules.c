@@ -36,7 +36,7 @@
 #include "tlcost/tlcost.h"
 #include "cost.h"
 #include "../rules/util.h"
-#include "../rules/helpers.h"
+#include "host_help.h"
 #include "rows_util.h"
 
 #ifndef TLC_RULE_TABLES
@@ -475,7 +475,7 @@ static void test_harness_detects_mismatch(void **state)
 	tlc_engine_free(eng);
 }
 
-/* ---- the shared rule helpers (rules/util.c) ----------------------------- */
+/* ---- the rule helpers (host table: registry/host_help.c; rules/util.c) --- */
 
 static tlc_value v_int(int64_t x)
 {
@@ -502,15 +502,15 @@ static void test_util_broadcast(void **state)
 	int64_t out[TLC_RULES_MAX_DIMS];
 	size_t n = 0;
 	const int64_t a[] = { 4, 1, 8 }, b[] = { 3, 1 }, c[] = { 1, 8 };
-	assert_int_equal(tlc_rules__broadcast(out, &n, a, 3, b, 2), 0);
+	assert_int_equal(tlc_host__broadcast(out, &n, a, 3, b, 2), 0);
 	assert_int_equal(n, 3);
 	assert_true(out[0] == 4 && out[1] == 3 && out[2] == 8);
-	assert_int_equal(tlc_rules__broadcast(out, &n, a, 3, NULL, 0), 0); /* 0-d */
+	assert_int_equal(tlc_host__broadcast(out, &n, a, 3, NULL, 0), 0); /* 0-d */
 	assert_int_equal(n, 3);
-	assert_int_equal(tlc_rules__broadcast(out, &n, b, 2, c, 2), 0);
+	assert_int_equal(tlc_host__broadcast(out, &n, b, 2, c, 2), 0);
 	assert_true(n == 2 && out[0] == 3 && out[1] == 8);
 	const int64_t d[] = { 3, 2 };
-	assert_int_equal(tlc_rules__broadcast(out, &n, c, 2, d, 2), TLC_RULE_BAD_ARGS);
+	assert_int_equal(tlc_host__broadcast(out, &n, c, 2, d, 2), TLC_RULE_BAD_ARGS);
 }
 
 static void test_util_int_lists(void **state)
@@ -529,13 +529,13 @@ static void test_util_int_lists(void **state)
 	op.args = args;
 	const tlc_host *host = tlc_host__table();
 	/* a list of one repeats (stride=[2] for conv2d is [2,2]) */
-	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 0, "a", 9), 0);
+	assert_int_equal(tlc_host__int_list_arg(out, 2, &op, host, 0, "a", 9), 0);
 	assert_true(out[0] == 2 && out[1] == 2);
-	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 1, "b", 9), 0);
+	assert_int_equal(tlc_host__int_list_arg(out, 2, &op, host, 1, "b", 9), 0);
 	assert_true(out[0] == 3 && out[1] == 5);
 	/* wrong length is refused, absent gives the default */
-	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 2, "c", 9), TLC_RULE_BAD_ARGS);
-	assert_int_equal(tlc_rules__int_list_arg(out, 2, &op, host, 7, "d", 9), 0);
+	assert_int_equal(tlc_host__int_list_arg(out, 2, &op, host, 2, "c", 9), TLC_RULE_BAD_ARGS);
+	assert_int_equal(tlc_host__int_list_arg(out, 2, &op, host, 7, "d", 9), 0);
 	assert_true(out[0] == 9 && out[1] == 9);
 	/* a plain int is a list of one; more than cap is refused */
 	tlc_value x = v_int(7);
@@ -601,24 +601,25 @@ static void test_util_observed_args(void **state)
 	int64_t v = 0;
 	int b = 0, given = 0;
 	const char *s = NULL;
+	const tlc_host *host = tlc_host__table();
 	for (int observed = 0; observed < 2; observed++) {
 		op.flags = observed ? TLC_OP_ARGS_OBSERVED : 0;
-		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 0, NULL, 1), 0);
+		assert_int_equal(tlc_host__int_arg_or(&v, &op, NULL, 0, NULL, 1), 0);
 		assert_int_equal(v, 7);
-		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
-		assert_int_equal(tlc_rules__bool_arg_or(&b, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
-		assert_int_equal(tlc_rules__given(&given, &op, NULL, 1, NULL), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_host__int_arg_or(&v, &op, NULL, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__bool_arg_or(&b, &op, host, 1, NULL, 1), TLC_RULE_MISSING_ARGS);
+		assert_int_equal(tlc_rules__given(&given, &op, host, 1, NULL), TLC_RULE_MISSING_ARGS);
 		/* recorded None: the default's meaning */
-		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 2, NULL, 5), 0);
+		assert_int_equal(tlc_host__int_arg_or(&v, &op, NULL, 2, NULL, 5), 0);
 		assert_int_equal(v, 5);
-		assert_int_equal(tlc_rules__given(&given, &op, NULL, 2, NULL), 0);
+		assert_int_equal(tlc_rules__given(&given, &op, host, 2, NULL), 0);
 		assert_int_equal(given, 0);
 		/* absent (past the recorded arguments): default only in an op log */
 		int want = observed ? TLC_RULE_MISSING_ARGS : 0;
-		assert_int_equal(tlc_rules__int_arg_or(&v, &op, NULL, 3, NULL, 1), want);
-		assert_int_equal(tlc_rules__given(&given, &op, NULL, 3, NULL), want);
+		assert_int_equal(tlc_host__int_arg_or(&v, &op, NULL, 3, NULL, 1), want);
+		assert_int_equal(tlc_rules__given(&given, &op, host, 3, NULL), want);
 		/* a None string: the default in an op log, not recorded in a trace */
-		assert_int_equal(tlc_rules__string_arg(&s, &op, NULL, 2, NULL, "none"), want);
+		assert_int_equal(tlc_rules__string_arg(&s, &op, host, 2, NULL, "none"), want);
 		if (!observed)
 			assert_string_equal(s, "none");
 	}

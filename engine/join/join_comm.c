@@ -398,7 +398,11 @@ void tlc_join__comm_add_bytes(mpz_t msg, mpq_t bus, const char *m, const char *b
 
 void tlc_join__dist_json(yajl_gen g, const tlc_eval *ev)
 {
-	const tlc_dist_info *d = tlc_eval_dist(ev);
+	tlc_join__dist_info_json(g, tlc_eval_dist(ev));
+}
+
+void tlc_join__dist_info_json(yajl_gen g, const tlc_dist_info *d)
+{
 	if (!d)
 		return;
 	tlc_jsonw__key(g, "distributed");

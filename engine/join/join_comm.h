@@ -105,6 +105,9 @@ void tlc_join__comm_add_bytes(mpz_t msg, mpq_t bus, const char *m, const char *b
  *  where not recorded); nothing when the input said nothing of ranks. One
  *  writer for the flops and the join JSON, which merge reads back. */
 void tlc_join__dist_json(yajl_gen g, const tlc_eval *ev);
+/** The same from the identity itself (NULL: nothing); the flops summary
+ *  (report/flops_sum.c) writes it so. */
+void tlc_join__dist_info_json(yajl_gen g, const tlc_dist_info *d);
 /** Nonzero when the eval costed a collective or the join saw a
  *  communication kernel (the join report prints its section then). */
 int tlc_join__comm_any(const tlc_join__comm *c);

@@ -5,11 +5,7 @@
 #include "cost.h"
 #include "engine.h"
 #include "names.h"
-#include "util.h" /* rules/util.h: tlc_rules__numel_range */
-#include "helpers.h" /* rules/helpers.h: what the table's rule helpers call */
-
-/* the host's broadcast buffers are the rules' (tlc_rules__broadcast) */
-_Static_assert(TLC_RULES_MAX_DIMS == TLC_HOST_MAX_DIMS, "host and rules dims differ");
+#include "host_help.h" /* what the table's rule helpers call */
 
 void tlc_cost__init(tlc_cost *c, tlc_evidence ev)
 {
@@ -373,17 +369,17 @@ static const tlc_host host_table;
 
 static const tlc_value *host_arg(const tlc_op *op, size_t i, const char *name)
 {
-	return op ? tlc_rules__arg(op, &host_table, i, name) : NULL;
+	return op ? tlc_host__arg(op, &host_table, i, name) : NULL;
 }
 
 static const tlc_tensor *host_tensor_arg(const tlc_op *op, size_t i, const char *name)
 {
-	return op ? tlc_rules__tensor_arg(op, &host_table, i, name) : NULL;
+	return op ? tlc_host__tensor_arg(op, &host_table, i, name) : NULL;
 }
 
 static const tlc_value *host_output(const tlc_op *op, size_t i)
 {
-	return op ? tlc_rules__out(op, i) : NULL;
+	return op ? tlc_host__out(op, i) : NULL;
 }
 
 static int host_int_arg_or(int64_t *out, const tlc_op *op, size_t i, const char *name,
@@ -391,7 +387,7 @@ static int host_int_arg_or(int64_t *out, const tlc_op *op, size_t i, const char 
 {
 	if (!out || !op)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__int_arg_or(out, op, &host_table, i, name, dflt);
+	return tlc_host__int_arg_or(out, op, &host_table, i, name, dflt);
 }
 
 static int host_int_list_arg(int64_t *out, size_t want, const tlc_op *op, size_t i,
@@ -399,16 +395,16 @@ static int host_int_list_arg(int64_t *out, size_t want, const tlc_op *op, size_t
 {
 	if (!out || !op)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__int_list_arg(out, want, op, &host_table, i, name, dflt);
+	return tlc_host__int_list_arg(out, want, op, &host_table, i, name, dflt);
 }
 
-static int64_t host_dim(const tlc_tensor *t, int64_t d) { return t ? tlc_rules__dim(t, d) : -1; }
+static int64_t host_dim(const tlc_tensor *t, int64_t d) { return t ? tlc_host__dim(t, d) : -1; }
 
 static int host_numel(int64_t *out, const tlc_tensor *t)
 {
 	if (!out || !t)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__numel_range(out, t, 0, t->ndim);
+	return tlc_host__numel(out, t);
 }
 
 static int host_broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t na,
@@ -416,7 +412,7 @@ static int host_broadcast(int64_t *out, size_t *nout, const int64_t *a, size_t n
 {
 	if (!out || !nout || (na && !a) || (nb && !b))
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__broadcast(out, nout, a, na, b, nb);
+	return tlc_host__broadcast(out, nout, a, na, b, nb);
 }
 
 /* out->field += a byte sum of the record's summary (exact past int64). */
@@ -432,8 +428,9 @@ static int add_io_sum(tlc_cost *out, tlc_cost_field field, int64_t v, int unknow
 	return 0;
 }
 
-/* tlc_rules__read_inputs, with the table's own byte helper called
- * directly: the same values in the same order, added the same way. */
+/* bytes_read of every tensor among the positional args and kwargs (lists
+ * included), except the kwarg "out" (written, not read), with the table's
+ * own byte helpers called directly. */
 static int read_inputs_walk(tlc_cost *out, const tlc_op *op)
 {
 	for (size_t i = 0; i < op->nargs; i++) {
@@ -471,7 +468,7 @@ static int host_write_outputs(tlc_cost *out, const tlc_op *op, const tlc_value *
 	    op->noutputs > 0)
 		return add_io_sum(out, TLC_FIELD_BYTES_WRITTEN, out->io.written,
 		                  out->io.written_unknown);
-	return tlc_rules__write_outputs(out, op, &host_table, fallback);
+	return tlc_host__write_outputs(out, op, &host_table, fallback);
 }
 
 static int host_matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc_tensor *b)
@@ -479,7 +476,7 @@ static int host_matmul_shape(tlc_matmul_shape *g, const tlc_tensor *a, const tlc
 	/* a plugin built against an older, shorter struct cannot be filled */
 	if (!g || g->size < sizeof *g)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__matmul_shape(g, a, b);
+	return tlc_host__matmul_shape(g, a, b);
 }
 
 static int host_conv_out_size(int64_t *out, int64_t in, int64_t k, int64_t s, int64_t p,
@@ -487,7 +484,7 @@ static int host_conv_out_size(int64_t *out, int64_t in, int64_t k, int64_t s, in
 {
 	if (!out)
 		return TLC_RULE_BAD_ARGS;
-	return tlc_rules__conv_out_size(out, in, k, s, p, d, op, transposed);
+	return tlc_host__conv_out_size(out, in, k, s, p, d, op, transposed);
 }
 
 static const tlc_host host_table = {

@@ -2,7 +2,7 @@
 # profile, devices, roofline + SVG, mfu, the one-screen report).
 libtl_report_la_SOURCES += \
 	engine/report/reports.h engine/report/report_util.c \
-	engine/report/write_flops.c \
+	engine/report/write_flops.c engine/report/flops_sum.c engine/report/flops_sum.h \
 	engine/report/write_comm.c engine/report/write_comm.h \
 	engine/report/jtree.c engine/report/jtree.h engine/report/merge.c \
 	engine/report/ranks.c engine/report/merge_join.c engine/report/merge_join.h \

@@ -21,6 +21,7 @@
 #include "jsonw.h"
 #include "jtree.h"
 #include "reports.h"
+#include "flops_sum.h"
 #include "textw.h"
 #include "write_comm.h"
 #include "merge_join.h"
@@ -1047,24 +1048,6 @@ static int merged_lower_bound(const tlc_merge *m)
 	       m->lb_unexplained;
 }
 
-static void jnum_z(yajl_gen g, const char *k, const mpz_t z)
-{
-	char *s = mpz_get_str(NULL, 10, z);
-	tlc_jsonw__knum(g, k, s);
-	void (*freefn)(void *, size_t);
-	mp_get_memory_functions(NULL, NULL, &freefn);
-	freefn(s, strlen(s) + 1);
-}
-
-static void jstr_q(yajl_gen g, const char *k, const mpq_t q)
-{
-	char *s = mpq_get_str(NULL, 10, q);
-	tlc_jsonw__kstr(g, k, s);
-	void (*freefn)(void *, size_t);
-	mp_get_memory_functions(NULL, NULL, &freefn);
-	freefn(s, strlen(s) + 1);
-}
-
 /* A fact common to every input, or NULL. */
 static const char *common(const tlc_merge *m, size_t off)
 {
@@ -1076,79 +1059,6 @@ static const char *common(const tlc_merge *m, size_t off)
 		v = x;
 	}
 	return v;
-}
-
-static void json_input(yajl_gen g, const tlc_merge *m)
-{
-	tlc_jsonw__key(g, "input");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "format", common(m, offsetof(src, format)));
-	tlc_jsonw__kstr(g, "producer", common(m, offsetof(src, producer)));
-	tlc_jsonw__kstr(g, "model", common(m, offsetof(src, model)));
-	tlc_jsonw__kstr(g, "device", common(m, offsetof(src, device)));
-	yajl_gen_map_close(g);
-}
-
-static void json_phases(yajl_gen g, const tlc_merge *m)
-{
-	tlc_jsonw__key(g, "phases");
-	yajl_gen_map_open(g);
-	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		const phase_acc *a = &m->ph[p];
-		if (!a->present)
-			continue;
-		tlc_jsonw__key(g, phase_keys[p]);
-		yajl_gen_map_open(g);
-		for (int f = 0; f < NTOT; f++) {
-			if (f == 3 && a->fma1_null)
-				tlc_jsonw__knum(g, tot_keys[f], NULL);
-			else
-				jnum_z(g, tot_keys[f], a->tot[f]);
-		}
-		tlc_jsonw__kbool(g, "bytes_complete", !a->bytes_incomplete);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_map_close(g);
-}
-
-static void json_comm(yajl_gen g, const tlc_merge *m)
-{
-	if (!m->any_comm)
-		return;
-	tlc_jsonw__key(g, "communication");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "basis", "analytic (nccl-tests message size and bus factor)");
-	tlc_jsonw__key(g, "phases");
-	yajl_gen_map_open(g);
-	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		int any = 0;
-		for (int k = 0; k < TLC_COMM_COUNT; k++)
-			any |= m->comm[p][k].calls != 0;
-		if (!any)
-			continue;
-		tlc_jsonw__key(g, phase_keys[p]);
-		yajl_gen_map_open(g);
-		for (int k = 0; k < TLC_COMM_COUNT; k++) {
-			const comm_acc *a = &m->comm[p][k];
-			if (!a->calls)
-				continue;
-			tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
-			yajl_gen_map_open(g);
-			tlc_jsonw__kuint(g, "calls", a->calls);
-			jnum_z(g, "message_bytes", a->msg);
-			jstr_q(g, "bus_bytes", a->bus);
-			yajl_gen_map_close(g);
-		}
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_map_close(g);
-	tlc_jsonw__key(g, "group_size_basis");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "recorded", m->basis[0]);
-	tlc_jsonw__kuint(g, "derived", m->basis[1]);
-	tlc_jsonw__kuint(g, "world_size", m->basis[2]);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
 }
 
 /* The causes in the order a single evaluation lists them (trace_device.c),
@@ -1168,20 +1078,99 @@ static const tlc_device_gap *merge_gap_at(const void *payload, size_t i)
 	return &((const tlc_device_gap *)payload)[i];
 }
 
+/* An exact rational as "P/Q" (or an integer), malloc'd; NULL (error set). */
+static char *mpq_str(const mpq_t q)
+{
+	char *buf = malloc(mpz_sizeinbase(mpq_numref(q), 10) +
+	                   mpz_sizeinbase(mpq_denref(q), 10) + 3);
+	if (!buf) {
+		tlc_error__oom();
+		return NULL;
+	}
+	return mpq_get_str(buf, 10, q);
+}
+
+/* What the merged summary borrows while it is written. */
+typedef struct merge_out {
+	order o;
+	tlc_fsum_partial *parts;
+	tlc_device_gap *gaps;
+	char *msgs;
+} merge_out;
+
+static void merge_out_free(merge_out *mo)
+{
+	free(mo->o.rank_of), free(mo->o.by_rank);
+	free(mo->parts), free(mo->gaps), free(mo->msgs);
+}
+
+/* The input facts common to every partial and the partials in identity
+ * order: both a flops and a join merge write them. */
+static int fill_ident(tlc_fsum *s, merge_out *mo, const tlc_merge *m)
+{
+	s->schema = m->schema;
+	s->format = common(m, offsetof(src, format));
+	s->producer = common(m, offsetof(src, producer));
+	s->model = common(m, offsetof(src, model));
+	s->device = common(m, offsetof(src, device));
+	mo->parts = calloc(m->nsrcs + 1, sizeof *mo->parts);
+	if (!mo->parts)
+		return tlc_error__oom();
+	for (size_t i = 0; i < m->nsrcs; i++) {
+		const src *x = &m->srcs[mo->o.by_rank[i]];
+		mo->parts[i] = (tlc_fsum_partial){ x->name, x->backend, x->format, x->producer,
+		                                   x->model, x->device, x->rank, x->world_size };
+	}
+	s->partials = mo->parts;
+	s->npartials = m->nsrcs;
+	return 0;
+}
+
+static int fill_phases(tlc_fsum *s, const tlc_merge *m)
+{
+	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
+		const phase_acc *a = &m->ph[p];
+		tlc_fsum_phase *o = &s->ph[p];
+		o->present = a->present;
+		if (!a->present)
+			continue;
+		for (int f = 0; f < NTOT; f++)
+			if (!(f == 3 && a->fma1_null) && !(o->tot[f] = tlc_fsum__mpz_str(a->tot[f])))
+				return TLC_ENOMEM;
+		o->bytes_complete = !a->bytes_incomplete;
+	}
+	return 0;
+}
+
+static int fill_comm(tlc_fsum *s, const tlc_merge *m)
+{
+	s->any_comm = m->any_comm;
+	memcpy(s->comm_basis, m->basis, sizeof s->comm_basis);
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int k = 0; k < TLC_COMM_COUNT; k++) {
+			const comm_acc *a = &m->comm[p][k];
+			tlc_fsum_comm *c = &s->comm[p][k];
+			if (!(c->calls = a->calls))
+				continue;
+			if (!(c->message_bytes = tlc_fsum__mpz_str(a->msg)) ||
+			    !(c->bus_bytes = mpq_str(a->bus)))
+				return TLC_ENOMEM;
+		}
+	return 0;
+}
+
 /* The merged gaps in a single evaluation's order, through the one
- * device_work emitter (write_flops.c). */
-static int json_device_work(yajl_gen g, const tlc_merge *m)
+ * device_work emitter. */
+static int fill_device_work(tlc_fsum *s, merge_out *mo, const tlc_merge *m)
 {
 	const dwork *dw = &m->dw;
 	if (!dw->present)
 		return 0;
 	size_t n = 0, cap = dw->ngaps + 1;
-	tlc_device_gap *v = calloc(cap, sizeof *v);
-	char *msgs = calloc(cap, 512);
-	if (!v || !msgs) {
-		free(v), free(msgs);
+	tlc_device_gap *v = mo->gaps = calloc(cap, sizeof *v);
+	char *msgs = mo->msgs = calloc(cap, 512);
+	if (!v || !msgs)
 		return tlc_error__oom();
-	}
 	for (int r = 0; r <= 4; r++)
 		for (size_t i = 0; i < dw->ngaps; i++) {
 			const dgap *d = &dw->gaps[i];
@@ -1194,56 +1183,16 @@ static int json_device_work(yajl_gen g, const tlc_merge *m)
 	if (m->cov[0] == 0)  /* no op rows in any input: nothing was counted */
 		v[n++] = (tlc_device_gap){ "no_op_records", 0, 0, TLC_EVAL__NO_OP_RECORDS_MSG,
 		                           TLC_EVAL__NO_OP_RECORDS_REMEDY };
-	tlc_device_work w = { sizeof w, dw->kernels, dw->in_ops, dw->not_compute, dw->without_op,
-	                      dw->without_op_ns };
-	tlc_rep__json_device_work(g, &w, n, merge_gap_at, v);
-	free(v), free(msgs);
+	s->has_device_work = 1;
+	s->dw = (tlc_device_work){ sizeof s->dw, dw->kernels, dw->in_ops, dw->not_compute,
+	                           dw->without_op, dw->without_op_ns };
+	s->ngaps = n;
+	s->gap_at = merge_gap_at;
+	s->gap_payload = v;
 	return 0;
 }
 
-static void json_coverage(yajl_gen g, const tlc_merge *m)
-{
-	tlc_jsonw__key(g, "coverage");
-	yajl_gen_map_open(g);
-	for (int c = 0; c < NCOV; c++)
-		tlc_jsonw__kuint(g, cov_keys[c], m->cov[c]);
-	yajl_gen_map_close(g);
-}
-
-static void json_group(yajl_gen g, const lgroup *x, const order *o)
-{
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "name", x->name);
-	tlc_jsonw__kstr(g, "overload", x->overload);
-	tlc_jsonw__kuint(g, "count", x->count);
-	tlc_jsonw__key(g, "example_ids");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < x->nex; k++)
-		yajl_gen_integer(g, x->ex[k].id);
-	yajl_gen_array_close(g);
-	tlc_jsonw__key(g, "example_shapes");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < x->nsh; k++)
-		tlc_jsonw__str(g, x->sh[k].text);
-	yajl_gen_array_close(g);
-	jnum_z(g, "nested_flops", x->nested);
-	tlc_jsonw__kstr(g, "reason", x->reason);
-	tlc_jsonw__kstr(g, "detail", x->detail);
-	tlc_jsonw__kstr(g, "remedy", x->remedy);
-	tlc_jsonw__key(g, "example_sources");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < x->nex; k++)
-		yajl_gen_integer(g, o->rank_of[x->ex[k].k.src]);
-	yajl_gen_array_close(g);
-	tlc_jsonw__key(g, "example_shape_sources");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < x->nsh; k++)
-		yajl_gen_integer(g, o->rank_of[x->sh[k].k.src]);
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
-}
-
-static int json_ledger(yajl_gen g, const tlc_merge *m, const order *o)
+static int fill_ledger(tlc_fsum *s, const tlc_merge *m, const order *o)
 {
 	const lgroup **v = malloc((m->ngroups + 1) * sizeof *v);
 	if (!v)
@@ -1251,16 +1200,38 @@ static int json_ledger(yajl_gen g, const tlc_merge *m, const order *o)
 	for (size_t i = 0; i < m->ngroups; i++)
 		v[i] = &m->groups[i];
 	qsort(v, m->ngroups, sizeof *v, by_group);
-	tlc_jsonw__key(g, "ledger");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < m->ngroups; i++)
-		json_group(g, v[i], o);
-	yajl_gen_array_close(g);
+	for (size_t i = 0; i < m->ngroups; i++) {
+		const lgroup *x = v[i];
+		tlc_fsum_group *y = &s->groups[i];
+		tlc_ledger_entry *e = &y->e;
+		e->name = x->name;
+		e->overload = x->overload;
+		e->count = x->count;
+		e->nexample_ids = x->nex;
+		for (size_t k = 0; k < x->nex; k++) {
+			e->example_ids[k] = x->ex[k].id;
+			y->id_src[k] = o->rank_of[x->ex[k].k.src];
+		}
+		e->nexample_shapes = x->nsh;
+		for (size_t k = 0; k < x->nsh; k++) {
+			e->example_shapes[k] = x->sh[k].text;
+			y->shape_src[k] = o->rank_of[x->sh[k].k.src];
+		}
+		e->reason = x->reason;
+		e->detail = x->detail;
+		e->remedy = x->remedy;
+		y->has_sources = 1;
+		y->own_nested = 1;
+		if (!(e->nested_flops = tlc_fsum__mpz_str(x->nested))) {
+			free(v);
+			return TLC_ENOMEM;
+		}
+	}
 	free(v);
 	return 0;
 }
 
-static int json_types(yajl_gen g, const tlc_merge *m)
+static int fill_types(tlc_fsum *s, const tlc_merge *m)
 {
 	const otype **v = malloc((m->ntypes + 1) * sizeof *v);
 	if (!v)
@@ -1268,102 +1239,83 @@ static int json_types(yajl_gen g, const tlc_merge *m)
 	for (size_t i = 0; i < m->ntypes; i++)
 		v[i] = &m->types[i];
 	qsort(v, m->ntypes, sizeof *v, by_type);
-	tlc_jsonw__key(g, "op_types");
-	yajl_gen_array_open(g);
 	for (size_t i = 0; i < m->ntypes; i++) {
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "name", v[i]->name);
-		tlc_jsonw__kuint(g, "count", v[i]->count);
-		for (int c = 0; c < 4; c++)
-			tlc_jsonw__kuint(g, class_keys[c], v[i]->by_class[c]);
-		jnum_z(g, "flops", v[i]->flops);
-		yajl_gen_map_close(g);
+		tlc_fsum_type *t = &s->types[i];
+		t->name = v[i]->name;
+		t->count = v[i]->count;
+		memcpy(t->by_class, v[i]->by_class, sizeof t->by_class);
+		if (!(t->flops = tlc_fsum__mpz_str(v[i]->flops))) {
+			free(v);
+			return TLC_ENOMEM;
+		}
 	}
-	yajl_gen_array_close(g);
 	free(v);
 	return 0;
 }
 
-static void json_partials(yajl_gen g, const tlc_merge *m, const order *o)
+/* The merged flops summary: what a single evaluation of all the ops would
+ * fill (report/flops_sum.h), written by the same writer as `tlcost flops`. */
+static int fill_flops(tlc_fsum *s, merge_out *mo, const tlc_merge *m)
 {
-	tlc_jsonw__key(g, "partials");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < m->nsrcs; i++) {
-		const src *s = &m->srcs[o->by_rank[i]];
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "name", s->name);
-		if (s->rank >= 0)
-			tlc_jsonw__kint(g, "rank", s->rank);
-		else
-			tlc_jsonw__kstr(g, "rank", NULL);
-		if (s->world_size >= 1)
-			tlc_jsonw__kint(g, "world_size", s->world_size);
-		else
-			tlc_jsonw__kstr(g, "world_size", NULL);
-		tlc_jsonw__kstr(g, "backend", s->backend);
-		tlc_jsonw__key(g, "input");
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "format", s->format);
-		tlc_jsonw__kstr(g, "producer", s->producer);
-		tlc_jsonw__kstr(g, "model", s->model);
-		tlc_jsonw__kstr(g, "device", s->device);
-		yajl_gen_map_close(g);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
+	s->count_basis = m->count_basis;
+	s->flop_convention = m->flop_convention;
+	memcpy(s->cov, m->cov, sizeof s->cov);
+	s->lower_bound = merged_lower_bound(m);
+	int rc = fill_phases(s, m);
+	if (rc == 0)
+		rc = fill_comm(s, m);
+	if (rc == 0)
+		rc = fill_device_work(s, mo, m);
+	if (rc == 0)
+		rc = tlc_fsum__alloc(s, m->ngroups, m->ntypes);
+	if (rc == 0)
+		rc = fill_ledger(s, m, &mo->o);
+	if (rc == 0)
+		rc = fill_types(s, m);
+	return rc;
 }
 
 /* A merge of join partials: a join document of the same schema (so it
  * merges again) with the sums and the partials' identities. */
-static int write_join_json(yajl_gen g, const tlc_merge *m, const order *o)
+static int write_join_json(yajl_gen g, const tlc_merge *m, const tlc_fsum *s)
 {
+	yajl_gen_map_open(g);
 	tlc_jsonw__kstr(g, "schema", m->schema);
 	tlc_jsonw__kstr(g, "report", "join");
-	json_input(g, m);
+	tlc_fsum__json_input(g, s);
 	int rc = tlc_mjoin__json(g, m->jm);
 	if (rc == 0)
-		json_partials(g, m, o);
+		tlc_fsum__json_partials(g, s);
 	yajl_gen_map_close(g);
 	return rc;
 }
 
 static int write_json(FILE *out, const tlc_merge *m)
 {
-	order o;
-	int rc = make_order(&o, m);
+	merge_out mo;
+	memset(&mo, 0, sizeof mo);
+	tlc_fsum s;
+	tlc_fsum__init(&s);
+	int rc = make_order(&mo.o, m);
 	if (rc < 0)
 		return rc;
-	yajl_gen g = tlc_jsonw__new(out);
-	if (!g) {
-		free(o.rank_of), free(o.by_rank);
-		return tlc_error__oom();
-	}
-	yajl_gen_map_open(g);
-	if (m->kind == KIND_JOIN) {
-		rc = write_join_json(g, m, &o);
+	rc = fill_ident(&s, &mo, m);
+	if (rc == 0 && m->kind != KIND_JOIN)
+		rc = fill_flops(&s, &mo, m);
+	yajl_gen g = rc < 0 ? NULL : tlc_jsonw__new(out);
+	if (g) {
+		if (m->kind == KIND_JOIN)
+			rc = write_join_json(g, m, &s);
+		else
+			tlc_fsum__json(g, &s);
 		int wrc = tlc_jsonw__end(g, out);
-		free(o.rank_of), free(o.by_rank);
-		return rc ? rc : wrc;
+		rc = rc ? rc : wrc;
+	} else if (rc == 0) {
+		rc = tlc_error__oom();
 	}
-	tlc_jsonw__kstr(g, "schema", m->schema);
-	json_input(g, m);
-	tlc_jsonw__kstr(g, "count_basis", m->count_basis);
-	tlc_jsonw__kstr(g, "flop_convention", m->flop_convention);
-	json_phases(g, m);
-	json_comm(g, m);
-	json_coverage(g, m);
-	tlc_jsonw__kbool(g, "lower_bound", merged_lower_bound(m));
-	rc = json_device_work(g, m);
-	if (rc == 0)
-		rc = json_ledger(g, m, &o);
-	if (rc == 0)
-		rc = json_types(g, m);
-	if (rc == 0)
-		json_partials(g, m, &o);
-	yajl_gen_map_close(g);
-	int wrc = tlc_jsonw__end(g, out);
-	free(o.rank_of), free(o.by_rank);
-	return rc ? rc : wrc;
+	tlc_fsum__free(&s);
+	merge_out_free(&mo);
+	return rc;
 }
 
 /* An exact count as text, malloc'd with GMP's allocator; gmp_free frees it. */

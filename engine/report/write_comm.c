@@ -1,4 +1,5 @@
-/* The communication block of `tlcost flops` (text and JSON). Bus bytes are
+/* The communication block of `tlcost flops` as text (its JSON is the flops
+ * summary's, report/flops_sum.c). Bus bytes are
  * exact rationals: written "P/Q" in lowest terms when not an integer (text
  * adds a rounded decimal in parentheses), as a JSON string always. */
 #include <stdlib.h>
@@ -74,59 +75,5 @@ int tlc_rep__comm_text(FILE *out, const tlc_eval *ev)
 	        (unsigned long long)basis[0], (unsigned long long)basis[1],
 	        (unsigned long long)basis[2]);
 	dist_text(out, ev);
-	return 0;
-}
-
-static int phase_json(yajl_gen g, const tlc_eval *ev, tlc_phase p)
-{
-	tlc_jsonw__key(g, tlc_phase_name(p));
-	yajl_gen_map_open(g);
-	for (int k = 0; k < TLC_COMM_COUNT; k++) {
-		uint64_t calls = tlc_eval_comm_calls(ev, p, (tlc_comm_kind)k);
-		if (!calls)
-			continue;
-		char *m, *b;
-		if (tlc_eval_comm_bytes(&m, &b, ev, p, (tlc_comm_kind)k) < 0)
-			return TLC_ENOMEM;
-		tlc_jsonw__key(g, tlc_comm_kind_name((tlc_comm_kind)k));
-		yajl_gen_map_open(g);
-		tlc_jsonw__kuint(g, "calls", calls);
-		tlc_jsonw__knum(g, "message_bytes", m);
-		tlc_jsonw__kstr(g, "bus_bytes", b);
-		yajl_gen_map_close(g);
-		tlc_free(m);
-		tlc_free(b);
-	}
-	yajl_gen_map_close(g);
-	return 0;
-}
-
-int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_join__dist_json(g, ev);
-	if (!tlc_rep__comm_any(ev))
-		return 0;
-	tlc_jsonw__key(g, "communication");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "basis", "analytic (nccl-tests message size and bus factor)");
-	tlc_jsonw__key(g, "phases");
-	yajl_gen_map_open(g);
-	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		int any = 0;
-		for (int k = 0; k < TLC_COMM_COUNT; k++)
-			any |= tlc_eval_comm_calls(ev, (tlc_phase)p, (tlc_comm_kind)k) != 0;
-		if (any && phase_json(g, ev, (tlc_phase)p) < 0)
-			return TLC_ENOMEM;
-	}
-	yajl_gen_map_close(g);
-	uint64_t basis[3];
-	tlc_eval_comm_group_basis(basis, ev);
-	tlc_jsonw__key(g, "group_size_basis");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "recorded", basis[0]);
-	tlc_jsonw__kuint(g, "derived", basis[1]);
-	tlc_jsonw__kuint(g, "world_size", basis[2]);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* The communication block of the flops report (semi-private): per phase
+/* The communication block of the flops report as text (semi-private; its
+ * JSON is the flops summary's, flops_sum.c): per phase
  * and collective kind, calls, exact message bytes and exact bus bytes
  * (docs/collectives.md), and the rank identity of the input. */
 #ifndef TLC_ENGINE_WRITE_COMM_H
@@ -12,8 +13,6 @@
 int tlc_rep__comm_any(const tlc_eval *ev);
 /** Text lines; nothing when no collective was costed. */
 int tlc_rep__comm_text(FILE *out, const tlc_eval *ev);
-/** "distributed" and "communication" keys (each only when there is one). */
-int tlc_rep__comm_json(yajl_gen g, const tlc_eval *ev);
 /** "message 1,234 B, bus 2,159/2 B (~1079.50 B)": exact decimals, integers
  *  grouped by the one grouping (tlc_textw__group), a rational bus count as
  *  P/Q with its rounded value; the flops and merge reports share it. */

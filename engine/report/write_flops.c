@@ -8,6 +8,7 @@
 #include "jsonw.h"
 #include "write_comm.h"
 #include "reports.h"
+#include "flops_sum.h"
 #include "textw.h"
 
 #define HEADLINE_FMT "%s compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): %s%s\n"
@@ -227,184 +228,26 @@ static int write_flops_text(FILE *out, const tlc_eval *ev)
 
 /* ---- JSON ---- */
 
-static void json_total(yajl_gen g, const tlc_eval *ev, tlc_phase p, const char *key,
-                       tlc_total which)
-{
-	char *s = NULL;
-	if (tlc_eval_total_str(&s, ev, p, which) < 0)
-		s = NULL;
-	tlc_jsonw__knum(g, key, s);
-	free(s);
-}
-
-static void json_info(yajl_gen g, const tlc_eval *ev)
-{
-	const tlc_input_info *in = tlc_eval_info(ev);
-	tlc_jsonw__key(g, "input");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "format", in->format);
-	tlc_jsonw__kstr(g, "producer", in->producer);
-	tlc_jsonw__kstr(g, "model", in->model);
-	tlc_jsonw__kstr(g, "device", in->device);
-	if (in->params >= 0)
-		tlc_jsonw__kint(g, "params", in->params);
-	if (in->tokens >= 0)
-		tlc_jsonw__kint(g, "tokens", in->tokens);
-	yajl_gen_map_close(g);
-}
-
-static void json_phases(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_jsonw__key(g, "phases");
-	yajl_gen_map_open(g);
-	for (int p = 0; p < TLC_PHASE_COUNT; p++) {
-		if (!tlc_eval_phase_present(ev, (tlc_phase)p))
-			continue;
-		tlc_jsonw__key(g, tlc_phase_name((tlc_phase)p));
-		yajl_gen_map_open(g);
-		json_total(g, ev, (tlc_phase)p, "flops", TLC_TOTAL_FLOPS);
-		json_total(g, ev, (tlc_phase)p, "macs", TLC_TOTAL_MACS);
-		json_total(g, ev, (tlc_phase)p, "other_flops", TLC_TOTAL_OTHER_FLOPS);
-		json_total(g, ev, (tlc_phase)p, "flops_fma1", TLC_TOTAL_FLOPS_FMA1);
-		json_total(g, ev, (tlc_phase)p, "bytes_read", TLC_TOTAL_BYTES_READ);
-		json_total(g, ev, (tlc_phase)p, "bytes_written", TLC_TOTAL_BYTES_WRITTEN);
-		tlc_jsonw__kbool(g, "bytes_complete", !tlc_eval_bytes_incomplete(ev, (tlc_phase)p));
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_map_close(g);
-}
-
-static void json_coverage(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_coverage c = TLC_COVERAGE_INIT;
-	tlc_eval_coverage(&c, ev);
-	tlc_jsonw__key(g, "coverage");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "rows", c.rows);
-	for (int k = 0; k < TLC_CLASS_COUNT; k++)
-		tlc_jsonw__kuint(g, tlc_class_name((tlc_class)k), c.by_class[k]);
-	tlc_jsonw__kuint(g, "skipped_records", c.skipped);
-	tlc_jsonw__kuint(g, "device_records", c.device_records);
-	yajl_gen_map_close(g);
-}
-
-void tlc_rep__json_device_work(yajl_gen g, const tlc_device_work *w, size_t ngaps,
-                               tlc_rep_gap_at at, const void *payload)
-{
-	tlc_jsonw__key(g, "device_work");
-	yajl_gen_map_open(g);
-	tlc_jsonw__kuint(g, "kernels", w->kernels);
-	tlc_jsonw__kuint(g, "kernels_in_ops", w->kernels_in_ops);
-	tlc_jsonw__kuint(g, "without_op", w->without_op);
-	tlc_jsonw__kint(g, "without_op_ns", w->without_op_ns);
-	tlc_jsonw__kuint(g, "not_compute", w->not_compute);
-	tlc_jsonw__key(g, "gaps");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < ngaps; i++) {
-		const tlc_device_gap *d = at(payload, i);
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "cause", d->cause);
-		tlc_jsonw__kuint(g, "records", d->records);
-		tlc_jsonw__kint(g, "device_ns", d->device_ns);
-		tlc_jsonw__kstr(g, "message", d->message);
-		tlc_jsonw__kstr(g, "remedy", d->remedy);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
-}
-
-static const tlc_device_gap *eval_gap_at(const void *payload, size_t i)
-{
-	return tlc_eval_device_gap_at(payload, i);
-}
-
-/* The device-work accounting and its gaps (contract: "Device work"). */
-static void json_device_work(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_device_work w = { sizeof w, 0, 0, 0, 0, 0 };
-	tlc_eval_device_work(&w, ev);
-	tlc_rep__json_device_work(g, &w, tlc_eval_device_gap_count(ev), eval_gap_at, ev);
-}
-
-static void json_ledger_entry(yajl_gen g, const tlc_ledger_entry *e)
-{
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "name", e->name);
-	tlc_jsonw__kstr(g, "overload", e->overload);
-	tlc_jsonw__kuint(g, "count", e->count);
-	tlc_jsonw__key(g, "example_ids");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < e->nexample_ids; k++)
-		yajl_gen_integer(g, (long long)e->example_ids[k]);
-	yajl_gen_array_close(g);
-	tlc_jsonw__key(g, "example_shapes");
-	yajl_gen_array_open(g);
-	for (size_t k = 0; k < e->nexample_shapes; k++)
-		tlc_jsonw__str(g, e->example_shapes[k]);
-	yajl_gen_array_close(g);
-	tlc_jsonw__knum(g, "nested_flops", e->nested_flops);
-	tlc_jsonw__kstr(g, "reason", e->reason);
-	tlc_jsonw__kstr(g, "detail", e->detail);
-	tlc_jsonw__kstr(g, "remedy", e->remedy);
-	if (e->partly_known) { /* present only on groups with partly known calls */
-		tlc_jsonw__kuint(g, "partly_known", e->partly_known);
-		tlc_jsonw__kstr(g, "missing", e->missing);
-		tlc_jsonw__kstr(g, "cause", e->cause);
-		tlc_jsonw__knum(g, "counted_flops", e->counted_flops);
-		tlc_jsonw__knum(g, "counted_bytes", e->counted_bytes);
-	}
-	yajl_gen_map_close(g);
-}
-
-static void json_ledger(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_jsonw__key(g, "ledger");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < tlc_eval_ledger_count(ev); i++)
-		json_ledger_entry(g, tlc_eval_ledger_at(ev, i));
-	yajl_gen_array_close(g);
-}
-
-static void json_types(yajl_gen g, const tlc_eval *ev)
-{
-	tlc_jsonw__key(g, "op_types");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < tlc_eval_optype_count(ev); i++) {
-		const tlc_optype_row *r = tlc_eval_optype_at(ev, i);
-		yajl_gen_map_open(g);
-		tlc_jsonw__kstr(g, "name", r->name);
-		tlc_jsonw__kuint(g, "count", r->count);
-		for (int k = 0; k < TLC_CLASS_COUNT; k++)
-			tlc_jsonw__kuint(g, tlc_class_name((tlc_class)k), r->by_class[k]);
-		tlc_jsonw__knum(g, "flops", r->flops);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
-}
-
+/* the flops document: the evaluation's summary through the one writer
+ * (flops_sum.c), which `tlcost merge` writes its merged summary with */
 static int write_flops_json(FILE *out, const tlc_eval *ev)
 {
+	tlc_fsum s;
+	tlc_fsum__init(&s);
+	int rc = tlc_fsum__from_eval(&s, ev);
+	if (rc < 0) {
+		tlc_fsum__free(&s);
+		return rc;
+	}
 	yajl_gen g = tlc_jsonw__new(out);
-	if (!g)
-		return tlc_error__oom();
-	yajl_gen_map_open(g);
-	tlc_jsonw__kstr(g, "schema", "tlcost.flops/1");
-	json_info(g, ev);
-	tlc_jsonw__kstr(g, "count_basis", "actual-path analytic");
-	tlc_jsonw__kstr(g, "flop_convention", "fma=2");
-	json_phases(g, ev);
-	if (tlc_rep__comm_json(g, ev) < 0) {
-		tlc_jsonw__end(g, out);
+	if (!g) {
+		tlc_fsum__free(&s);
 		return tlc_error__oom();
 	}
-	json_coverage(g, ev);
-	tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
-	json_device_work(g, ev);
-	json_ledger(g, ev);
-	json_types(g, ev);
-	yajl_gen_map_close(g);
-	return tlc_jsonw__end(g, out);
+	tlc_fsum__json(g, &s);
+	rc = tlc_jsonw__end(g, out);
+	tlc_fsum__free(&s);
+	return rc;
 }
 
 static int need_args(FILE *out, const void *x)
@@ -474,15 +317,21 @@ int tlc_write_ledger(FILE *out, const tlc_eval *ev, tlc_format fmt)
 	if (rc < 0)
 		return rc;
 	if (fmt == TLC_FORMAT_JSON) {
-		yajl_gen g = tlc_jsonw__new(out);
-		if (!g)
-			return tlc_error__oom();
+		tlc_fsum sum;
+		tlc_fsum__init(&sum);
+		rc = tlc_fsum__from_eval(&sum, ev);
+		yajl_gen g = rc < 0 ? NULL : tlc_jsonw__new(out);
+		if (!g) {
+			tlc_fsum__free(&sum);
+			return rc < 0 ? rc : tlc_error__oom();
+		}
 		yajl_gen_map_open(g);
 		tlc_jsonw__kstr(g, "schema", "tlcost.ledger/1");
-		tlc_jsonw__kbool(g, "lower_bound", tlc_eval_is_lower_bound(ev));
-		json_device_work(g, ev);
-		json_ledger(g, ev);
+		tlc_jsonw__kbool(g, "lower_bound", sum.lower_bound);
+		tlc_fsum__json_device_work(g, &sum);
+		tlc_fsum__json_ledger(g, &sum);
 		yajl_gen_map_close(g);
+		tlc_fsum__free(&sum);
 		return tlc_jsonw__end(g, out);
 	}
 	if (fmt != TLC_FORMAT_TEXT)

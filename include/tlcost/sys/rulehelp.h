@@ -70,6 +70,57 @@ static inline int tlc_rulehelp_register_table(tlc_plugin_ctx *ctx, const tlc_hos
 	return 0;
 }
 
+/* ---- rulehelp: values and shapes (no host call) ---- */
+
+/** The ints of v into out[0..*n): a plain int is a list of one. Absent (v
+ *  NULL) or unrecorded is MISSING_ARGS; not an int or a list of ints, or a
+ *  list longer than cap, is BAD_ARGS. The host's int_list_arg reads
+ *  lists with it; so do the built-in families. */
+static inline int tlc_rulehelp_int_list(int64_t *out, size_t cap, size_t *n,
+                                        const tlc_value *v)
+{
+	*n = 0;
+	if (!v || v->kind == TLC_VALUE_UNRECORDED)
+		return TLC_RULE_MISSING_ARGS;
+	if (v->kind == TLC_VALUE_INT) {
+		if (cap < 1)
+			return TLC_RULE_BAD_ARGS;
+		out[0] = v->u.integer;
+		*n = 1;
+		return 0;
+	}
+	if (v->kind != TLC_VALUE_LIST || v->u.list.n > cap)
+		return TLC_RULE_BAD_ARGS;
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		if (v->u.list.items[i].kind != TLC_VALUE_INT)
+			return TLC_RULE_BAD_ARGS;
+		out[i] = v->u.list.items[i].u.integer;
+	}
+	*n = v->u.list.n;
+	return 0;
+}
+
+/** The product of t's dims [from, to) (to past ndim means ndim) into *out;
+ *  BAD_ARGS for a negative dim or past int64 (a size: count with
+ *  cost_add_numel or a term, which are exact). The host's numel is this
+ *  over every dim. */
+static inline int tlc_rulehelp_numel_range(int64_t *out, const tlc_tensor *t, size_t from,
+                                           size_t to)
+{
+	int64_t p = 1;
+	if (to > t->ndim)
+		to = t->ndim;
+	for (size_t i = from; i < to; i++) {
+		if (t->shape[i] < 0)
+			return TLC_RULE_BAD_ARGS;
+		if (t->shape[i] != 0 && p > INT64_MAX / t->shape[i])
+			return TLC_RULE_BAD_ARGS;
+		p *= t->shape[i];
+	}
+	*out = p;
+	return 0;
+}
+
 /* ---- rulehelp: typed argument getters ---- */
 
 /** Integer of arg(i, name): MISSING_ARGS when absent (no default). A bool
