@@ -102,6 +102,7 @@ typedef struct scan {
 	size_t item;           /* next model item */
 	/* the current event */
 	int target;            /* it is an op event of the model */
+	int skipping;          /* it is not: only its end is looked for */
 	int ev_keys;           /* it has members */
 	int args_depth;        /* depth of its args object while open, else -1 */
 	int args_done, args_nonempty, args_bad;
@@ -143,11 +144,15 @@ static int flush_text(tlc_sb *sb, void *payload)
 }
 
 /* The key just read, unescaped where it is short and plain ASCII. */
-static int key_is(const scan *c, const char *want)
+static int key_is(const scan *c, const char *want, size_t n)
 {
-	size_t n = strlen(want), i = 0, j = 0;
+	size_t i = 0, j = 0;
 	if (c->keylen >= KEY_CAP)
 		return 0;
+	if (c->keylen == n) /* the usual case: the key as it is */
+		return memcmp(c->key, want, n) == 0;
+	if (c->keylen < n || !memchr(c->key, '\\', c->keylen))
+		return 0; /* (an escape only makes a key longer than its text) */
 	while (i < c->keylen && j < n) {
 		char ch = c->key[i++];
 		if (ch == '\\' && i < c->keylen) {
@@ -191,6 +196,7 @@ static int open_container(scan *c, unsigned char ch)
 		if (c->item < m->nitems && m->items[c->item].event < c->evno)
 			return changed("an op event of the first read is missing");
 		c->target = c->item < m->nitems && m->items[c->item].event == c->evno;
+		c->skipping = !c->target;
 		c->ev_keys = 0;
 		c->args_depth = -1;
 		c->args_done = c->args_nonempty = c->args_bad = 0;
@@ -221,6 +227,7 @@ static int close_container(scan *c, size_t at)
 		return splice(c, at);
 	}
 	if (d == c->events_depth + 1) { /* an event */
+		c->skipping = 0;
 		c->evno++;
 		c->s->events++;
 		if (!c->target)
@@ -258,11 +265,11 @@ static void end_key(scan *c)
 {
 	c->pending = PK_NONE;
 	if (c->depth == 1 && c->stack[0] == '{') {
-		if (key_is(c, "traceEvents"))
+		if (key_is(c, "traceEvents", sizeof "traceEvents" - 1))
 			c->pending = PK_EVENTS;
 	} else if (c->events_depth >= 0 && c->depth == c->events_depth + 1) {
 		c->ev_keys = 1;
-		if (key_is(c, "args"))
+		if (key_is(c, "args", sizeof "args" - 1))
 			c->pending = PK_ARGS;
 	}
 }
@@ -327,6 +334,35 @@ static size_t plain_run(const unsigned char *p, size_t i, size_t n)
 	return i;
 }
 
+/* The first j >= i with a quote or a bracket at p[j] (n when none): what
+ * a skipped event's end is found by (see scan_chunk). */
+static const unsigned char skip_stop[256] = {
+	['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1
+};
+
+static size_t skip_run(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	/* '{' '}' '[' ']' are 0x7b 0x7d 0x5b 0x5d: (b | 0x26) == 0x7f finds
+	 * them and 0x59 0x5f 0x79 0x7f, which the table then tells apart */
+	const __m128i q = _mm_set1_epi8('"'), m = _mm_set1_epi8(0x26), k = _mm_set1_epi8(0x7f);
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(_mm_or_si128(v, m), k)));
+		while (mask) {
+			size_t j = i + (size_t)__builtin_ctz(mask);
+			if (skip_stop[p[j]])
+				return j;
+			mask &= mask - 1;
+		}
+	}
+#endif
+	while (i < n && !skip_stop[p[i]])
+		i++;
+	return i;
+}
+
 /* Scans p[0..n): the state carries over chunk ends. */
 static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 {
@@ -365,6 +401,30 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 			if (c->string_is_key && c->capture)
 				end_key(c);
 			i = j + 1;
+			continue;
+		}
+		if (c->skipping) {
+			/* an event that is not an op of the model: nothing in it
+			 * is looked at but where it ends (strings and brackets) */
+			i = skip_run(p, i, n);
+			if (i == n)
+				break;
+			unsigned char ch = p[i];
+			if (ch == '"') {
+				c->in_string = 1;
+				c->string_is_key = c->capture = 0;
+			} else if (ch == '{' || ch == '[') {
+				if (c->depth >= MAX_NEST)
+					return changed("nested deeper than the first read allowed");
+				c->stack[c->depth++] = ch;
+			} else if (c->depth > c->events_depth + 1) {
+				c->depth--;
+			} else {
+				int rc = close_container(c, i); /* the event's own end */
+				if (rc < 0)
+					return rc;
+			}
+			i++;
 			continue;
 		}
 		/* a value's first byte matters only after "args" or "traceEvents"
