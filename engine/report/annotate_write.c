@@ -102,7 +102,8 @@ typedef struct scan {
 	size_t item;           /* next model item */
 	/* the current event */
 	int target;            /* it is an op event of the model */
-	int skipping;          /* it is not: only its end is looked for */
+	int skipping;          /* it is not, or its args object is open: only
+	                        * where that ends is looked for */
 	int ev_keys;           /* it has members */
 	int args_depth;        /* depth of its args object while open, else -1 */
 	int args_done, args_nonempty, args_bad;
@@ -202,8 +203,10 @@ static int open_container(scan *c, unsigned char ch)
 		c->args_done = c->args_nonempty = c->args_bad = 0;
 		return 0;
 	}
-	if (ch == '{' && pk == PK_ARGS && c->args_depth < 0 && !c->args_done)
+	if (ch == '{' && pk == PK_ARGS && c->args_depth < 0 && !c->args_done) {
 		c->args_depth = c->depth;
+		c->skipping = 1; /* to its end (an op event's: others skip already) */
+	}
 	return 0;
 }
 
@@ -404,8 +407,10 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 			continue;
 		}
 		if (c->skipping) {
-			/* an event that is not an op of the model: nothing in it
-			 * is looked at but where it ends (strings and brackets) */
+			/* an event that is not an op of the model, or an op
+			 * event's args object: nothing in it is looked at but
+			 * where it ends (strings and brackets) and, in args,
+			 * whether it has members (any string directly in it) */
 			i = skip_run(p, i, n);
 			if (i == n)
 				break;
@@ -413,14 +418,17 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 			if (ch == '"') {
 				c->in_string = 1;
 				c->string_is_key = c->capture = 0;
+				if (c->depth == c->args_depth)
+					c->args_nonempty = 1;
 			} else if (ch == '{' || ch == '[') {
 				if (c->depth >= MAX_NEST)
 					return changed("nested deeper than the first read allowed");
 				c->stack[c->depth++] = ch;
-			} else if (c->depth > c->events_depth + 1) {
+			} else if (c->depth != c->args_depth && c->depth > c->events_depth + 1) {
 				c->depth--;
-			} else {
-				int rc = close_container(c, i); /* the event's own end */
+			} else { /* the end of the args object or of the event */
+				c->skipping = 0;
+				int rc = close_container(c, i);
 				if (rc < 0)
 					return rc;
 			}
