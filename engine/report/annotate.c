@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "annotate.h"
 #include "count.h"
 #include "cost.h"
@@ -95,8 +98,27 @@ static void put_str(tlc_sb *sb, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	tlc_sb__putc(sb, '"');
-	const char *run = s;
-	for (; *s; s++) {
+	const char *run = s, *end = s + strlen(s);
+	for (; s < end; s++) {
+#ifdef __SSE2__
+		/* 16 bytes a step to the next byte to escape (most strings
+		 * have none: the rule texts are long plain ASCII) */
+		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		              ctl = _mm_set1_epi8(0x1f);
+		while (end - s >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+			__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+			                           _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)); /* v <= 0x1f */
+			unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+			if (mask) {
+				s += __builtin_ctz(mask);
+				break;
+			}
+			s += 16;
+		}
+		if (s == end)
+			break;
+#endif
 		unsigned char c = (unsigned char)*s;
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
