@@ -346,19 +346,18 @@ static const unsigned char skip_stop[256] = {
 static size_t skip_run(const unsigned char *p, size_t i, size_t n)
 {
 #ifdef __SSE2__
-	/* '{' '}' '[' ']' are 0x7b 0x7d 0x5b 0x5d: (b | 0x26) == 0x7f finds
-	 * them and 0x59 0x5f 0x79 0x7f, which the table then tells apart */
-	const __m128i q = _mm_set1_epi8('"'), m = _mm_set1_epi8(0x26), k = _mm_set1_epi8(0x7f);
+	/* '[' '{' are 0x5b 0x7b and ']' '}' 0x5d 0x7d: b | 0x20 is 0x7b or
+	 * 0x7d for them and for no other byte */
+	const __m128i q = _mm_set1_epi8('"'), lower = _mm_set1_epi8(0x20),
+	              open = _mm_set1_epi8(0x7b), close = _mm_set1_epi8(0x7d);
 	for (; i + 16 <= n; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i b = _mm_or_si128(v, lower);
 		unsigned mask = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(_mm_or_si128(v, m), k)));
-		while (mask) {
-			size_t j = i + (size_t)__builtin_ctz(mask);
-			if (skip_stop[p[j]])
-				return j;
-			mask &= mask - 1;
-		}
+			_mm_or_si128(_mm_cmpeq_epi8(v, q),
+			             _mm_or_si128(_mm_cmpeq_epi8(b, open), _mm_cmpeq_epi8(b, close))));
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
 	}
 #endif
 	while (i < n && !skip_stop[p[i]])
@@ -416,10 +415,18 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 				break;
 			unsigned char ch = p[i];
 			if (ch == '"') {
-				c->in_string = 1;
-				c->string_is_key = c->capture = 0;
 				if (c->depth == c->args_depth)
 					c->args_nonempty = 1;
+				/* the string's end, here when no escape comes first */
+				size_t j = string_run(p, i + 1, n);
+				if (j < n && p[j] == '"') {
+					i = j + 1;
+					continue;
+				}
+				c->in_string = 1; /* an escape, or the chunk's end */
+				c->string_is_key = c->capture = 0;
+				i = j;
+				continue;
 			} else if (ch == '{' || ch == '[') {
 				if (c->depth >= MAX_NEST)
 					return changed("nested deeper than the first read allowed");
