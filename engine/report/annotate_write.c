@@ -9,6 +9,12 @@
  * tree of the trace is built: memory is the read buffer, the output buffer
  * and one event's inserted text.
  *
+ * Inside an event that is not an op of the model, and inside an op
+ * event's args object, only strings and brackets are followed (to find
+ * where it ends; for args, also whether it has members): a 16-byte step
+ * finds the next quote or bracket, and a plain string is passed over in
+ * one step. Keys are read only at the top level and an event's own.
+ *
  * The events are counted as the reader counts them (objects of the
  * traceEvents array, or of a bare top-level array), so the ordinal the
  * reader recorded for each op (tlc_eval__source_keys) finds its event. The
