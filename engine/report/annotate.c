@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "annotate.h"
 #include "count.h"
 #include "cost.h"
@@ -95,8 +98,27 @@ static void put_str(tlc_sb *sb, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	tlc_sb__putc(sb, '"');
-	const char *run = s;
-	for (; *s; s++) {
+	const char *run = s, *end = s + strlen(s);
+	for (; s < end; s++) {
+#ifdef __SSE2__
+		/* 16 bytes a step to the next byte to escape (most strings
+		 * have none: the rule texts are long plain ASCII) */
+		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		              ctl = _mm_set1_epi8(0x1f);
+		while (end - s >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+			__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+			                           _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)); /* v <= 0x1f */
+			unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+			if (mask) {
+				s += __builtin_ctz(mask);
+				break;
+			}
+			s += 16;
+		}
+		if (s == end)
+			break;
+#endif
 		unsigned char c = (unsigned char)*s;
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
@@ -330,20 +352,36 @@ static void put_us(tlc_sb *sb, int64_t ns)
 	tlc_sb__append(sb, d, 4);
 }
 
-static void put_counter(tlc_sb *sb, int *first, const char *name, int64_t pid, int64_t ns,
-                        const char *key, const tlc_count *v)
+/* What one track's counter events of one process share: the text before
+ * the time and the text between the time and the value. */
+typedef struct counter_head {
+	char head[160]; /* (the track names are short literals) */
+	size_t head_len;
+	const char *mid;
+	size_t mid_len;
+} counter_head;
+
+static void counter_head_init(counter_head *h, const char *name, int64_t pid, const char *mid)
 {
-	tlc_sb__puts(sb, *first ? "\n" : ",\n");
+	int n = snprintf(h->head, sizeof h->head,
+	                 "{\"ph\":\"C\",\"cat\":\"tlcost\",\"name\":\"%s\",\"pid\":%lld,\"ts\":",
+	                 name, (long long)pid);
+	h->head_len = n > 0 && (size_t)n < sizeof h->head ? (size_t)n : 0;
+	h->mid = mid;
+	h->mid_len = strlen(mid);
+}
+
+static void put_counter(tlc_sb *sb, int *first, const counter_head *h, int64_t ns,
+                        const tlc_count *v)
+{
+	if (*first)
+		LIT(sb, "\n");
+	else
+		LIT(sb, ",\n");
 	*first = 0;
-	LIT(sb, "{\"ph\":\"C\",\"cat\":\"tlcost\",\"name\":\"");
-	tlc_sb__puts(sb, name);
-	LIT(sb, "\",\"pid\":");
-	tlc_sb__put_i64(sb, pid);
-	LIT(sb, ",\"ts\":");
+	tlc_sb__append(sb, h->head, h->head_len);
 	put_us(sb, ns);
-	LIT(sb, ",\"args\":{\"");
-	tlc_sb__puts(sb, key);
-	LIT(sb, "\":");
+	tlc_sb__append(sb, h->mid, h->mid_len);
 	put_count(sb, v);
 	LIT(sb, "}}");
 }
@@ -370,8 +408,11 @@ int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
 				start = m->samples[j].start_ns;
 			j++;
 		}
-		put_counter(sb, &first, FLOPS_TRACK, pid, start, "flops", &zero);
-		put_counter(sb, &first, BYTES_TRACK, pid, start, "bytes", &zero);
+		counter_head hf, hb;
+		counter_head_init(&hf, FLOPS_TRACK, pid, ",\"args\":{\"flops\":");
+		counter_head_init(&hb, BYTES_TRACK, pid, ",\"args\":{\"bytes\":");
+		put_counter(sb, &first, &hf, start, &zero);
+		put_counter(sb, &first, &hb, start, &zero);
 		s->counters += 2;
 		tlc_count__clear(&fl);
 		tlc_count__clear(&by);
@@ -387,8 +428,8 @@ int tlc_annotate__counters(tlc_sb *sb, const tlc_annot_model *m, int first,
 			tlc_count__clear(&t);
 			if (k + 1 < j && m->samples[k + 1].end_ns == m->samples[k].end_ns)
 				continue;
-			put_counter(sb, &first, FLOPS_TRACK, pid, m->samples[k].end_ns, "flops", &fl);
-			put_counter(sb, &first, BYTES_TRACK, pid, m->samples[k].end_ns, "bytes", &by);
+			put_counter(sb, &first, &hf, m->samples[k].end_ns, &fl);
+			put_counter(sb, &first, &hb, m->samples[k].end_ns, &by);
 			s->counters += 2;
 			if (sb->len >= ((size_t)1 << 20) && (rc = flush(sb, payload)) < 0)
 				break;

@@ -9,6 +9,12 @@
  * tree of the trace is built: memory is the read buffer, the output buffer
  * and one event's inserted text.
  *
+ * Inside an event that is not an op of the model, and inside an op
+ * event's args object, only strings and brackets are followed (to find
+ * where it ends; for args, also whether it has members): a 16-byte step
+ * finds the next quote or bracket, and a plain string is passed over in
+ * one step. Keys are read only at the top level and an event's own.
+ *
  * The events are counted as the reader counts them (objects of the
  * traceEvents array, or of a bare top-level array), so the ordinal the
  * reader recorded for each op (tlc_eval__source_keys) finds its event. The
@@ -102,6 +108,8 @@ typedef struct scan {
 	size_t item;           /* next model item */
 	/* the current event */
 	int target;            /* it is an op event of the model */
+	int skipping;          /* it is not, or its args object is open: only
+	                        * where that ends is looked for */
 	int ev_keys;           /* it has members */
 	int args_depth;        /* depth of its args object while open, else -1 */
 	int args_done, args_nonempty, args_bad;
@@ -143,11 +151,15 @@ static int flush_text(tlc_sb *sb, void *payload)
 }
 
 /* The key just read, unescaped where it is short and plain ASCII. */
-static int key_is(const scan *c, const char *want)
+static int key_is(const scan *c, const char *want, size_t n)
 {
-	size_t n = strlen(want), i = 0, j = 0;
+	size_t i = 0, j = 0;
 	if (c->keylen >= KEY_CAP)
 		return 0;
+	if (c->keylen == n) /* the usual case: the key as it is */
+		return memcmp(c->key, want, n) == 0;
+	if (c->keylen < n || !memchr(c->key, '\\', c->keylen))
+		return 0; /* (an escape only makes a key longer than its text) */
 	while (i < c->keylen && j < n) {
 		char ch = c->key[i++];
 		if (ch == '\\' && i < c->keylen) {
@@ -191,13 +203,16 @@ static int open_container(scan *c, unsigned char ch)
 		if (c->item < m->nitems && m->items[c->item].event < c->evno)
 			return changed("an op event of the first read is missing");
 		c->target = c->item < m->nitems && m->items[c->item].event == c->evno;
+		c->skipping = !c->target;
 		c->ev_keys = 0;
 		c->args_depth = -1;
 		c->args_done = c->args_nonempty = c->args_bad = 0;
 		return 0;
 	}
-	if (ch == '{' && pk == PK_ARGS && c->args_depth < 0 && !c->args_done)
+	if (ch == '{' && pk == PK_ARGS && c->args_depth < 0 && !c->args_done) {
 		c->args_depth = c->depth;
+		c->skipping = 1; /* to its end (an op event's: others skip already) */
+	}
 	return 0;
 }
 
@@ -221,6 +236,7 @@ static int close_container(scan *c, size_t at)
 		return splice(c, at);
 	}
 	if (d == c->events_depth + 1) { /* an event */
+		c->skipping = 0;
 		c->evno++;
 		c->s->events++;
 		if (!c->target)
@@ -258,11 +274,11 @@ static void end_key(scan *c)
 {
 	c->pending = PK_NONE;
 	if (c->depth == 1 && c->stack[0] == '{') {
-		if (key_is(c, "traceEvents"))
+		if (key_is(c, "traceEvents", sizeof "traceEvents" - 1))
 			c->pending = PK_EVENTS;
 	} else if (c->events_depth >= 0 && c->depth == c->events_depth + 1) {
 		c->ev_keys = 1;
-		if (key_is(c, "args"))
+		if (key_is(c, "args", sizeof "args" - 1))
 			c->pending = PK_ARGS;
 	}
 }
@@ -327,6 +343,34 @@ static size_t plain_run(const unsigned char *p, size_t i, size_t n)
 	return i;
 }
 
+/* The first j >= i with a quote or a bracket at p[j] (n when none): what
+ * a skipped event's end is found by (see scan_chunk). */
+static const unsigned char skip_stop[256] = {
+	['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1
+};
+
+static size_t skip_run(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	/* '[' '{' are 0x5b 0x7b and ']' '}' 0x5d 0x7d: b | 0x20 is 0x7b or
+	 * 0x7d for them and for no other byte */
+	const __m128i q = _mm_set1_epi8('"'), lower = _mm_set1_epi8(0x20),
+	              open = _mm_set1_epi8(0x7b), close = _mm_set1_epi8(0x7d);
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i b = _mm_or_si128(v, lower);
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, q),
+			             _mm_or_si128(_mm_cmpeq_epi8(b, open), _mm_cmpeq_epi8(b, close))));
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < n && !skip_stop[p[i]])
+		i++;
+	return i;
+}
+
 /* Scans p[0..n): the state carries over chunk ends. */
 static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 {
@@ -365,6 +409,43 @@ static int scan_chunk(scan *c, const unsigned char *p, size_t n)
 			if (c->string_is_key && c->capture)
 				end_key(c);
 			i = j + 1;
+			continue;
+		}
+		if (c->skipping) {
+			/* an event that is not an op of the model, or an op
+			 * event's args object: nothing in it is looked at but
+			 * where it ends (strings and brackets) and, in args,
+			 * whether it has members (any string directly in it) */
+			i = skip_run(p, i, n);
+			if (i == n)
+				break;
+			unsigned char ch = p[i];
+			if (ch == '"') {
+				if (c->depth == c->args_depth)
+					c->args_nonempty = 1;
+				/* the string's end, here when no escape comes first */
+				size_t j = string_run(p, i + 1, n);
+				if (j < n && p[j] == '"') {
+					i = j + 1;
+					continue;
+				}
+				c->in_string = 1; /* an escape, or the chunk's end */
+				c->string_is_key = c->capture = 0;
+				i = j;
+				continue;
+			} else if (ch == '{' || ch == '[') {
+				if (c->depth >= MAX_NEST)
+					return changed("nested deeper than the first read allowed");
+				c->stack[c->depth++] = ch;
+			} else if (c->depth != c->args_depth && c->depth > c->events_depth + 1) {
+				c->depth--;
+			} else { /* the end of the args object or of the event */
+				c->skipping = 0;
+				int rc = close_container(c, i);
+				if (rc < 0)
+					return rc;
+			}
+			i++;
 			continue;
 		}
 		/* a value's first byte matters only after "args" or "traceEvents"

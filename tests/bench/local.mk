@@ -103,4 +103,5 @@ bench-annotate: tlcost$(EXEEXT) tests/bench/gen_trace$(EXEEXT) tests/bench/timei
 	@TLCOST='$(abs_top_builddir)/tlcost' GEN_TRACE='$(abs_top_builddir)/tests/bench/gen_trace' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
 	BENCH_DIR='$(abs_top_builddir)/tests/bench' $(SHELL) $(top_srcdir)/tests/bench/annotate_run.sh
-CLEANFILES += tests/bench/timeit-annotate.out
+CLEANFILES += tests/bench/timeit-annotate.out tests/bench/ann-plain.runs tests/bench/ann-jv.runs \
+	tests/bench/ann-gzip.runs
