@@ -476,7 +476,8 @@ static int scan_names(pctx *c, capfile *f)
 		                          "JSON document, traceEvents a list)",
 		                          "the capture trace's runtime events could not be scanned for "
 		                          "the kernel names recorded at capture");
-	qsort(f->kn, f->nkn, sizeof *f->kn, cmp_kname);
+	if (f->nkn > 1)
+		qsort(f->kn, f->nkn, sizeof *f->kn, cmp_kname);
 	return 0;
 }
 
@@ -561,7 +562,8 @@ static int row_corr_index(pctx *c, tlc_eval *cap, rkey **out, size_t *nout)
 		if (k >= 0)
 			v[m++] = (rkey){ k, id, i };
 	}
-	qsort(v, m, sizeof *v, cmp_rkey);
+	if (m > 1)
+		qsort(v, m, sizeof *v, cmp_rkey);
 	*out = v;
 	*nout = m;
 	return 0;
@@ -628,8 +630,10 @@ static int load_capture(pctx *c, size_t fi)
 		else if (capture_launch_kind(d.name))
 			launch[nl++] = (rkey){ d.thread, d.start_ns, i };
 	}
-	qsort(marks, nm, sizeof *marks, cmp_rkey);
-	qsort(launch, nl, sizeof *launch, cmp_rkey);
+	if (nm > 1)
+		qsort(marks, nm, sizeof *marks, cmp_rkey);
+	if (nl > 1)
+		qsort(launch, nl, sizeof *launch, cmp_rkey);
 	f->g0 = c->ngraphs;
 	size_t li = 0;
 	uint64_t unnamed = 0, kernels = 0;
@@ -832,7 +836,8 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 		if (is_host_kind(d.kind) && has(d.name, "GraphLaunch") && (d.flags & TLC_DEV_HAS_CORRELATION))
 			gl[ngl++] = (rkey){ d.correlation, d.start_ns, i };
 	}
-	qsort(gl, ngl, sizeof *gl, cmp_rkey);
+	if (ngl > 1)
+		qsort(gl, ngl, sizeof *gl, cmp_rkey);
 	for (size_t i = 0; i < nd; i++) {
 		tlc_device_record d = tlc_eval__device(c->ev, i);
 		if (!is_launch_kind(d.kind) || !(d.flags & TLC_DEV_HAS_CORRELATION))
@@ -848,7 +853,8 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 		if (lo < ngl && gl[lo].k1 == d.correlation)
 			ls[nl++] = (rkey){ (int64_t)lo, d.start_ns, i };
 	}
-	qsort(ls, nl, sizeof *ls, cmp_rkey);
+	if (nl > 1)
+		qsort(ls, nl, sizeof *ls, cmp_rkey);
 	mv = tlc_alloc__calloc(c->a, ngl ? ngl : 1, sizeof *mv);
 	size_t ng1 = c->ngraphs ? c->ngraphs : 1;
 	am->n = tlc_alloc__calloc(c->a, ng1, sizeof *am->n);
@@ -954,7 +960,8 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 		}
 		a = b;
 	}
-	qsort(pv, np, sizeof *pv, cmp_paired);
+	if (np > 1)
+		qsort(pv, np, sizeof *pv, cmp_paired);
 	uint64_t placed = 0;
 	int64_t placed_ns = 0;
 	for (size_t i = 0; i < np; i++) {
