@@ -32,6 +32,7 @@ Usage: join_gate_check.py TRACE  -> one JSON object on stdout.
 """
 import gzip
 import json
+from decimal import Decimal
 import re
 import sys
 
@@ -59,8 +60,12 @@ def load(path):
 
 
 def us_to_ns(v):
-    # Kineto writes microseconds, possibly fractional: round to whole ns
-    return int(round(float(v) * 1000))
+    # Kineto writes microseconds, possibly fractional: whole ns, exactly.
+    # Epoch microseconds (about 1.7e15) times 1000 exceed a double's 53 bits,
+    # so float(v) * 1000 would move event ends by up to ~200 ns.
+    if isinstance(v, int):
+        return v * 1000
+    return int((Decimal(repr(v)) * 1000).to_integral_value())
 
 
 def main():

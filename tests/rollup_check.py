@@ -34,18 +34,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from join_gate_check import ANNOTATION_PREFIXES, load  # noqa: E402
-from decimal import Decimal  # noqa: E402
-
-
-def us_to_ns(v):
-    # exact: Kineto's epoch microseconds (about 1.7e15) times 1000 exceed a
-    # double's 53 bits, so float(v) * 1000 moves ends by up to ~200 ns and
-    # breaks containment (join_gate_check.py's conversion does; it only sums
-    # durations, which stay exact)
-    if isinstance(v, int):
-        return v * 1000
-    return int((Decimal(repr(v)) * 1000).to_integral_value())
+from join_gate_check import ANNOTATION_PREFIXES, load, us_to_ns  # noqa: E402
 
 
 def main():
