@@ -562,6 +562,38 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
 
 /* _transform_bias_rescale_qkv(qkv [B, T, 3D], qkv_bias [3D], num_heads): bias
  * add over all of qkv, then q scaled by 1/sqrt(D/H). */
+/* aiter's paged_attention_ragged launcher (aiter/ops/attention.py and
+ * csrc/cpp_itfs/pa/pa_ragged.py) as SGLang's kernel_shape_profiler records
+ * it: the custom op sglang_profiler::attention_paged_attention_ragged_<n>
+ * with the launcher's tensor arguments in order: out [S, H, E], workspace,
+ * query [S, H, E], key_cache, value_cache, kv_indptr [S + 1],
+ * kv_page_indices, kv_last_page_lens, alibi_slopes, k_scale, v_scale,
+ * fp8_out_scale. Each of the S sequences attends with its H query heads
+ * over its own context: QK^T and PV are H*E MACs each per (sequence,
+ * context token). The context lengths are the contents of kv_indptr (page
+ * counts) and kv_last_page_lens, which no trace records, and the shapes
+ * bound nothing useful (kv_page_indices is a preallocated buffer), so the
+ * op is unknown, with the per-token figure stated as text, never as a
+ * value. */
+static int rule_paged_attention_ragged(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                                       void *payload)
+{
+	(void)payload;
+	const tlc_tensor *q = host->tensor_arg(op, 2, "query");
+	if (!q || q->ndim != 3)
+		return tlc_rules__missing(out, host, "query [num_seqs, heads, head_size] not recorded");
+	int64_t per_token;
+	if (__builtin_mul_overflow(q->shape[1], q->shape[2], &per_token) ||
+	    __builtin_mul_overflow(per_token, 2, &per_token))
+		return tlc_rules__bad(out, host, "query shape overflows");
+	return tlc_rules__missing(out, host,
+	                          "paged decode attention: 2*H*E = %lld MACs per (sequence, context "
+	                          "token), K and V read once per context token, but the context "
+	                          "lengths are the contents of kv_indptr and kv_last_page_lens, "
+	                          "which no trace records: unknown, never a guess",
+	                          (long long)per_token);
+}
+
 static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
 {
 	(void)payload;
@@ -678,6 +710,9 @@ static const tlc_rules_entry attention_rules[] = {
 	  FWD_NOTE "; xformers' flash op, [B,M,H,K]; causal bottom-right; windows exact; varlen unknown" },
 	{ "xformers_flash::flash_bwd", EST, rule_attention, P(spec_xf_bwd),
 	  BWD_NOTE "; xformers' flash op, [B,M,H,K]; varlen unknown" },
+	{ "sglang_profiler::attention_paged_attention_ragged_*", EST, rule_paged_attention_ragged, NULL,
+	  "aiter paged_attention_ragged launcher as SGLang's kernel_shape_profiler records it: "
+	  "context lengths are kv_indptr contents, not recorded: unknown" },
 	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 	  "backend selection query: no arithmetic, no data" },
 	{ "aten::_transform_bias_rescale_qkv", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,

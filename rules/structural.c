@@ -62,14 +62,35 @@ static const struct {
 	{ "kineto::Pregraph_bytecode", S,
 	  "Dynamo range around the Python bytecode before a compiled graph: owns no "
 	  "compute; eager ops inside it are evaluated" },
-	/* LLM serving profiler ranges: SGLang wraps each profiled Python
-	 * function in a record_function named sglang_profiler::<function>_<line>
-	 * (a name per function, so the rule is the namespace's: eval.c looks up
-	 * "ns::*" for a name without a rule of its own). The aiter, sgl_kernel
-	 * and aten ops it calls are its children, evaluated there. */
-	{ "sglang_profiler::*", S,
-	  "SGLang profiler range around one Python function (sglang_profiler::<function>_<line>): "
-	  "owns no compute; the ops inside it are evaluated" },
+	/* SGLang's kernel_shape_profiler (TraceLens' kernel_shape_tool, enabled
+	 * with TRACELENS_SHAPE_DISCOVERY=1) wraps each kernel launcher function
+	 * as a torch.library custom op named
+	 * sglang_profiler::<module>_<function>_<counter>, so that its tensor
+	 * operands are recorded: these rows are ops, not profiler ranges. A
+	 * launcher that calls other ops costs exactly those ops (decomposed);
+	 * one that launches its kernel itself needs a rule of its own (the paged
+	 * attention launcher's is in attention.c). There is deliberately no rule
+	 * for the whole namespace: an unlisted launcher is an unknown op, never
+	 * a range that owns no compute. A rule "ns::stem_*" matches every
+	 * counter (eval.c). The calls are as the SGLang Qwen3-8B capture trace
+	 * records them (TraceLens tests/traces/inference/sglang_decode/
+	 * capture_traces): each launcher's op children are listed, and none of
+	 * these five launches a kernel outside them. */
+	{ "sglang_profiler::rmsnorm_rmsnorm2d_fwd_*", D,
+	  "SGLang-wrapped aiter rmsnorm2d_fwd launcher (aiter/ops/rmsnorm.py): allocates its "
+	  "output and calls aiter::rmsnorm, a child row that carries the cost" },
+	{ "sglang_profiler::rmsnorm_rmsnorm2d_fwd_with_add_*", D,
+	  "SGLang-wrapped aiter rmsnorm2d_fwd_with_add launcher (aiter/ops/rmsnorm.py): calls "
+	  "aiter::add_rmsnorm, a child row that carries the cost" },
+	{ "sglang_profiler::utils__reshape_for_qk_norm_*", D,
+	  "SGLang-wrapped _reshape_for_qk_norm (sglang/srt/models/utils.py): reshape, whose "
+	  "aten::clone/copy_ children carry the cost" },
+	{ "sglang_profiler::utils_apply_qk_norm_*", D,
+	  "SGLang-wrapped apply_qk_norm (sglang/srt/models/utils.py): the reshapes and RMSNorms "
+	  "of q and k, child rows that carry the cost" },
+	{ "sglang_profiler::memory_pool__set_kv_buffer_impl_*", D,
+	  "SGLang-wrapped KV-cache store (sglang/srt/mem_cache/memory_pool.py, "
+	  "_set_kv_buffer_impl): views and sglang::store_cache, a child row that carries the cost" },
 	/* TorchScript graph executor */
 	{ "kineto::<forward_op>", S,
 	  "TorchScript differentiable-graph forward range: a boundary; the aten ops it "

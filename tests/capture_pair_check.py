@@ -16,14 +16,19 @@ from docs/cost-contract.md ("Capture pairing", "Not an op") alone:
   start time; exactly one captured graph with the same sequence pairs it;
 - a replay launch that is not a graph launch goes, by correlation, to the
   runtime call and from its External id to the replay's cpu_op;
-- a row is not an op when its name starts with sglang_profiler:: (a
-  profiler range; the contract's list) and has no op above it (here: the
-  capture's ranges have none).
+- a row is not an op when it is a compiled-region or graph wrapper
+  (WRAPPERS below; the contract's list). sglang_profiler::<launcher>_<n>
+  rows are ops: SGLang's kernel_shape_profiler registers each wrapped
+  kernel launcher as a torch.library custom op (docs/rules.md);
+- an op's cost is unknown when it is SGLang's wrapped paged-attention
+  launcher (its context lengths are kv_indptr contents, which no trace
+  records); every other op that launches here has a rule.
 
 Prints one JSON object: kernel_ns (all kernels), paired_kernels,
 paired_kernel_ns, attributed_ns (kernels placed on any row, pairing or
 correlation), on_wrapper_ns (of them, on a row that is not an op), on_op_ns
-(the rest: on an op),
+(the rest: on an op), on_unknown_op_ns (of those, on an op whose cost
+is unknown),
 unattributed_ns, graph_launches, matched.
 
 Usage: capture_pair_check.py REPLAY CAPTURE...
@@ -32,6 +37,9 @@ import gzip
 import json
 import sys
 
+
+WRAPPERS = ("Torch-Compiled Region", "## Call CompiledFxGraph", "CompiledFunction")
+UNKNOWN = ("sglang_profiler::attention_paged_attention_ragged_",)
 
 def load(path):
     opener = gzip.open if path.endswith(".gz") else open
@@ -136,10 +144,12 @@ def main():
         "paired_kernel_ns": paired_ns,
         "attributed_ns": sum(dur_ns(e) for e in kernels if id(e) in owner),
         "on_wrapper_ns": sum(dur_ns(e) for e in kernels
-                             if owner.get(id(e), "").startswith("sglang_profiler::")),
+                             if owner.get(id(e), "").startswith(WRAPPERS)),
         "unattributed_ns": sum(dur_ns(e) for e in kernels if id(e) not in owner),
         "on_op_ns": sum(dur_ns(e) for e in kernels if id(e) in owner and
-                        not owner[id(e)].startswith("sglang_profiler::")),
+                        not owner[id(e)].startswith(WRAPPERS)),
+        "on_unknown_op_ns": sum(dur_ns(e) for e in kernels
+                                if owner.get(id(e), "").startswith(UNKNOWN)),
         "graph_launches": len(by_graph),
         "matched": matched,
     }

@@ -48,7 +48,7 @@ WRAPPER_EXACT = {
     "aten::_record_function_enter", "aten::_record_function_exit",
 }
 WRAPPER_PREFIXES = ("autograd::engine::evaluate_function", "torch::autograd::CppNode<",
-                    "Torch-Compiled Region", "## Call CompiledFxGraph", "sglang_profiler::")
+                    "Torch-Compiled Region", "## Call CompiledFxGraph")
 NODE_RE = re.compile(r"Backward\d*$")
 
 

@@ -6,6 +6,12 @@
 #  two mylib::fused_gelu on [2,64]: examples/fused_gelu.tlrules gives
 #   5 * 128 = 640 other FLOPs each, 1,280 together.
 #  with the rule file: 21,768 + 1,280 = 23,048 FLOPs; other 264 + 1,280 = 1,544.
+# Rule families (docs/rules.md, "SGLang's wrapped launchers"): a rule named
+#  mylib::scale_* costs numel(in0) other FLOPs for every mylib::scale_<digits>
+#  (scale_7 [4,8]: 32; scale_1234 [2,3]: 6; scale_3.out [5]: 5; 43 in all,
+#  3 known) and for nothing else: scale_with_add_8 (its stem is
+#  scale_with_add), scale_ (no counter) and scale_12a (not all digits) stay
+#  unknown; `rule other::*` (zero cost) takes other::anything_9, so 4 known.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -60,6 +66,42 @@ check "duplicate" "rule_duplicate"
 check "duplicate position" "duplicate_builtin.tlrules:8:6"
 run 1 --rules "$BAD/does-not-exist.tlrules" flops "$LOG"
 check "io" "rules_io_error"
+
+# rule families: "ns::stem_*" and "ns::*"
+cat > "$out.rules" <<'EOF2'
+rule mylib::scale_* evidence=formula_exact
+  macs  = 0
+  other = numel(in0)
+  read  = bytes(in0)
+  write = bytes(in0)
+end
+rule other::* evidence=formula_exact
+  macs  = 0
+  read  = 0
+  write = 0
+end
+EOF2
+cat > "$out.log" <<'EOF2'
+{"format":"tlcost-oplog","version":1}
+{"id":0,"op":"mylib::scale_7","args":[{"shape":[4,8],"dtype":"float32"}],"outputs":[]}
+{"id":1,"op":"mylib::scale_1234","args":[{"shape":[2,3],"dtype":"float32"}],"outputs":[]}
+{"id":2,"op":"mylib::scale_with_add_8","args":[{"shape":[2,3],"dtype":"float32"}],"outputs":[]}
+{"id":3,"op":"mylib::scale_","args":[{"shape":[2,3],"dtype":"float32"}],"outputs":[]}
+{"id":4,"op":"mylib::scale_12a","args":[{"shape":[2,3],"dtype":"float32"}],"outputs":[]}
+{"id":5,"op":"mylib::scale_3","overload":"out","args":[{"shape":[5],"dtype":"float32"}],"outputs":[]}
+{"id":6,"op":"other::anything_9","args":[],"outputs":[]}
+EOF2
+run 0 --rules "$out.rules" flops "$out.log"
+check "family total" "other FLOPs >= 43"
+check "family coverage" "7 op rows = 4 known"
+check "family misses" "3 unknown-cost calls of 3 op types (mylib::scale_ x1, mylib::scale_12a x1, mylib::scale_with_add_8 x1)"
+printf 'rule mylib::sc*\nend\n' > "$out.rules"
+run 1 --rules "$out.rules" flops "$out.log"
+check "family needs _*" "unexpected character in rule name"
+printf 'rule mylib::scale_*.out\nend\n' > "$out.rules"
+run 1 --rules "$out.rules" flops "$out.log"
+check "family has no overload" "rules_parse_error"
+rm -f "$out.log"
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "rulefile_cli: all checks passed"

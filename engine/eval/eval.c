@@ -364,16 +364,29 @@ static uint64_t type_hash(const char *name, size_t nlen, const char *ovl, size_t
 	return tlc_hash__bytes(name, nlen) * 31 + tlc_hash__bytes(ovl, olen);
 }
 
-/* The rule of a whole namespace, "ns::*", for a name without a rule of its
- * own: how a family of ranges whose names carry an id (SGLang's
- * sglang_profiler::<function>_<line>) gets one structural rule. */
+/* The rule of a name family, for a name without a rule of its own. A name
+ * that ends in a counter, "ns::stem_<digits>", first takes the rule
+ * "ns::stem_*" (SGLang's kernel_shape_profiler registers each wrapped
+ * launcher as the custom op sglang_profiler::<module>_<function>_<counter>,
+ * the counter set per process, so one rule covers every counter); then any
+ * name takes the rule of its whole namespace, "ns::*". */
 static const tlc_rule *namespace_rule(const tlc_eval *ev, const char *name)
 {
 	const char *sep = strstr(name, "::");
-	char buf[128];
-	size_t n = sep ? (size_t)(sep - name) : 0;
-	if (!sep || n == 0 || n + 4 > sizeof buf)
+	char buf[256];
+	size_t len = strlen(name), n = sep ? (size_t)(sep - name) : 0;
+	if (!sep || n == 0 || len + 2 > sizeof buf)
 		return NULL;
+	size_t d = len;
+	while (d > n + 2 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d < len && d > n + 3 && name[d - 1] == '_') {
+		memcpy(buf, name, d);
+		memcpy(buf + d, "*", 2);
+		const tlc_rule *r = tlc_engine__find_rule(ev->eng, buf, NULL);
+		if (r)
+			return r;
+	}
 	memcpy(buf, name, n);
 	memcpy(buf + n, "::*", 4);
 	return tlc_engine__find_rule(ev->eng, buf, NULL);
@@ -640,6 +653,17 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               "returning tlcost.Cost, before tlcost.capture or tlcost.read "
 		               "(docs/python.md)",
 		               full, name, name, name);
+	if (strcmp(reason, "no_rule") == 0 && !pack) {
+		/* a name that ends in a counter: one rule covers every counter */
+		size_t len = strlen(name), d = len;
+		while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+			d--;
+		if (d < len && d > 1 && name[d - 1] == '_' && strstr(name, "::"))
+			tlc_sb__printf(&ev->sb,
+			               "; the name ends in a counter (as SGLang's wrapped launchers' "
+			               "do): a rule named %.*s* covers every counter (docs/rules.md)",
+			               (int)d, name);
+	}
 	else
 		tlc_sb__printf(&ev->sb,
 		               "the rule for %s could not evaluate this record (%s): record the "

@@ -570,6 +570,17 @@ static int valid_rule_name(const char *s, size_t n)
 	return dots == 0 || (dots == 1 && end[-1] != '.');
 }
 
+/* the namespace of a "ns::*" family: a letter, then letters, digits, '_' */
+static int valid_rule_name_space(const char *s, size_t n)
+{
+	if (n == 0 || n > 250 || !is_alpha(s[0]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum(s[i]))
+			return 0;
+	return 1;
+}
+
 static int name_char(char c) { return is_alnum(c) || c == ':' || c == '.'; }
 
 static int parse_rule_name(parser *p, tlc_rf_rule *r)
@@ -581,10 +592,21 @@ static int parse_rule_name(parser *p, tlc_rf_rule *r)
 	if (i == start)
 		return syntax(p, start, "write `rule namespace::op` (or namespace::op.overload)",
 		              "rule needs an operator name");
+	/* a family: "ns::stem_*" (every ns::stem_<digits>) or "ns::*" (the
+	 * namespace's ops without a rule of their own), as eval.c looks them up */
+	int family = 0;
+	if (i < p->len && p->s[i] == '*' && i > start &&
+	    (p->s[i - 1] == '_' || (p->s[i - 1] == ':' && i - start >= 3 && p->s[i - 2] == ':'))) {
+		family = p->s[i - 1] == '_' ? 1 : 2;
+		i++;
+	}
 	if (i < p->len && p->s[i] != ' ' && p->s[i] != '\t' && p->s[i] != '#')
-		return syntax(p, i, "operator names use letters, digits, '_', '::' and one '.'",
+		return syntax(p, i, "operator names use letters, digits, '_', '::' and one '.'; "
+		              "a family of names ends in '_*' or '::*'",
 		              "unexpected character in rule name");
-	if (!valid_rule_name(p->s + start, i - start))
+	if (family == 2 ? !valid_rule_name_space(p->s + start, i - start - 3)
+	                : !valid_rule_name(p->s + start, i - start - (size_t)family) ||
+	                      (family && memchr(p->s + start, '.', i - start)))
 		return syntax(p, start, "name the operator namespace::op or namespace::op.overload, "
 		              "e.g. mylib::fused_gelu",
 		              "'%.*s' is not an operator name", (int)(i - start), p->s + start);
