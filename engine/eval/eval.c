@@ -653,6 +653,16 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               "returning tlcost.Cost, before tlcost.capture or tlcost.read "
 		               "(docs/python.md)",
 		               full, name, name, name);
+	else
+		tlc_sb__printf(&ev->sb,
+		               "the rule for %s could not evaluate this record (%s): record the "
+		               "op's arguments in schema order with shapes and dtypes (capture an op "
+		               "log with `python3 -m tlcost capture --model MODEL --out FILE`, "
+		               "docs/capture.md; or torch.profiler record_shapes=True; a "
+		               "trace holds scalar and list arguments only in 'Concrete Inputs', "
+		               "written by torch >= 2.0), or "
+		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
+		               full, reason);
 	if (strcmp(reason, "no_rule") == 0 && !pack) {
 		/* a name that ends in a counter: one rule covers every counter */
 		size_t len = strlen(name), d = len;
@@ -664,16 +674,6 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 			               "do): a rule named %.*s* covers every counter (docs/rules.md)",
 			               (int)d, name);
 	}
-	else
-		tlc_sb__printf(&ev->sb,
-		               "the rule for %s could not evaluate this record (%s): record the "
-		               "op's arguments in schema order with shapes and dtypes (capture an op "
-		               "log with `python3 -m tlcost capture --model MODEL --out FILE`, "
-		               "docs/capture.md; or torch.profiler record_shapes=True; a "
-		               "trace holds scalar and list arguments only in 'Concrete Inputs', "
-		               "written by torch >= 2.0), or "
-		               "override the rule with TLC_RULE_OVERRIDE in a plugin",
-		               full, reason);
 	const char *s = tlc_sb__str(&ev->sb);
 	return s ? intern(ev, s) : NULL;
 }
