@@ -17,6 +17,14 @@
 #     bracketing, byte for byte; a join partial does not mix with a flops
 #     partial (merge_incompatible), another join schema version is refused
 #     (merge_schema_mismatch), the same rank twice too (merge_duplicate_rank).
+#  6. partly known ledger groups survive a merge: the partial of
+#     tests/fixtures/partly_known/moe_gelu.trace.json (gelu: 2 partly known
+#     calls, missing other_flops, 512 counted bytes; _grouped_mm: 1 call,
+#     missing macs, 10,256 bytes: tests/partly_known_cli.sh derives them)
+#     merged with a copy whose gelu group says missing "other_flops,bytes_read":
+#     gelu 4 calls, missing "other_flops,bytes_read" (the union, first
+#     partial's order), 1,024 bytes; _grouped_mm 2 calls, "macs", 20,512; the
+#     cause is the first partial's. Before, merge dropped all five fields.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -28,6 +36,32 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 cd "$tmp" || exit 1
+"$T" flops --format json "$top_srcdir/tests/fixtures/partly_known/moe_gelu.trace.json" >pk1.json ||
+	fail "flops partly known"
+python3 - <<'PY' || fail "partly known merge"
+import json, subprocess, sys
+d = json.load(open("pk1.json"))
+for g in d["ledger"]:
+    if g["name"] == "aten::gelu":
+        g["missing"] = "other_flops,bytes_read"
+json.dump(d, open("pk2.json", "w"))
+PY
+"$T" merge --format json pk1.json pk2.json >pkm.json 2>pkm.err || { fail "merge partly known"; cat pkm.err; }
+python3 - <<'PY' || fail "partly known fields after merge"
+import json, sys
+a = {g["name"]: g for g in json.load(open("pk1.json"))["ledger"]}
+m = {g["name"]: g for g in json.load(open("pkm.json"))["ledger"]}
+want = {"aten::gelu": (4, "other_flops,bytes_read", 0, 1024),
+        "aten::_grouped_mm": (2, "macs", 0, 20512)}
+bad = 0
+for name, (n, miss, cf, cb) in want.items():
+    g = m.get(name, {})
+    got = (g.get("partly_known"), g.get("missing"), g.get("counted_flops"), g.get("counted_bytes"))
+    if got != (n, miss, cf, cb) or g.get("cause") != a[name]["cause"]:
+        print("FAIL: merged %s: %r, cause %r" % (name, got, g.get("cause")))
+        bad = 1
+sys.exit(bad)
+PY
 python3 "$H" oplog-parts "$top_srcdir/tests/fixtures/models/resnet18.train.oplog.jsonl.gz" . 3 ||
 	fail "oplog-parts"
 for x in whole part1 part2 part3; do

@@ -40,9 +40,14 @@ void tlc_fsum__free(tlc_fsum *s)
 			free(s->comm[p][k].bus_bytes);
 		}
 	}
-	for (size_t i = 0; i < s->ngroups; i++)
+	for (size_t i = 0; i < s->ngroups; i++) {
 		if (s->groups[i].own_nested)
 			free((char *)s->groups[i].e.nested_flops);
+		if (s->groups[i].own_counted) {
+			free((char *)s->groups[i].e.counted_flops);
+			free((char *)s->groups[i].e.counted_bytes);
+		}
+	}
 	for (size_t i = 0; i < s->ntypes; i++)
 		free(s->types[i].flops);
 	free(s->groups);

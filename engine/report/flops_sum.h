@@ -39,6 +39,7 @@ typedef struct tlc_fsum_group {
 	int has_sources;
 	uint32_t id_src[3], shape_src[3];
 	int own_nested;
+	int own_counted; /* a merge's: counted_flops and counted_bytes owned */
 } tlc_fsum_group;
 
 typedef struct tlc_fsum_type {

@@ -66,6 +66,12 @@ typedef struct shape {
 
 typedef struct lgroup {
 	char *name, *overload, *reason, *detail, *remedy;
+	/* partly known calls (tlcost.flops/1 ledger "partly_known" ...): their
+	 * count, the union of the missing terms, the first source's cause and
+	 * the sums of their determined terms */
+	uint64_t partly;
+	char *missing, *cause;
+	mpz_t counted_flops, counted_bytes;
 	uint32_t first_src;
 	uint64_t count;
 	example ex[NEX];
@@ -194,9 +200,12 @@ void tlc_merge_free(tlc_merge *m)
 	for (size_t i = 0; i < m->ngroups; i++) {
 		lgroup *g = &m->groups[i];
 		free(g->name), free(g->overload), free(g->reason), free(g->detail), free(g->remedy);
+		free(g->missing), free(g->cause);
 		for (size_t k = 0; k < g->nsh; k++)
 			free(g->sh[k].text);
 		mpz_clear(g->nested);
+		mpz_clear(g->counted_flops);
+		mpz_clear(g->counted_bytes);
 	}
 	for (size_t i = 0; i < m->ntypes; i++) {
 		free(m->types[i].name);
@@ -296,6 +305,13 @@ static int check_ledger_entry(const doc_ctx *d, const tlc_jnode *e)
 	    !is_str_or_null(tlc_jtree__get(e, "remedy")))
 		return invalid(d, "a ledger entry lacks name, overload, count, example_ids, "
 		                  "example_shapes or nested_flops");
+	const tlc_jnode *pk = tlc_jtree__get(e, "partly_known");
+	if (pk && (!is_uint(pk) || !is_str(tlc_jtree__get(e, "missing")) ||
+	           !is_str(tlc_jtree__get(e, "cause")) ||
+	           !is_uint(tlc_jtree__get(e, "counted_flops")) ||
+	           !is_uint(tlc_jtree__get(e, "counted_bytes"))))
+		return invalid(d, "a ledger entry with partly_known lacks missing, cause, "
+		                  "counted_flops or counted_bytes");
 	for (const tlc_jnode *x = ids->first; x; x = x->next)
 		if (x->kind != TLC_J_NUMBER)
 			return invalid(d, "an example id is not a number");
@@ -602,14 +618,64 @@ static lgroup *find_group(tlc_merge *m, const char *name, const char *ovl)
 	g->name = strdup(name);
 	g->overload = strdup(ovl);
 	mpz_init(g->nested);
+	mpz_init(g->counted_flops);
+	mpz_init(g->counted_bytes);
 	g->first_src = UINT32_MAX;
 	if (!g->name || !g->overload) {
 		free(g->name), free(g->overload);
 		mpz_clear(g->nested);
+		mpz_clear(g->counted_flops);
+		mpz_clear(g->counted_bytes);
 		return NULL;
 	}
 	m->ngroups++;
 	return g;
+}
+
+/* missing: the union of two comma lists of terms, a's order first */
+static char *union_terms(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *u = malloc(na + nb + 2);
+	if (!u)
+		return NULL;
+	memcpy(u, a, na + 1);
+	for (const char *t = b; *t;) {
+		size_t n = strcspn(t, ",");
+		int have = 0;
+		for (const char *x = u; *x && !have;) {
+			size_t m = strcspn(x, ",");
+			have = m == n && memcmp(x, t, n) == 0;
+			x += m + (x[m] == ',');
+		}
+		if (!have && n > 0) {
+			size_t l = strlen(u);
+			if (l)
+				u[l++] = ',';
+			memcpy(u + l, t, n);
+			u[l + n] = 0;
+		}
+		t += n + (t[n] == ',');
+	}
+	return u;
+}
+
+/* A partly known entry (validated): counts and counted terms add up, the
+ * missing terms unite, the first cause stays. */
+static int fold_partly(lgroup *g, const tlc_jnode *e)
+{
+	const char *miss = jstr(e, "missing"), *cause = jstr(e, "cause");
+	char *m = g->missing ? union_terms(g->missing, miss) : dup(miss);
+	if (!m)
+		return -1;
+	free(g->missing);
+	g->missing = m;
+	if (!g->cause && !(g->cause = dup(cause)))
+		return -1;
+	g->partly += strtoull(tlc_jtree__get(e, "partly_known")->text, NULL, 10);
+	add_text(g->counted_flops, tlc_jtree__get(e, "counted_flops")->text);
+	add_text(g->counted_bytes, tlc_jtree__get(e, "counted_bytes")->text);
+	return 0;
 }
 
 /* src_of maps a document's source index to the merge's. */
@@ -620,6 +686,8 @@ static int fold_entry(tlc_merge *m, const tlc_jnode *e, const uint32_t *src_of)
 		return tlc_error__oom();
 	g->count += strtoull(tlc_jtree__get(e, "count")->text, NULL, 10);
 	add_text(g->nested, tlc_jtree__get(e, "nested_flops")->text);
+	if (tlc_jtree__get(e, "partly_known") && fold_partly(g, e) < 0)
+		return tlc_error__oom();
 	const tlc_jnode *srcs = tlc_jtree__get(e, "example_sources");
 	const tlc_jnode *s = srcs ? srcs->first : NULL;
 	/* positions: the list index (monotone within each source, which is all
@@ -1225,6 +1293,18 @@ static int fill_ledger(tlc_fsum *s, const tlc_merge *m, const order *o)
 		if (!(e->nested_flops = tlc_fsum__mpz_str(x->nested))) {
 			free(v);
 			return TLC_ENOMEM;
+		}
+		if (x->partly) {
+			e->partly_known = x->partly;
+			e->missing = x->missing;
+			e->cause = x->cause;
+			y->own_counted = 1;
+			e->counted_flops = tlc_fsum__mpz_str(x->counted_flops);
+			e->counted_bytes = tlc_fsum__mpz_str(x->counted_bytes);
+			if (!e->counted_flops || !e->counted_bytes) {
+				free(v);
+				return TLC_ENOMEM;
+			}
 		}
 	}
 	free(v);
