@@ -182,7 +182,7 @@ TESTS += tests/test_hindex
 tests_test_hindex_SOURCES = tests/test_hindex.c
 tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)
-# Held op-log records (issue 11 item 10): packed small (engine/eval/held.c),
+# Held op-log records (issue 11 item 10): packed small (engine/store/held.c),
 # bounded in bytes (held_bytes_exceeded), released when their parent comes.
 check_PROGRAMS += tests/test_held
 TESTS += tests/test_held tests/held_cli.sh
