@@ -4,9 +4,6 @@
 #include "error.h"
 #include "record.h"
 
-#define CORRUPT_REMEDY "this is a bug in tlcost (a record it wrote did not read back): " \
-	"report it with the input that produced it"
-
 void tlc_rec__w_init(tlc_rec_w *w, const tlc_allocator *a, unsigned opts)
 {
 	w->p = w->stack;
@@ -167,7 +164,9 @@ static void corrupt(tlc_rec_r *r, const char *what)
 {
 	if (r->rc)
 		return;
-	r->rc = tlc_error__set(TLC_EINPUT, "store_record_corrupt", CORRUPT_REMEDY,
+	r->rc = tlc_error__set(TLC_EINPUT, "store_record_corrupt",
+	                       "a bug in tlcost (a record it wrote did not read back): report it "
+	                       "with the input that produced it",
 	                       "an op record of %zu bytes is not one the encoder writes: %s at "
 	                       "byte %zu", (size_t)(r->end - r->start), what,
 	                       (size_t)(r->p - r->start));
@@ -183,7 +182,7 @@ static void *get_mem(tlc_rec_r *r, size_t n)
 	return m;
 }
 
-uint64_t tlc_rec__get_u(tlc_rec_r *r)
+uint64_t tlc_rec__get_u_slow(tlc_rec_r *r)
 {
 	if (r->rc)
 		return 0;
@@ -199,12 +198,6 @@ uint64_t tlc_rec__get_u(tlc_rec_r *r)
 	}
 	corrupt(r, p < r->end ? "an integer longer than 10 bytes" : "the bytes end inside an integer");
 	return 0;
-}
-
-int64_t tlc_rec__get_i(tlc_rec_r *r)
-{
-	uint64_t u = tlc_rec__get_u(r);
-	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
 static int get_raw(tlc_rec_r *r, void *dst, size_t n, const char *what)
@@ -264,7 +257,10 @@ static void get_tensor(tlc_rec_r *r, tlc_tensor *t)
 {
 	t->dtype = (tlc_dtype)tlc_rec__get_i(r);
 	unsigned char fl = 0;
-	get_raw(r, &fl, 1, "the bytes end inside a tensor");
+	if (!r->rc && r->p < r->end)
+		fl = *r->p++;
+	else
+		corrupt(r, "the bytes end inside a tensor");
 	uint64_t nd = tlc_rec__get_u(r);
 	if (r->rc)
 		return;

@@ -166,8 +166,20 @@ typedef struct tlc_rec_r {
 } tlc_rec_r;
 
 void tlc_rec__r_init(tlc_rec_r *r, const unsigned char *p, size_t len, tlc_arena *ar);
-uint64_t tlc_rec__get_u(tlc_rec_r *r);
-int64_t tlc_rec__get_i(tlc_rec_r *r);
+uint64_t tlc_rec__get_u_slow(tlc_rec_r *r);
+/** An unsigned integer (the one-byte case inline: most of them). */
+static inline uint64_t tlc_rec__get_u(tlc_rec_r *r)
+{
+	if (!r->rc && r->p < r->end && *r->p < 0x80)
+		return *r->p++;
+	return tlc_rec__get_u_slow(r);
+}
+/** A signed (zigzagged) integer. */
+static inline int64_t tlc_rec__get_i(tlc_rec_r *r)
+{
+	uint64_t u = tlc_rec__get_u(r);
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
 const char *tlc_rec__get_str(tlc_rec_r *r);
 void tlc_rec__get_value(tlc_rec_r *r, tlc_value *v);
 /** A list of values (NULL when its array was). */
