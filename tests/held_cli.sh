@@ -9,7 +9,7 @@
 #   - ten held records with a 10,001-byte module string each: the strings
 #     alone of the first ten exceed 100,000 bytes, those of the first nine
 #     (90,009) leave 9,991 bytes for everything else, which a small record
-#     fits (the packed layout, engine/eval/held.c, adds tens of bytes per
+#     fits (the packed layout, engine/store/held.c, adds tens of bytes per
 #     record, and one parent's table slot block is about 2 KiB): the limit
 #     100000 fails exactly at the tenth (line 11);
 #   - held bytes are released when the parent arrives: five rounds of ten

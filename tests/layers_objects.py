@@ -25,6 +25,7 @@ from layers import ALLOWED  # noqa: E402  (the one layer table)
 LIBS = {
     "libtl_base": ["engine/base"],
     "libtl_output": ["engine/output"],
+    "libtl_store": ["engine/store"],
     "libtl_registry": ["engine/registry"],
     "libtl_rules": ["rules"],
     "libtl_eval": ["engine/eval"],

@@ -182,7 +182,7 @@ TESTS += tests/test_hindex
 tests_test_hindex_SOURCES = tests/test_hindex.c
 tests_test_hindex_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_hindex_LDADD = libtlcore.la $(CMOCKA_LIBS)
-# Held op-log records (issue 11 item 10): packed small (engine/eval/held.c),
+# Held op-log records (issue 11 item 10): packed small (engine/store/held.c),
 # bounded in bytes (held_bytes_exceeded), released when their parent comes.
 check_PROGRAMS += tests/test_held
 TESTS += tests/test_held tests/held_cli.sh
@@ -362,3 +362,10 @@ EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl
 # ---- wire: attributed kernel utilization in the annotated trace (issue 28 item 3) ----
 TESTS += tests/annotate_util.sh
 EXTRA_DIST += tests/annotate_util.sh tests/fixtures/annotate/util.json
+# The store's one op record encoding (issue 24 item 1, engine/store/record.c):
+# bytes counted by hand, round trips, every cut and flipped byte typed.
+check_PROGRAMS += tests/test_store
+TESTS += tests/test_store
+tests_test_store_SOURCES = tests/test_store.c
+tests_test_store_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_store_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -1,8 +1,8 @@
-/* Held op records (engine/eval/held.c): a record packed while it waits for
+/* Held op records (engine/store/held.c, on engine/store/record.c): a record packed while it waits for
  * a later parent unpacks to exactly what was pushed (every field, every
  * value kind, NULL and "" strings kept apart, array pointers kept or NULL),
  * and takes the bytes its layout says. The expected sizes are counted by
- * hand from the layout in held.c's header comment (one byte per small
+ * hand from the layout in record.h's header comment (one byte per small
  * variable-length integer, strings as length + 1 then the bytes), not read
  * back from the code. */
 #include <setjmp.h>
@@ -98,7 +98,8 @@ static void same_op(const tlc_op *a, const tlc_op *b)
 static tlc_op *round_trip(const tlc_op *op, uint64_t line, tlc_arena *ar, uint32_t *size)
 {
 	static tlc_op back;
-	tlc_held *h = tlc_held__pack(tlc_alloc__default(), op, line);
+	tlc_held *h;
+	assert_int_equal(tlc_held__pack(&h, tlc_alloc__default(), op, line), 0);
 	assert_non_null(h);
 	*size = h->size;
 	uint64_t l;

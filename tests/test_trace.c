@@ -250,7 +250,8 @@ static void build_args_values(void **state)
 	assert_true(w[4].u.real == 0.5);
 	assert_int_equal(w[5].kind, TLC_VALUE_NONE);
 	/* a cut encoding is refused, not read past its end */
-	assert_int_equal(tlc_trace__decode_args(&w, &nw, &ar, enc, elen - 1), -1);
+	assert_int_equal(tlc_trace__decode_args(&w, &nw, &ar, enc, elen - 1), TLC_EINPUT);
+	assert_string_equal(tlc_error_last()->code, "store_record_corrupt");
 	tlc_arena__free(&ar);
 	/* a negative dimension is refused with a reason */
 	num3->text = "-3";

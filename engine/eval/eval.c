@@ -1161,7 +1161,7 @@ static __attribute__((noinline)) int resolve_held(tlc_eval *ev, int64_t root_id)
 			next = h->next;
 			tlc_op op;
 			if (rc == 0)
-				rc = tlc_held__unpack(&op, h, &ev->held_arena) < 0 ? oom() : 0;
+				rc = tlc_held__unpack(&op, h, &ev->held_arena);
 			if (rc == 0)
 				rc = resolve(ev, &op, covered, NULL);
 			tlc_arena__reset(&ev->held_arena);
@@ -1203,9 +1203,10 @@ static inline int resolve_tree(tlc_eval *ev, const tlc_op *root, int parent_cove
 /* Keeps op, packed, until its parent arrives (resolve_tree). */
 static int hold(tlc_eval *ev, const tlc_op *op)
 {
-	tlc_held *h = tlc_held__pack(ev->a, op, ev->src_line);
-	if (!h)
-		return oom();
+	tlc_held *h;
+	int rc = tlc_held__pack(&h, ev->a, op, ev->src_line);
+	if (rc < 0)
+		return rc;
 	pending_list *pl = tlc_idmap__put(&ev->pending, op->parent, NULL);
 	if (!pl) {
 		tlc_alloc__free(ev->a, h);

@@ -122,10 +122,12 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
                           const tlc_tnode *strides, const tlc_tnode *concrete,
                           const char **why);
 
-/** Compact byte encoding of argument values (a few bytes per dimension
- *  instead of a tlc_value per argument): what the reader keeps per op.
- *  encode returns 0 or TLC_ENOMEM; *out lives in t->arena. decode builds
- *  the values in ar; it returns 0, or -1 for bytes it did not write. */
+/** The args list of the store's op record encoding (engine/store/record.h:
+ *  a few bytes per dimension instead of a tlc_value per argument): what the
+ *  reader keeps per op, equal lists once. encode returns 0, TLC_ENOMEM or
+ *  TLC_EINPUT (store_record_too_deep); *out lives in t->arena. decode
+ *  builds the values in ar; it returns 0, TLC_ENOMEM, or TLC_EINPUT
+ *  (store_record_corrupt) for bytes the encoder did not write, error set. */
 int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
                            const tlc_value *v, size_t n);
 int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,

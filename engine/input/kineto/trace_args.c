@@ -1,14 +1,15 @@
 /* An op's argument values from a Kineto event's Input Dims / Input type /
  * Input Strides / Concrete Inputs (every trace generation since 2021), and
- * their compact encoding, so the trace reader keeps a few bytes per
- * dimension rather than a tlc_value (56 bytes) per argument while it waits
- * for the whole trace. Encoding: varint count, then per value a kind byte
- * and its payload (varints, zigzag for signed numbers; interned dtype names
- * as a pointer). */
+ * what the reader keeps of them per op while it waits for the whole trace:
+ * the args list of the store's op record encoding (engine/store/record.h:
+ * a few bytes per dimension rather than a tlc_value, 56 bytes, per
+ * argument; dtype names interned, so kept as pointers), equal lists kept
+ * once. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "names.h"
+#include "record.h"
 #include "trace.h"
 
 /* ---------------------------------------------------------------- */
@@ -51,31 +52,23 @@ static const tlc_tnode *next_child(const tlc_tnode *c)
 	return c ? c->next : NULL;
 }
 
-/* Fills an int64 vector from an array of integer numbers; -1 if not one. */
+static int ints_of(int64_t *v, size_t *n, const tlc_tnode *arr, int nonneg);
+
+/* Fills an int64 vector (in t->varena; NULL when empty) from an array of
+ * integer numbers; -1 if not one. */
 static int int_vector(int64_t **out, size_t *n, tlc_trace_ops *t, const tlc_tnode *arr,
                       int nonneg)
 {
-	*n = arr->n;
+	int64_t v[TLC_TRACE_MAX_DIMS];
 	*out = NULL;
-	if (arr->n > TLC_TRACE_MAX_DIMS)
+	if (ints_of(v, n, arr, nonneg) < 0)
 		return -1;
-	if (arr->n == 0)
+	if (*n == 0)
 		return 0;
-	int64_t *v = tlc_arena__alloc(t->varena, arr->n * sizeof *v);
-	if (!v)
+	*out = tlc_arena__alloc(t->varena, *n * sizeof *v);
+	if (!*out)
 		return TLC_ENOMEM;
-	size_t k = 0;
-	for (const tlc_tnode *c = arr->first; c; c = c->next, k++) {
-		if (c->kind != TLC_TNODE_NUMBER)
-			return -1;
-		if (c->ival_ok)
-			v[k] = c->ival;
-		else if (!c->text || tlc_trace__parse_i64(&v[k], c->text, c->len) < 0)
-			return -1;
-		if (nonneg && v[k] < 0)
-			return -1;
-	}
-	*out = v;
+	memcpy(*out, v, *n * sizeof *v);
 	return 0;
 }
 
@@ -329,6 +322,27 @@ static int build_one(tlc_value *v, tlc_trace_ops *t, const tlc_tnode *dims,
 	return arg_result(rc, why);
 }
 
+/* How many arguments an op has (the longer of Input Dims and Input type;
+ * more than TLC_TRACE_MAX_ARGS is TLC_EINPUT with *why) and how its record
+ * spells values it did not record: what build_args and build_encoded both
+ * start from. */
+static int args_head(size_t *n, arg_style *st, const tlc_tnode *dims, const tlc_tnode *types,
+                     const tlc_tnode *concrete, const char **why)
+{
+	*n = 0;
+	if (dims && dims->n > *n) *n = dims->n;
+	if (types && types->n > *n) *n = types->n;
+	if (*n > TLC_TRACE_MAX_ARGS) {
+		*why = "more than 4096 entries in 'Input Dims'";
+		return TLC_EINPUT;
+	}
+	st->concrete = concrete != NULL;
+	st->tagged = 0;
+	for (const tlc_tnode *ty = first_child(types); !st->tagged && ty; ty = ty->next)
+		st->tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
+	return 0;
+}
+
 /* Every schema argument is built, in order: a value the trace did not record
  * is TLC_VALUE_UNRECORDED, so the arguments after it keep their positions
  * (the shapes of cudnn_convolution_backward_input follow an unrecorded
@@ -340,25 +354,18 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 {
 	*out = NULL;
 	*nout = 0;
-	size_t n = 0;
-	if (dims && dims->n > n) n = dims->n;
-	if (types && types->n > n) n = types->n;
-	if (!dims && !types)
-		return 0; /* shapes not recorded: rules report missing_args */
-	if (n > TLC_TRACE_MAX_ARGS) {
-		*why = "more than 4096 entries in 'Input Dims'";
-		return TLC_EINPUT;
-	}
-	arg_style st = { concrete != NULL, 0 };
-	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
-		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
-	tlc_value *v = n ? tlc_arena__alloc(t->varena, n * sizeof *v) : NULL;
-	if (n && !v)
+	size_t n;
+	arg_style st;
+	int rc = args_head(&n, &st, dims, types, concrete, why);
+	if (rc || n == 0)
+		return rc; /* (no dims nor types: shapes not recorded, rules report missing_args) */
+	tlc_value *v = tlc_arena__alloc(t->varena, n * sizeof *v);
+	if (!v)
 		return TLC_ENOMEM;
 	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
 	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
 	for (size_t k = 0; k < n; k++) {
-		int rc = build_one(&v[k], t, cd, ct, cs, cc, st, why);
+		rc = build_one(&v[k], t, cd, ct, cs, cc, st, why);
 		if (rc == TLC_ENOMEM)
 			return rc;
 		if (rc < 0)
@@ -370,121 +377,15 @@ int tlc_trace__build_args(tlc_value **out, size_t *nout, tlc_trace_ops *t,
 	return 0;
 }
 /* ---------------------------------------------------------------- */
-/* compact encoding                                                  */
+/* what the reader keeps: the store's args encoding                 */
 /* ---------------------------------------------------------------- */
 
-#define MAX_NEST 8
-
-/* The bytes being encoded: on the stack while they fit (an op's args take
- * a few dozen bytes), on the heap beyond. Writes are unchecked after
- * enc_room says the bytes are there; a failed growth sets oom and every
- * later write is dropped (the encoding is then refused whole). */
-typedef struct enc {
-	unsigned char *p;
-	size_t n, cap;
-	int oom;
-	const tlc_allocator *a;
-	unsigned char stack[512];
-} enc;
-
-static int enc_grow(enc *e, size_t k)
+/* The writer of one op's args: interned dtype names kept as pointers, and
+ * every tensor's shape recorded (a profiler lists the shape of every
+ * tensor, [] for a 0-d one). */
+static void writer_init(tlc_rec_w *w, const tlc_trace_ops *t)
 {
-	if (e->oom)
-		return 0;
-	size_t cap = e->cap;
-	while (cap - e->n < k) {
-		if (cap > SIZE_MAX / 2) {
-			e->oom = 1;
-			return 0;
-		}
-		cap *= 2;
-	}
-	unsigned char *q = e->p == e->stack ? tlc_alloc__malloc(e->a, cap)
-	                                    : tlc_alloc__realloc(e->a, e->p, cap);
-	if (!q) {
-		e->oom = 1;
-		return 0;
-	}
-	if (e->p == e->stack)
-		memcpy(q, e->stack, e->n);
-	e->p = q;
-	e->cap = cap;
-	return 1;
-}
-
-static inline int enc_room(enc *e, size_t k)
-{
-	return e->cap - e->n >= k || enc_grow(e, k);
-}
-
-static inline void put_u(enc *e, uint64_t v)
-{
-	if (!enc_room(e, 10))
-		return;
-	unsigned char *b = e->p + e->n;
-	while (v >= 0x80) {
-		*b++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*b++ = (unsigned char)v;
-	e->n = (size_t)(b - e->p);
-}
-
-static inline void put_i(enc *e, int64_t v)
-{
-	put_u(e, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-static inline void put_byte(enc *e, unsigned char c)
-{
-	if (enc_room(e, 1))
-		e->p[e->n++] = c;
-}
-
-static void put_bytes(enc *e, const void *s, size_t n)
-{
-	if (enc_room(e, n)) {
-		memcpy(e->p + e->n, s, n);
-		e->n += n;
-	}
-}
-
-static void put_value(enc *e, const tlc_value *v, int depth);
-
-static void put_tensor(enc *e, const tlc_tensor *t)
-{
-	put_byte(e, (unsigned char)(char)t->dtype);
-	put_byte(e, (unsigned char)((t->stride ? 1 : 0) | (t->dtype_name ? 2 : 0)));
-	put_u(e, t->ndim);
-	for (size_t i = 0; i < t->ndim; i++)
-		put_u(e, (uint64_t)t->shape[i]);
-	for (size_t i = 0; t->stride && i < t->ndim; i++)
-		put_i(e, t->stride[i]);
-	if (t->dtype_name)
-		put_bytes(e, &t->dtype_name, sizeof t->dtype_name);
-}
-
-static void put_value(enc *e, const tlc_value *v, int depth)
-{
-	put_byte(e, (unsigned char)(char)v->kind);
-	switch (v->kind) {
-	case TLC_VALUE_BOOL: put_byte(e, (unsigned char)(v->u.boolean != 0)); break;
-	case TLC_VALUE_INT: put_i(e, v->u.integer); break;
-	case TLC_VALUE_FLOAT: put_bytes(e, &v->u.real, sizeof v->u.real); break;
-	case TLC_VALUE_STRING: {
-		size_t n = strlen(v->u.string);
-		put_u(e, n);
-		put_bytes(e, v->u.string, n);
-		break;
-	}
-	case TLC_VALUE_TENSOR: put_tensor(e, &v->u.tensor); break;
-	case TLC_VALUE_LIST:
-		put_u(e, depth < MAX_NEST ? v->u.list.n : 0);
-		for (size_t i = 0; depth < MAX_NEST && i < v->u.list.n; i++)
-			put_value(e, &v->u.list.items[i], depth + 1);
-		break;
-	default: break;
-	}
+	tlc_rec__w_init(w, t->a, TLC_REC_NAMES_INTERNED | TLC_REC_SHAPES_RECORDED);
 }
 
 /* FNV-1a over 8-byte words (then the tail bytes): only this index sees it,
@@ -534,165 +435,42 @@ static int keep_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
 	return 0;
 }
 
-int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
-                           const tlc_value *v, size_t n)
+/* The end of an encoding: rc (0, TLC_ENOMEM, TLC_EINPUT) or the writer's
+ * failure; on success the bytes are kept (keep_args). The writer is freed. */
+static int writer_keep(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                       tlc_rec_w *w, int rc)
 {
-	enc e;
-	e.p = e.stack;
-	e.n = 0;
-	e.cap = sizeof e.stack;
-	e.oom = 0;
-	e.a = t->a;
-	put_u(&e, n);
-	for (size_t i = 0; i < n; i++)
-		put_value(&e, &v[i], 0);
-	int rc = !e.oom && e.n <= UINT32_MAX ? 0 : TLC_ENOMEM;
+	if (rc == 0 && w->rc)
+		rc = w->rc == TLC_ENOMEM ? TLC_ENOMEM : TLC_EINPUT;
+	if (rc == 0 && w->n > UINT32_MAX)
+		rc = TLC_ENOMEM;
 	if (rc == 0)
-		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
-	if (e.p != e.stack)
-		tlc_alloc__free(t->a, e.p);
+		rc = keep_args(out, len, t, w->p, (uint32_t)w->n);
+	tlc_rec__w_free(w);
 	return rc;
 }
 
-/* ---------------------------------------------------------------- */
-
-typedef struct rd {
-	const unsigned char *p, *end;
-	tlc_arena *ar;
-} rd;
-
-static int get_u(rd *r, uint64_t *v)
+int tlc_trace__encode_args(const unsigned char **out, uint32_t *len, tlc_trace_ops *t,
+                           const tlc_value *v, size_t n)
 {
-	*v = 0;
-	for (int s = 0; s < 64; s += 7) {
-		if (r->p >= r->end)
-			return -1;
-		unsigned char b = *r->p++;
-		*v |= (uint64_t)(b & 0x7f) << s;
-		if (!(b & 0x80))
-			return 0;
-	}
-	return -1;
-}
-
-static int get_i(rd *r, int64_t *v)
-{
-	uint64_t u;
-	if (get_u(r, &u) < 0)
-		return -1;
-	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-	return 0;
-}
-
-static int get_bytes(rd *r, void *dst, size_t n)
-{
-	if ((size_t)(r->end - r->p) < n)
-		return -1;
-	memcpy(dst, r->p, n);
-	r->p += n;
-	return 0;
-}
-
-static int get_value(rd *r, tlc_value *v, int depth);
-
-static int get_vec(rd *r, int64_t **out, size_t n, int zigzag)
-{
-	int64_t *a = tlc_arena__alloc(r->ar, (n ? n : 1) * sizeof *a);
-	if (!a)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t u;
-		if (zigzag ? get_i(r, &a[i]) < 0 : (get_u(r, &u) < 0 || (a[i] = (int64_t)u) < 0))
-			return -1;
-	}
-	*out = a;
-	return 0;
-}
-
-static int get_tensor(rd *r, tlc_tensor *t)
-{
-	unsigned char dt, fl;
-	uint64_t nd;
-	int64_t *shape, *stride = NULL;
-	if (get_bytes(r, &dt, 1) < 0 || get_bytes(r, &fl, 1) < 0 || get_u(r, &nd) < 0 ||
-	    nd > TLC_TRACE_MAX_DIMS || get_vec(r, &shape, nd, 0) < 0 ||
-	    ((fl & 1) && get_vec(r, &stride, nd, 1) < 0))
-		return -1;
-	memset(t, 0, sizeof *t);
-	t->dtype = (tlc_dtype)dt;
-	t->ndim = nd;
-	t->shape = shape;
-	t->stride = stride;
-	if ((fl & 2) && get_bytes(r, &t->dtype_name, sizeof t->dtype_name) < 0)
-		return -1;
-	return 0;
-}
-
-static int get_list(rd *r, tlc_value *v, int depth)
-{
-	uint64_t n;
-	if (get_u(r, &n) < 0 || n > TLC_TRACE_MAX_ARGS || depth >= MAX_NEST + 1)
-		return -1;
-	tlc_value *items = tlc_arena__alloc(r->ar, (n ? n : 1) * sizeof *items);
-	if (!items)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (get_value(r, &items[i], depth + 1) < 0)
-			return -1;
-	v->u.list.n = n;
-	v->u.list.items = n ? items : NULL;
-	return 0;
-}
-
-static int get_value(rd *r, tlc_value *v, int depth)
-{
-	unsigned char k, b;
-	uint64_t n;
-	memset(v, 0, sizeof *v);
-	if (get_bytes(r, &k, 1) < 0)
-		return -1;
-	v->kind = (tlc_value_kind)k;
-	switch (v->kind) {
-	case TLC_VALUE_NONE: return 0;
-	case TLC_VALUE_BOOL:
-		if (get_bytes(r, &b, 1) < 0)
-			return -1;
-		v->u.boolean = b;
-		return 0;
-	case TLC_VALUE_INT: return get_i(r, &v->u.integer);
-	case TLC_VALUE_FLOAT: return get_bytes(r, &v->u.real, sizeof v->u.real);
-	case TLC_VALUE_STRING: {
-		if (get_u(r, &n) < 0 || n > (uint64_t)(r->end - r->p))
-			return -1;
-		v->u.string = tlc_arena__strndup(r->ar, (const char *)r->p, (size_t)n);
-		r->p += n;
-		return v->u.string ? 0 : -1;
-	}
-	case TLC_VALUE_TENSOR: return get_tensor(r, &v->u.tensor);
-	case TLC_VALUE_LIST: return get_list(r, v, depth);
-	case TLC_VALUE_UNRECORDED: return 0;
-	default: return -1;
-	}
+	tlc_rec_w w;
+	writer_init(&w, t);
+	tlc_rec__put_values(&w, v, n);
+	return writer_keep(out, len, t, &w, 0);
 }
 
 int tlc_trace__decode_args(tlc_value **out, size_t *n, tlc_arena *ar,
                            const unsigned char *p, uint32_t len)
 {
-	rd r = { p, p + len, ar };
-	uint64_t cnt;
-	*out = NULL;
-	*n = 0;
-	if (get_u(&r, &cnt) < 0 || cnt > TLC_TRACE_MAX_ARGS)
-		return -1;
-	tlc_value *v = tlc_arena__alloc(ar, (cnt ? cnt : 1) * sizeof *v);
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < cnt; i++)
-		if (get_value(&r, &v[i], 0) < 0)
-			return -1;
-	*out = cnt ? v : NULL;
-	*n = cnt;
-	return r.p == r.end ? 0 : -1;
+	tlc_rec_r r;
+	tlc_rec__r_init(&r, p, len, ar);
+	*out = tlc_rec__get_values(&r, n);
+	int rc = tlc_rec__r_done(&r);
+	if (rc < 0) {
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
 }
 
 /* Decimal int64 of text[0..len) (the reader and the op builder both parse
@@ -740,7 +518,8 @@ int tlc_trace__parse_i64(int64_t *out, const char *s, size_t n)
  * put_value's layout; other arguments are built by set_scalar and put by
  * put_value. */
 
-/* The integers of arr into v (at most TLC_TRACE_MAX_DIMS), as int_vector. */
+/* The integers of arr into v (at most TLC_TRACE_MAX_DIMS); -1 if arr is not
+ * an array of integers (of nonnegative ones with nonneg). */
 static int ints_of(int64_t *v, size_t *n, const tlc_tnode *arr, int nonneg)
 {
 	*n = arr->n;
@@ -760,8 +539,9 @@ static int ints_of(int64_t *v, size_t *n, const tlc_tnode *arr, int nonneg)
 	return k == arr->n ? 0 : -1;
 }
 
-/* make_tensor, then put_value of the tensor. */
-static int enc_tensor(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+/* make_tensor, then the tensor's value bytes (tlc_rec__put_tensor: the
+ * layout tlc_rec__put_value writes for the value make_tensor builds). */
+static int enc_tensor(tlc_rec_w *w, tlc_trace_ops *t, const tlc_tnode *dims,
                       const tlc_tnode *strides, const char *ty)
 {
 	int64_t shape[TLC_TRACE_MAX_DIMS], stride[TLC_TRACE_MAX_DIMS];
@@ -775,40 +555,33 @@ static int enc_tensor(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
 	int rc = tensor_dtype(&dtype, &name, t, ty);
 	if (rc)
 		return rc;
-	put_byte(e, (unsigned char)(char)TLC_VALUE_TENSOR);
-	put_byte(e, (unsigned char)(char)dtype);
-	put_byte(e, (unsigned char)((has_stride ? 1 : 0) | (name ? 2 : 0)));
-	put_u(e, nd);
-	for (size_t i = 0; i < nd; i++)
-		put_u(e, (uint64_t)shape[i]);
-	for (size_t i = 0; has_stride && i < nd; i++)
-		put_i(e, stride[i]);
-	if (name)
-		put_bytes(e, &name, sizeof name);
+	tlc_rec__put_tensor(w, dtype, TLC_REC_T_SHAPE | (has_stride ? TLC_REC_T_STRIDE : 0) |
+	                              (name ? TLC_REC_T_NAME_PTR : 0),
+	                    nd, shape, stride, name, NULL);
 	return 0;
 }
 
-/* make_tensor_list, then put_value of the list (an argument: depth 0). */
-static int enc_tensor_list(enc *e, tlc_trace_ops *t, const tlc_tnode *dims,
+/* make_tensor_list, then the list's value bytes. */
+static int enc_tensor_list(tlc_rec_w *w, tlc_trace_ops *t, const tlc_tnode *dims,
                            const tlc_tnode *strides)
 {
 	if (dims->n > TLC_TRACE_MAX_ARGS)
 		return -1;
-	put_byte(e, (unsigned char)(char)TLC_VALUE_LIST);
-	put_u(e, dims->n);
+	tlc_rec__put_i(w, (int64_t)TLC_VALUE_LIST);
+	tlc_rec__put_count(w, dims->n, dims->n != 0); /* (make_tensor_list: NULL when empty) */
 	const tlc_tnode *sc = first_child(strides);
 	for (const tlc_tnode *c = dims->first; c; c = c->next, sc = next_child(sc)) {
 		if (c->kind != TLC_TNODE_ARRAY)
 			return -1;
-		int rc = enc_tensor(e, t, c, sc, NULL);
+		int rc = enc_tensor(w, t, c, sc, NULL);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-/* build_one, then put_value. */
-static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tnode *tyn,
+/* build_one, then tlc_rec__put_value. */
+static int enc_one(tlc_rec_w *w, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tnode *tyn,
                    const tlc_tnode *strides, const tlc_tnode *conc, arg_style st,
                    const char **why)
 {
@@ -818,13 +591,13 @@ static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tn
 	case ARG_BAD:
 		return -1;
 	case ARG_TENSOR_LIST:
-		rc = enc_tensor_list(e, t, dims, strides);
+		rc = enc_tensor_list(w, t, dims, strides);
 		break;
 	case ARG_TENSOR:
-		rc = enc_tensor(e, t, dims, strides, ty);
+		rc = enc_tensor(w, t, dims, strides, ty);
 		break;
 	case ARG_SHAPE:
-		rc = enc_tensor(e, t, dims, strides, NULL);
+		rc = enc_tensor(w, t, dims, strides, NULL);
 		break;
 	default: {
 		tlc_value v;
@@ -832,7 +605,7 @@ static int enc_one(enc *e, tlc_trace_ops *t, const tlc_tnode *dims, const tlc_tn
 		if (rc == 0 && v.kind == TLC_VALUE_STRING && !v.u.string)
 			rc = TLC_ENOMEM;
 		if (rc == 0)
-			put_value(e, &v, 0);
+			tlc_rec__put_value(w, &v);
 		break;
 	}
 	}
@@ -844,37 +617,21 @@ int tlc_trace__build_encoded(const unsigned char **out, uint32_t *len, tlc_trace
                              const tlc_tnode *strides, const tlc_tnode *concrete,
                              const char **why)
 {
-	size_t n = 0;
-	if (dims && dims->n > n) n = dims->n;
-	if (types && types->n > n) n = types->n;
-	if (n > TLC_TRACE_MAX_ARGS) {
-		*why = "more than 4096 entries in 'Input Dims'";
-		return TLC_EINPUT;
-	}
-	arg_style st = { concrete != NULL, 0 };
-	for (const tlc_tnode *ty = first_child(types); !st.tagged && ty; ty = ty->next)
-		st.tagged = ty->kind == TLC_TNODE_STRING && is_tag_kind(ty->text);
-	enc e;
-	e.p = e.stack;
-	e.n = 0;
-	e.cap = sizeof e.stack;
-	e.oom = 0;
-	e.a = t->a;
-	put_u(&e, n);
+	size_t n;
+	arg_style st;
+	int rc = args_head(&n, &st, dims, types, concrete, why);
+	if (rc)
+		return rc;
+	tlc_rec_w w;
+	writer_init(&w, t);
+	tlc_rec__put_count(&w, n, n != 0); /* (build_args: NULL when none) */
 	const tlc_tnode *cd = first_child(dims), *ct = first_child(types);
 	const tlc_tnode *cs = first_child(strides), *cc = first_child(concrete);
-	int rc = 0;
 	for (size_t k = 0; rc == 0 && k < n; k++) {
-		rc = enc_one(&e, t, cd, ct, cs, cc, st, why);
+		rc = enc_one(&w, t, cd, ct, cs, cc, st, why);
 		cd = next_child(cd), ct = next_child(ct), cs = next_child(cs), cc = next_child(cc);
 	}
 	if (rc < 0 && rc != TLC_ENOMEM)
 		rc = TLC_EINPUT;
-	if (rc == 0 && (e.oom || e.n > UINT32_MAX))
-		rc = TLC_ENOMEM;
-	if (rc == 0)
-		rc = keep_args(out, len, t, e.p, (uint32_t)e.n);
-	if (e.p != e.stack)
-		tlc_alloc__free(t->a, e.p);
-	return rc;
+	return writer_keep(out, len, t, &w, rc);
 }

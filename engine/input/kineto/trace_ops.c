@@ -385,8 +385,9 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 	memset(&op, 0, sizeof op);
 	tlc_value *args;
 	tlc_arena__reset(&t->scratch);
-	if (tlc_trace__decode_args(&args, &op.nargs, &t->scratch, o->args, o->args_len) < 0)
-		return tlc_error__oom(); /* the bytes are ours: only allocation can fail */
+	int rc = tlc_trace__decode_args(&args, &op.nargs, &t->scratch, o->args, o->args_len);
+	if (rc < 0)
+		return rc; /* (the bytes are ours: only allocation can fail) */
 	op.args = args;
 	op.size = sizeof op;
 	op.flags = TLC_OP_HAS_START_NS | TLC_OP_HAS_END_NS | TLC_OP_HAS_THREAD | TLC_OP_HAS_HOST_NS |

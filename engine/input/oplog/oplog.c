@@ -1302,6 +1302,23 @@ static int cb_bool(void *ctx, int b)
 	return on_value(ctx, &e);
 }
 
+/* The value of s[i..n) when it is at most 18 decimal digits (which cannot
+ * overflow): 1, else 0. parse_number and cb_number's shape fast path. */
+static inline int short_digits(uint64_t *out, const char *s, size_t i, size_t n)
+{
+	uint64_t v = 0;
+	if (n - i > 18)
+		return 0;
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (d > 9)
+			return 0;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 1;
+}
+
 /* Integers exactly (out of range: J_BIGINT); other numbers as doubles. */
 static void parse_number(reader *r, jev *e, const char *s, size_t n)
 {
@@ -1309,20 +1326,10 @@ static void parse_number(reader *r, jev *e, const char *s, size_t n)
 	size_t i = (size_t)neg;
 	uint64_t v = 0;
 	int over = 0;
-	if (n - i <= 18) { /* cannot overflow: the common case */
-		for (; i < n; i++) {
-			unsigned d = (unsigned)(s[i] - '0');
-			if (d > 9)
-				break;
-			v = v * 10 + d;
-		}
-		if (i == n) {
-			e->t = J_INT;
-			e->i = neg ? -(int64_t)v : (int64_t)v;
-			return;
-		}
-		i = (size_t)neg;
-		v = 0;
+	if (short_digits(&v, s, i, n)) { /* cannot overflow: the common case */
+		e->t = J_INT;
+		e->i = neg ? -(int64_t)v : (int64_t)v;
+		return;
 	}
 	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
@@ -1354,18 +1361,9 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	reader *r = ctx;
 	/* shape entries are most of the numbers in a log: short non-negative
 	 * integers go straight to the stack */
-	if (n <= 18 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS) {
-		uint64_t v = 0;
-		size_t i = 0;
-		for (; i < n; i++) {
-			unsigned d = (unsigned)(s[i] - '0');
-			if (d > 9)
-				break;
-			v = v * 10 + d;
-		}
-		if (i == n)
-			return push_int(r, (int64_t)v);
-	}
+	uint64_t v;
+	if (n <= 18 && r->depth && r->fr[r->depth - 1].kind == FR_DIMS && short_digits(&v, s, 0, n))
+		return push_int(r, (int64_t)v);
 	jev e;
 	e.b = 0;
 	e.i = 0;
@@ -1943,6 +1941,16 @@ int tlc_oplog__read_stream(tlc_eval *ev, tlc_instream *in, uint64_t max_line)
 	return rc;
 }
 
+/* tlc_oplog_read and tlc_oplog_read_mem after their stream is open: the
+ * default limits, the read, the close. */
+static int read_and_close(tlc_eval *ev, tlc_instream *in)
+{
+	tlc_instream__set_limits(in, NULL);
+	int rc = tlc_oplog__read_stream(ev, in, 0);
+	tlc_instream__close(in);
+	return rc;
+}
+
 int tlc_oplog_read(tlc_eval *ev, const char *path)
 {
 	if (!ev || !path)
@@ -1950,12 +1958,7 @@ int tlc_oplog_read(tlc_eval *ev, const char *path)
 		                      "tlc_oplog_read: NULL argument");
 	tlc_instream *in;
 	int rc = tlc_instream__open_file(&in, tlc_eval__allocator(ev), path);
-	if (rc < 0)
-		return rc;
-	tlc_instream__set_limits(in, NULL);
-	rc = tlc_oplog__read_stream(ev, in, 0);
-	tlc_instream__close(in);
-	return rc;
+	return rc < 0 ? rc : read_and_close(ev, in);
 }
 
 int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *name)
@@ -1965,10 +1968,5 @@ int tlc_oplog_read_mem(tlc_eval *ev, const void *data, size_t len, const char *n
 		                      "tlc_oplog_read_mem: NULL argument");
 	tlc_instream *in;
 	int rc = tlc_instream__open_mem(&in, tlc_eval__allocator(ev), data, len, name);
-	if (rc < 0)
-		return rc;
-	tlc_instream__set_limits(in, NULL);
-	rc = tlc_oplog__read_stream(ev, in, 0);
-	tlc_instream__close(in);
-	return rc;
+	return rc < 0 ? rc : read_and_close(ev, in);
 }

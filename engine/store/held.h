@@ -2,10 +2,11 @@
  *
  * A held record waits, possibly to the end of the input, so what it takes
  * is what the reader must bound (--max-held-records, --max-held-bytes): it
- * is kept as one small block of variable-length integers and inline string
- * bytes (no pointers, no fixed 56-byte value slots), and unpacked into a
- * scratch arena only for the moment it is evaluated. Unpacking gives back
- * exactly the fields, values and strings that were packed. */
+ * is one op record of the store's encoding (record.h: variable-length
+ * integers and inline string bytes, no pointers, no fixed 56-byte value
+ * slots) after a small header, and is decoded into a scratch arena only for
+ * the moment it is evaluated. Unpacking gives back exactly the fields,
+ * values and strings that were packed. */
 #ifndef TLC_ENGINE_HELD_H
 #define TLC_ENGINE_HELD_H
 
@@ -21,13 +22,14 @@ struct tlc_held {
 	unsigned char data[];
 };
 
-/** Packs op (with the input line it came from) into one allocation; NULL
- *  when it cannot be allocated or exceeds 4 GiB (error not set). Free it
- *  with tlc_alloc__free. */
-tlc_held *tlc_held__pack(const tlc_allocator *a, const tlc_op *op, uint64_t line);
+/** Packs op (with the input line it came from) into one allocation *out,
+ *  freed with tlc_alloc__free. Returns 0, TLC_ENOMEM (also past 4 GiB), or
+ *  TLC_EINPUT (store_record_too_deep), with the error set. */
+int tlc_held__pack(tlc_held **out, const tlc_allocator *a, const tlc_op *op, uint64_t line);
 
 /** Unpacks h into *out; strings, values and shapes are allocated in ar and
- *  live until ar is reset. Returns 0, or TLC_ENOMEM (error not set). */
+ *  live until ar is reset. Returns 0, TLC_ENOMEM, or TLC_EINPUT
+ *  (store_record_corrupt: bytes that are not a record), error set. */
 int tlc_held__unpack(tlc_op *out, const tlc_held *h, tlc_arena *ar);
 
 /** The line and id of h, without unpacking the rest. */
