@@ -362,3 +362,9 @@ EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl
 # ---- wire: attributed kernel utilization in the annotated trace (issue 28 item 3) ----
 TESTS += tests/annotate_util.sh
 EXTRA_DIST += tests/annotate_util.sh tests/fixtures/annotate/util.json
+# ---- bench: kept row costs shared across a collective (issue 24, trace-path memory) ----
+check_PROGRAMS += tests/test_cost_share
+TESTS += tests/test_cost_share
+tests_test_cost_share_SOURCES = tests/test_cost_share.c
+tests_test_cost_share_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cost_share_LDADD = libtlcore.la $(CMOCKA_LIBS)
