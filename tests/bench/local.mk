@@ -41,7 +41,7 @@ bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 # `make bench-real`: the shared B200 trace replicated to BENCH_EVENTS events
 # beside the synthetic trace (the real part of `make bench`, issue 24)
-EXTRA_DIST += tests/bench/replicate_trace.py
+EXTRA_DIST += tests/bench/replicate_trace.py docs/performance.md
 .PHONY: bench-real
 bench-real: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(BENCH_ENV) BENCH_PARTS='real' $(SHELL) $(top_srcdir)/tests/bench/run.sh
