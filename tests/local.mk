@@ -369,3 +369,9 @@ TESTS += tests/test_store
 tests_test_store_SOURCES = tests/test_store.c
 tests_test_store_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_store_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# ---- bench: kept row costs shared across a collective (issue 24, trace-path memory) ----
+check_PROGRAMS += tests/test_cost_share
+TESTS += tests/test_cost_share
+tests_test_cost_share_SOURCES = tests/test_cost_share.c
+tests_test_cost_share_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_cost_share_LDADD = libtlcore.la $(CMOCKA_LIBS)

@@ -66,6 +66,12 @@ static inline void tlc_cost__reset(tlc_cost *c, tlc_evidence ev)
 	c->note = NULL;
 	c->comm_msg.small = 0;
 	c->has_comm = 0;
+	/* as tlc_cost__init: a collective's kind, group and flags must not
+	 * stay in the scratch for the ops after it, or no later cost equals
+	 * a kept one and the eval keeps one cost per row (eval.c share_cost) */
+	c->comm_kind = TLC_COMM_ALLREDUCE;
+	c->comm_group = 0;
+	c->comm_flags = 0;
 }
 /** Copies values and flags; dst->note borrows src->note (re-point it). */
 void tlc_cost__copy(tlc_cost *dst, const tlc_cost *src);

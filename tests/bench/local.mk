@@ -25,7 +25,9 @@ BENCH_ENV = TLCOST='$(abs_top_builddir)/tlcost' GEN='$(abs_top_builddir)/tests/b
 	ENGINE='$(abs_top_builddir)/tests/bench/bench_engine' \
 	TIMEIT='$(abs_top_builddir)/tests/bench/timeit' JSON_VERIFY='$(JSON_VERIFY)' \
 	LTEXEC='$(abs_top_builddir)/libtool --mode=execute' \
-	BENCH_DIR='$(abs_top_builddir)/tests/bench'
+	BENCH_DIR='$(abs_top_builddir)/tests/bench' \
+	REPLICATE='$(abs_top_srcdir)/tests/bench/replicate_trace.py' \
+	SHARED="$${TLCOST_SHARED_DIR:-$(abs_top_srcdir)/../shared}"
 
 # `make bench`: op log, trace, engine, Python binding and instruction counts
 bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
@@ -37,11 +39,17 @@ bench: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-annotate
 bench-oplog: $(BENCH_DEPS)
 	@$(BENCH_ENV) BENCH_PARTS='oplog engine' $(SHELL) $(top_srcdir)/tests/bench/run.sh
+# `make bench-real`: the shared B200 trace replicated to BENCH_EVENTS events
+# beside the synthetic trace (the real part of `make bench`, issue 24)
+EXTRA_DIST += tests/bench/replicate_trace.py docs/performance.md
+.PHONY: bench-real
+bench-real: $(BENCH_DEPS) tests/bench/gen_trace$(EXEEXT)
+	@$(BENCH_ENV) BENCH_PARTS='real' $(SHELL) $(top_srcdir)/tests/bench/run.sh
 
 # the generated logs are large (about 340 MB per million ops)
 bench-clean:
 	rm -f tests/bench/oplog-*.jsonl tests/bench/oplog-*.jsonl.tmp tests/bench/timeit.out \
-	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp tests/bench/callgrind.*.out \
+	      tests/bench/trace-*.json tests/bench/trace-*.json.tmp tests/bench/trace-*.json.info tests/bench/callgrind.*.out \
 	      tests/bench/*.runs tests/bench/bench-rows.out
 	rm -rf tests/bench/ranks tests/bench/scaling
 

@@ -4,6 +4,8 @@
 #   trace, 5M events   tlcost join   vs  json_verify -s on the same file
 #   diff, 5M events    tlcost diff T T  vs  tlcost join T (CPU and peak RSS ratios)
 #   html, 5M events    tlcost html   vs  tlcost join on the same trace (<= 1.2x), page size
+#   real, 5M events    the shared B200 trace replicated to 5M events beside the
+#                      synthetic trace: join, flops, profile, annotate vs json_verify -s
 #   trace, 5M events   tlcost profile with device time (the costed-row roll-up)
 #                      vs tlcost join of the same build (issue 25: <= 1.15x)
 #   steps vs join      tlcost steps vs tlcost join, CPU time, on a 5M-event trace
@@ -17,9 +19,10 @@
 # figure is the median of BENCH_RUNS runs, CPU time (user + system), not wall
 # time, which mostly measures the other processes on a shared machine.
 # Environment (set by tests/bench/local.mk): TLCOST GEN GEN_TRACE ENGINE
-# TIMEIT JSON_VERIFY LTEXEC BENCH_DIR; optional BENCH_OPS (1000000),
+# TIMEIT JSON_VERIFY LTEXEC BENCH_DIR REPLICATE SHARED; optional BENCH_OPS (1000000),
 # BENCH_EVENTS (5000000), BENCH_RUNS (3), BENCH_CALLGRIND_OPS (100000),
-# BENCH_PARTS (any of: oplog trace diff html steps engine python callgrind; default all),
+# BENCH_PARTS (any of: oplog trace real diff html steps engine python callgrind;
+# default all), SHARED (the shared folder holding traces/, for real),
 # BENCH_PYTHON (a Python script taking N that prints "ops seconds ops_per_s").
 # `make bench-clean` removes the generated inputs.
 set -eu
@@ -27,7 +30,7 @@ N=${BENCH_OPS:-1000000}
 NE=${BENCH_EVENTS:-5000000}
 NC=${BENCH_CALLGRIND_OPS:-100000}
 RUNS=${BENCH_RUNS:-3}
-PARTS=${BENCH_PARTS:-oplog trace diff html steps engine python callgrind}
+PARTS=${BENCH_PARTS:-oplog trace real diff html steps engine python callgrind}
 dir=${BENCH_DIR:-tests/bench}
 res=$dir/timeit.out
 rows=$dir/bench-rows.out
@@ -132,6 +135,79 @@ if want trace; then
 		printf "%-34s %8.2fs %8.2fs %6.2fx %6.1f MiB            <= 1.15x of join: %s\n",
 		       sprintf("%s-event trace (profile/join)", n), $2, $5, r, $3 / 1024,
 		       (r > 0 && r <= 1.15) ? "ok" : "MISSED" }'
+fi
+
+# real: the shared B200 trace (real Python frames, cpu_ops with long argument
+# lists, kernels, runtime calls) replicated to NE events by
+# tests/bench/replicate_trace.py (each copy a distinct step: times and ids
+# shifted), beside the synthetic trace: join, flops, profile and annotate
+# against json_verify -s on each file, CPU and peak RSS, all runs alternating
+# (issue 24: join <= 0.6x json_verify -s and <= 150 MiB on both)
+if want real; then
+	syn=$dir/trace-$NE.json
+	make_input "$syn" "$GEN_TRACE" "$NE"
+	src=${SHARED:-}/traces/b200-eager-inference.json.gz
+	real=$dir/trace-real-$NE.json
+	if [ ! -s "$real" ] && [ -f "$src" ]; then
+		echo "bench: writing $real ($src replicated to $NE events, tests/bench/replicate_trace.py)"
+		python3 "$REPLICATE" "$src" "$NE" "$real.tmp" 2> "$real.info" && mv "$real.tmp" "$real" ||
+			{ cat "$real.info" >&2; rm -f "$real.tmp"; exit 1; }
+	fi
+	if [ ! -s "$real" ]; then
+		echo "real trace: not measured: $src not found (the shared traces; TLCOST_SHARED_DIR names their parent folder)"
+	else
+		ann=$dir/annotated-bench.json
+		for k in syn real; do
+			for c in join flops profile annotate jv; do rm -f "$dir/r_${k}_$c.runs"; done
+		done
+		i=0
+		while [ "$i" -lt "$RUNS" ]; do
+			for k in syn real; do
+				eval "f=\$$k"
+				once "r_${k}_join" "$TLCOST" join "$f"
+				have_jv && once "r_${k}_jv" -i "$f" "$JSON_VERIFY" -s
+				once "r_${k}_flops" "$TLCOST" flops "$f"
+				once "r_${k}_profile" "$TLCOST" profile --device-time --by type "$f"
+				once "r_${k}_annotate" "$TLCOST" annotate "$f" -o "$ann"
+			done
+			i=$((i + 1))
+		done
+		rm -f "$ann"
+		have_jv || { echo "0 0 0" > "$dir/r_syn_jv.runs"; echo "0 0 0" > "$dir/r_real_jv.runs"; }
+		for k in syn real; do
+			eval "f=\$$k"
+			echo "$k file $(wc -c < "$f") $(sed -n 's/.* = \([0-9]*\) events.*/\1/p' "$real.info" 2>/dev/null)"
+			for c in jv join flops profile annotate; do echo "$k $c $(median "r_${k}_$c")"; done
+		done | awk -v ne="$NE" '
+		$2 == "file" { size[$1] = $3; if ($4 != "") nev[$1] = $4; next }
+		{ cpu[$1, $2] = $4; rss[$1, $2] = $5 / 1024 }
+		function cell(k, c) {
+			r = cpu[k, "jv"] > 0 ? sprintf("%5.2fx", cpu[k, c] / cpu[k, "jv"]) : "  n/a"
+			return sprintf("%7.2fs %s %6.1f MiB", cpu[k, c], r, rss[k, c])
+		}
+		END {
+			printf "%-34s %-26s   %-26s\n", "both traces, vs json_verify -s",
+			       sprintf("synthetic, %.0f MB", size["syn"] / 1e6),
+			       sprintf("real B200 replica, %.0f MB", size["real"] / 1e6)
+			printf "%-34s %-26s   %-26s\n", "(CPU, x json_verify -s, peak RSS)",
+			       ne " events", (nev["real"] != "" ? nev["real"] : "?") " events"
+			split("jv join flops profile annotate", cs, " ")
+			name["jv"] = "json_verify -s"; name["join"] = "tlcost join"; name["flops"] = "tlcost flops"
+			name["profile"] = "tlcost profile --device-time"; name["annotate"] = "tlcost annotate"
+			for (i = 1; i <= 5; i++) {
+				c = cs[i]
+				line = sprintf("%-34s %s   %s", name[c], cell("syn", c), cell("real", c))
+				if (c == "join") {
+					ok = 1
+					for (k in size)
+						if (!(cpu[k, "jv"] > 0 && cpu[k, c] <= 0.6 * cpu[k, "jv"] && rss[k, c] <= 150))
+							ok = 0
+					line = line sprintf("   <= 0.6x, <= 150 MiB: %s", ok ? "ok" : "MISSED")
+				}
+				print line
+			}
+		}'
+	fi
 fi
 
 # diff: `tlcost diff T T` (the trace read twice, as A and as B: two evaluations

@@ -96,23 +96,30 @@ static int cmp_i64p(const void *a, const void *b)
 }
 
 /* External ids serve as op ids only when every op has one and none repeats. */
-static int ids_unique(const tlc_trace_ops *t, int64_t *scratch)
+/* 1 or 0; -1 out of memory. A sorted copy of the ids is made only when they
+ * do not rise in file order (they mostly do): no array per op otherwise. */
+static int ids_unique(const tlc_trace_ops *t)
 {
-	for (size_t i = 0; i < t->nops; i++) {
+	for (size_t i = 0; i < t->nops; i++)
 		if (!(t->ops[i].flags & TLC_TOP_HAS_EXT) || t->ops[i].ext < 0)
 			return 0;
-		scratch[i] = t->ops[i].ext;
-	}
-	size_t up = 1; /* (ids mostly rise in file order: no sort needed then) */
-	while (up < t->nops && scratch[up] > scratch[up - 1])
+	size_t up = 1;
+	while (up < t->nops && t->ops[up].ext > t->ops[up - 1].ext)
 		up++;
 	if (up >= t->nops)
 		return 1;
+	int64_t *scratch = tlc_alloc__malloc(t->a, t->nops * sizeof *scratch);
+	if (!scratch)
+		return -1;
+	for (size_t i = 0; i < t->nops; i++)
+		scratch[i] = t->ops[i].ext;
 	qsort(scratch, t->nops, sizeof *scratch, cmp_i64p);
-	for (size_t i = 1; i < t->nops; i++)
+	int unique = 1;
+	for (size_t i = 1; i < t->nops && unique; i++)
 		if (scratch[i] == scratch[i - 1])
-			return 0;
-	return 1;
+			unique = 0;
+	tlc_alloc__free(t->a, scratch);
+	return unique;
 }
 
 typedef struct nest_state {
@@ -421,8 +428,15 @@ static int push_one(tlc_trace_ops *t, tlc_eval *ev, const tlc_trace_op *o, int64
 }
 
 /* Walks one thread's ops (sorted) with a containment stack. */
+/* An op's id: its External id when those are usable (ids_unique), else its
+ * index in file order; computed where it is needed, not kept per op. */
+static int64_t op_id(const tlc_trace_ops *t, int use_ext, size_t i)
+{
+	return use_ext ? t->ops[i].ext : (int64_t)i;
+}
+
 static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size_t from,
-                       size_t to, nest_state *s, const int64_t *ids, uint8_t *bwd)
+                       size_t to, nest_state *s, int use_ext, uint8_t *bwd)
 {
 	s->depth = 0;
 	s->span_valid = 0;
@@ -448,8 +462,9 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 		         (has_parent && bwd[p]);
 		tlc_phase ph = in_optimizer(s, o) ? TLC_PHASE_OPTIMIZER
 		             : bwd[k] ? TLC_PHASE_BACKWARD : TLC_PHASE_FORWARD;
-		int rc = push_one(t, ev, o, ids[k], has_parent ? &t->ops[p] : NULL,
-		                  has_parent ? ids[p] : 0, ph, s->nmods ? module_of(s, o) : NULL);
+		int rc = push_one(t, ev, o, op_id(t, use_ext, k), has_parent ? &t->ops[p] : NULL,
+		                  has_parent ? op_id(t, use_ext, p) : 0, ph,
+		                  s->nmods ? module_of(s, o) : NULL);
 		if (rc < 0)
 			return rc;
 		s->stack[s->depth++] = k;
@@ -457,7 +472,7 @@ static int push_thread(tlc_trace_ops *t, tlc_eval *ev, const uint32_t *idx, size
 	return 0;
 }
 
-static int push_sorted(tlc_trace_ops *t, tlc_eval *ev, uint32_t *idx, int64_t *ids,
+static int push_sorted(tlc_trace_ops *t, tlc_eval *ev, uint32_t *idx, int use_ext,
                        uint32_t *stack, uint8_t *bwd, size_t *mstack)
 {
 	nest_state s;
@@ -474,7 +489,7 @@ static int push_sorted(tlc_trace_ops *t, tlc_eval *ev, uint32_t *idx, int64_t *i
 		size_t to = from + 1;
 		while (to < t->nops && t->ops[idx[to]].pid == f->pid && t->ops[idx[to]].tid == f->tid)
 			to++;
-		int rc = push_thread(t, ev, idx, from, to, &s, ids, bwd);
+		int rc = push_thread(t, ev, idx, from, to, &s, use_ext, bwd);
 		if (rc < 0)
 			return rc;
 		from = to;
@@ -493,10 +508,9 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 	size_t n = t->nops;
 	uint32_t *idx = tlc_alloc__malloc(a, n * sizeof *idx);
 	uint32_t *tmp = tlc_alloc__malloc(a, n * sizeof *tmp);
-	int64_t *ids = tlc_alloc__malloc(a, n * sizeof *ids);
 	uint8_t *bwd = tlc_alloc__calloc(a, n, 1);
 	size_t *mstack = tlc_alloc__malloc(a, (t->nmods ? t->nmods : 1) * sizeof *mstack);
-	int rc = (idx && tmp && ids && bwd && mstack) ? 0 : tlc_error__oom();
+	int rc = (idx && tmp && bwd && mstack) ? 0 : tlc_error__oom();
 	if (rc == 0)
 		rc = module_paths(t, mstack);
 	if (rc == 0) {
@@ -512,17 +526,18 @@ int tlc_trace__push_ops(tlc_trace_ops *t, tlc_eval *ev)
 			if (t->opt[i].end_ns >= t->opt[i].start_ns)
 				rc = tlc_eval__add_annotation(ev, t->opt[i].tid, t->opt[i].start_ns,
 				                              t->opt[i].end_ns, TLC_PHASE_OPTIMIZER);
-		int use_ext = ids_unique(t, ids);
-		for (size_t i = 0; i < n; i++)
-			ids[i] = use_ext ? t->ops[i].ext : (int64_t)i;
+		/* op ids are computed where needed (op_id), not kept per op: the
+		 * push, whose rows are the peak of memory, has 8 bytes an op less */
+		int use_ext = ids_unique(t);
+		if (use_ext < 0 && rc == 0)
+			rc = tlc_error__oom();
 		for (size_t i = 0; t->evno && i < n && rc == 0; i++)
-			rc = tlc_eval__add_source_key(ev, ids[i], t->evno[i], t->ops[i].pid);
+			rc = tlc_eval__add_source_key(ev, op_id(t, use_ext, i), t->evno[i], t->ops[i].pid);
 		if (rc == 0)
-			rc = push_sorted(t, ev, idx, ids, tmp, bwd, mstack);
+			rc = push_sorted(t, ev, idx, use_ext, tmp, bwd, mstack);
 	}
 	tlc_alloc__free(a, idx);
 	tlc_alloc__free(a, tmp);
-	tlc_alloc__free(a, ids);
 	tlc_alloc__free(a, bwd);
 	tlc_alloc__free(a, mstack);
 	return rc;
