@@ -69,6 +69,18 @@ int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
 int tlc_profile__util(const tlc_profile *prof);
 const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof);
+/** Builds the tables opts[0..n) over the same eval and join (j may be
+ *  NULL) in one pass over the rows: out[k] is what
+ *  tlc_profile_build_joined(ev, j, opts[k]) returns (tlcost html's
+ *  profile-shaped tables share the pass). On error every out[k] is NULL. */
+int tlc_profile__build_set(tlc_profile **out, size_t n, const tlc_eval *ev, const tlc_join *j,
+                           const tlc_profile_options *const *opts);
+/** tlc_profile_build_util in two steps: the refusals and ceilings it
+ *  checks before reading a row, then the utilization of a table built
+ *  with the same join. */
+int tlc_profile__util_check(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_join *j,
+                            const tlc_ceilings *c);
+int tlc_profile__util_apply(tlc_profile *p, const tlc_rep_ceil *ceil);
 
 /** One device as a JSON object. */
 void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
