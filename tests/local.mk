@@ -362,3 +362,6 @@ EXTRA_DIST += tests/inductor_cli.sh tests/fixtures/inductor/flex.oplog.jsonl
 # ---- wire: attributed kernel utilization in the annotated trace (issue 28 item 3) ----
 TESTS += tests/annotate_util.sh
 EXTRA_DIST += tests/annotate_util.sh tests/fixtures/annotate/util.json
+# ---- htmlperf: tlcost html shares the profile pass; by-op top K held while reading (issue 28 item 1) ----
+TESTS += tests/profile_topk.sh
+EXTRA_DIST += tests/profile_topk.sh

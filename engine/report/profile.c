@@ -32,6 +32,12 @@ struct tlc_profile {
 	tlc_profile_rollup roll;
 	int util;                /* tlc_profile_build_util */
 	tlc_rep_ceil ceil;       /* its ceilings */
+	/* By op, by FLOPs, top K, no ambiguous group rows: only the K best
+	 * groups so far are held (a heap, worst at the root); a row that does
+	 * not enter, or is pushed out, is counted as a hidden row (topk) */
+	int topk;
+	size_t *heap, seen, dropped;
+	int64_t dropped_ns;
 };
 
 static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_t cap)
@@ -50,11 +56,8 @@ static const char *row_key(tlc_profile *p, const tlc_op_row *r, char *buf, size_
 	return r->name;
 }
 
-static int new_group(tlc_profile *p, const char *key, size_t *out)
+static int init_group(tlc_profile *p, pgroup *g, const char *key, size_t order)
 {
-	if (tlc_alloc__grow(p->a, (void **)&p->g, &p->cap, p->n + 1, sizeof *p->g))
-		return TLC_ENOMEM;
-	pgroup *g = &p->g[p->n];
 	memset(g, 0, sizeof *g);
 	tlc_count__init(&g->flops);
 	tlc_count__init(&g->bytes);
@@ -64,9 +67,16 @@ static int new_group(tlc_profile *p, const char *key, size_t *out)
 	g->pub.recoverable_ns = -1;
 	g->pdtype = -3; /* no op yet */
 	g->sort = p->opts.sort;
-	g->order = p->n;
-	*out = p->n++;
+	g->order = order;
 	return g->pub.key ? 0 : tlc_error__oom();
+}
+
+static int new_group(tlc_profile *p, const char *key, size_t *out)
+{
+	if (tlc_alloc__grow(p->a, (void **)&p->g, &p->cap, p->n + 1, sizeof *p->g))
+		return TLC_ENOMEM;
+	*out = p->n++;
+	return init_group(p, &p->g[*out], key, *out);
 }
 
 static int group_eq(size_t idx, const void *key, const void *payload)
@@ -199,6 +209,95 @@ static int collect_groups(tlc_profile *p)
 	return rc;
 }
 
+static int cmp_group(const void *x, const void *y);
+
+static int worse(const tlc_profile *p, size_t a, size_t b)
+{
+	return cmp_group(&p->g[a], &p->g[b]) > 0;
+}
+
+static void sift_down(tlc_profile *p, size_t i)
+{
+	size_t n = p->n, *h = p->heap;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, w = i;
+		if (l < n && worse(p, h[l], h[w]))
+			w = l;
+		if (r < n && worse(p, h[r], h[w]))
+			w = r;
+		if (w == i)
+			return;
+		size_t t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+static void sift_up(tlc_profile *p, size_t i)
+{
+	size_t *h = p->heap;
+	while (i > 0 && worse(p, h[i], h[(i - 1) / 2])) {
+		size_t up = (i - 1) / 2, t = h[i];
+		h[i] = h[up];
+		h[up] = t;
+		i = up;
+	}
+}
+
+/* A row left out of the held top K: what it would have added beside its
+ * own hidden row (the time columns shown, the costed roll-up). */
+static void drop_row(tlc_profile *p, const tlc_op_row *r, size_t i)
+{
+	p->dropped++;
+	if (p->roll.present)
+		p->dropped_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
+	if (r->op_flags & TLC_OP_HAS_HOST_NS)
+		p->any_time = 1;
+	if (r->row_flags & TLC_ROW_HAS_DEVICE_TIME)
+		p->any_dev = 1;
+}
+
+/* By op, top K by FLOPs: the rows sort by FLOPs, then by first
+ * appearance, so a row enters once K are held only with more FLOPs than
+ * the worst held, which it pushes out. The K held sort as the full table's
+ * first K; the others are counted, never stored. */
+static int topk_row(tlc_profile *p, const tlc_op_row *r, size_t i, const char *key)
+{
+	size_t order = p->seen++, at;
+	if (p->n < p->opts.top) {
+		if (tlc_alloc__grow(p->a, (void **)&p->g, &p->cap, p->n + 1, sizeof *p->g))
+			return TLC_ENOMEM;
+		at = p->n;
+		int rc = init_group(p, &p->g[at], key, order);
+		if (rc == 0)
+			rc = add_row(p, &p->g[at], r, i);
+		p->heap[p->n++] = at;
+		sift_up(p, p->n - 1);
+		return rc;
+	}
+	tlc_count f;
+	tlc_count__init(&f);
+	tlc_rep__add_flops(&f, r);
+	at = p->heap[0];
+	int in = tlc_count__cmp(&f, &p->g[at].flops) > 0;
+	tlc_count__clear(&f);
+	if (!in) {
+		drop_row(p, r, i);
+		return 0;
+	}
+	pgroup *g = &p->g[at];
+	p->dropped++;
+	p->dropped_ns += g->pub.costed_kernel_ns;
+	tlc_count__clear(&g->flops);
+	tlc_count__clear(&g->bytes);
+	int rc = init_group(p, g, key, order);
+	if (rc == 0)
+		rc = add_row(p, g, r, i);
+	sift_down(p, 0);
+	return rc;
+}
+
 /* Adds row i (r, decoded once) to p's table. */
 static int collect_row(tlc_profile *p, const tlc_op_row *r, size_t i)
 {
@@ -210,6 +309,8 @@ static int collect_row(tlc_profile *p, const tlc_op_row *r, size_t i)
 		p->roll.not_op_ns += tlc_overlay__costed_kernel_ns(p->ov, i);
 		return 0;
 	}
+	if (p->topk)
+		return topk_row(p, r, i, row_key(p, r, buf, sizeof buf));
 	int rc = group_of(p, row_key(p, r, buf, sizeof buf), &gi);
 	if (rc)
 		return rc;
@@ -406,6 +507,8 @@ static void cut_rows(tlc_profile *p)
 		if (i >= p->shown)
 			p->roll.hidden_ns += p->g[i].pub.costed_kernel_ns;
 	}
+	p->roll.rows_ns += p->dropped_ns;
+	p->roll.hidden_ns += p->dropped_ns;
 }
 
 /* Attributed kernel utilization on every row of the built table p,
@@ -476,6 +579,13 @@ static int profile_new(tlc_profile **out, const tlc_eval *ev, const tlc_join *j,
 	p->roll.present = p->ov && p->ov->ready && p->ov->available;
 	if (p->ov && !p->ov->ready)
 		p->ov = NULL;
+	p->topk = p->opts.by == TLC_PROFILE_BY_OP && p->opts.top > 0 &&
+	          p->opts.top < tlc_eval_op_count(ev) && p->opts.sort == TLC_SORT_FLOPS &&
+	          !(j && tlc_join_group_count(j) > 0);
+	if (p->topk && !(p->heap = tlc_alloc__calloc(a, p->opts.top, sizeof *p->heap))) {
+		tlc_profile_free(p);
+		return tlc_error__oom();
+	}
 	*out = p;
 	return 0;
 }
@@ -537,6 +647,7 @@ void tlc_profile_free(tlc_profile *prof)
 		tlc_count__clear(&prof->g[i].bytes);
 	}
 	tlc_alloc__free(prof->a, prof->g);
+	tlc_alloc__free(prof->a, prof->heap);
 	tlc_hindex__free(&prof->index);
 	tlc_arena__free(&prof->ar);
 	tlc_alloc__free(prof->a, prof);
@@ -551,7 +662,7 @@ const tlc_profile_row *tlc_profile_row_at(const tlc_profile *prof, size_t i)
 
 size_t tlc_profile_hidden_rows(const tlc_profile *prof)
 {
-	return prof ? prof->n - prof->shown : 0;
+	return prof ? prof->n - prof->shown + prof->dropped : 0;
 }
 
 const tlc_profile_options *tlc_profile__options(const tlc_profile *prof)

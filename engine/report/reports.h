@@ -48,6 +48,8 @@ int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *
  *  phase's counted ops (fp32 when none has a floating dtype), or the forced
  *  one. */
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
+/** tlc_rep__phase_dtype of every phase (out[p]), in one pass over the rows. */
+void tlc_rep__phase_dtypes(tlc_peak_dtype out[TLC_PHASE_COUNT], const tlc_eval *ev, int forced);
 
 /** The unknown count of ev, the one wording of every surface: "3
  *  unknown-cost calls of 1 op type" (calls: ops without a cost; op types:

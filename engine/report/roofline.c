@@ -122,8 +122,7 @@ static int add_row(tlc_roofline *rl, const tlc_op_row *r)
 
 static int build_rows(tlc_roofline *rl)
 {
-	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		rl->phase_dtype[p] = tlc_rep__phase_dtype(rl->ev, p, rl->ceil.dtype_forced);
+	tlc_rep__phase_dtypes(rl->phase_dtype, rl->ev, rl->ceil.dtype_forced);
 	const tlc_overlay *ov = rl->join ? tlc_join__overlay(rl->join) : NULL;
 	int gate = rl->join && tlc_join_get_summary(rl->join)->gate_passed;
 	for (size_t i = 0; i < tlc_eval_op_count(rl->ev); i++) {
