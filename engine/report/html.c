@@ -26,8 +26,9 @@ typedef struct html_ctx {
 	const tlc_html_options *o;
 	const tlc_ranks *ranks;  /* tail sections only */
 	char *reason;            /* room for a section's own reason */
-	tlc_roofline *rl;        /* built once, at the first roofline section (not beside the
-	                          * profiles: peak memory), for the summary and the chart */
+	tlc_roofline *rl;        /* the summary only (no rows), built once at the first
+	                          * roofline section; the chart's rows are built only
+	                          * when the page holds its points */
 	int rl_built;            /* tried; rl NULL: rl_refusal says why */
 	char *rl_refusal;
 	/* The profile-shaped tables (by op, type, module; unique args), built
@@ -210,7 +211,7 @@ static int doc_modules(FILE *out, html_ctx *c, const char **absent)
 /* The roofline of ev, or NULL with the library's reason in refusal when no
  * ceilings are known (the page says so); other errors are errors. */
 static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
-                          const tlc_html_options *opts)
+                          const tlc_html_options *opts, int summary_only)
 {
 	tlc_roofline_options o;
 	memset(&o, 0, sizeof o);
@@ -219,7 +220,8 @@ static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
 	o.phase = -1;
 	o.cache_bytes = opts->cache_bytes;
 	*out = NULL;
-	int rc = tlc_roofline_build(out, ev, &o);
+	int rc = summary_only ? tlc_roofline__build_summary(out, ev, &o)
+	                      : tlc_roofline_build(out, ev, &o);
 	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
 		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
 		         tlc_error_last()->remedy);
@@ -235,7 +237,7 @@ static int roofline_of(html_ctx *c)
 	if (c->rl_built)
 		return 0;
 	c->rl_built = 1;
-	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o);
+	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o, 1);
 }
 
 /* The roofline's summary: the head of `tlcost roofline --format json` (and
@@ -271,9 +273,10 @@ static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
 		*absent = c->rl_refusal;
 		return 1;
 	}
-	size_t points = 0, max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
-	for (size_t i = 0; i < tlc_roofline_row_count(c->rl); i++)
-		points += tlc_roofline_row_at(c->rl, i)->reason == TLC_ROOF_COVERED;
+	/* one point per covered row: the summary counts them, the rows are
+	 * built only for a chart the page holds */
+	size_t points = (size_t)tlc_roofline_get_summary(c->rl)->by_reason[TLC_ROOF_COVERED];
+	size_t max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
 	if (points > max) { /* one circle per op: a page of hundreds of MB */
 		snprintf(c->reason, REASON_CAP,
 		         "the chart has %zu points, one per covered op, more than the page holds "
@@ -281,7 +284,16 @@ static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
 		*absent = c->reason;
 		return 1;
 	}
-	return tlc_write_roofline_svg(out, c->rl);
+	tlc_roofline *rl = NULL;
+	rc = build_roofline(&rl, c->rl_refusal, c->ev, c->o, 0);
+	if (rc == 0 && !rl) {
+		*absent = c->rl_refusal;
+		return 1;
+	}
+	if (rc == 0)
+		rc = tlc_write_roofline_svg(out, rl);
+	tlc_roofline_free(rl);
+	return rc;
 }
 
 /* The join's device spans with copies, collected once (the join's

@@ -89,6 +89,11 @@ void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
 /** The tree document (schema tlcost.tree/2) as one JSON object. */
 void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t);
 
+/** tlc_roofline_build with the summary only (the same figures; no rows
+ *  kept: tlc_roofline_row_count is 0), for a page that shows the summary
+ *  and leaves the per-op chart out above its point limit. */
+int tlc_roofline__build_summary(tlc_roofline **out, const tlc_eval *ev,
+                                const tlc_roofline_options *opts);
 /** The evaluation a roofline was built from. */
 const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
 /** Row i's costed kernel ns under a passed gate (its measured point), or -1. */
