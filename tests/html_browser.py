@@ -263,6 +263,64 @@ def check_models(name, dom, n, path, want_steps=None, want_unique=None):
     return nst, nua
 
 
+def embedded(raw, n, docname):
+    """The JSON document the page embeds for input n (parsed from the page
+    as written, not from the DOM), or None."""
+    m = re.search(r'<script class="tlc-doc" type="application/json" data-input="%d" '
+                  r'data-doc="%s">(.*?)</script>' % (n, docname), raw, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+def check_profiles(name, got, n, path, want_ops=None):
+    """The top-ops, per-type and per-module tables are the documents of
+    `tlcost profile --by op|type|module --top K --format json` (K = 100, all
+    types; the joined build: costed kernel time, the costed-row roll-up and
+    the ambiguous group rows of the input's join): the embedded document
+    equals the command's, and every row's cells in the DOM equal its row
+    (compared as a multiset: the self-test sorts the tables). want_ops:
+    figures derived by hand for op rows, by key. Returns rows compared."""
+    dom, raw = got
+    rows = 0
+    for by, docname, top in (("op", "ops", "100"), ("type", "types", "0"),
+                             ("module", "modules", "100")):
+        want = doc(["profile", "--by", by, "--top", top], path)
+        page = embedded(raw, n, docname)
+        if want is None or page != want:
+            fail("%s: the page's %s document is not `tlcost profile --by %s --top %s`'s"
+                 % (name, docname, by, top))
+            continue
+        t = dom.by_id("tlc-%s-%d" % (docname, n))
+        if not t:
+            fail("%s: no %s table" % (name, docname))
+            continue
+        i = dom.els.index(t)
+        cells, cur = [], None
+        for e in dom.els[i + 1:]:
+            if e["tag"] == "table":
+                break
+            if e["tag"] == "tr":
+                cur = {}
+                cells.append(cur)
+            elif e["tag"] == "td" and cur is not None:
+                a = e["attrs"]
+                cur[a.get("data-key")] = a.get("data-value", a.get("data-number", text(e)))
+        cells = [c for c in cells if c]
+        keys = ("key", "count", "flops", "costed_kernel_ns")
+        shown = sorted(tuple(str(c.get(k)) for k in keys) for c in cells)
+        wanted = sorted(tuple("unknown" if r.get(k) is None else str(r[k]) for k in keys)
+                        for r in want["rows"])  # null is shown as "unknown"
+        if shown != wanted:
+            fail("%s: the %s table's rows differ from the JSON: %s vs %s"
+                 % (name, docname, shown[:3], wanted[:3]))
+        rows += len(cells)
+        for key, fig in (want_ops or {}).items() if by == "op" else ():
+            r = [x for x in want["rows"] if x["key"] == key]
+            if not r or any(r[0].get(k) != v for k, v in fig.items()):
+                fail("%s: op %s: %r, by hand %r" % (name, key, r and r[0], fig))
+    print("ok %s: %d profile rows equal `tlcost profile`'s documents" % (name, rows))
+    return rows
+
+
 def check_diff(tmp):
     """tlcost html --diff A B: the diff section's totals and group rows equal
     `tlcost diff --format json A B`; the all-phase FLOPs are also derived
@@ -406,6 +464,8 @@ def main():
             got = check_page(tmp, "models " + os.path.basename(ki), [ki])
             if got and check_models("models ki_v100", got[0], 0, ki) < (6, 100):
                 fail("models ki_v100: want 6 step rows (ProfilerStep#5..10) and 100 unique-args rows")
+            if got:
+                check_profiles("models ki_v100", got, 0, ki)
         fx = os.path.join(SRC, "tests", "fixtures", "steps", "two_steps.json")
         got = check_page(tmp, "models two_steps", [fx])
         if got:
@@ -418,6 +478,7 @@ def main():
                         "other_compute": 10000, "idle_queued": 10000, "idle_host_bound": 18000}})
             if "kernel_utilization_requires_device_join" not in (text(got[0].by_id("tlc-0-unique")) or ""):
                 fail("models two_steps: the unique-args section does not say the gate failed")
+            check_profiles("models two_steps", got, 0, fx)
         fx = os.path.join(SRC, "tests", "fixtures", "devtime", "kernels.oplog.jsonl")
         got = check_page(tmp, "models kernels", [fx])
         if got:
@@ -437,6 +498,11 @@ def main():
                     "flops": 16384, "costed_kernel_ns": 200, "flop_per_s": 16384 / 200e-9}})
             if n != (1, 2):
                 fail("models kernels: %s rows, want 1 step row and 2 unique-args rows" % (n,))
+            # the same kernel times on the top-ops rows (the joined build):
+            # aten::mm's one kernel, 4000 ns; relu's, 200 ns
+            check_profiles("models kernels", got, 0, fx, want_ops={
+                "aten::mm.default": {"flops": 4194304, "costed_kernel_ns": 4000},
+                "aten::relu.default": {"flops": 16384, "costed_kernel_ns": 200}})
         check_diff(tmp)
         if not check_chart(tmp, ex[0], ["--device", "h100-sxm"]):
             fail("chart: no roofline for %s on h100-sxm" % ex[0])

@@ -375,3 +375,6 @@ TESTS += tests/test_cost_share
 tests_test_cost_share_SOURCES = tests/test_cost_share.c
 tests_test_cost_share_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_cost_share_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# ---- htmlperf: tlcost html shares the profile pass; by-op top K held while reading (issue 28 item 1) ----
+TESTS += tests/profile_topk.sh
+EXTRA_DIST += tests/profile_topk.sh

@@ -52,6 +52,12 @@ inputs | while read -r f; do
         snap "mfu.$fmt" "$f" --format $fmt mfu --device h100-sxm --step-seconds 1 "$f"
         snap "report.$fmt" "$f" --format $fmt report --device h100-sxm "$f"
         snap "join.$fmt" "$f" --format $fmt join "$f"
+        # what `tlcost html` shares passes with (issue 28): the steps, a
+        # profile cut by --top, and the unique-args table with utilization
+        snap "steps.$fmt" "$f" --format $fmt steps "$f"
+        snap "profile.op.top25.$fmt" "$f" --format $fmt profile --by op "$f"
+        snap "profile.args.util.$fmt" "$f" --format $fmt profile --by args --utilization \
+            --device h100-sxm --top 100 "$f"
     done
     snap "roofline.hdr" "$f" roofline "$f"
     # a flops partial and a join partial, merged with themselves under two names

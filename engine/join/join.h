@@ -35,8 +35,12 @@ size_t tlc_join__costed_row(const tlc_join *j, size_t i);
 int64_t tlc_join__group_kernel_ns(const tlc_join *j, size_t g);
 
 /** The JSON document of tlc_write_join (same schema and fields) without
- *  the per-launch rows: what a page embeds (tlc_html_write_input). */
-int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev);
+ *  the per-launch rows: what a page embeds (tlc_html_write_input). all:
+ *  the spans of tlc_join__spans(ev, j, copies 1) when the caller holds
+ *  them (borrowed), else NULL. */
+struct tlc_join__span;
+int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev,
+                                 const struct tlc_join__span *all, size_t nall);
 
 struct tlc_join {
 	const tlc_allocator *a;

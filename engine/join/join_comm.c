@@ -181,11 +181,49 @@ int tlc_join__spans(tlc_join__span **out, size_t *n, const tlc_eval *ev, const t
 	return 0;
 }
 
-static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
+/* The kernels of all[0..nall) (tlc_join__spans with copies) as
+ * tlc_join__spans without copies returns them, element for element: in
+ * launch order (each launch is one span at most: placed by its index, no
+ * sort), then the same check and the same sort. */
+static int kernel_spans(tlc_join__span **out, size_t *n, const tlc_join *j,
+                        const tlc_join__span *all, size_t nall)
+{
+	size_t cnt = j ? tlc_join_launch_count(j) : 0, k = 0;
+	tlc_join__span *v = malloc((cnt + 1) * sizeof *v);
+	size_t *at = malloc((cnt + 1) * sizeof *at);
+	if (!v || !at) {
+		free(v);
+		free(at);
+		return tlc_error__oom();
+	}
+	for (size_t i = 0; i < cnt; i++)
+		at[i] = SIZE_MAX;
+	for (size_t i = 0; i < nall; i++)
+		if (all[i].what == TLC_JOIN__KERNEL && all[i].launch < cnt)
+			at[all[i].launch] = i;
+	for (size_t i = 0; i < cnt; i++)
+		if (at[i] != SIZE_MAX) {
+			v[k] = all[at[i]];
+			v[k].queued = INT64_MIN; /* set with copies only */
+			v[k++].tag = 0;          /* the caller's */
+		}
+	free(at);
+	int sorted = 1;
+	for (size_t i = 1; i < k && sorted; i++)
+		sorted = by_start(&v[i - 1], &v[i]) <= 0;
+	if (!sorted)
+		qsort(v, k, sizeof *v, by_start);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int device_times(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j,
+                        const tlc_join__span *given, size_t ngiven)
 {
 	tlc_join__span *v = NULL;
 	size_t n = 0;
-	int rc = tlc_join__spans(&v, &n, ev, j, 0);
+	int rc = given ? kernel_spans(&v, &n, j, given, ngiven) : tlc_join__spans(&v, &n, ev, j, 0);
 	if (rc < 0)
 		return rc;
 	w->first = n ? v[0].start : 0;
@@ -266,13 +304,19 @@ static int achieved(tlc_join__comm *w, const tlc_eval *ev, const tlc_join *j)
 
 int tlc_join__comm_compute(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j)
 {
+	return tlc_join__comm_compute_spans(c, ev, j, NULL, 0);
+}
+
+int tlc_join__comm_compute_spans(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j,
+                                 const tlc_join__span *all, size_t nall)
+{
 	memset(c, 0, sizeof *c);
 	for (int k = 0; k < TLC_COMM_COUNT; k++) {
 		mpz_init(c->bw_msg[k]);
 		mpq_init(c->bw_bus[k]);
 	}
 	c->joined = j && tlc_join_summary_get(j)->launches_attributed > 0;
-	int rc = device_times(c, ev, j);
+	int rc = device_times(c, ev, j, all, nall);
 	if (rc == 0)
 		rc = achieved(c, ev, j);
 	return rc;

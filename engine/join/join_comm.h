@@ -97,6 +97,12 @@ typedef struct tlc_join__comm {
  *  achieved figure). c is initialized here; free it with
  *  tlc_join__comm_free, also after an error. 0 or TLC_ENOMEM. */
 int tlc_join__comm_compute(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j);
+/** The same from the spans tlc_join__spans(ev, j, copies 1) returned
+ *  (borrowed; all NULL: collected here), so a caller that also needs the
+ *  copies (tlcost html: the join and the steps) collects them once. The
+ *  result is the same, figure for figure. */
+int tlc_join__comm_compute_spans(tlc_join__comm *c, const tlc_eval *ev, const tlc_join *j,
+                                 const tlc_join__span *all, size_t nall);
 void tlc_join__comm_free(tlc_join__comm *c);
 /** msg += the exact integer m and bus += the exact rational b, both as
  *  tlc_eval_comm_bytes writes them (decimal; "p/q" for a fraction). */

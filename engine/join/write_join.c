@@ -666,10 +666,11 @@ int tlc_write_join_with_link(FILE *out, const tlc_join *j, const tlc_eval *ev, t
 	return tlc_textw__close(t, out, rc < 0 && rc != TLC_EIO ? rc : 0);
 }
 
-int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev)
+int tlc_join__write_json_summary(FILE *out, const tlc_join *j, const tlc_eval *ev,
+                                 const struct tlc_join__span *all, size_t nall)
 {
 	tlc_join__comm c;
-	int rc = tlc_join__comm_compute(&c, ev, j);
+	int rc = tlc_join__comm_compute_spans(&c, ev, j, all, nall);
 	if (rc == 0)
 		rc = write_json(out, j, ev, &c, NULL, 0);
 	tlc_join__comm_free(&c);

@@ -13,6 +13,8 @@
 #include "textw.h"
 #include "error.h"
 #include "join.h"
+#include "join_comm.h"
+#include "steps_impl.h"
 #include "html_assets.h"
 
 #define REASON_CAP 256 /* a section's own reason, with its figures */
@@ -24,11 +26,26 @@ typedef struct html_ctx {
 	const tlc_html_options *o;
 	const tlc_ranks *ranks;  /* tail sections only */
 	char *reason;            /* room for a section's own reason */
-	tlc_roofline *rl;        /* built once, at the first roofline section (not beside the
-	                          * profiles: peak memory), for the summary and the chart */
+	tlc_roofline *rl;        /* the summary only (no rows), built once at the first
+	                          * roofline section; the chart's rows are built only
+	                          * when the page holds its points */
 	int rl_built;            /* tried; rl NULL: rl_refusal says why */
 	char *rl_refusal;
+	/* The profile-shaped tables (by op, type, module; unique args), built
+	 * in one pass over the rows at the first of them (tlc_profile__build_set),
+	 * each freed once written */
+	tlc_profile *prof[4];
+	int prof_built;
+	const char *ua_absent;   /* why there is no unique-args table */
+	char *ua_reason;
+	/* The join's device spans with copies (tlc_join__spans), collected once
+	 * for the join section and handed to the steps */
+	tlc_join__span *spans;
+	size_t nspans;
+	int spans_built;
 } html_ctx;
+
+enum { PROF_OPS, PROF_TYPES, PROF_MODULES, PROF_ARGS };
 
 /* Writes one section's document to out (JSON unless the section says
  * otherwise) and returns 0, or returns 1 with *absent set to why the
@@ -113,40 +130,88 @@ static int doc_tree(FILE *out, html_ctx *c, const char **absent)
 	return rc;
 }
 
-static int profile(FILE *out, html_ctx *c, tlc_profile_by by, size_t top)
+/* The library's last error as a reason in buf: message and remedy. */
+static const char *error_reason(char *buf, const char *what)
 {
-	tlc_profile_options o = { sizeof o, by, TLC_SORT_FLOPS, top, -1 };
-	tlc_profile *p;
-	int rc = tlc_profile_build(&p, c->ev, &o);
+	snprintf(buf, REASON_CAP, "%s: %s (%s; remedy: %s)", what, tlc_error_last()->message,
+	         tlc_error_last()->code, tlc_error_last()->remedy);
+	return buf;
+}
+
+/* The four profile-shaped tables, as `tlcost profile --by op|type|module
+ * --format json` and `tlcost profile --by args --utilization` build them
+ * (the joined build: costed kernel time where the input was joined), in
+ * one pass over the rows. The unique-args table is refused, with the
+ * library's reason, without a passed gate or without ceilings. */
+static int profiles_of(html_ctx *c)
+{
+	if (c->prof_built)
+		return 0;
+	c->prof_built = 1;
+	size_t top = c->o->top_ops ? c->o->top_ops : 100;
+	tlc_profile_options po[4] = {
+		{ sizeof po[0], TLC_PROFILE_BY_OP, TLC_SORT_FLOPS, top, -1 },
+		{ sizeof po[0], TLC_PROFILE_BY_TYPE, TLC_SORT_FLOPS, 0, -1 },
+		{ sizeof po[0], TLC_PROFILE_BY_MODULE, TLC_SORT_FLOPS, top, -1 },
+		{ sizeof po[0], TLC_PROFILE_BY_ARGS, TLC_SORT_FLOPS, top, -1 },
+	};
+	const tlc_profile_options *ps[4] = { &po[0], &po[1], &po[2], &po[3] };
+	size_t n = 3;
+	tlc_rep_ceil ceil;
+	if (!c->j) {
+		c->ua_absent = "the unique-args table is shown with attributed kernel utilization, "
+		               "which needs a device-time join: the input has no device records "
+		               "(kernels, memcpy, memset) to join";
+	} else {
+		int rc = tlc_profile__util_check(&ceil, c->ev, c->j, &c->o->ceilings);
+		if (rc == TLC_EREFUSED || rc == TLC_ENOTFOUND || rc == TLC_EINVAL)
+			c->ua_absent = error_reason(c->ua_reason, "no attributed kernel utilization "
+			                                          "per unique-args group");
+		else if (rc < 0)
+			return rc;
+		else
+			n = 4;
+	}
+	int rc = tlc_profile__build_set(c->prof, n, c->ev, c->j, ps);
+	if (rc == 0 && n == 4)
+		rc = tlc_profile__util_apply(c->prof[PROF_ARGS], &ceil);
+	return rc;
+}
+
+/* Writes table k (then frees it: the by-op table holds a group per op). */
+static int profile_doc(FILE *out, html_ctx *c, int k)
+{
+	int rc = profiles_of(c);
 	if (rc < 0)
 		return rc;
-	rc = tlc_write_profile(out, p, TLC_FORMAT_JSON);
-	tlc_profile_free(p);
+	rc = tlc_write_profile(out, c->prof[k], TLC_FORMAT_JSON);
+	tlc_profile_free(c->prof[k]);
+	c->prof[k] = NULL;
 	return rc;
 }
 
 static int doc_ops(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
-	return profile(out, c, TLC_PROFILE_BY_OP, c->o->top_ops ? c->o->top_ops : 100);
+	return profile_doc(out, c, PROF_OPS);
 }
 
 static int doc_types(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
-	return profile(out, c, TLC_PROFILE_BY_TYPE, 0);
+	return profile_doc(out, c, PROF_TYPES);
 }
 
 static int doc_modules(FILE *out, html_ctx *c, const char **absent)
 {
 	(void)absent;
-	return profile(out, c, TLC_PROFILE_BY_MODULE, c->o->top_ops ? c->o->top_ops : 100);
+	return profile_doc(out, c, PROF_MODULES);
 }
 
 /* The roofline of ev, or NULL with the library's reason in refusal when no
  * ceilings are known (the page says so); other errors are errors. */
 static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
-                          const tlc_html_options *opts)
+                          const tlc_html_options *opts, int summary_only)
 {
 	tlc_roofline_options o;
 	memset(&o, 0, sizeof o);
@@ -155,7 +220,8 @@ static int build_roofline(tlc_roofline **out, char *refusal, const tlc_eval *ev,
 	o.phase = -1;
 	o.cache_bytes = opts->cache_bytes;
 	*out = NULL;
-	int rc = tlc_roofline_build(out, ev, &o);
+	int rc = summary_only ? tlc_roofline__build_summary(out, ev, &o)
+	                      : tlc_roofline_build(out, ev, &o);
 	if (rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
 		snprintf(refusal, REASON_CAP, "%s (remedy: %s)", tlc_error_last()->message,
 		         tlc_error_last()->remedy);
@@ -171,7 +237,7 @@ static int roofline_of(html_ctx *c)
 	if (c->rl_built)
 		return 0;
 	c->rl_built = 1;
-	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o);
+	return build_roofline(&c->rl, c->rl_refusal, c->ev, c->o, 1);
 }
 
 /* The roofline's summary: the head of `tlcost roofline --format json` (and
@@ -207,9 +273,10 @@ static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
 		*absent = c->rl_refusal;
 		return 1;
 	}
-	size_t points = 0, max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
-	for (size_t i = 0; i < tlc_roofline_row_count(c->rl); i++)
-		points += tlc_roofline_row_at(c->rl, i)->reason == TLC_ROOF_COVERED;
+	/* one point per covered row: the summary counts them, the rows are
+	 * built only for a chart the page holds */
+	size_t points = (size_t)tlc_roofline_get_summary(c->rl)->by_reason[TLC_ROOF_COVERED];
+	size_t max = c->o->chart_points_max ? c->o->chart_points_max : 20000;
 	if (points > max) { /* one circle per op: a page of hundreds of MB */
 		snprintf(c->reason, REASON_CAP,
 		         "the chart has %zu points, one per covered op, more than the page holds "
@@ -217,7 +284,26 @@ static int doc_roofline_svg(FILE *out, html_ctx *c, const char **absent)
 		*absent = c->reason;
 		return 1;
 	}
-	return tlc_write_roofline_svg(out, c->rl);
+	tlc_roofline *rl = NULL;
+	rc = build_roofline(&rl, c->rl_refusal, c->ev, c->o, 0);
+	if (rc == 0 && !rl) {
+		*absent = c->rl_refusal;
+		return 1;
+	}
+	if (rc == 0)
+		rc = tlc_write_roofline_svg(out, rl);
+	tlc_roofline_free(rl);
+	return rc;
+}
+
+/* The join's device spans with copies, collected once (the join's
+ * figures and the steps' buckets read the same spans). */
+static int spans_of(html_ctx *c)
+{
+	if (c->spans_built)
+		return 0;
+	c->spans_built = 1;
+	return tlc_join__spans(&c->spans, &c->nspans, c->ev, c->j, 1);
 }
 
 static int doc_join(FILE *out, html_ctx *c, const char **absent)
@@ -226,15 +312,8 @@ static int doc_join(FILE *out, html_ctx *c, const char **absent)
 		*absent = "the input has no device records (kernels, memcpy, memset) to join";
 		return 1;
 	}
-	return tlc_join__write_json_summary(out, c->j, c->ev);
-}
-
-/* The library's last error as a section's reason: message and remedy. */
-static const char *reason_of_error(html_ctx *c, const char *what)
-{
-	snprintf(c->reason, REASON_CAP, "%s: %s (%s; remedy: %s)", what, tlc_error_last()->message,
-	         tlc_error_last()->code, tlc_error_last()->remedy);
-	return c->reason;
+	int rc = spans_of(c);
+	return rc < 0 ? rc : tlc_join__write_json_summary(out, c->j, c->ev, c->spans, c->nspans);
 }
 
 /* The unique-args table with attributed kernel utilization: the document
@@ -243,28 +322,18 @@ static const char *reason_of_error(html_ctx *c, const char *what)
  * passed gate or without ceilings for the device. */
 static int doc_unique_args(FILE *out, html_ctx *c, const char **absent)
 {
-	if (!c->j) {
-		*absent = "the unique-args table is shown with attributed kernel utilization, which "
-		          "needs a device-time join: the input has no device records (kernels, "
-		          "memcpy, memset) to join";
-		return 1;
-	}
-	tlc_profile_options o = { sizeof o, TLC_PROFILE_BY_ARGS, TLC_SORT_FLOPS,
-	                          c->o->top_ops ? c->o->top_ops : 100, -1 };
-	tlc_profile *p;
-	int rc = tlc_profile_build_util(&p, c->ev, c->j, &o, &c->o->ceilings);
-	if (rc == TLC_EREFUSED || rc == TLC_ENOTFOUND || rc == TLC_EINVAL) {
-		*absent = reason_of_error(c, "no attributed kernel utilization per unique-args group");
-		return 1;
-	}
+	int rc = profiles_of(c);
 	if (rc < 0)
 		return rc;
-	rc = tlc_write_profile(out, p, TLC_FORMAT_JSON);
-	tlc_profile_free(p);
-	return rc;
+	if (c->ua_absent) {
+		*absent = c->ua_absent;
+		return 1;
+	}
+	return profile_doc(out, c, PROF_ARGS);
 }
 
-/* Where the step went: the document of `tlcost steps --format json`. */
+/* Where the step went: the document of `tlcost steps --format json`, from
+ * the join section's spans (taken: the steps cut and sort them). */
 static int doc_steps(FILE *out, html_ctx *c, const char **absent)
 {
 	if (!c->j) {
@@ -272,10 +341,15 @@ static int doc_steps(FILE *out, html_ctx *c, const char **absent)
 		          "the input has none";
 		return 1;
 	}
+	int rc = spans_of(c);
+	if (rc < 0)
+		return rc;
 	tlc_steps *s = NULL;
-	int rc = tlc_steps_build(&s, c->ev, c->j);
+	rc = tlc_steps__build_spans(&s, c->ev, c->j, c->spans, c->nspans);
+	c->spans = NULL;
+	c->nspans = 0;
 	if (rc == TLC_ENOTFOUND) {
-		*absent = reason_of_error(c, "no step-time buckets");
+		*absent = error_reason(c->reason, "no step-time buckets");
 		return 1;
 	}
 	if (rc == 0)
@@ -425,11 +499,22 @@ int tlc_html_write_input(FILE *out, size_t index, const char *name, const tlc_ev
 	fprintf(out, "<div class=\"tlc-input\" data-input=\"%zu\" data-name=\"", index);
 	html_str(out, name ? name : "");
 	fputs("\" hidden></div>\n", out);
-	char reason[REASON_CAP], refusal[REASON_CAP];
-	html_ctx c = { name, ev, j, opts, NULL, reason, NULL, 0, refusal };
+	char reason[REASON_CAP], refusal[REASON_CAP], ua_reason[REASON_CAP];
+	html_ctx c;
+	memset(&c, 0, sizeof c);
+	c.name = name;
+	c.ev = ev;
+	c.j = j;
+	c.o = opts;
+	c.reason = reason;
+	c.rl_refusal = refusal;
+	c.ua_reason = ua_reason;
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0] && rc == 0; i++)
 		rc = embed(out, (long)index, sections[i].id, sections[i].kind, sections[i].write, &c);
 	tlc_roofline_free(c.rl);
+	for (int k = 0; k < 4; k++)
+		tlc_profile_free(c.prof[k]);
+	free(c.spans);
 	if (rc == 0 && ferror(out))
 		rc = tlc_textw__finish(out, 0);
 	return rc;
@@ -468,7 +553,10 @@ int tlc_html_write_tail(FILE *out, const tlc_ranks *ranks, const tlc_html_option
 	if (!out)
 		return tlc_error__set(TLC_EINVAL, "invalid_argument", "pass a stream",
 		                      "tlc_html_write_tail: NULL stream");
-	html_ctx c = { NULL, NULL, NULL, opts, ranks, NULL, NULL, 0, NULL };
+	html_ctx c;
+	memset(&c, 0, sizeof c);
+	c.o = opts;
+	c.ranks = ranks;
 	rc = embed(out, -1, "ranks", DOC_JSON, doc_ranks, &c);
 	if (rc == 0)
 		rc = embed(out, -1, "diff", DOC_JSON, doc_diff, &c);

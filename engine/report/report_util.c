@@ -147,6 +147,29 @@ tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced)
 	return best;
 }
 
+void tlc_rep__phase_dtypes(tlc_peak_dtype out[TLC_PHASE_COUNT], const tlc_eval *ev, int forced)
+{
+	double w[TLC_PHASE_COUNT][TLC_PEAK_COUNT] = { { 0 } };
+	int seen[TLC_PHASE_COUNT] = { 0 };
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		out[p] = forced >= 0 && forced < TLC_PEAK_COUNT ? (tlc_peak_dtype)forced : TLC_PEAK_FP32;
+	if (forced >= 0 && forced < TLC_PEAK_COUNT)
+		return;
+	for (size_t i = 0; i < tlc_eval_op_count(ev); i++) {
+		tlc_op_row r = tlc_eval__row(ev, i);
+		tlc_peak_dtype pd;
+		if ((unsigned)r.phase >= TLC_PHASE_COUNT || !tlc_rep__counted(&r) ||
+		    tlc_peak_dtype_of(&pd, r.dtype) != 0)
+			continue;
+		w[r.phase][pd] += tlc_cost_flops_double(r.cost);
+		seen[r.phase] = 1;
+	}
+	for (int p = 0; p < TLC_PHASE_COUNT; p++)
+		for (int d = 0; seen[p] && d < TLC_PEAK_COUNT; d++)
+			if (w[p][d] > w[p][out[p]])
+				out[p] = (tlc_peak_dtype)d;
+}
+
 /* "  544 x graph_replay, 3 x launch_outside_op; see `tlcost ledger`": the
  * causes of device work without op rows, short enough for 80 columns. */
 static void gap_causes(FILE *out, const tlc_eval *ev)

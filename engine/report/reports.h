@@ -48,6 +48,8 @@ int tlc_rep__resolve(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_ceilings *
  *  phase's counted ops (fp32 when none has a floating dtype), or the forced
  *  one. */
 tlc_peak_dtype tlc_rep__phase_dtype(const tlc_eval *ev, int phase, int forced);
+/** tlc_rep__phase_dtype of every phase (out[p]), in one pass over the rows. */
+void tlc_rep__phase_dtypes(tlc_peak_dtype out[TLC_PHASE_COUNT], const tlc_eval *ev, int forced);
 
 /** The unknown count of ev, the one wording of every surface: "3
  *  unknown-cost calls of 1 op type" (calls: ops without a cost; op types:
@@ -69,12 +71,29 @@ int tlc_profile__any_time(const tlc_profile *prof);
 int tlc_profile__any_device_time(const tlc_profile *prof);
 int tlc_profile__util(const tlc_profile *prof);
 const tlc_rep_ceil *tlc_profile__ceil(const tlc_profile *prof);
+/** Builds the tables opts[0..n) over the same eval and join (j may be
+ *  NULL) in one pass over the rows: out[k] is what
+ *  tlc_profile_build_joined(ev, j, opts[k]) returns (tlcost html's
+ *  profile-shaped tables share the pass). On error every out[k] is NULL. */
+int tlc_profile__build_set(tlc_profile **out, size_t n, const tlc_eval *ev, const tlc_join *j,
+                           const tlc_profile_options *const *opts);
+/** tlc_profile_build_util in two steps: the refusals and ceilings it
+ *  checks before reading a row, then the utilization of a table built
+ *  with the same join. */
+int tlc_profile__util_check(tlc_rep_ceil *out, const tlc_eval *ev, const tlc_join *j,
+                            const tlc_ceilings *c);
+int tlc_profile__util_apply(tlc_profile *p, const tlc_rep_ceil *ceil);
 
 /** One device as a JSON object. */
 void tlc_rep__device_json(yajl_gen g, const tlc_device_preset *d);
 /** The tree document (schema tlcost.tree/2) as one JSON object. */
 void tlc_rep__tree_json(yajl_gen g, const tlc_tree *t);
 
+/** tlc_roofline_build with the summary only (the same figures; no rows
+ *  kept: tlc_roofline_row_count is 0), for a page that shows the summary
+ *  and leaves the per-op chart out above its point limit. */
+int tlc_roofline__build_summary(tlc_roofline **out, const tlc_eval *ev,
+                                const tlc_roofline_options *opts);
 /** The evaluation a roofline was built from. */
 const tlc_eval *tlc_roofline__eval(const tlc_roofline *rl);
 /** Row i's costed kernel ns under a passed gate (its measured point), or -1. */

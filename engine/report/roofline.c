@@ -25,6 +25,7 @@ struct tlc_roofline {
 	int64_t *meas;           /* per row: costed kernel ns under a passed gate, or -1 */
 	size_t mcap;
 	int any_meas;
+	int summary_only;        /* tlc_roofline__build_summary: no rows kept */
 };
 
 const char *tlc_roof_reason_name(tlc_roof_reason r)
@@ -90,16 +91,21 @@ static void judge(tlc_roofline *rl, tlc_roofline_row *row, const tlc_count *flop
 
 static int add_row(tlc_roofline *rl, const tlc_op_row *r)
 {
-	if (tlc_alloc__grow(rl->a, (void **)&rl->rows, &rl->cap, rl->n + 1, sizeof *rl->rows))
-		return TLC_ENOMEM;
-	tlc_roofline_row *row = &rl->rows[rl->n++];
+	tlc_roofline_row one, *row = &one; /* summary only: judged, not kept */
+	if (!rl->summary_only) {
+		if (tlc_alloc__grow(rl->a, (void **)&rl->rows, &rl->cap, rl->n + 1, sizeof *rl->rows))
+			return TLC_ENOMEM;
+		row = &rl->rows[rl->n++];
+	}
 	memset(row, 0, sizeof *row);
-	tlc_op_row *cp = tlc_arena__alloc(&rl->ar, sizeof *cp); /* rows are not stored as structs */
-	if (!cp)
-		return tlc_error__oom();
-	*cp = *r;
-	row->op = cp;
-	row->family = tlc_rep__family(r->name);
+	if (!rl->summary_only) {
+		tlc_op_row *cp = tlc_arena__alloc(&rl->ar, sizeof *cp); /* rows are not stored as structs */
+		if (!cp)
+			return tlc_error__oom();
+		*cp = *r;
+		row->op = cp;
+		row->family = tlc_rep__family(r->name);
+	}
 	row->peak_dtype = row_peak_dtype(rl, r);
 	tlc_count flops, bytes;
 	tlc_count__init(&flops);
@@ -107,9 +113,10 @@ static int add_row(tlc_roofline *rl, const tlc_op_row *r)
 	tlc_rep__add_flops(&flops, r);
 	row->reason = classify(r, &bytes);
 	int rc = 0;
-	if (tlc_rep__counted(r))
+	if (!rl->summary_only && tlc_rep__counted(r))
 		rc = (row->flops = tlc_rep__count_dup(&rl->ar, &flops)) ? 0 : tlc_error__oom();
-	if (!rc && row->reason != TLC_ROOF_MISSING_SHAPE_DTYPE && r->cls != TLC_CLASS_UNKNOWN)
+	if (!rc && !rl->summary_only && row->reason != TLC_ROOF_MISSING_SHAPE_DTYPE &&
+	    r->cls != TLC_CLASS_UNKNOWN)
 		rc = (row->bytes = tlc_rep__count_dup(&rl->ar, &bytes)) ? 0 : tlc_error__oom();
 	if (!rc && row->reason == TLC_ROOF_COVERED)
 		judge(rl, row, &flops, &bytes);
@@ -122,8 +129,7 @@ static int add_row(tlc_roofline *rl, const tlc_op_row *r)
 
 static int build_rows(tlc_roofline *rl)
 {
-	for (int p = 0; p < TLC_PHASE_COUNT; p++)
-		rl->phase_dtype[p] = tlc_rep__phase_dtype(rl->ev, p, rl->ceil.dtype_forced);
+	tlc_rep__phase_dtypes(rl->phase_dtype, rl->ev, rl->ceil.dtype_forced);
 	const tlc_overlay *ov = rl->join ? tlc_join__overlay(rl->join) : NULL;
 	int gate = rl->join && tlc_join_get_summary(rl->join)->gate_passed;
 	for (size_t i = 0; i < tlc_eval_op_count(rl->ev); i++) {
@@ -135,6 +141,8 @@ static int build_rows(tlc_roofline *rl)
 		int rc = add_row(rl, r);
 		if (rc)
 			return rc;
+		if (rl->summary_only)
+			continue;
 		if (tlc_alloc__grow(rl->a, (void **)&rl->meas, &rl->mcap, rl->n, sizeof *rl->meas))
 			return TLC_ENOMEM;
 		/* measured point: the row's costed kernel time, only under a passed
@@ -185,8 +193,23 @@ int64_t tlc_roofline__measured_ns(const tlc_roofline *rl, size_t i)
 
 int tlc_roofline__any_measured(const tlc_roofline *rl) { return rl->any_meas; }
 
+static int build(tlc_roofline **out, const tlc_eval *ev, const tlc_join *j,
+                 const tlc_roofline_options *opts, int summary_only);
+
+int tlc_roofline__build_summary(tlc_roofline **out, const tlc_eval *ev,
+                                const tlc_roofline_options *opts)
+{
+	return build(out, ev, NULL, opts, 1);
+}
+
 int tlc_roofline_build_joined(tlc_roofline **out, const tlc_eval *ev, const tlc_join *j,
                               const tlc_roofline_options *opts)
+{
+	return build(out, ev, j, opts, 0);
+}
+
+static int build(tlc_roofline **out, const tlc_eval *ev, const tlc_join *j,
+                 const tlc_roofline_options *opts, int summary_only)
 {
 	int rc = tlc_rep__check_eval(ev);
 	if (rc)
@@ -197,6 +220,7 @@ int tlc_roofline_build_joined(tlc_roofline **out, const tlc_eval *ev, const tlc_
 		return tlc_error__oom();
 	rl->a = a;
 	rl->join = j;
+	rl->summary_only = summary_only;
 	rc = init(rl, ev, opts);
 	if (!rc)
 		rc = build_rows(rl);

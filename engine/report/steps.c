@@ -413,6 +413,14 @@ int tlc_steps_build(tlc_steps **out, const tlc_eval *ev, const tlc_join *j)
 	size_t n = 0;
 	if (j && (rc = tlc_join__spans(&all, &n, ev, j, 1)) < 0)
 		return rc;
+	return tlc_steps__build_spans(out, ev, j, all, n);
+}
+
+int tlc_steps__build_spans(tlc_steps **out, const tlc_eval *ev, const tlc_join *j,
+                           tlc_join__span *all, size_t n)
+{
+	int rc = 0;
+	*out = NULL;
 	if (n == 0) {
 		free(all);
 		return tlc_error__set(TLC_ENOTFOUND, "steps_no_device_records",

@@ -24,6 +24,13 @@ void tlc_steps__json_rows(yajl_gen g, const tlc_steps *s);
  *  with its share of the summed wall time (80 columns). */
 void tlc_steps__text_summary(FILE *out, const tlc_steps *s);
 
+struct tlc_join__span;
+/** tlc_steps_build from the spans tlc_join__spans(ev, j, copies 1)
+ *  returned, which it takes (freed here, also on error): tlcost html
+ *  collects them once for the join and the steps. */
+int tlc_steps__build_spans(tlc_steps **out, const tlc_eval *ev, const tlc_join *j,
+                           struct tlc_join__span *all, size_t n);
+
 /** A kernel's compute family from its name alone (tlc_steps_bucket). */
 int tlc_steps__kernel_family(const char *name);
 

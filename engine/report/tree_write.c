@@ -43,7 +43,8 @@ static cols widths(const tlc_tree *t)
 	return c;
 }
 
-/* One row; width > 0 cuts the label so the line fits (marked with '~'). */
+/* One row; width > 0 drops the label's [type], then cuts the label so the
+ * line fits (marked with '~'). */
 static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 {
 	tlc_digits sub = { 0 }, self = { 0 };
@@ -55,6 +56,9 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 	/* a width-limited tree (the report's) shows the subtree time only */
 	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth +
 	              (r->has_device_time ? (width ? 9 : 26) : 0);
+	/* too long for the width: the module's own name first, its type left out */
+	if (width && used + strlen(label) > width && r->kind == TLC_TREE_NODE && *r->module_type)
+		snprintf(label, sizeof label, "%s", r->label);
 	if (width && used + strlen(label) > width) {
 		size_t keep = width > used + 8 ? width - used - 1 : 7;
 		if (keep < strlen(label)) {

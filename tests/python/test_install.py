@@ -3,6 +3,7 @@ an install with DESTDIR under $TMPDIR and import tlcost from there alone
 (the build tree off the path), then read a bundled log with it."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -56,6 +57,35 @@ class Install(tlctest.unittest.TestCase):
                            env=env, capture_output=True, text=True, cwd=stage)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.strip(), "4089184256")
+
+    def test_readme_build_tree_import(self):
+        """README.md's line for importing the package from the build tree,
+        run as printed from the repository root (issue 28 item 5: the README
+        did not say how to make the package importable after `make`); the
+        interpreter it names is the one configure built for (the README's
+        next paragraph: `_tlcost.build_python` names it)."""
+        with open(os.path.join(tlctest.SRC, "README.md"), encoding="utf-8") as f:
+            text = " ".join(f.read().split())
+        m = re.search(r"`(PYTHONPATH=python:\.libs (\S+) -c 'import tlcost')`", text)
+        self.assertTrue(m, "README.md has no `PYTHONPATH=python:.libs PYTHON -c 'import "
+                           "tlcost'` line for the build tree")
+        if os.path.realpath(tlctest.SRC) != os.path.realpath(tlctest.BUILD):
+            self.skipTest("build tree outside the source tree: the README's line is for "
+                          "a build in the repository root")
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+        code = "import tlcost, _tlcost, sys; print(_tlcost.build_python, tlcost.__file__)"
+        r = subprocess.run([m.group(2), "-c", code], env=dict(env, PYTHONPATH="python:.libs"),
+                           capture_output=True, text=True, cwd=tlctest.SRC)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        built_for, init = r.stdout.split()
+        self.assertEqual(os.path.realpath(built_for), os.path.realpath(m.group(2)))
+        self.assertEqual(os.path.realpath(init),
+                         os.path.realpath(os.path.join(tlctest.SRC, "python", "tlcost",
+                                                       "__init__.py")))
+        r = subprocess.run(["sh", "-c", m.group(1)], env=env, capture_output=True, text=True,
+                           cwd=tlctest.SRC)
+        self.assertEqual(r.returncode, 0, r.stderr)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,11 @@ their totals are checked against tlcost.read on the fixture itself.
 """
 
 import gzip
+import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import tlctest
@@ -78,6 +81,59 @@ class FromProfiler(tlctest.unittest.TestCase):
                 self.assertEqual(rep.info["format"], "kineto-trace")
                 self.assertEqual(len(sess.paths), 1)
                 self.assertFalse(os.path.exists(sess.paths[0]))   # the temporary is gone
+                self.assertEqual(self.left(), [])
+
+    def test_shared_kineto_traces_equal_the_commands(self):
+        """Real Kineto traces through a stand-in session (this torch has no
+        Kineto, so a real session cannot export one here): the totals equal
+        `tlcost --format json flops FILE` and the join's figures `tlcost
+        --format json join FILE`, each run as a separate command on the
+        shared file; the kernel time per phase also equals
+        tests/join_gate_check.py's, which reads the raw trace JSON itself
+        (no tlcost code) and derives the attribution from docs/join.md."""
+        shared = os.path.join(tlctest.SRC, "..", "shared", "traces")
+        # the traces tests/join_gate_real.sh checks the script against
+        names = ["v100-dlrm-training.json.gz",
+                 os.path.join("real", "tl_mi300_torch_compile_triton.json.gz"),
+                 os.path.join("real", "hta_sampled_rank0_of128.json.gz")]
+        srcs = [os.path.join(shared, n) for n in names if os.path.exists(os.path.join(shared, n))]
+        if not srcs:
+            self.skipTest("shared traces absent (%s)" % shared)
+        gate_check = os.path.join(tlctest.SRC, "tests", "join_gate_check.py")
+        for src in srcs:
+            with self.subTest(trace=os.path.basename(src)):
+                sess = Exported(src)
+                rep = tlcost.from_profiler(sess)
+                self.assertEqual(rep.info["format"], "kineto-trace")
+                flops = json.loads(tlctest.cli("--format", "json", "flops", src))
+                self.assertEqual(sorted(rep.phases), sorted(flops["phases"]))
+                for ph, want in flops["phases"].items():
+                    got = {"flops": rep.flops(ph), "macs": rep.macs(ph),
+                           "other_flops": rep.other_flops(ph),
+                           "flops_fma1": rep.flops_fma1(ph),
+                           "bytes_read": rep.bytes_read(ph),
+                           "bytes_written": rep.bytes_written(ph),
+                           "bytes_complete": rep.bytes_complete(ph)}
+                    self.assertEqual(got, {k: want[k] for k in got}, ph)
+                self.assertEqual(rep.lower_bound, flops["lower_bound"])
+                self.assertEqual(rep.coverage, {k: v for k, v in flops["coverage"].items()
+                                                if k in rep.coverage})
+                join = json.loads(tlctest.cli("--format", "json", "join", src))
+                got = rep.join().to_dict()
+                for k in ("state", "path", "kernels", "kernel_ns", "kernel_attributed_ns",
+                          "kernel_unattributed_ns", "kernel_ambiguous_ns", "launches_attributed",
+                          "gate"):
+                    self.assertEqual(got[k], join[k], k)
+                r = subprocess.run([sys.executable, gate_check, src], capture_output=True,
+                                   text=True, check=True)
+                raw = json.loads(r.stdout)
+                self.assertEqual(got["kernel_ns"], raw["kernel_ns"])
+                self.assertEqual(got["kernel_unattributed_ns"], raw["unattributed_ns"])
+                for g in got["gate"]["phases"]:
+                    want = raw["phases"][g["phase"]]
+                    self.assertEqual((g["attributed_ns"], g["on_wrapper_ns"], g["annotated_ns"]),
+                                     (want["attributed_ns"], want["on_wrapper_ns"],
+                                      want["annotated_ns"]), g["phase"])
                 self.assertEqual(self.left(), [])
 
     def test_cpu_only_join_says_so(self):
