@@ -14,7 +14,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 unset NVTX_INJECTION64_PATH TLC_TEST_NVTX_INIT_FAILS TLC_TEST_NVTX_NO_RANGES
 
-[ "$("$abs_b/tests/test_nvtx" features)" = nvtx3 ] || { echo "SKIP: built without the NVTX3 headers"; exit 77; }
+[ "$("$abs_b/tests/unit/capture/test_nvtx" features)" = nvtx3 ] || { echo "SKIP: built without the NVTX3 headers"; exit 77; }
 [ -f "$inject" ] || { echo "FAIL: $inject was not built"; exit 1; }
 
 cat > "$tmp/want" <<'W'

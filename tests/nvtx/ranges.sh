@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/test_nvtx once per NVTX setting of the process (NVTX reads
+# tests/unit/capture/test_nvtx once per NVTX setting of the process (NVTX reads
 # NVTX_INJECTION64_PATH once per process): under the recording injection
 # library, then each way of there being nothing to emit to. Built without
 # the NVTX3 headers only the refusal that says so can run.
@@ -7,7 +7,7 @@ set -u
 b=${top_builddir:-.}
 s=${top_srcdir:-.}
 abs_b=$(cd "$b" && pwd)
-t="$abs_b/tests/test_nvtx"
+t="$abs_b/tests/unit/capture/test_nvtx"
 inject="$abs_b/tests/nvtx/.libs/inject.so"
 
 run() {
