@@ -6,10 +6,9 @@
 # fails. (The built libraries are compared with abi/ by `make abi-check`,
 # a step of .ci/run after the plain build.)
 set -u
-srcdir=${top_srcdir:-.}
-command -v abidw >/dev/null 2>&1 || { echo "abidw not installed (abigail-tools)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need abidw  # abigail-tools
+tlc_tmpdir abi-check
 cd "$tmp" || exit 1
 printf 'struct s { int a; int b; };\nint f(struct s *p);\n' > h1.h
 printf 'struct s { int b; int a; };\nint f(struct s *p);\n' > h3.h
@@ -23,9 +22,8 @@ printf '#include "h5.h"\n%s\n' "$body" > v5.c
 for v in 1 2 3 4 5; do
 	${CC:-cc} -g -O0 -shared -fPIC -o v$v.so v$v.c && abidw --out-file v$v.abi v$v.so || exit 1
 done
-fails=0
 expect() { # WANT NEW OLDVER NEWVER WHAT
-	sh "$srcdir/tools/abi-check.sh" compare v1.abi "$2" "$3" "$4" >out.txt 2>&1
+	sh "$top_srcdir/tools/abi-check.sh" compare v1.abi "$2" "$3" "$4" >out.txt 2>&1
 	rc=$?
 	if [ "$rc" -eq "$1" ]; then
 		echo "ok: $5 (exit $rc)"

@@ -3,16 +3,15 @@
 # tools/error_catalogue.py. Fails when the committed page is stale (a code,
 # message or remedy changed without regenerating it) or when an error code
 # has no test naming it. Skips without python3.
-srcdir=${top_srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-python3 "$srcdir/tools/error_catalogue.py" --srcdir "$srcdir" --output "$tmp" --check
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir catalogue
+python3 "$top_srcdir/tools/error_catalogue.py" --srcdir "$top_srcdir" --output "$out" --check
 rc=$?
-if ! cmp -s "$tmp" "$srcdir/docs/errors.md"; then
+if ! cmp -s "$out" "$top_srcdir/docs/errors.md"; then
 	echo "FAIL: docs/errors.md is stale; regenerate it with"
 	echo "  python3 tools/error_catalogue.py --output docs/errors.md"
-	diff -u "$srcdir/docs/errors.md" "$tmp" | head -40
+	diff -u "$top_srcdir/docs/errors.md" "$out" | head -40
 	exit 1
 fi
 if [ $rc -ne 0 ]; then

@@ -7,10 +7,9 @@
 # chosen by a ternary (`c ? "eps_bad" : "zeta_bad"`) lists both codes, each
 # with its own remedy (it once listed neither: trace_truncated was missing
 # from docs/errors.md). Skips without python3.
-srcdir=${top_srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir error-catalogue-self
 mkdir -p "$tmp/engine" "$tmp/tests"
 cat > "$tmp/engine/r.c" <<'C'
 static const char *remedy_for(const char *code)
@@ -49,7 +48,7 @@ static int fail(reader *r, int klass, const char *code, const char *msg)
 }
 C
 echo 'alpha_bad beta_bad gamma_bad delta_bad eps_bad zeta_bad' > "$tmp/tests/names.sh"
-python3 "$srcdir/tools/error_catalogue.py" --srcdir "$tmp" --output "$tmp/out.md" --check || {
+python3 "$top_srcdir/tools/error_catalogue.py" --srcdir "$tmp" --output "$tmp/out.md" --check || {
 	echo "FAIL: the catalogue tool failed on the made-up tree"; exit 1; }
 status=0
 # row CODE MESSAGE REMEDY: the code's table row must hold both texts

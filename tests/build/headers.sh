@@ -4,20 +4,18 @@
 # C++ compiler is available, as C++11. Every header is also installed
 # (listed in pkginclude_HEADERS) and included by the umbrella tlcost.h.
 set -e
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 cc=${CC:-cc}
 cxx=${CXX:-c++}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir headers
 n=0
 have_cxx=0
 if command -v "$cxx" >/dev/null 2>&1; then have_cxx=1; fi
-incs="-I$srcdir/include"
-[ -d "$builddir/include" ] && incs="$incs -I$builddir/include"
-headers=$(ls "$srcdir"/include/tlcost/*.h)
+incs="-I$top_srcdir/include"
+[ -d "$top_builddir/include" ] && incs="$incs -I$top_builddir/include"
+headers=$(ls "$top_srcdir"/include/tlcost/*.h)
 # the generated version.h lives in the build tree in a VPATH build
-[ -f "$srcdir/include/tlcost/version.h" ] || headers="$headers $builddir/include/tlcost/version.h"
+[ -f "$top_srcdir/include/tlcost/version.h" ] || headers="$headers $top_builddir/include/tlcost/version.h"
 for path in $headers; do
 	h=tlcost/$(basename "$path")
 	printf '#include <%s>\n#include <%s>\nint main(void) { return 0; }\n' "$h" "$h" > "$tmp/t.c"
@@ -33,10 +31,10 @@ for path in $headers; do
 	b=$(basename "$path")
 	case $b in
 	tlcost.h|cupti.h|nvtx.h|version.h) ;; # version.h comes through common.h; cupti.h and nvtx.h belong to their own libraries
-	*) grep -q "#include \"$b\"" "$srcdir/include/tlcost/tlcost.h" ||
+	*) grep -q "#include \"$b\"" "$top_srcdir/include/tlcost/tlcost.h" ||
 		{ echo "not in the umbrella tlcost.h: $b" >&2; exit 1; } ;;
 	esac
-	cat "$srcdir/Makefile.am" "$srcdir"/*/local.mk "$srcdir"/*/*/local.mk 2>/dev/null |
+	cat "$top_srcdir/Makefile.am" "$top_srcdir"/*/local.mk "$top_srcdir"/*/*/local.mk 2>/dev/null |
 		grep -q "include/tlcost/$b" ||
 		{ echo "not installed (pkginclude_HEADERS): $b" >&2; exit 1; }
 	n=$((n + 1))

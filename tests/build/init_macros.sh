@@ -6,15 +6,13 @@
 # sets the size to sizeof the struct. The lists come from the headers, so a
 # new struct or macro is covered without editing this test.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 cc=${CC:-cc}
 cxx=${CXX:-c++}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-incs="-I$srcdir/include"
-[ -d "$builddir/include" ] && incs="$incs -I$builddir/include"
-hdrs=$(ls "$srcdir"/include/tlcost/*.h)
+tlc_tmpdir init-macros
+incs="-I$top_srcdir/include"
+[ -d "$top_builddir/include" ] && incs="$incs -I$top_builddir/include"
+hdrs=$(ls "$top_srcdir"/include/tlcost/*.h)
 # structs whose first field is `uint32_t size`
 # shellcheck disable=SC2086
 structs=$(awk '/^typedef struct tlc_[a-z0-9_]+ \{$/ { name = $3; getline;

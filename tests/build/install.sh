@@ -15,21 +15,14 @@
 # counts erf-GELU at 5 FLOPs per element (docs/plugin-guide.md):
 # 2 * 128 * 5 = 1,280.
 set -u
-srcdir=${top_srcdir:-.}
-builddir=${top_builddir:-.}
-srcdir=$(cd "$srcdir" && pwd)
-builddir=$(cd "$builddir" && pwd)
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 # A sanitizer build (.ci/run's ASan+UBSan stage) cannot be linked by a plain
 # cc as the README does: the plain build runs this test.
-if nm -D "$builddir/.libs/libtlcost.so" 2>/dev/null | grep -q "__asan_\|__ubsan_"; then
-	echo "sanitizer build: skipped (the plain build runs it)"
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tlc_skip_sanitized
+tlc_tmpdir install
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-sed -n '/<!-- install-begin -->/,/<!-- install-end -->/p' "$srcdir/README.md" |
+sed -n '/<!-- install-begin -->/,/<!-- install-end -->/p' "$top_srcdir/README.md" |
 	grep -v '^<!--\|^```' > "$tmp/readme.sh"
 [ -s "$tmp/readme.sh" ] || fail "no install block in README.md"
 grep -q '^PREFIX=' "$tmp/readme.sh" || fail "the install block does not start with PREFIX="
@@ -48,7 +41,7 @@ check_output() { # LOG
 
 if [ "${TLCOST_INSTALL_TEST:-quick}" = full ]; then
 	command -v autoreconf >/dev/null || { echo "autoreconf missing"; exit 77; }
-	(cd "$builddir" && make distdir distdir="$tmp/src" >/dev/null) || fail "make distdir"
+	(cd "$top_builddir" && make distdir distdir="$tmp/src" >/dev/null) || fail "make distdir"
 	cd "$tmp/src" || exit 1
 	# the README's build line, into a first prefix, then the bug scenario:
 	# configure again with a different prefix, rebuild, install
@@ -71,14 +64,14 @@ if [ "${TLCOST_INSTALL_TEST:-quick}" = full ]; then
 	exit 0
 fi
 
-[ -x "$builddir/tlcost" ] || { echo "not built"; exit 77; }
+[ -x "$top_builddir/tlcost" ] || { echo "not built"; exit 77; }
 command -v pkg-config >/dev/null || { echo "pkg-config missing"; exit 77; }
-prefix=$(sed -n 's/^prefix=//p' "$builddir/tlcost.pc")
-libdir=$(sed -n 's/^libdir=//p' "$builddir/tlcost.pc")
+prefix=$(sed -n 's/^prefix=//p' "$top_builddir/tlcost.pc")
+libdir=$(sed -n 's/^libdir=//p' "$top_builddir/tlcost.pc")
 [ "$libdir" = "\${exec_prefix}/lib" ] || [ "$libdir" = "$prefix/lib" ] ||
 	{ echo "libdir is not PREFIX/lib: the README lines assume it"; exit 77; }
 stage=$tmp/stage
-(cd "$builddir" && make install DESTDIR="$stage" >"$tmp/install.log" 2>&1) ||
+(cd "$top_builddir" && make install DESTDIR="$stage" >"$tmp/install.log" 2>&1) ||
 	{ tail -20 "$tmp/install.log"; fail "make install DESTDIR=..."; }
 for f in bin/tlcost include/tlcost/tlcost.h include/tlcost/version.h include/tlcost/eval.h \
          lib/pkgconfig/tlcost.pc lib/libtlcost.so \
@@ -86,7 +79,7 @@ for f in bin/tlcost include/tlcost/tlcost.h include/tlcost/version.h include/tlc
          share/tlcost/packs/vllm.tlrules; do
 	[ -e "$stage$prefix/$f" ] || fail "not installed: $f"
 done
-cd "$srcdir" || exit 1
+cd "$top_srcdir" || exit 1
 work=$tmp/work
 mkdir "$work"
 # run where the README runs (the source root) but write into $work

@@ -7,9 +7,9 @@
 # util.c included, calls one of those implementations by name. First a
 # made-up family that breaks each rule must be refused, so the check is
 # known to see them.
-src=${top_srcdir:-.}
 
 # check DIR HOST_HELP_H: prints one line per violation under DIR/rules
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 check() {
 	for f in "$1"/rules/*.c "$1"/rules/*.h; do
 		[ -f "$f" ] || continue
@@ -33,18 +33,17 @@ check() {
 	done
 }
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir rules-host
 mkdir -p "$tmp/rules"
 printf '#include "host_help.h"\n#include "cost.h"\nint f(void) { return tlc_host__dim(0, 0); }\n' \
 	> "$tmp/rules/bad.c"
-out=$(check "$tmp" "$src/engine/registry/host_help.h")
+out=$(check "$tmp" "$top_srcdir/engine/registry/host_help.h")
 for want in 'rules/bad.c:1: includes host_help.h' 'rules/bad.c:2: includes "cost.h"' \
 	'rules/bad.c:3: calls tlc_host__dim'; do
 	echo "$out" | grep -q "$want" || { echo "rules_host: not reported: $want"; echo "$out"; exit 1; }
 done
 
-out=$(check "$src" "$src/engine/registry/host_help.h")
+out=$(check "$top_srcdir" "$top_srcdir/engine/registry/host_help.h")
 if [ -n "$out" ]; then
 	echo "$out"
 	exit 1

@@ -13,20 +13,13 @@
 #    size limit (output_write_failed, exit 3, the old file kept);
 #  - every shared trace (skipped when ../shared/traces is absent).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$(cd "$top_builddir" && pwd)/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 FIX="$top_srcdir/tests/fixtures/annotate/mixed.json"
 CHECK="$top_srcdir/tests/cli/annotate_check.py"
-SHARED="$top_srcdir/../shared/traces"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-annotate.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+SHARED="$shared/traces"
+tlc_tmpdir annotate
 unset TLCOST_PLUGIN_PATH
-command -v python3 > /dev/null 2>&1 || { echo "annotate_cli: python3 absent"; exit 77; }
-out=$tmp/out
-fails=0
-. "$top_srcdir/tests/cli_lib.sh"
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tlc_need python3
 
 # same_flops IN OUT: tlcost flops (text and JSON) identical on both
 same_flops() {

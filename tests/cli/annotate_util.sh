@@ -25,16 +25,10 @@
 # Before this change annotate took no --device (usage error: this test
 # failed on integrate2's build).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$(cd "$top_builddir" && pwd)/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 FIX="$top_srcdir/tests/fixtures/annotate/util.json"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-annotate-util.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-command -v python3 > /dev/null 2>&1 || { echo "annotate_util: python3 absent"; exit 77; }
-out=$tmp/out
-fails=0
-. "$top_srcdir/tests/cli_lib.sh"
+tlc_tmpdir annotate-util
+tlc_need python3
 
 run 0 annotate --device h100-sxm "$FIX" -o "$tmp/a.json"
 check "summary" "3 op events annotated (3 known, 0 unknown, 0 without a cost of their own); 8 counter events; 2 with attributed kernel utilization"

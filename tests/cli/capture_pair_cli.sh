@@ -21,17 +21,9 @@
 # The shared SGLang decode pair (skipped when absent) is checked against
 # tests/cli/capture_pair_check.py, which derives the pairing from the raw JSON.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 F="$top_srcdir/tests/fixtures/capture"
-tmp=${TMPDIR:-/tmp}/tlc-capture-pair.$$
-out="$tmp.out"
-mkdir -p "$tmp.d"
-trap 'rm -rf "$tmp".*' EXIT
-fails=0
-. "$top_srcdir/tests/cli_lib.sh"
+tlc_tmpdir capture-pair
 
 # --- the hand-made pair
 run 0 join --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
@@ -100,12 +92,12 @@ check "overlap" '0,kernel,"k_x",0,7,900000,1000,60,"hipLaunchKernel",unattribute
 check "overlap paired" '1,kernel,"k_gemm",0,7,1000000,10000,100,"hipGraphLaunch",attributed,17592186044426,"aten::mm",'
 
 # --- a directory laid out as TraceLens lays it out
-mkdir -p "$tmp.d/run/capture_traces"
-cp "$F/capture_two_graphs.json" "$tmp.d/run/capture_traces/bs_4.json"
-printf '[\n  {"file": "bs_4.json", "batch_size": 4, "mode": "FULL"}\n]\n' > "$tmp.d/run/capture_traces/execution_details.json"
-run 0 join --capture "$tmp.d/run" "$F/replay_three_launches.json"
+mkdir -p "$tmp/run/capture_traces"
+cp "$F/capture_two_graphs.json" "$tmp/run/capture_traces/bs_4.json"
+printf '[\n  {"file": "bs_4.json", "batch_size": 4, "mode": "FULL"}\n]\n' > "$tmp/run/capture_traces/execution_details.json"
+run 0 join --capture "$tmp/run" "$F/replay_three_launches.json"
 check "dir (parent)" "2 matched exactly one (kernel names and count), 0 ambiguous, 1 matched none; 4 captured ops added"
-run 0 join --capture "$tmp.d/run/capture_traces" "$F/replay_three_launches.json"
+run 0 join --capture "$tmp/run/capture_traces" "$F/replay_three_launches.json"
 check "dir (capture_traces)" "2 matched exactly one (kernel names and count), 0 ambiguous, 1 matched none; 4 captured ops added"
 
 # --- refusals, typed
@@ -115,19 +107,19 @@ check "cuda cause" "4 of 4 kernel launches inside the capture carry no kernel na
 check "cuda remedy" "graphNodeId"
 run 1 join --capture "$F/replay_three_launches.json" "$F/replay_three_launches.json"
 check "no window" "capture_pairing_no_capture"
-mkdir -p "$tmp.d/empty"
-run 1 join --capture "$tmp.d/empty" "$F/replay_three_launches.json"
+mkdir -p "$tmp/empty"
+run 1 join --capture "$tmp/empty" "$F/replay_three_launches.json"
 check "no details" "capture_details_missing"
-mkdir -p "$tmp.d/bad1" "$tmp.d/bad2" "$tmp.d/bad3"
-printf '[\n  {"file": "x.json",\n   "batch_size": 4,, "mode": "FULL"}\n]\n' > "$tmp.d/bad1/execution_details.json"
-run 1 join --capture "$tmp.d/bad1" "$F/replay_three_launches.json"
+mkdir -p "$tmp/bad1" "$tmp/bad2" "$tmp/bad3"
+printf '[\n  {"file": "x.json",\n   "batch_size": 4,, "mode": "FULL"}\n]\n' > "$tmp/bad1/execution_details.json"
+run 1 join --capture "$tmp/bad1" "$F/replay_three_launches.json"
 check "syntax" "capture_details_invalid"
 check "syntax position" "execution_details.json:3:"
-printf '[{"file": "x.json", "batch_size": "32", "mode": "FULL"}]\n' > "$tmp.d/bad2/execution_details.json"
-run 1 join --capture "$tmp.d/bad2" "$F/replay_three_launches.json"
+printf '[{"file": "x.json", "batch_size": "32", "mode": "FULL"}]\n' > "$tmp/bad2/execution_details.json"
+run 1 join --capture "$tmp/bad2" "$F/replay_three_launches.json"
 check "batch_size" "execution_details.json: entry 1: \"batch_size\" is missing or not a positive integer"
-printf '{"file": "x.json"}\n' > "$tmp.d/bad3/execution_details.json"
-run 1 join --capture "$tmp.d/bad3" "$F/replay_three_launches.json"
+printf '{"file": "x.json"}\n' > "$tmp/bad3/execution_details.json"
+run 1 join --capture "$tmp/bad3" "$F/replay_three_launches.json"
 check "not a list" "execution_details.json: the document is not a list of capture entries"
 # op ids near 2^62 in the capture leave no room for the added ops' ids
 run 1 join --capture "$F/capture_huge_ids.json" "$F/replay_three_launches.json"

@@ -6,12 +6,9 @@
 # command's own --help lists (checked when the Python package is built);
 # and no source under engine/, rules/, cli/ or capture/ names the old tool.
 set -u
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "capture_remedy: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-remedy.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir remedy
 exec python3 - "$T" "$tmp" "$top_builddir" "$top_srcdir" <<'PY'
 import json, os, re, subprocess, sys
 T, tmp, builddir, srcdir = sys.argv[1:5]

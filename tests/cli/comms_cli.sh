@@ -42,14 +42,9 @@
 #     rows and nccl:* annotations dropped it equals an independent sum over
 #     the kernels' args, every group size recorded.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 F="$top_srcdir/tests/fixtures/trace"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-comms.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tlc_tmpdir comms
 has() { grep -F -q -- "$2" "$tmp/$1" || { fail "$1: missing '$2'"; cat "$tmp/$1"; }; }
 
 "$T" flops "$F/ddp_small.json" >"$tmp/small.txt" 2>&1 || fail "flops ddp_small exit $?"
@@ -99,15 +94,15 @@ grep -q '"rank": null' "$tmp/dist.out" || fail "odd distributedInfo: rank not nu
 "$T" ranks --link nope "$F/ddp_small.json" >/dev/null 2>"$tmp/link.err" && fail "unknown link accepted"
 grep -q link_unknown "$tmp/link.err" || fail "link_unknown: $(cat "$tmp/link.err")"
 
-shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces"
-ddp_real="$shared/real/tl_mi300_resnet_actckpt_ddp.json.gz"
-if [ ! -d "$shared" ]; then
+traces="$shared/traces"
+ddp_real="$traces/real/tl_mi300_resnet_actckpt_ddp.json.gz"
+if [ ! -d "$traces" ]; then
 	echo "SKIP: shared traces absent (the real-trace cases)"
 	[ "$fails" -eq 0 ] && exit 0 || exit 1
 fi
 for name in real/tl_mi300_resnet_actckpt_ddp real/hta_sampled_rank0_of128 \
             real/hta_v100_trace_diff_test_r1of2 v100-dlrm-training b200-eager-inference; do
-	f="$shared/$name.json.gz"
+	f="$traces/$name.json.gz"
 	[ -f "$f" ] || { echo "skip: $name absent"; continue; }
 	b=$(basename "$name")
 	"$T" flops --format json "$f" >"$tmp/$b.json" || { fail "$name: flops exit $?"; continue; }
@@ -135,7 +130,7 @@ PY
 done
 
 # 3. achieved bandwidth and overlap under a passed gate
-hta="$shared/v100-dlrm-training.json.gz"
+hta="$traces/v100-dlrm-training.json.gz"
 if [ -f "$hta" ]; then
 	python3 "$top_srcdir/tests/cli/comms/achieved_bw.py" "$hta" >"$tmp/bw.raw" || fail "achieved_bw"
 	python3 "$top_srcdir/tests/cli/comms/achieved_bw.py" overlap "$hta" >"$tmp/ov.raw" || fail "overlap"
@@ -168,7 +163,7 @@ PY
 	"$T" join --link nvlink2 "$hta" >"$tmp/hjl.txt" || fail "join --link exit"
 	has hjl.txt "achieved busbw 2.42 GB/s = 1.6% of nvlink2 (150.0 GB/s)"
 fi
-hs="$shared/real/hta_sampled_rank0_of128.json.gz"
+hs="$traces/real/hta_sampled_rank0_of128.json.gz"
 if [ -f "$hs" ]; then
 	"$T" join "$hs" >"$tmp/hs.txt" || fail "hta_sampled join exit"
 	has hs.txt "communication: achieved bandwidth and overlap refused: the device-time join did not pass the gate"
@@ -188,7 +183,7 @@ fi
 grep -q link_unknown "$tmp/jl.err" || fail "join link_unknown: $(cat "$tmp/jl.err")"
 
 # 4. the DDP trace with the collective fields on its kernels
-ddp="$shared/real/tl_mi300_resnet_actckpt_ddp.json.gz"
+ddp="$traces/real/tl_mi300_resnet_actckpt_ddp.json.gz"
 if [ -f "$ddp" ]; then
 	python3 "$top_srcdir/tests/cli/comms/kernel_comms.py" make "$ddp" "$tmp/kboth.json.gz" \
 		"$tmp/konly.json.gz" 2>/dev/null || fail "kernel fixture not made"

@@ -5,11 +5,9 @@
 # "exits 2 for usage and input errors, 1 otherwise" while an input error
 # exits 1 (cli/cli.h, docs/errors.md "Exit status").
 set -u
-s=${top_srcdir:-.}
-b=${top_builddir:-.}
-doc="$s/docs/cost-contract.md"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlcost-exit.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+doc="$top_srcdir/docs/cost-contract.md"
+tlc_tmpdir exit
 # the Errors section, one line
 text=$(sed -n '/^## Errors/,/^## /p' "$doc" | tr '\n' ' ' | tr -s ' ')
 documented() { # the number the contract gives right before "for WHAT"/"when WHAT"
@@ -26,21 +24,21 @@ check() { # what, documented number, actual status
 	fi
 }
 printf 'not json\n' > "$tmp/bad.jsonl"
-${TLCOST_RUN:-} "$b/tlcost" flops "$tmp/bad.jsonl" > /dev/null 2>&1
+$TLCOST_RUN "$T" flops "$tmp/bad.jsonl" > /dev/null 2>&1
 rc=$?
 check "input errors" "$(documented 'for input errors')" $rc
-${TLCOST_RUN:-} "$b/tlcost" flops --no-such-option "$tmp/bad.jsonl" > /dev/null 2>&1
+$TLCOST_RUN "$T" flops --no-such-option "$tmp/bad.jsonl" > /dev/null 2>&1
 rc=$?
 check "usage errors" "$(documented 'for usage errors')" $rc
 printf '{"format":"tlcost-oplog","version":1}\n{"id":1,"op":"aten::relu","args":[]}\n' > "$tmp/ok.jsonl"
 if [ -w /dev/full ]; then
-	${TLCOST_RUN:-} "$b/tlcost" flops "$tmp/ok.jsonl" > /dev/full 2>/dev/null
+	$TLCOST_RUN "$T" flops "$tmp/ok.jsonl" > /dev/full 2>/dev/null
 	rc=$?
 	check "an output not written whole" "$(documented 'when the output')" $rc
 else
 	echo "(no /dev/full: the output status is not checked here)"
 fi
-${TLCOST_RUN:-} "$b/tlcost" diff --fail-if 'flops>=0' "$tmp/ok.jsonl" "$tmp/ok.jsonl" > /dev/null 2>&1
+$TLCOST_RUN "$T" diff --fail-if 'flops>=0' "$tmp/ok.jsonl" "$tmp/ok.jsonl" > /dev/null 2>&1
 rc=$?
 check "a diff condition that holds" "$(documented 'when a `tlcost diff')" $rc
 exit $status

@@ -21,16 +21,11 @@
 # mirror (skipped when absent): conservation, and each side's totals equal
 # `tlcost flops` of that side.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="${TLCOST_RUN:-} $top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+T="$TLCOST_RUN $T"
 F="$top_srcdir/tests/fixtures/diff"
 CHECK="/usr/bin/python3 $top_srcdir/tests/cli/diff_check.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-diff.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-out="$tmp/out"
-fails=0
-. "$top_srcdir/tests/cli_lib.sh"
+tlc_tmpdir diff
 A="$F/a.oplog.jsonl"
 B="$F/b.oplog.jsonl"
 
@@ -227,7 +222,7 @@ run 2 diff --format csv "$tmp/ra" "$tmp/rb"
 # nvjet, counted from the raw file) each last 1.000 us longer: the work is the
 # same, so the whole change is rate, 1,000 ns per such kernel, and it lands
 # on the costed row of those kernels, aten::linear
-b200="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/b200-eager-inference.json.gz"
+b200="$shared/traces/b200-eager-inference.json.gz"
 if [ -f "$b200" ]; then
 	n=$(/usr/bin/python3 -c "
 import gzip, json, sys

@@ -16,11 +16,9 @@
 #     such records, each closed by its parent, never hold more than ten at
 #     once (< 120,000 bytes) though fifty were held in all (> 500,000).
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "held_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-held.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir held
 exec python3 - "$T" "$tmp" <<'PY'
 import json, os, subprocess, sys
 T, tmp = sys.argv[1:3]

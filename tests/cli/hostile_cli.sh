@@ -16,15 +16,10 @@
 #  12 a FIFO named x.so in a TLCOST_PLUGIN_PATH directory is refused
 #     (plugin_open_failed) instead of blocking: run under `timeout`.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "hostile_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-hostile.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir hostile
 unset TLCOST_PLUGIN_PATH
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 python3 - "$T" "$tmp" "$top_srcdir" <<'PY' || fails=$((fails + 1))
 import json, os, subprocess, sys

@@ -11,9 +11,7 @@
 # the shared traces when present (not under valgrind). Skips (77) without
 # chromium or python3.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 CHROMIUM=${CHROMIUM:-}
 if [ -z "$CHROMIUM" ]; then
 	for c in chromium chromium-browser google-chrome; do
@@ -21,6 +19,6 @@ if [ -z "$CHROMIUM" ]; then
 	done
 fi
 [ -n "$CHROMIUM" ] || { echo "SKIP: no chromium (scripts/install-deps --ci installs it)"; exit 77; }
-command -v python3 > /dev/null || { echo "SKIP: python3 absent"; exit 77; }
-exec python3 "$top_srcdir/tests/cli/html_browser.py" "$top_builddir/tlcost" "$CHROMIUM" \
+tlc_need python3
+exec python3 "$top_srcdir/tests/cli/html_browser.py" "$T" "$CHROMIUM" \
 	"$top_srcdir" "$shared"

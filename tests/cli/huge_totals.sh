@@ -7,10 +7,9 @@
 # 2 FLOPs each, REPS records), not from tlcost; text must show them grouped
 # with commas, CSV plain, JSON as exact integer numbers (docs/json-schema.md).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-command -v python3 > /dev/null 2>&1 || { echo "huge_totals: python3 absent: skipped"; exit 77; }
-exec python3 - "$top_builddir/tlcost" <<'PY'
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+exec python3 - "$T" <<'PY'
 import json, os, subprocess, sys, tempfile
 
 tlcost = sys.argv[1]

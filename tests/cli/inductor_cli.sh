@@ -18,13 +18,8 @@
 #    = 16,777,216 forward, *(3*64+2*64) = 41,943,040 backward; the plain mm
 #    template is counted: 64*32*16 = 32,768 MACs = 65,536 FLOPs.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-inductor.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir inductor
 has() { # FILE TEXT NAME
 	grep -qF -- "$2" "$1" || { echo "FAIL: $3: missing '$2'"; fails=$((fails + 1)); }
 }

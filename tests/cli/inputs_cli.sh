@@ -13,12 +13,9 @@
 #    merge_identical_input).
 # Inputs are the 2-op fixture trace (small, valgrind-friendly).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T=$(cd "$top_builddir" && pwd)/tlcost
-SMALL=$(cd "$top_srcdir" && pwd)/tests/fixtures/trace/small.json
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+SMALL=$top_srcdir/tests/fixtures/trace/small.json
+tlc_tmpdir inputs-cli
 cd "$tmp" || exit 1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -31,19 +31,9 @@
 #   optimizer 0 of 15 + 2 = 17 us (before: "optimizer no kernel time" and
 #   forward 60 of 77 = 77.9% FAIL). The saved join keeps the annotation.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 F="$top_srcdir/tests/fixtures/trace"
-out=${TMPDIR:-/tmp}/tlc-join-cli.$$
-fails=0
-trap 'rm -f "$out" "$out.err"' EXIT
-
-check() { # description, pattern (fixed string) in $out
-	if grep -F -q -- "$2" "$out"; then :; else
-		echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1))
-	fi
-}
+tlc_tmpdir join-cli
 
 "$T" join "$F/small.json" > "$out" || { echo "FAIL: join small exit $?"; fails=$((fails + 1)); }
 check "path" "device-time join: joined (path: correlation)"

@@ -13,28 +13,15 @@
 # with no op between: the optimizer phase's annotated_ns, not time counted
 # against every phase. Skips (77) when the traces are absent.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-T="$top_builddir/tlcost"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-tmp=${TMPDIR:-/tmp}/tlc-gate-real.$$
-trap 'rm -f "$tmp".*' EXIT
-fails=0 ran=0
-for f in "$shared/traces/v100-dlrm-training.json.gz" \
-         "$shared/traces/real/tl_mi300_torch_compile_triton.json.gz" \
-         "$shared/traces/real/hta_sampled_rank0_of128.json.gz" \
-         "$shared/traces/real/hta_v100_trace_diff_test_r1of2.json.gz"; do
-	[ -f "$f" ] || continue
-	if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ] && [ "$(wc -c < "$f")" -gt 200000 ]; then
-		continue
-	fi
-	ran=$((ran + 1))
-	python3 "$top_srcdir/tests/cli/join_gate_check.py" "$f" > "$tmp.want" ||
-		{ echo "FAIL: check script on $f"; fails=$((fails + 1)); continue; }
-	"$T" join --format json "$f" > "$tmp.got" ||
-		{ echo "FAIL: tlcost join $f"; fails=$((fails + 1)); continue; }
-	python3 - "$tmp.want" "$tmp.got" "$f" <<'PY' || fails=$((fails + 1))
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir gate-real
+
+gate() { # TRACE: tlcost join's gate against the script's
+	python3 "$top_srcdir/tests/cli/join_gate_check.py" "$1" > "$tmp/want" ||
+		{ echo "FAIL: check script on $1"; return 1; }
+	"$T" join --format json "$1" > "$tmp/got" || { echo "FAIL: tlcost join $1"; return 1; }
+	python3 - "$tmp/want" "$tmp/got" "$1" <<'PY'
 import json, sys
 want, got, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
 bad = []
@@ -63,6 +50,8 @@ print("%s: %s (%d kernels on wrappers, %d ns; %d ns in annotations)" % (
       sum(p["annotated_ns"] for p in got["gate"]["phases"])))
 sys.exit(1 if bad else 0)
 PY
-done
-[ "$ran" -gt 0 ] || { echo "SKIP: no shared trace"; exit 77; }
-[ "$fails" -eq 0 ]
+}
+
+tlc_each_shared_trace gate v100-dlrm-training.json.gz real/tl_mi300_torch_compile_triton.json.gz \
+	real/hta_sampled_rank0_of128.json.gz real/hta_v100_trace_diff_test_r1of2.json.gz
+tlc_done

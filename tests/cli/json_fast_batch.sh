@@ -18,18 +18,16 @@
 # integer beyond 64 bits, a lone surrogate escape), so batches end early and
 # the following lines must still be read the same; and lines longer than a
 # chunk and than the batch window (128 KiB).
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir json-fast-batch
 n=0
 fail=0
 
 run() { # OUTPREFIX FAST FILE [stdin]
 	if [ "${4:-}" = stdin ]; then
-		TLCOST_JSON_FAST=$2 "$tlcost" flops --format json - < "$3" > "$1.out" 2> "$1.err"
+		TLCOST_JSON_FAST=$2 "$T" flops --format json - < "$3" > "$1.out" 2> "$1.err"
 	else
-		TLCOST_JSON_FAST=$2 "$tlcost" flops --format json "$3" > "$1.out" 2> "$1.err"
+		TLCOST_JSON_FAST=$2 "$T" flops --format json "$3" > "$1.out" 2> "$1.err"
 	fi
 	echo $? > "$1.rc"
 }

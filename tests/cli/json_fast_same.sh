@@ -8,11 +8,8 @@
 #
 # Before/after a change: TLCOST_BEFORE=/path/to/old/tlcost compares that
 # binary's output with this build's (both with their default settings).
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-shared=${TLCOST_SHARED_DIR:-$srcdir/../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir json-fast-same
 n=0
 fail=0
 
@@ -27,10 +24,10 @@ compare() {
 	n=$((n + 1))
 	if [ -n "${TLCOST_BEFORE:-}" ]; then
 		run "$tmp/a" "$TLCOST_BEFORE" "TLCOST_JSON_FAST=1" "$f"
-		run "$tmp/b" "$tlcost" "TLCOST_JSON_FAST=1" "$f"
+		run "$tmp/b" "$T" "TLCOST_JSON_FAST=1" "$f"
 	else
-		run "$tmp/a" "$tlcost" "TLCOST_JSON_FAST=0" "$f"
-		run "$tmp/b" "$tlcost" "TLCOST_JSON_FAST=1" "$f"
+		run "$tmp/a" "$T" "TLCOST_JSON_FAST=0" "$f"
+		run "$tmp/b" "$T" "TLCOST_JSON_FAST=1" "$f"
 	fi
 	for k in rc out err; do
 		if ! cmp -s "$tmp/a.$k" "$tmp/b.$k"; then
@@ -42,11 +39,11 @@ compare() {
 	done
 }
 
-for f in "$srcdir"/examples/*.oplog.jsonl* "$srcdir"/tests/fixtures/oplog/*.jsonl* \
-         "$srcdir"/tests/fixtures/oplog/bad/* "$srcdir"/tests/fixtures/oplog/fast/*.jsonl \
-         "$srcdir"/tests/fixtures/models/* "$srcdir"/tests/fixtures/devtime/* \
-         "$srcdir"/tests/fixtures/reports/*.jsonl "$srcdir"/tests/fixtures/trace/*.json* \
-         "$srcdir"/tests/fuzz/regress/*; do
+for f in "$top_srcdir"/examples/*.oplog.jsonl* "$top_srcdir"/tests/fixtures/oplog/*.jsonl* \
+         "$top_srcdir"/tests/fixtures/oplog/bad/* "$top_srcdir"/tests/fixtures/oplog/fast/*.jsonl \
+         "$top_srcdir"/tests/fixtures/models/* "$top_srcdir"/tests/fixtures/devtime/* \
+         "$top_srcdir"/tests/fixtures/reports/*.jsonl "$top_srcdir"/tests/fixtures/trace/*.json* \
+         "$top_srcdir"/tests/fuzz/regress/*; do
 	[ -f "$f" ] && compare "$f"
 done
 if [ -d "$shared/traces" ]; then

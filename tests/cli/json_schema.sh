@@ -6,11 +6,10 @@
 # numbers whether integral or not; null in either matches anything: so an
 # exact integer written as a string fails) and the same schema name.
 # {builddir} in a command is the build directory.
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-cd "$srcdir" || exit 1
-TLCOST_BUILDDIR="$(cd "${top_builddir:-.}" && pwd)" TLCOST="$tlcost" TLCOST_RUN="${TLCOST_RUN:-}" python3 - docs/json-schema.md <<'PY'
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+cd "$top_srcdir" || exit 1
+TLCOST_BUILDDIR="$top_builddir" TLCOST="$T" TLCOST_RUN="$TLCOST_RUN" python3 - docs/json-schema.md <<'PY'
 import json, os, re, shlex, subprocess, sys
 text = open(sys.argv[1]).read()
 sections = re.split(r"^## ", text, flags=re.M)[1:]

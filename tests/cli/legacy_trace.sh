@@ -5,13 +5,11 @@
 # Kineto trace: every command that reads it refuses it typed
 # (trace_not_kineto, exit 1: refused input, docs/errors.md), never "COMPLETE with 0 op rows".
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="${TLCOST_RUN:-} $top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+T="$TLCOST_RUN $T"
 F="$top_srcdir/tests/fixtures/trace/legacy_autograd_profiler.json"
-err=${TMPDIR:-/tmp}/tlc-legacy.$$
-trap 'rm -f "$err"' EXIT
-fails=0
+tlc_tmpdir legacy
+err="$tmp/err"
 for cmd in flops ledger join; do
 	$T $cmd "$F" > /dev/null 2> "$err"
 	rc=$?

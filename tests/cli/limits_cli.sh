@@ -8,11 +8,9 @@
 # the record after them is counted at its line. (Timing of long tokens is in
 # `make bench`, not here.)
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "limits_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-limits.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir limits
 exec python3 - "$T" "$tmp" <<'PY'
 import gzip, json, os, subprocess, sys
 T, tmp = sys.argv[1:3]

@@ -18,14 +18,9 @@
 #     partial (merge_incompatible), another join schema version is refused
 #     (merge_schema_mismatch), the same rank twice too (merge_duplicate_rank).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 H="$top_srcdir/tests/cli/comms/merge_check.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-merge.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tlc_tmpdir merge
 
 cd "$tmp" || exit 1
 python3 "$H" oplog-parts "$top_srcdir/tests/fixtures/models/resnet18.train.oplog.jsonl.gz" . 3 ||
@@ -64,9 +59,8 @@ grep -q "merge_input_invalid: not a flops partial: a device_work count" bad.err 
 	fail "device_work refusal: $(cat bad.err)"
 "$T" merge --help | grep -q "usage: tlcost merge" || fail "--help"
 
-shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/real"
 for name in tl_mi300_resnet_actckpt_ddp hta_sampled_rank0_of128; do
-	f="$shared/$name.json.gz"
+	f="$shared/traces/real/$name.json.gz"
 	[ -f "$f" ] || { echo "skip: $name absent"; continue; }
 	python3 "$H" trace-rank "$f" r1.json 1 || { fail "$name: trace-rank"; continue; }
 	python3 "$H" trace-concat both.json "$f" r1.json || { fail "$name: concat"; continue; }

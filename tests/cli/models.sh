@@ -3,24 +3,22 @@
 # models with random weights): zero unknown ops on every fixture, and the
 # forward true MACs (conv + matmul, bias excluded) that torchvision
 # publishes, the same with and without grad (fused fast paths included).
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-fx="$srcdir/tests/fixtures/models"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+fx="$top_srcdir/tests/fixtures/models"
+tlc_need python3
 pass=0
 fail=0
 # ok CONDITION-TEXT: python3 expression over the report `r` (JSON) evaluated per file
 check() {
 	file=$1; what=$2; expr=$3
-	if $TLCOST_RUN "$tlcost" flops --format json "$fx/$file" > "$tmp" 2>"$tmp.err" &&
-	   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$tmp"; then
+	if $TLCOST_RUN "$T" flops --format json "$fx/$file" > "$out" 2>"$out.err" &&
+	   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$out"; then
 		pass=$((pass + 1))
 	else
-		echo "FAIL: $file: $what"; cat "$tmp.err"; fail=$((fail + 1))
+		echo "FAIL: $file: $what"; cat "$out.err"; fail=$((fail + 1))
 	fi
 }
-tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.err"' EXIT
+tlc_tmpdir models
 
 # Every fixture: complete coverage.
 for f in "$fx"/*.oplog.jsonl.gz; do
@@ -54,7 +52,7 @@ check "resnet18.train.oplog.jsonl.gz" "resnet18 backward MACs" \
 # batch-2 log is made from the batch-1 example by writing every record
 # twice (conv and linear MACs are linear in the batch): it must be OK at
 # batch 2 (2 x 4,089,184,256) and a MISMATCH when its header says batch 1.
-python3 - "$srcdir/examples/resnet50.oplog.jsonl.gz" "$tmp" <<'PY'
+python3 - "$top_srcdir/examples/resnet50.oplog.jsonl.gz" "$out" <<'PY'
 import gzip, json, sys
 lines = gzip.open(sys.argv[1], "rt").read().splitlines()
 head, recs = json.loads(lines[0]), [json.loads(l) for l in lines[1:] if l.strip()]
@@ -69,17 +67,17 @@ for batch, name in ((2, ".b2"), (1, ".b1")):
                     r2["parent"] += copy * 10**6
                 f.write(json.dumps(r2) + "\n")
 PY
-if python3 "$srcdir/tools/check_macs.py" "$tmp.b2" | grep -q "forward MACs=8178368512 OK$"; then
+if python3 "$top_srcdir/tools/check_macs.py" "$out.b2" | grep -q "forward MACs=8178368512 OK$"; then
 	pass=$((pass + 1))
 else
 	echo "FAIL: check_macs.py: a batch-2 resnet50 log is not OK at 2 x the per-sample MACs"; fail=$((fail + 1))
 fi
-if python3 "$srcdir/tools/check_macs.py" "$tmp.b1" > /dev/null; then
+if python3 "$top_srcdir/tools/check_macs.py" "$out.b1" > /dev/null; then
 	echo "FAIL: check_macs.py: twice the MACs under a batch-1 header passed"; fail=$((fail + 1))
 else
 	pass=$((pass + 1))
 fi
-rm -f "$tmp.b1" "$tmp.b2"
+rm -f "$out.b1" "$out.b2"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,20 +6,17 @@
 # read (the FILE does not exist). Values in range are still accepted.
 # Small: each call refuses at option parsing (valgrind-friendly).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-TLCOST=$top_builddir/tlcost
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 TINY=$top_srcdir/tests/fixtures/reports/tiny.oplog.jsonl
 SMALL=$top_srcdir/tests/fixtures/trace/small.json
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir numeric-options-cli
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # refuse OPTION VALUE ARGS...: tlcost ARGS with OPTION VALUE is a usage error
 refuse() {
 	opt=$1 val=$2; shift 2
-	"$TLCOST" "$@" "$opt" "$val" "$tmp/absent.jsonl" > "$tmp/out" 2> "$tmp/err"
+	"$T" "$@" "$opt" "$val" "$tmp/absent.jsonl" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	[ "$rc" -eq 2 ] || { bad "$* $opt '$val': exit $rc, want 2: $(cat "$tmp/err")"; return; }
 	grep -q "error: usage_error: .*$opt" "$tmp/err" ||
@@ -30,7 +27,7 @@ refuse() {
 # accept OPTION VALUE ARGS... INPUT: runs (exit 0)
 accept() {
 	opt=$1 val=$2; shift 2
-	"$TLCOST" "$@" "$opt" "$val" > "$tmp/out" 2> "$tmp/err" ||
+	"$T" "$@" "$opt" "$val" > "$tmp/out" 2> "$tmp/err" ||
 		bad "$* $opt '$val' refused: $(cat "$tmp/err")"
 }
 

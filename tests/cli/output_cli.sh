@@ -13,17 +13,12 @@
 #    options.
 # The expectations are the documented policy, not what the code printed.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$(cd "$top_builddir" && pwd)/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 LOG="$top_srcdir/examples/custom_gelu.oplog.jsonl"
 TR="$top_srcdir/tests/fixtures/trace/small.json"
 FIX="$top_builddir/tests/plugins/.libs"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-output.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir output
 unset TLCOST_PLUGIN_PATH
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # status WANT NAME CMD...: runs CMD with stdout to $tmp/out, stderr to $tmp/err
 status() {

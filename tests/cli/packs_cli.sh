@@ -22,17 +22,13 @@
 #  ranges are structural rows, not ops, whether packs are loaded or not);
 #  with them 397 - 397 = 0: coverage is COMPLETE.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="${TLCOST_RUN:-} $top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+T="$TLCOST_RUN $T"
 FIX="$top_srcdir/tests/fixtures/packs"
 LOG="$FIX/llm_ops.oplog.jsonl"
-REAL="$top_srcdir/../shared/traces/real/sglang_decode_capture/bs_32_rank0.json.gz"
-out=${TMPDIR:-/tmp}/tlc-packs-cli.$$
-fails=0
-trap 'rm -f "$out" "$out.err"' EXIT
+REAL="$shared/traces/real/sglang_decode_capture/bs_32_rank0.json.gz"
+tlc_tmpdir packs-cli
 
-. "$top_srcdir/tests/cli_lib.sh"
 
 # on by default: listed with their provider
 run 0 rules
@@ -129,7 +125,7 @@ fi
 # _C_cache_ops::reshape_and_cache_flash x36, _C::static_scaled_fp8_quant x36
 # and _C::rms_norm x1 = 181 calls of 5 op types of the 401 of 11 without
 # packs: 220 of 6 remain
-B200="$top_srcdir/../shared/traces/b200-eager-inference.json.gz"
+B200="$shared/traces/b200-eager-inference.json.gz"
 if [ -f "$B200" ]; then
 	run 0 --no-packs flops "$B200"
 	check "b200: before" "totals are a LOWER BOUND: 401 unknown-cost calls of 11 op types"

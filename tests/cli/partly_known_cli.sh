@@ -23,14 +23,10 @@
 # counts 2 * 1*5184*1024*2 = 21,233,664 B: 424,673,280 B in all, other_flops
 # missing, and the totals stay a lower bound.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-command -v python3 > /dev/null 2>&1 || { echo "partly_known_cli: python3 absent: skipped"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
 fix="$top_srcdir/tests/fixtures/partly_known/moe_gelu.trace.json"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-partly.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir partly
 "$T" ledger "$fix" > "$tmp/ledger.txt" || { echo "FAIL: tlcost ledger exited $?"; exit 1; }
 if ! diff -u "$top_srcdir/tests/golden/ledger_partly_known.txt" "$tmp/ledger.txt"; then
 	echo "FAIL: ledger text differs from tests/golden/ledger_partly_known.txt"

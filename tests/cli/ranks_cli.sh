@@ -17,16 +17,11 @@
 #    says the clocks do not allow the start-skew attribution.
 # Skipped (77) when the shared trace is absent.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 C="$top_srcdir/tests/cli/comms"
-src="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/real/tl_mi300_resnet_actckpt_ddp.json.gz"
-[ -f "$src" ] || { echo "SKIP: $src absent"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-ranks.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tlc_need_shared traces/real/tl_mi300_resnet_actckpt_ddp.json.gz
+src="$shared/traces/real/tl_mi300_resnet_actckpt_ddp.json.gz"
+tlc_tmpdir ranks
 
 mkdir "$tmp/set" "$tmp/nowait"
 python3 "$C/make_ranks.py" "$src" "$tmp/set" 8 5 1.25 || { echo "FAIL: make_ranks"; exit 1; }

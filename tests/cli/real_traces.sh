@@ -10,11 +10,9 @@
 # Under valgrind (TLCOST_TEST_WRAPPER=valgrind) only the traces under 200 KB
 # run: the large ones take minutes each there and use the same code paths.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-[ -d "$shared/traces/real" ] || { echo "SKIP: $shared/traces/real absent"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_need_shared traces/real
 set --
 for f in "$shared"/traces/real/*.json.gz "$shared"/traces/*.json.gz; do
 	[ -f "$f" ] || continue

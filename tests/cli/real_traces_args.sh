@@ -7,11 +7,9 @@
 # not exceed it). Listed in XFAIL_TESTS until the schema-default fix of the
 # `rules` branch is merged: an XPASS then says to take it off that list.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-[ -d "$shared/traces/real" ] || { echo "SKIP: $shared/traces/real absent"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_need_shared traces/real
 [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ] && { echo "SKIP: covered plain by real_traces.sh"; exit 77; }
 exec python3 "$top_srcdir/tests/cli/real_traces_check.py" --args "$top_builddir/tlcost" \
 	"$shared"/traces/real/*.json.gz

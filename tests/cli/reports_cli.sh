@@ -3,17 +3,14 @@
 # devices, mfu, report) on committed fixtures. Regenerate goldens after a
 # deliberate change with TLC_UPDATE_GOLDEN=1 and review the diff.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-TLCOST=$top_builddir/tlcost
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 FX=$top_srcdir/tests/fixtures
 GOLD=$top_srcdir/tests/golden
 TINY=$FX/reports/tiny.oplog.jsonl
 R18=$FX/models/resnet18.train.oplog.jsonl.gz
 R50=$FX/models/resnet50.fwd_nograd_eval.oplog.jsonl.gz
 TRF=$FX/models/transformer_encoder.train.oplog.jsonl.gz
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir reports-cli
 fail=0
 have_py=0
 command -v python3 >/dev/null 2>&1 && have_py=1
@@ -23,7 +20,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 # golden NAME ARGS...: stdout of tlcost ARGS must equal tests/golden/NAME
 golden() {
 	name=$1; shift
-	if ! "$TLCOST" "$@" > "$tmp/$name" 2> "$tmp/$name.err"; then
+	if ! "$T" "$@" > "$tmp/$name" 2> "$tmp/$name.err"; then
 		bad "$name: tlcost $* exited non-zero: $(cat "$tmp/$name.err")"; return
 	fi
 	if [ "${TLC_UPDATE_GOLDEN:-}" = 1 ]; then
@@ -36,7 +33,7 @@ golden() {
 # refuse CODE ARGS...: tlcost ARGS must fail and name CODE with a remedy
 refuse() {
 	code=$1; shift
-	if "$TLCOST" "$@" > "$tmp/out" 2> "$tmp/err"; then
+	if "$T" "$@" > "$tmp/out" 2> "$tmp/err"; then
 		bad "tlcost $* should refuse with $code"; return
 	fi
 	grep -q "error: $code:" "$tmp/err" || bad "tlcost $*: expected $code, got: $(cat "$tmp/err")"
@@ -74,7 +71,7 @@ printf '%s\n' '{"format":"tlcost-oplog","version":1}' \
 	'{"id":1,"op":"aten::mm","module":"small","module_type":"L","module_call":0,"args":[{"shape":[2,2],"dtype":"float32"},{"shape":[2,2],"dtype":"float32"}]}' \
 	> "$tmp/wide.jsonl"
 for sub in tree report; do
-	"$TLCOST" $sub "$tmp/wide.jsonl" > "$tmp/wide.$sub" 2>&1 || bad "$sub of a 2e15-FLOP op failed"
+	"$T" $sub "$tmp/wide.jsonl" > "$tmp/wide.$sub" 2>&1 || bad "$sub of a 2e15-FLOP op failed"
 	python3 - "$tmp/wide.$sub" <<'PY' || bad "$sub: columns not aligned beside a 2e15-FLOP op"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -94,7 +91,7 @@ done
 # to 8 whose remainder rows hide <= 10% of the FLOPs (report_resnet50.txt:
 # depth 2 hides 7,998,090,792 of 8,239,638,056 forward FLOPs, 97%; depth 3
 # hides 753,077,800, 9.1%, so 3); --depth 2 keeps 2 and says nothing more.
-"$TLCOST" report --depth 2 --device a100-sxm-80gb "$R50" > "$tmp/r2" 2>&1 || bad "report --depth 2 failed"
+"$T" report --depth 2 --device a100-sxm-80gb "$R50" > "$tmp/r2" 2>&1 || bad "report --depth 2 failed"
 grep -q "^cost tree, forward (top 5 per node, depth 2; " "$tmp/r2" || bad "report --depth 2: not depth 2"
 grep -q "depth chosen" "$tmp/r2" && bad "report --depth 2: says the depth was chosen"
 grep -q "^hidden in remainder rows: 7,998,090,792 FLOPs" "$tmp/r2" || bad "report --depth 2: hidden amount"
@@ -117,21 +114,21 @@ refuse basis_unknown roofline --peak-flops 1T --peak-bw 1T --basis guessed "$TIN
 printf '[device x]\nmem_bw = fast\n' > "$tmp/bad_devices.txt"
 refuse devices_file_invalid devices --devices "$tmp/bad_devices.txt"
 grep -q "at $tmp/bad_devices.txt:2:10" "$tmp/err" || bad "devices_file_invalid lacks file:line:col"
-if "$TLCOST" mfu --step-seconds 1e-9 "$TINY" > "$tmp/out" 2> "$tmp/err"; then
+if "$T" mfu --step-seconds 1e-9 "$TINY" > "$tmp/out" 2> "$tmp/err"; then
 	grep -q "warning: mfu_exceeds_one:" "$tmp/err" || bad "mfu_exceeds_one not warned on stderr"
 	grep -q "warning: mfu_exceeds_one:" "$tmp/out" || bad "mfu_exceeds_one not in the report"
 else
 	bad "MFU above 1 must be reported (with a warning), not refused"
 fi
 printf '[device my-acc]\nmatch = myacc\nmem_bw = 2e12\nbf16 = 5e14\nfp32 = 5e13\nbasis = measured_achievable\nsource = bench\ndate = 2026-01\n' > "$tmp/devs.txt"
-"$TLCOST" roofline --devices "$tmp/devs.txt" --device "MyAcc v2" "$TINY" > "$tmp/out" 2>&1 || bad "user devices file"
+"$T" roofline --devices "$tmp/devs.txt" --device "MyAcc v2" "$TINY" > "$tmp/out" 2>&1 || bad "user devices file"
 grep -q "my-acc" "$tmp/out" && grep -q "measured_achievable" "$tmp/out" || bad "user device not used"
 
 # --- the device-file example of docs/devices.md loads and matches ---
 sed -n '/devices-example-begin/,/devices-example-end/p' "$top_srcdir/docs/devices.md" | grep -v '^<!--' | grep -v '^```' > "$tmp/doc_devices.txt"
-"$TLCOST" --format json devices --devices "$tmp/doc_devices.txt" > "$tmp/doc_devices.json" || bad "docs/devices.md example does not load"
+"$T" --format json devices --devices "$tmp/doc_devices.txt" > "$tmp/doc_devices.json" || bad "docs/devices.md example does not load"
 grep -q '"id": "lab-h100"' "$tmp/doc_devices.json" || bad "docs/devices.md example device missing"
-"$TLCOST" roofline --devices "$tmp/doc_devices.txt" --device "H100 lab rig" "$TINY" > "$tmp/out" 2>&1 || bad "docs example device not matched"
+"$T" roofline --devices "$tmp/doc_devices.txt" --device "H100 lab rig" "$TINY" > "$tmp/out" 2>&1 || bad "docs example device not matched"
 grep -q "lab-h100" "$tmp/out" || bad "docs example device not used"
 
 # --- wording: no throughput claims without device time ---
@@ -142,22 +139,22 @@ grep -q "time (instrumented)" "$tmp/profile_tiny_type.txt" || bad "profile time 
 
 # --- 80 columns for the one-screen report ---
 SHARED_TRACES=
-if [ -n "${TLCOST_SHARED_DIR:-}" ] && [ -d "$TLCOST_SHARED_DIR/traces" ]; then
-	SHARED_TRACES=$(ls "$TLCOST_SHARED_DIR"/traces/*.json.gz 2>/dev/null)
+if [ -n "${TLCOST_SHARED_DIR:-}" ] && [ -d "$shared/traces" ]; then
+	SHARED_TRACES=$(ls "$shared"/traces/*.json.gz 2>/dev/null)
 fi
 for m in "$TINY" "$R18" "$R50" "$TRF" $SHARED_TRACES; do
-	"$TLCOST" report --device h100-sxm "$m" | awk -v f="$m" 'length($0) > 80 { print "FAIL: report line over 80 columns (" f "): " $0; bad = 1 } END { exit bad }' || fail=1
+	"$T" report --device h100-sxm "$m" | awk -v f="$m" 'length($0) > 80 { print "FAIL: report line over 80 columns (" f "): " $0; bad = 1 } END { exit bad }' || fail=1
 done
 
 if [ $have_py = 0 ]; then echo "reports_cli: python3 absent: JSON/CSV property checks skipped"; exit $fail; fi
 
 # --- JSON is valid; tree totals equal the flops report's exactly ---
 for m in "$TINY" "$R18" "$R50" "$TRF"; do
-	"$TLCOST" --format json flops "$m" > "$tmp/flops.json" || bad "flops $m"
+	"$T" --format json flops "$m" > "$tmp/flops.json" || bad "flops $m"
 	for ph in forward backward; do
 		for opt in "" "--top 1" "--top 2 --depth 1" "--depth 2" "--no-fold --top 3"; do
 			# shellcheck disable=SC2086
-			"$TLCOST" --format json tree --phase $ph $opt "$m" > "$tmp/tree.json" || bad "tree $m"
+			"$T" --format json tree --phase $ph $opt "$m" > "$tmp/tree.json" || bad "tree $m"
 			python3 - "$tmp/flops.json" "$tmp/tree.json" "$ph" <<'PY' || fail=1
 import json, sys
 flops = json.load(open(sys.argv[1]))
@@ -180,8 +177,8 @@ done
 
 # --- aggregate intensity: independent sum over sum from the per-op CSV ---
 for m in "$TINY" "$R18" "$R50"; do
-	"$TLCOST" --format csv roofline --device h100-sxm "$m" > "$tmp/rl.csv" || bad "roofline csv"
-	"$TLCOST" --format json roofline --device h100-sxm "$m" > "$tmp/rl.json" || bad "roofline json"
+	"$T" --format csv roofline --device h100-sxm "$m" > "$tmp/rl.csv" || bad "roofline csv"
+	"$T" --format json roofline --device h100-sxm "$m" > "$tmp/rl.json" || bad "roofline json"
 	python3 - "$tmp/rl.csv" "$tmp/rl.json" <<'PY' || fail=1
 import csv, json, sys
 from fractions import Fraction

@@ -17,35 +17,22 @@
 # addmm kernels fell outside their aten::linear). Skips (77) when the traces
 # are absent.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-T="$top_builddir/tlcost"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-tmp=${TMPDIR:-/tmp}/tlc-rollup-real.$$
-trap 'rm -f "$tmp".*' EXIT
-fails=0 ran=0
-for f in "$shared/traces/b200-eager-inference.json.gz" \
-         "$shared/traces/v100-dlrm-training.json.gz" \
-         "$shared/traces/real/tl_mi300_torch_compile_triton.json.gz" \
-         "$shared/traces/real/ki_v100_resnet50_2021_06.json.gz" \
-         "$shared/traces/real/hta_v100_trace_diff_test_r1of2.json.gz"; do
-	[ -f "$f" ] || continue
-	if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ] && [ "$(wc -c < "$f")" -gt 200000 ]; then
-		continue
-	fi
-	ran=$((ran + 1))
-	python3 "$top_srcdir/tests/cli/rollup_check.py" "$f" aten::linear > "$tmp.want" ||
-		{ echo "FAIL: check script on $f"; fails=$((fails + 1)); continue; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir rollup-real
+
+rollup() { # TRACE: the costed rows' device time against the script's
+	python3 "$top_srcdir/tests/cli/rollup_check.py" "$1" aten::linear > "$tmp/t.want" ||
+		{ echo "FAIL: check script on $1"; return 1; }
 	ok=1
 	for by in op type module; do
-		"$T" profile --by $by --top 0 --format json "$f" > "$tmp.p$by" || ok=0
+		"$T" profile --by $by --top 0 --format json "$1" > "$tmp/t.p$by" || ok=0
 	done
 	for ph in forward backward optimizer other; do
-		"$T" tree --phase $ph --format json "$f" > "$tmp.t$ph" || ok=0
+		"$T" tree --phase $ph --format json "$1" > "$tmp/t.t$ph" || ok=0
 	done
-	[ $ok = 1 ] || { echo "FAIL: tlcost on $f"; fails=$((fails + 1)); continue; }
-	python3 - "$tmp" "$f" <<'PY' || fails=$((fails + 1))
+	[ $ok = 1 ] || { echo "FAIL: tlcost on $1"; return 1; }
+	python3 - "$tmp/t" "$1" <<'PY'
 import json, sys
 tmp, name = sys.argv[1], sys.argv[2]
 want = json.load(open(tmp + ".want"))
@@ -77,6 +64,9 @@ print("%s: %s (attributed %d ns, under aten::linear %d ns)" % (
       name, "FAIL" if bad else "ok", want["attributed_ns"], want["under_ns"]["aten::linear"]))
 sys.exit(1 if bad else 0)
 PY
-done
-[ "$ran" -gt 0 ] || { echo "SKIP: no shared trace"; exit 77; }
-[ "$fails" -eq 0 ]
+}
+
+tlc_each_shared_trace rollup b200-eager-inference.json.gz v100-dlrm-training.json.gz \
+	real/tl_mi300_torch_compile_triton.json.gz real/ki_v100_resnet50_2021_06.json.gz \
+	real/hta_v100_trace_diff_test_r1of2.json.gz
+tlc_done

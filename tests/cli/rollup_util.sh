@@ -18,21 +18,16 @@
 # --utilization and --by args did not exist (usage error). Skips (77) when
 # the traces are absent.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}
-T="$top_builddir/tlcost"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_need_shared traces/b200-eager-inference.json.gz
 f="$shared/traces/b200-eager-inference.json.gz"
-[ -f "$f" ] || { echo "SKIP: no shared trace"; exit 77; }
-tmp=${TMPDIR:-/tmp}/tlc-rollup-util.$$
-trap 'rm -f "$tmp".*' EXIT
-fails=0
-python3 "$top_srcdir/tests/cli/rollup_check.py" "$f" > "$tmp.want" || { echo "FAIL: script"; exit 1; }
-"$T" profile --utilization --by args --top 0 --format csv "$f" > "$tmp.csv" ||
+tlc_tmpdir rollup-util
+python3 "$top_srcdir/tests/cli/rollup_check.py" "$f" > "$tmp/t.want" || { echo "FAIL: script"; exit 1; }
+"$T" profile --utilization --by args --top 0 --format csv "$f" > "$tmp/t.csv" ||
 	{ echo "FAIL: tlcost profile --utilization"; exit 1; }
-"$T" devices --format json > "$tmp.dev" || { echo "FAIL: tlcost devices"; exit 1; }
-python3 - "$tmp" <<'PY' || fails=$((fails + 1))
+"$T" devices --format json > "$tmp/t.dev" || { echo "FAIL: tlcost devices"; exit 1; }
+python3 - "$tmp/t" <<'PY' || fails=$((fails + 1))
 import csv, json, sys
 tmp = sys.argv[1]
 want = json.load(open(tmp + ".want"))["linear_groups"][:4]
@@ -80,10 +75,10 @@ sys.exit(1 if bad else 0)
 PY
 q="$shared/traces/real/tl_mi300_sglang_qwen3_decode.json.gz"
 if [ -f "$q" ]; then
-	"$T" profile --utilization "$q" > "$tmp.out" 2> "$tmp.err"
+	"$T" profile --utilization "$q" > "$tmp/t.out" 2> "$tmp/t.err"
 	rc=$?
-	if [ "$rc" != 1 ] || ! grep -q 'kernel_utilization_requires_device_join' "$tmp.err"; then
-		echo "FAIL: gate refusal: exit $rc, $(cat "$tmp.err")"
+	if [ "$rc" != 1 ] || ! grep -q 'kernel_utilization_requires_device_join' "$tmp/t.err"; then
+		echo "FAIL: gate refusal: exit $rc, $(cat "$tmp/t.err")"
 		fails=$((fails + 1))
 	fi
 fi

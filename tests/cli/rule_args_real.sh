@@ -11,16 +11,15 @@
 # checker from the JSON, so a reader that lost them fails): ki_v100 has 312
 # cudnn_convolution_backward_input + 12 mm + 6 linear rows; the others are
 # floors well under their raw counts. Skips (77) when the traces are absent.
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-real="${TLCOST_SHARED_DIR:-$srcdir/../shared}/traces/real"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-[ -d "$real" ] || { echo "SKIP: $real absent"; exit 77; }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_need_shared traces/real
+real="$shared/traces/real"
 fail=0
 run() {
 	f=$1; shift
 	[ -f "$real/$f" ] || { echo "SKIP: $f absent"; return; }
-	python3 "$srcdir/tests/cli/rule_args_check.py" "$tlcost" "$real/$f" "$@" || fail=1
+	python3 "$top_srcdir/tests/cli/rule_args_check.py" "$T" "$real/$f" "$@" || fail=1
 }
 # 2021: every forward conv needs stride/padding (not recorded): unknown, and
 # the totals a lower bound; the backward-input convs are exact from shapes.

@@ -7,17 +7,13 @@
 #   5 * 128 = 640 other FLOPs each, 1,280 together.
 #  with the rule file: 21,768 + 1,280 = 23,048 FLOPs; other 264 + 1,280 = 1,544.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="${TLCOST_RUN:-} $top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+T="$TLCOST_RUN $T"
 LOG="$top_srcdir/examples/custom_gelu.oplog.jsonl"
 RULES="$top_srcdir/examples/fused_gelu.tlrules"
 BAD="$top_srcdir/tests/fixtures/rules/bad"
-out=${TMPDIR:-/tmp}/tlc-rulefile-cli.$$
-fails=0
-trap 'rm -f "$out" "$out.err" "$out.rules"' EXIT
+tlc_tmpdir rulefile-cli
 
-. "$top_srcdir/tests/cli_lib.sh"
 
 # without the rule file: a lower bound, fused_gelu unknown
 run 0 flops "$LOG"

@@ -12,35 +12,30 @@
 # explained through tlc_rulehelp_bad. The plugin includes nothing of tlcost
 # but the helper header and exports only tlc_plugin_describe.
 set -u
-srcdir=${top_srcdir:-.}
-bld=${top_builddir:-.}
-TLCOST="$bld/tlcost"
-SO="$bld/plugins/examples/.libs/matmul_help.so"
-LOG="$srcdir/tests/fixtures/oplog/scaled_mm.oplog.jsonl"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+SO="$top_builddir/plugins/examples/.libs/matmul_help.so"
+LOG="$top_srcdir/tests/fixtures/oplog/scaled_mm.oplog.jsonl"
 unset TLCOST_PLUGIN_PATH
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tlc_tmpdir rulehelp-cli
 has() { grep -qF -- "$2" "$1" || fail "$1 lacks: $2"; }
 
-"$TLCOST" --plugin "$SO" flops "$LOG" >"$tmp/with.out" 2>&1 || fail "flops with the plugin: rc $?"
+"$T" --plugin "$SO" flops "$LOG" >"$tmp/with.out" 2>&1 || fail "flops with the plugin: rc $?"
 has "$tmp/with.out" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,056"
 has "$tmp/with.out" "true MACs 512, other FLOPs 32"
 has "$tmp/with.out" "fma=1 view (one MAC = 1 FLOP): 544"
 has "$tmp/with.out" "read 768 B, written 128 B"
 has "$tmp/with.out" "2 op rows = 1 known + 1 zero_by_rule + 0 not_applicable + 0 unknown"
-"$TLCOST" flops "$LOG" >"$tmp/without.out" 2>&1
+"$T" flops "$LOG" >"$tmp/without.out" 2>&1
 has "$tmp/without.out" "0 known + 0 zero_by_rule + 0 not_applicable + 2 unknown"
 
 sed 's/"shape":\[16,4\]/"shape":[15,4]/' "$LOG" >"$tmp/bad.jsonl"
-"$TLCOST" --plugin "$SO" ledger "$tmp/bad.jsonl" >"$tmp/bad.out" 2>&1
+"$T" --plugin "$SO" ledger "$tmp/bad.jsonl" >"$tmp/bad.out" 2>&1
 has "$tmp/bad.out" "mylib::scaled_mm: inner dims 16 and 15 differ"
 
-"$TLCOST" --plugin "$SO" rules >"$tmp/rules.out" 2>&1
+"$T" --plugin "$SO" rules >"$tmp/rules.out" 2>&1
 has "$tmp/rules.out" "mylib::as_strided_view"
 
-incs=$(grep -h '^#include' "$srcdir/plugins/examples/matmul_help.c")
+incs=$(grep -h '^#include' "$top_srcdir/plugins/examples/matmul_help.c")
 [ "$incs" = "#include <tlcost/sys/rulehelp.h>" ] || fail "matmul_help.c includes: $incs"
 if command -v nm >/dev/null 2>&1; then
 	syms=$(nm -D --defined-only "$SO" | awk '$2 == "T" { print $3 }')

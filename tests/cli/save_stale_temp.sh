@@ -8,16 +8,12 @@
 # directory of our naming, and (when the test runs as root and can chown)
 # a file of our naming owned by another user.
 set -u
-s=${top_srcdir:-.}
-b=${top_builddir:-.}
-T="$b/tlcost"
-TR="$s/tests/fixtures/trace/small.json"
-LOG="$s/examples/custom_gelu.oplog.jsonl"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-stale.XXXXXX") || exit 99
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+TR="$top_srcdir/tests/fixtures/trace/small.json"
+LOG="$top_srcdir/examples/custom_gelu.oplog.jsonl"
+tlc_tmpdir stale
 live_pid=
 trap '[ -n "$live_pid" ] && kill "$live_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # a pid that existed and is gone: a child that has exited and been reaped
 dead_pid() {

@@ -12,11 +12,9 @@
 # TLCOST_TEST_WRAPPER=valgrind the 5 MiB undecided first line is skipped
 # (memcheck over megabytes of sniffing; the rest is small).
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "sniff_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-sniff.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir sniff
 
 python3 - "$T" "$tmp" <<'PY'
 import gzip, json, os, subprocess, sys

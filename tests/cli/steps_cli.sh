@@ -29,16 +29,9 @@
 #    the buckets add up to the wall time with residual 0 (skipped traces:
 #    absent ones).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 F="$top_srcdir/tests/fixtures/steps/two_steps.json"
-shared="${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-steps.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-out="$tmp/out"
-fails=0
-. "$top_srcdir/tests/cli_lib.sh"
+tlc_tmpdir steps
 
 hdr="step,device,start_ns,end_ns,wall_ns,gemm_ns,attention_ns,convolution_ns,normalisation_ns,elementwise_ns,reduction_ns,other_compute_ns,exposed_communication_ns,exposed_memcpy_memset_ns,idle_queued_ns,idle_host_bound_ns,residual_ns"
 run 0 steps --format csv "$F"
@@ -124,7 +117,7 @@ run 1 steps "$tmp/nodev.json"
 check "no device records" "steps_no_device_records"
 
 # every shared trace with device records: independent recomputation
-for f in "$shared"/*.json.gz "$shared"/real/*.json.gz "$shared"/real/*/*.json.gz; do
+for f in "$shared"/traces/*.json.gz "$shared"/traces/real/*.json.gz "$shared"/traces/real/*/*.json.gz; do
 	[ -f "$f" ] || continue
 	if "$T" steps --format json "$f" > "$tmp/t.json" 2> "$tmp/t.err"; then
 		python3 "$top_srcdir/tests/cli/steps_check.py" "$f" "$tmp/t.json" || fails=$((fails + 1))

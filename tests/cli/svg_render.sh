@@ -5,9 +5,7 @@
 # is not blank. Skips (77) where neither renderer or python3 is absent. Keep the PNGs with
 # TLC_KEEP_PNG=DIR to look at them.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-TLCOST=$top_builddir/tlcost
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 BROWSER=
 RSVG=$(command -v rsvg-convert 2>/dev/null || true)
 for b in chromium chromium-browser google-chrome; do
@@ -16,13 +14,12 @@ done
 if { [ -z "$RSVG" ] && [ -z "$BROWSER" ]; } || ! command -v python3 >/dev/null 2>&1; then
 	echo "svg_render: SKIP (no rsvg-convert, no chromium, or no python3)"; exit 77
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tlc_tmpdir svg-render
 fail=0
 render() { # name input args...
 	name=$1; input=$2; shift 2
-	"$TLCOST" roofline "$@" --svg "$tmp/$name.svg" "$input" >/dev/null || { echo "FAIL: $name: roofline"; fail=1; return; }
-	"$TLCOST" --format csv roofline "$@" "$input" > "$tmp/$name.csv" || { fail=1; return; }
+	"$T" roofline "$@" --svg "$tmp/$name.svg" "$input" >/dev/null || { echo "FAIL: $name: roofline"; fail=1; return; }
+	"$T" --format csv roofline "$@" "$input" > "$tmp/$name.csv" || { fail=1; return; }
 	python3 "$top_srcdir/tests/cli/svg_check.py" "$tmp/$name.svg" "$tmp/$name.csv" || { fail=1; return; }
 	if [ -n "$RSVG" ]; then
 		# librsvg renders at the SVG's own width and height (1100x600)

@@ -15,20 +15,18 @@
 #         and the aten::mul nested in mul_out;
 #       unknown 1: triton_poi_fused_add_0 (as kineto::triton);
 #     forward FLOPs 128 + 1000 = 1128, a lower bound.
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-fx="$srcdir/tests/fixtures/trace_args"
-command -v python3 >/dev/null || { echo "SKIP: python3 absent"; exit 77; }
-tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.err"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+fx="$top_srcdir/tests/fixtures/trace_args"
+tlc_need python3
+tlc_tmpdir trace-args-cli
 fail=0
 check() {
 	what=$1; expr=$2; shift 2
-	if $TLCOST_RUN "$tlcost" "$@" > "$tmp" 2>"$tmp.err" &&
-	   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$tmp"; then
+	if $TLCOST_RUN "$T" "$@" > "$out" 2>"$out.err" &&
+	   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$out"; then
 		echo "ok: $what"
 	else
-		echo "FAIL: $what"; cat "$tmp" "$tmp.err"; fail=1
+		echo "FAIL: $what"; cat "$out" "$out.err"; fail=1
 	fi
 }
 check "rule file: unrecorded optional scalar is missing_args" \

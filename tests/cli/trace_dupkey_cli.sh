@@ -9,11 +9,9 @@
 # line and column from the offset of the second key; the mm's 48 FLOPs are
 # 2*3*4 MACs, counted once.
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "trace_dupkey_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-dupkey.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir dupkey
 
 python3 - "$T" "$tmp" <<'PY'
 import json, os, subprocess, sys

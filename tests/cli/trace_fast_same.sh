@@ -14,11 +14,8 @@
 #
 # Before/after a change: TLCOST_BEFORE=/path/to/old/tlcost compares that
 # binary's output (its defaults) with this build's too.
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-shared=${TLCOST_SHARED_DIR:-$srcdir/../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir trace-fast-same
 n=0
 fail=0
 
@@ -45,9 +42,9 @@ compare() {
 	shift
 	for sub in flops join; do
 		n=$((n + 1))
-		run "$tmp/ref" "$tlcost" $sub "$f" TLCOST_JSON_FAST=0
+		run "$tmp/ref" "$T" $sub "$f" TLCOST_JSON_FAST=0
 		for wnd in "" "$@"; do
-			run "$tmp/fast" "$tlcost" $sub "$f" TLCOST_JSON_FAST=1 "TLCOST_TRACE_WINDOW=$wnd"
+			run "$tmp/fast" "$T" $sub "$f" TLCOST_JSON_FAST=1 "TLCOST_TRACE_WINDOW=$wnd"
 			if differs "$tmp/ref" "$tmp/fast"; then
 				echo "FAIL: $sub $f: the fast path (window '${wnd:-default}') differs from yajl"
 				fail=$((fail + 1))
@@ -74,8 +71,8 @@ if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ]; then
 else
 	small="1 2 5 13 64 300" gen="1 7 64 256 1000 4096" quick=
 fi
-for f in "$srcdir"/tests/fixtures/trace/*.json* "$srcdir"/tests/fixtures/trace_args/*.json* \
-         "$srcdir"/tests/fixtures/reports/*.json "$srcdir"/tests/fuzz/regress/trace*; do
+for f in "$top_srcdir"/tests/fixtures/trace/*.json* "$top_srcdir"/tests/fixtures/trace_args/*.json* \
+         "$top_srcdir"/tests/fixtures/reports/*.json "$top_srcdir"/tests/fuzz/regress/trace*; do
 	[ -f "$f" ] && compare "$f" $small
 done
 

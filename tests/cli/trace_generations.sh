@@ -32,16 +32,10 @@
 #  small.json (tests/cli/join_cli.sh): leftover_kernel (5 us) has no runtime call:
 #   the text names the cause.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-T="${TLCOST_RUN:-} $top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+T="$TLCOST_RUN $T"
 F="$top_srcdir/tests/fixtures/trace"
-out=${TMPDIR:-/tmp}/tlc-gen.$$
-fails=0
-trap 'rm -f "$out"' EXIT
-check() { # description, fixed string expected in $out
-	grep -F -q -- "$2" "$out" || { echo "FAIL: $1: missing '$2'"; cat "$out"; fails=$((fails + 1)); }
-}
+tlc_tmpdir gen
 
 $T flops "$F/kineto_2021.json" > "$out"
 check "2021 forward" "forward compute (actual-path analytic, fma=2: one MAC = 2 FLOPs): 1,024"

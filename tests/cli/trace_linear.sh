@@ -19,15 +19,12 @@
 # call; callgrind inside it is not possible) and where callgrind cannot run
 # the binary (an ASan build, no valgrind).
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 LT="$top_builddir/libtool"
 [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ] && { echo "trace_linear: under valgrind: skipped"; exit 77; }
 command -v valgrind > /dev/null 2>&1 || { echo "trace_linear: no valgrind: skipped"; exit 77; }
-command -v python3 > /dev/null 2>&1 || { echo "trace_linear: no python3: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-linear.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+tlc_need python3
+tlc_tmpdir linear
 
 ir() { # FILE: callgrind's instruction count of `tlcost flops FILE`, or empty
 	"$LT" --mode=execute valgrind --tool=callgrind --callgrind-out-file=/dev/null \

@@ -12,14 +12,13 @@
 #    every timeline figure within 20 ns (TraceLens rounds float us; tlcost
 #    is exact in ns).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/cli_lib.sh"
 M=${TLCOST_TRACELENS_MIRROR:-/work/.mirror/AMD-AGI+TraceLens/repo}
 [ -d "$M" ] || { echo "SKIP: TraceLens mirror $M absent"; exit 77; }
 git -C "$M" rev-parse -q --verify HEAD > /dev/null 2>&1 || { echo "SKIP: $M is no git dir"; exit 77; }
-out=$(mktemp "${TMPDIR:-/tmp}/tlc-tracelens.XXXXXX")
-trap 'rm -f "$out"' EXIT
-python3 "$top_srcdir/tools/tracelens_compare.py" "$M" "$top_builddir/tlcost" > "$out" || { cat "$out"; exit 1; }
+tlc_need python3
+tlc_tmpdir tracelens
+python3 "$top_srcdir/tools/tracelens_compare.py" "$M" "$T" > "$out" || { cat "$out"; exit 1; }
 python3 - "$out" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()

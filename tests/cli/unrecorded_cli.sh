@@ -11,11 +11,9 @@
 # paths (simdjson and yajl, TLCOST_JSON_FAST=0) read the marker the same.
 # The second marker, "args_observed", is checked at the end.
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "unrecorded_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-unrec.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir unrec
 exec python3 - "$T" "$tmp" <<'PY'
 import json, os, subprocess, sys
 T, tmp = sys.argv[1:3]

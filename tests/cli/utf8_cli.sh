@@ -20,11 +20,9 @@
 # Under TLCOST_TEST_WRAPPER=valgrind only the op-name placements run (every
 # sequence still, on both paths), to keep the memcheck run short.
 set -u
-top_builddir=${top_builddir:-.}
-T="$top_builddir/tlcost"
-command -v python3 > /dev/null 2>&1 || { echo "utf8_cli: python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-utf8.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_need python3
+tlc_tmpdir utf8
 
 python3 - "$T" "$tmp" <<'PY'
 import json, os, subprocess, sys

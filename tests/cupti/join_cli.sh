@@ -7,12 +7,9 @@
 # own two kernels stay with it), every launch attributed, gate passed; the
 # join shows the module's device_profiler statement (docs/oplog-v1.md).
 set -u
-top_builddir=${top_builddir:-.}
-log=${TMPDIR:-/tmp}/tlc-cupti-join.$$.jsonl
-out=${TMPDIR:-/tmp}/tlc-cupti-join.$$.out
-trap 'rm -f "$log" "$log.u" "$out"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir cupti-join
+log="$tmp/log.jsonl"
 check() { grep -F -q -- "$1" "$out" || { fail "missing '$1'"; cat "$out"; }; }
 
 "$top_builddir/tests/unit/capture/test_cupti" --write-e2e-log "$log" || { echo "FAIL: writing the log"; exit 1; }

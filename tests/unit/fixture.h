@@ -82,6 +82,29 @@ static inline void fx_read_trace(fx *f, const char *json, int keep)
 	fx_ok(tlc_eval_finish(f->ev), "tlc_eval_finish");
 }
 
+/* A tensor argument of ndim dims (shape, not copied) and dtype dt. */
+static inline tlc_value fx_tensor(size_t ndim, const int64_t *shape, tlc_dtype dt)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_TENSOR;
+	v.u.tensor.ndim = ndim;
+	v.u.tensor.shape = shape;
+	v.u.tensor.dtype = dt;
+	return v;
+}
+
+/* A list argument of the n values items (not copied). */
+static inline tlc_value fx_list(size_t n, const tlc_value *items)
+{
+	tlc_value v;
+	memset(&v, 0, sizeof v);
+	v.kind = TLC_VALUE_LIST;
+	v.u.list.n = n;
+	v.u.list.items = items;
+	return v;
+}
+
 /* "$top_srcdir/tests/fixtures/DIR/NAME" ("." without top_srcdir). The
  * result lives until the fourth call after this one. */
 static inline const char *fx_fixture(const char *dir, const char *name)

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "tlcost/tlcost.h"
+#include "../fixture.h"
 
 /* ---- the reference: the old scan of the summary text, verbatim ---- */
 
@@ -196,30 +197,6 @@ static void test_every_input(void **state)
 
 /* ---- hand-made records ---- */
 
-typedef struct fx {
-	tlc_engine *eng;
-	tlc_eval *ev;
-} fx;
-
-static int setup(void **state)
-{
-	fx *f = calloc(1, sizeof *f);
-	tlc_eval_options o = { sizeof o, 1, NULL, NULL };
-	if (!f || tlc_engine_new(&f->eng, NULL) < 0 || tlc_eval_new(&f->ev, f->eng, &o) < 0)
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	fx *f = *state;
-	tlc_eval_free(f->ev);
-	tlc_engine_free(f->eng);
-	free(f);
-	return 0;
-}
-
 static const int64_t dims2[2] = { 8, 16 };
 
 static tlc_value tensor(tlc_dtype d, const char *name)
@@ -236,12 +213,7 @@ static tlc_value tensor(tlc_dtype d, const char *name)
 
 static tlc_value list(const tlc_value *items, size_t n)
 {
-	tlc_value v;
-	memset(&v, 0, sizeof v);
-	v.kind = TLC_VALUE_LIST;
-	v.u.list.n = n;
-	v.u.list.items = items;
-	return v;
+	return fx_list(n, items);
 }
 
 /* Pushes op id with args, then reads its row back after finishing: the
@@ -504,14 +476,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_input),
-		cmocka_unit_test_setup_teardown(test_no_inputs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_first_without_peak, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kineto_spellings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_typed_without_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_summary_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_held_record, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_old_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_inputs, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_first_without_peak, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_kineto_spellings, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_typed_without_name, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_summary_bounds, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_held_record, fx_setup_eval, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_old_size, fx_setup_eval, fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

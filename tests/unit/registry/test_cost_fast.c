@@ -15,19 +15,11 @@
 #include <cmocka.h>
 
 #include "tlcost/tlcost.h"
+#include "../fixture.h"
 #include "cost.h"
 #include "../totals_util.h"
 
-static tlc_value tensor_v(size_t ndim, const int64_t *shape, tlc_dtype dt)
-{
-	tlc_value v;
-	memset(&v, 0, sizeof v);
-	v.kind = TLC_VALUE_TENSOR;
-	v.u.tensor.ndim = ndim;
-	v.u.tensor.shape = shape;
-	v.u.tensor.dtype = dt;
-	return v;
-}
+#define tensor_v fx_tensor
 
 static void assert_field_str(const tlc_cost *c, tlc_cost_field f, const char *want)
 {

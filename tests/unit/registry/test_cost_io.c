@@ -20,30 +20,13 @@
 #include <cmocka.h>
 
 #include "tlcost/tlcost.h"
+#include "../fixture.h"
 #include "cost.h"
 #include "../totals_util.h"
 #include "eval.h"
 
-static tlc_value tensor_v(size_t ndim, const int64_t *shape, tlc_dtype dt)
-{
-	tlc_value v;
-	memset(&v, 0, sizeof v);
-	v.kind = TLC_VALUE_TENSOR;
-	v.u.tensor.ndim = ndim;
-	v.u.tensor.shape = shape;
-	v.u.tensor.dtype = dt;
-	return v;
-}
-
-static tlc_value list_v(size_t n, const tlc_value *items)
-{
-	tlc_value v;
-	memset(&v, 0, sizeof v);
-	v.kind = TLC_VALUE_LIST;
-	v.u.list.n = n;
-	v.u.list.items = items;
-	return v;
-}
+#define tensor_v fx_tensor
+#define list_v fx_list
 
 static tlc_op op_of(const char *name, size_t nargs, const tlc_value *args)
 {
