@@ -1,6 +1,6 @@
 # libtlcost (engine/): one folder per layer, each built as its own
 # convenience library with only the include paths of itself and the layers
-# below it, so a header included upward fails to compile (tests/layers.sh
+# below it, so a header included upward fails to compile (tests/build/layers.sh
 # checks the same rule and the absence of include cycles from the sources):
 #
 #   base      allocation, errors, exact counts, hash map, names and dtypes

@@ -1,4 +1,4 @@
-/* The example of <tlcost/tlcost.h>, as a file (tests/header_example.sh keeps
+/* The example of <tlcost/tlcost.h>, as a file (tests/build/header_example.sh keeps
  * the two identical). Build against an installed tlcost:
  *     cc -o api_flops api_flops.c $(pkg-config --cflags --libs tlcost)
  * Run: ./api_flops [OPLOG_OR_TRACE] */

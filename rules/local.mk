@@ -10,7 +10,7 @@ libtl_rules_la_SOURCES = rules/rules.h rules/builtin.c rules/util.h rules/util.c
 libtl_rules_la_SOURCES += rules/collective.c
 libtl_rules_la_SOURCES += rules/inductor.c rules/quant.c
 
-# Rule-table test (tests/test_rules.c): every table listed in RULE_TABLES is
+# Rule-table test (tests/unit/rules/test_rules.c): every table listed in RULE_TABLES is
 # read; a tests/rules/*.tsv that is not listed fails the test. Rules authors
 # add their table with `RULE_TABLES += tests/rules/NAME.tsv`.
 RULE_TABLES = tests/rules/matmul.tsv tests/rules/conv.tsv tests/rules/attention.tsv \
@@ -23,16 +23,9 @@ RULE_TABLES += tests/rules/collective.tsv
 RULE_TABLES += tests/rules/packs.tsv
 RULE_TABLES += tests/rules/inductor.tsv tests/rules/quant.tsv
 EXTRA_DIST += docs/rule-constants.md $(RULE_TABLES)
-check_PROGRAMS += tests/test_rules
-TESTS += tests/test_rules
-tests_test_rules_SOURCES = tests/test_rules.c
-tests_test_rules_CPPFLAGS = $(AM_CPPFLAGS) -DTLC_RULE_TABLES='"$(RULE_TABLES)"'
-tests_test_rules_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_rules_LDADD = libtlcore.la $(CMOCKA_LIBS)
-# the table list is compiled in: rebuild when this fragment changes
-$(tests_test_rules_OBJECTS): $(top_srcdir)/rules/local.mk
+# (the program tests/unit/rules/test_rules is in TLC_UNIT_TESTS, tests/local.mk)
 EXTRA_DIST += docs/rules.md
 
 # the families reach the rule helpers through the host table only
-TESTS += tests/rules_host.sh
-EXTRA_DIST += tests/rules_host.sh
+TESTS += tests/build/rules_host.sh
+EXTRA_DIST += tests/build/rules_host.sh

@@ -39,7 +39,7 @@ KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else", "c
 # listed code that has gained a test (the exemption is stale). The CUPTI
 # codes once exempted as GPU-only (cupti_session_busy, cupti_op_mismatch,
 # cupti_call_failed) are provoked on a RUNNING session over the stand-in
-# libcupti, tests/nvtx/fake_cupti.c (tests/test_nvtx.c).
+# libcupti, tests/nvtx/fake_cupti.c (tests/unit/capture/test_nvtx.c).
 EXEMPT = {
     "plugin_check_failed": "fork() or waitpid() failing in `tlcost plugin check` needs a "
                            "process or memory limit that a test run as root cannot impose",
@@ -604,7 +604,7 @@ def render(codes, srcdir):
         "Every typed error code tlcost can raise, generated from the C sources by",
         "`tools/error_catalogue.py` (do not edit by hand: run",
         "`python3 tools/error_catalogue.py --output docs/errors.md`). `make check`",
-        "regenerates it (tests/error_catalogue.sh) and fails when this page is stale",
+        "regenerates it (tests/build/error_catalogue.sh) and fails when this page is stale",
         "or when a code has no test.",
         "",
         "Each error reaches the user as `tlcost: error: CODE: MESSAGE`, then",

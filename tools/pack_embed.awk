@@ -2,7 +2,7 @@
 # into libtlcost: for each file given, its text as an array of line
 # literals (joined at load time, so no literal exceeds C's portable
 # length) and the names its `rule` lines declare (for the ledger's
-# "covered by pack:NAME" remedy; tests/test_packs.c checks that these
+# "covered by pack:NAME" remedy; tests/unit/registry/test_packs.c checks that these
 # names are exactly what the rule-file parser reads). Run by
 # rules/packs/local.mk:  awk -f tools/pack_embed.awk rules/packs/*.tlrules
 function cstr(s) {

@@ -29,14 +29,8 @@ noinst_PROGRAMS += capture/cupti/example
 capture_cupti_example_SOURCES = capture/cupti/example.c
 capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la
 
-check_PROGRAMS += tests/test_cupti
-TESTS += tests/test_cupti tests/cupti/header.sh tests/cupti/example.sh \
-	tests/cupti/join_cli.sh
-tests_test_cupti_SOURCES = tests/test_cupti.c
-tests_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
-	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-tests_test_cupti_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_cupti_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la $(CMOCKA_LIBS)
+# (the unit test tests/unit/capture/test_cupti is in TLC_UNIT_TESTS, tests/local.mk)
+TESTS += tests/cupti/header.sh tests/cupti/example.sh tests/cupti/join_cli.sh
 else
 TESTS += tests/cupti/skip.sh
 endif

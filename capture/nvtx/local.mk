@@ -15,20 +15,11 @@ noinst_PROGRAMS += capture/nvtx/example
 capture_nvtx_example_SOURCES = capture/nvtx/example.c
 capture_nvtx_example_LDADD = libtlcost-nvtx.la
 
-# tests/test_nvtx runs once per NVTX setting (tests/nvtx/ranges.sh): under
-# the recording injection library tests/nvtx/inject.la, and with no tool,
-# a missing one, one whose init fails and one that takes no ranges.
-check_PROGRAMS += tests/test_nvtx
+# tests/unit/capture/test_nvtx (built from TLC_UNIT_DRIVEN, tests/local.mk)
+# runs once per NVTX setting (tests/nvtx/ranges.sh): under the recording
+# injection library tests/nvtx/inject.la, and with no tool, a missing one,
+# one whose init fails and one that takes no ranges.
 TESTS += tests/nvtx/ranges.sh tests/nvtx/header.sh tests/nvtx/example.sh
-tests_test_nvtx_SOURCES = tests/test_nvtx.c tests/nvtx/inject.h
-tests_test_nvtx_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)
-tests_test_nvtx_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_nvtx_LDADD = libtlcost-nvtx.la $(CMOCKA_LIBS) -lpthread
-if HAVE_CUPTI
-# the CUPTI session's ranges: named op enter/exit and its internal work
-tests_test_nvtx_CPPFLAGS += $(CUPTI_CFLAGS) -DTLC_HAVE_CUPTI
-tests_test_nvtx_LDADD += libtlcost-cupti.la libtlcost.la
-endif
 if HAVE_CUPTI
 # a stand-in libcupti, so that a RUNNING session can be driven without a GPU
 check_LTLIBRARIES += tests/nvtx/fake_cupti.la

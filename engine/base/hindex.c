@@ -13,7 +13,7 @@
  * collision resistance under an unknown key, not a MAC's margin. Written
  * here rather than taken from libsodium (whose crypto_shorthash is
  * SipHash-2-4, about twice the rounds): thirty lines, checked against the
- * published vectors in tests/test_hindex.c, with no library to add.
+ * published vectors in tests/unit/base/test_hindex.c, with no library to add.
  *
  * The key is the process's, drawn once (getrandom) before main runs (a
  * constructor), so every table of the process, made at any time, uses the

@@ -3,10 +3,10 @@
  * host->dim, host->numel, host->broadcast, host->write_outputs,
  * host->matmul_shape, host->conv_out_size; host->read_inputs is
  * registry/cost.c's own). Semi-private to the engine: registry/cost.c puts
- * them in the table, and nothing in rules/ can see them (tests/layers.sh,
- * tests/layers_objects.sh): the built-in families reach them through the
+ * them in the table, and nothing in rules/ can see them (tests/build/layers.sh,
+ * tests/build/layers_objects.sh): the built-in families reach them through the
  * host pointer their init and their rules are given, exactly as an outside
- * plugin does (tests/rules_host.sh). `host` is the table itself (its
+ * plugin does (tests/build/rules_host.sh). `host` is the table itself (its
  * op_kwarg looks kwargs up); NULL looks up positional arguments only.
  * Conventions as in <tlcost/plugin.h> and rules/util.h. */
 #ifndef TLC_REGISTRY_HOST_HELP_H

@@ -25,7 +25,7 @@ char *tlc_packs__text(const tlc_pack_src *p, const tlc_allocator *a, size_t *len
 }
 
 /* A pack registers all its rules or none (and has at least one,
- * tests/test_packs.c), so it is loaded when a rule of its provider is
+ * tests/unit/registry/test_packs.c), so it is loaded when a rule of its provider is
  * registered, active or overridden by a user's rule. */
 static int load_one(tlc_engine *eng, size_t i)
 {

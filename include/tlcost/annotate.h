@@ -6,7 +6,7 @@
  * so that Perfetto or chrome://tracing shows them with no plugin.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_ANNOTATE_H
 #define TLCOST_ANNOTATE_H

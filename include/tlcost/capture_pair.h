@@ -3,7 +3,7 @@
  * capture (docs/cost-contract.md, "Capture pairing"; docs/join.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_CAPTURE_PAIR_H
 #define TLCOST_CAPTURE_PAIR_H

@@ -2,7 +2,7 @@
  * libtlcost common definitions: version, memory returned to the caller, output formats.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_COMMON_H
 #define TLCOST_COMMON_H

@@ -2,7 +2,7 @@
  * libtlcost cost records: exact fields of a finished tlc_cost.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_COST_H
 #define TLCOST_COST_H

@@ -2,7 +2,7 @@
  * libtlcost device presets and ceilings used by the roofline and MFU reports.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_DEVICES_H
 #define TLCOST_DEVICES_H

@@ -4,7 +4,7 @@
  * (docs/diff.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_DIFF_H
 #define TLCOST_DIFF_H

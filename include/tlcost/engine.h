@@ -2,7 +2,7 @@
  * libtlcost engine: rule registry, plugins, rule files, names.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_ENGINE_H
 #define TLCOST_ENGINE_H

@@ -2,7 +2,7 @@
  * libtlcost errors: return codes and the thread's error detail (docs/errors.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_ERRORS_H
 #define TLCOST_ERRORS_H

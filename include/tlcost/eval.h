@@ -2,7 +2,7 @@
  * libtlcost evaluation: feed ops, read totals, coverage, ledger, op rows.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_EVAL_H
 #define TLCOST_EVAL_H

@@ -3,7 +3,7 @@
  * (`tlcost flops`) and the unknown-cost ledger (`tlcost ledger`).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_FLOPS_H
 #define TLCOST_FLOPS_H

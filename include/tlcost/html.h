@@ -2,7 +2,7 @@
  * libtlcost one-page HTML report (tlcost html).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_HTML_H
 #define TLCOST_HTML_H

@@ -2,7 +2,7 @@
  * libtlcost inputs: op logs, Kineto traces, device records, profiler status.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_INPUT_H
 #define TLCOST_INPUT_H

@@ -2,7 +2,7 @@
  * libtlcost device-time join (contract section 8) and saved joins (docs/join.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_JOIN_H
 #define TLCOST_JOIN_H

@@ -3,7 +3,7 @@
  * inputs (files, ranks) into one (docs/collectives.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_MERGE_H
 #define TLCOST_MERGE_H

@@ -2,7 +2,7 @@
  * libtlcost MFU report (contract section 7).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_MFU_H
 #define TLCOST_MFU_H

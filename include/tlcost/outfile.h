@@ -3,7 +3,7 @@
  * writers' --save / --svg / -o targets).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_OUTFILE_H
 #define TLCOST_OUTFILE_H

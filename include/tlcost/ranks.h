@@ -3,7 +3,7 @@
  * totals, stragglers, achieved collective bandwidth; docs/collectives.md).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_RANKS_H
 #define TLCOST_RANKS_H

@@ -2,7 +2,7 @@
  * libtlcost one-screen overview report (tlcost report).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_REPORT_H
 #define TLCOST_REPORT_H

@@ -2,7 +2,7 @@
  * libtlcost roofline report (contract section 6): hypotheses from ideal traffic.
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_ROOFLINE_H
 #define TLCOST_ROOFLINE_H

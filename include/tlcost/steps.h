@@ -3,7 +3,7 @@
  * 10, "Step buckets"; docs/reports.md, "tlcost steps").
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_STEPS_H
 #define TLCOST_STEPS_H

@@ -6,7 +6,7 @@
  * with tlc_error_last(). Out parameters come first. The library never prints
  * to the terminal, never exits and never aborts on bad input.
  *
- * Example (also examples/api_flops.c; tests/header_example.sh extracts,
+ * Example (also examples/api_flops.c; tests/build/header_example.sh extracts,
  * compiles and runs it): the
  * FLOPs of one aten::mm built by hand, or of the op log or trace named on
  * the command line. Build: cc ex.c $(pkg-config --cflags --libs tlcost)

@@ -2,7 +2,7 @@
  * libtlcost cost tree report (contract section 5).
  *
  * Part of the libtlcost public API; <tlcost/tlcost.h> includes every module
- * header. Each header compiles on its own (tests/headers.sh).
+ * header. Each header compiles on its own (tests/build/headers.sh).
  */
 #ifndef TLCOST_TREE_H
 #define TLCOST_TREE_H

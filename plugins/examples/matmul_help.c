@@ -2,7 +2,7 @@
  * the built-in families use, for plugins (issue 24 item 4): a table of
  * rules registered in one call, typed getters, exact products, the usual
  * bytes and explanations. It includes no other tlcost header and links
- * nothing; tests/rulehelp_cli.sh loads it.
+ * nothing; tests/cli/rulehelp_cli.sh loads it.
  *
  *   mylib::scaled_mm(a [M,K], b [K,N], scale) -> [M,N] = scale * (a @ b)
  *     MACs M*K*N (formula_exact), other FLOPs M*N (the scale multiply),

@@ -23,10 +23,7 @@ engine/registry/packs_data.c: $(PACK_FILES:%=$(srcdir)/%) $(srcdir)/tools/pack_e
 
 # Tests: the rule table tests/rules/packs.tsv (in RULE_TABLES, rules/local.mk),
 # the loader's unit test and the command line's.
-check_PROGRAMS += tests/test_packs
-TESTS += tests/test_packs tests/packs_cli.sh
-tests_test_packs_SOURCES = tests/test_packs.c
-tests_test_packs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_packs_LDADD = libtlcore.la $(CMOCKA_LIBS)
-EXTRA_DIST += tests/packs_cli.sh tests/fixtures/packs/llm_ops.oplog.jsonl \
+# (tests/unit/registry/test_packs is in TLC_UNIT_TESTS, tests/local.mk)
+TESTS += tests/cli/packs_cli.sh
+EXTRA_DIST += tests/cli/packs_cli.sh tests/fixtures/packs/llm_ops.oplog.jsonl \
 	tests/fixtures/packs/override.tlrules docs/packs.md

@@ -4,13 +4,9 @@
 # launches no GPU work, so its CUPTI session is "unavailable" (no GPU: one
 # disclosure line with CUPTI's text, no counts) or "empty" (a GPU machine).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-log=${TMPDIR:-/tmp}/tlc-cupti-example.$$.jsonl
-out=${TMPDIR:-/tmp}/tlc-cupti-example.$$.out
-trap 'rm -f "$log" "$out"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir cupti-example
+log="$tmp/log.jsonl"
 
 ${TLCOST_RUN:-} "$top_builddir/capture/cupti/example" "$log" > "$out" || fail "example exited $?"
 cat "$out"

@@ -1,21 +1,18 @@
 #!/bin/sh
 # `tlcost join` on an op log written by tlc_cupti_write_oplog: the records
-# come from hand-built CUPTI buffers walked by libcupti (tests/test_cupti
+# come from hand-built CUPTI buffers walked by libcupti (tests/unit/capture/test_cupti
 # --write-e2e-log), with the ops of tests/gpu/e2e.cu. Expected, from the
-# launch plan in tests/test_cupti.c (e2e_launches): 22 launches, 12 kernels,
+# launch plan in tests/unit/capture/test_cupti.c (e2e_launches): 22 launches, 12 kernels,
 # kernels per op 0:1 1:2 2:3 3:2 4:4 (op 4 runs nested inside op 3, whose
 # own two kernels stay with it), every launch attributed, gate passed; the
 # join shows the module's device_profiler statement (docs/oplog-v1.md).
 set -u
-top_builddir=${top_builddir:-.}
-log=${TMPDIR:-/tmp}/tlc-cupti-join.$$.jsonl
-out=${TMPDIR:-/tmp}/tlc-cupti-join.$$.out
-trap 'rm -f "$log" "$log.u" "$out"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+tlc_tmpdir cupti-join
+log="$tmp/log.jsonl"
 check() { grep -F -q -- "$1" "$out" || { fail "missing '$1'"; cat "$out"; }; }
 
-"$top_builddir/tests/test_cupti" --write-e2e-log "$log" || { echo "FAIL: writing the log"; exit 1; }
+"$top_builddir/tests/unit/capture/test_cupti" --write-e2e-log "$log" || { echo "FAIL: writing the log"; exit 1; }
 ${TLCOST_RUN:-} "$top_builddir/tlcost" join "$log" > "$out" || fail "tlcost join exited $?"
 check "device-time join: joined (path: correlation)"
 check "device profiler (cupti) says: complete"

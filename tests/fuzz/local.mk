@@ -125,32 +125,3 @@ TESTS += tests/fuzz/replay.sh
 # (fuzz-run-NAME is a pattern rule, so it cannot be .PHONY: make skips
 # implicit rules for phony targets.)
 .PHONY: fuzz fuzz-run fuzz-long clean-fuzz
-
-# Extremes (issue 7): overflow past 64 bits, zero-size and rank-0 tensors,
-# a million op names, 100,000-deep nesting, multi-megabyte lines.
-check_PROGRAMS += tests/test_extremes
-TESTS += tests/test_extremes
-tests_test_extremes_SOURCES = tests/test_extremes.c
-tests_test_extremes_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_extremes_LDADD = libtlcore.la $(CMOCKA_LIBS)
-
-# Error codes of docs/errors.md no other test reaches (tests/test_errors.c),
-# and the catalogue check: docs/errors.md regenerated from the sources must
-# match, and every code must have a test (tools/error_catalogue.py).
-check_PROGRAMS += tests/test_errors
-TESTS += tests/test_errors tests/error_catalogue.sh tests/error_catalogue_self.sh
-tests_test_errors_SOURCES = tests/test_errors.c
-tests_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_errors_LDADD = libtlcore.la $(CMOCKA_LIBS)
-EXTRA_DIST += tests/error_catalogue.sh tests/error_catalogue_self.sh tools/error_catalogue.py docs/errors.md
-
-# libtlcost-cupti error codes reachable without a GPU (built with CUPTI only).
-EXTRA_DIST += tests/test_errors_cupti.c
-if HAVE_CUPTI
-check_PROGRAMS += tests/test_errors_cupti
-TESTS += tests/test_errors_cupti
-tests_test_errors_cupti_SOURCES = tests/test_errors_cupti.c
-tests_test_errors_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS)
-tests_test_errors_cupti_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_errors_cupti_LDADD = libtlcost-cupti.la libtlcost.la $(CMOCKA_LIBS)
-endif

@@ -4,13 +4,12 @@
 # remedy on stderr), never a signal. Op logs and traces (regress/*) are read
 # by `tlcost flops`; rule files (regress/rules/*) are loaded with --rules over
 # a small op log.
-srcdir=${top_srcdir:-.}
-tlcost="${top_builddir:-.}/tlcost"
-oplog="$srcdir/examples/custom_gelu.oplog.jsonl"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+oplog="$top_srcdir/examples/custom_gelu.oplog.jsonl"
 n=0
 fail=0
-err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+tlc_tmpdir replay
+err="$tmp/err"
 
 check() { # FILE, then the command
 	f=$1
@@ -25,11 +24,11 @@ check() { # FILE, then the command
 	fi
 }
 
-for f in "$srcdir"/tests/fuzz/regress/*; do
-	[ -f "$f" ] && check "$f" "$tlcost" flops "$f"
+for f in "$top_srcdir"/tests/fuzz/regress/*; do
+	[ -f "$f" ] && check "$f" "$T" flops "$f"
 done
-for f in "$srcdir"/tests/fuzz/regress/rules/*; do
-	[ -f "$f" ] && check "$f" "$tlcost" --rules "$f" flops "$oplog"
+for f in "$top_srcdir"/tests/fuzz/regress/rules/*; do
+	[ -f "$f" ] && check "$f" "$T" --rules "$f" flops "$oplog"
 done
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

@@ -44,7 +44,7 @@ say "tests/gpu/e2e: built by make with $NVCC"
 if [ -f "$inject" ]; then
 	NVTX_INJECTION64_PATH=$inject; export NVTX_INJECTION64_PATH
 	say "NVTX: ranges recorded by $inject"
-elif [ "$("$abs_b/tests/test_nvtx" features 2>/dev/null)" = nvtx3 ]; then
+elif [ "$("$abs_b/tests/unit/capture/test_nvtx" features 2>/dev/null)" = nvtx3 ]; then
 	fail "the recording NVTX injection library $inject was not built (make check-gpu builds it)"
 else
 	unset NVTX_INJECTION64_PATH

@@ -65,13 +65,13 @@ make -j"$jobs" check TESTS= > make-check.log 2>&1 || {
 	grep -E 'error|Error' make-check.log | head -30 | indent; fail "nvcc could not build tests/gpu/e2e, or another test program failed to build (above)"; }
 [ -x tests/gpu/e2e ] || fail "make check built no tests/gpu/e2e (configure: $(grep -E 'CUDA sources: ' config.log | sed 's/^configure:[0-9]*: //'))"
 
-say "== GPU-free suites on this machine (tests/test_cupti, tests/nvtx/ranges.sh)"
-make -j"$jobs" check TESTS="tests/test_cupti tests/nvtx/ranges.sh tests/nvtx/example.sh" \
+say "== GPU-free suites on this machine (tests/unit/capture/test_cupti, tests/nvtx/ranges.sh)"
+make -j"$jobs" check TESTS="tests/unit/capture/test_cupti tests/nvtx/ranges.sh tests/nvtx/example.sh" \
 	> suites.log 2>&1
 suites=$?
 grep -E '^(PASS|FAIL|SKIP|ERROR):' suites.log | indent
 if [ $suites -ne 0 ]; then
-	for f in tests/test_cupti.log tests/nvtx/ranges.sh.log tests/nvtx/example.sh.log; do
+	for f in tests/unit/capture/test_cupti.log tests/nvtx/ranges.sh.log tests/nvtx/example.sh.log; do
 		[ -f "$f" ] && grep -E 'FAIL|ERROR' "$f" | head -10 | indent
 	done
 fi

@@ -4,17 +4,13 @@
 # from the ops it runs; nothing without --emit-nvtx; a typed refusal where
 # no tool is attached.
 set -u
-b=${top_builddir:-.}
-abs_b=$(cd "$b" && pwd)
-ex="$abs_b/capture/nvtx/example"
-inject="$abs_b/tests/nvtx/.libs/inject.so"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlc-nvtx-example.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+ex="$top_builddir/capture/nvtx/example"
+inject="$top_builddir/tests/nvtx/.libs/inject.so"
+tlc_tmpdir nvtx-example
 unset NVTX_INJECTION64_PATH TLC_TEST_NVTX_INIT_FAILS TLC_TEST_NVTX_NO_RANGES
 
-[ "$("$abs_b/tests/test_nvtx" features)" = nvtx3 ] || { echo "SKIP: built without the NVTX3 headers"; exit 77; }
+[ "$("$top_builddir/tests/unit/capture/test_nvtx" features)" = nvtx3 ] || { echo "SKIP: built without the NVTX3 headers"; exit 77; }
 [ -f "$inject" ] || { echo "FAIL: $inject was not built"; exit 1; }
 
 cat > "$tmp/want" <<'W'

@@ -1,19 +1,17 @@
 #!/bin/sh
-# tests/test_nvtx once per NVTX setting of the process (NVTX reads
+# tests/unit/capture/test_nvtx once per NVTX setting of the process (NVTX reads
 # NVTX_INJECTION64_PATH once per process): under the recording injection
 # library, then each way of there being nothing to emit to. Built without
 # the NVTX3 headers only the refusal that says so can run.
 set -u
-b=${top_builddir:-.}
-s=${top_srcdir:-.}
-abs_b=$(cd "$b" && pwd)
-t="$abs_b/tests/test_nvtx"
-inject="$abs_b/tests/nvtx/.libs/inject.so"
+. "${top_srcdir:-.}/tests/cli_lib.sh"
+t="$top_builddir/tests/unit/capture/test_nvtx"
+inject="$top_builddir/tests/nvtx/.libs/inject.so"
 
 run() {
 	if [ "${TLCOST_TEST_WRAPPER:-}" = valgrind ]; then
-		"$abs_b/libtool" --mode=execute valgrind -q --error-exitcode=99 --leak-check=full \
-			--errors-for-leak-kinds=definite,indirect --suppressions="$s/tests/valgrind.supp" \
+		"$top_builddir/libtool" --mode=execute valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect --suppressions="$top_srcdir/tests/valgrind.supp" \
 			"$t" "$@"
 	else
 		"$t" "$@"
@@ -36,11 +34,11 @@ fi
 [ -f "$inject" ] || { echo "FAIL: $inject was not built"; exit 1; }
 
 # a stand-in libcupti (tests/nvtx/fake_cupti.c) lets a session run without a GPU
-fake="$abs_b/tests/nvtx/.libs/fake_cupti.so"
+fake="$top_builddir/tests/nvtx/.libs/fake_cupti.so"
 if [ -f "$fake" ]; then TLC_TEST_FAKE_CUPTI=$fake; export TLC_TEST_FAKE_CUPTI; fi
 NVTX_INJECTION64_PATH=$inject run inject; check "ranges under the recording injection" $?
 run refuse-unset; check "no injection library: emit_nvtx_unavailable" $?
-NVTX_INJECTION64_PATH="$abs_b/tests/nvtx/no-such-injection.so" run refuse-missing
+NVTX_INJECTION64_PATH="$top_builddir/tests/nvtx/no-such-injection.so" run refuse-missing
 check "a missing injection library: emit_nvtx_unavailable" $?
 NVTX_INJECTION64_PATH=$inject TLC_TEST_NVTX_INIT_FAILS=1 run refuse-init
 check "an injection whose init fails: emit_nvtx_unavailable" $?

@@ -105,16 +105,9 @@ tests_plugins_register_outside_init_la_CPPFLAGS = $(LOADER_FIXTURE_CPPFLAGS)
 tests_plugins_register_outside_init_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 
 # Unit test: finds the fixtures and the example plugin by absolute path.
-check_PROGRAMS += tests/test_loader
-TESTS += tests/test_loader
-tests_test_loader_SOURCES = tests/test_loader.c
-tests_test_loader_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DFIXTURE_DIR='"$(abs_top_builddir)/tests/plugins/.libs"' \
-	-DEXAMPLE_DIR='"$(abs_top_builddir)/plugins/examples/.libs"' \
-	-DOPLOG_DIR='"$(abs_top_srcdir)/tests/fixtures/oplog"'
-tests_test_loader_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_loader_LDADD = libtlcore.la $(CMOCKA_LIBS)
+# (tests/unit/registry/test_loader is in TLC_UNIT_TESTS, tests/local.mk;
+# its FIXTURE_DIR is tests/plugins/.libs)
 
 # CLI golden test for --plugin, TLCOST_PLUGIN_PATH and `tlcost plugin check`.
-TESTS += tests/plugin_cli.sh
-EXTRA_DIST += tests/plugin_cli.sh tests/fixtures/oplog/custom_gelu.oplog.jsonl
+TESTS += tests/cli/plugin_cli.sh
+EXTRA_DIST += tests/cli/plugin_cli.sh tests/fixtures/oplog/custom_gelu.oplog.jsonl

@@ -1,5 +1,5 @@
 """tlcost.capture: live captures through the engine give the published
-forward MACs (the same figures tests/models.sh checks on the bundled logs,
+forward MACs (the same figures tests/cli/models.sh checks on the bundled logs,
 taken from torchvision's documentation), the hand-derived resnet18
 backward MACs, the CLI's numbers on the bundled logs, and byte-identical
 `tlcost flops --format json` whether the ops went through a saved file or
@@ -69,7 +69,7 @@ class Capture(tlctest.unittest.TestCase):
         x = torch.randn(1, 3, 224, 224)
         rep = tlcost.capture(model, (x,), mode="train", target=torch.randint(0, 1000, (1,)),
                              model_name="resnet18", tokens=1, timing=False)
-        # tests/models.sh derives 3,510,132,736 by hand; the bundled log agrees
+        # tests/cli/models.sh derives 3,510,132,736 by hand; the bundled log agrees
         self.assertEqual(rep.macs("backward"), 3510132736)
         self.assertEqual(rep.macs("backward"), bundled("resnet18", "train", "backward"))
         self.assertEqual(rep.macs("forward"), 1814073344)

@@ -7,7 +7,7 @@ per matmul: Linear(8,16) on 2 rows = 2*8*16 = 256, Linear(16,4) = 2*16*4 =
 2*4*16 = 128 each, the first Linear's grad weight 2*8*16 = 256 (x needs no
 gradient), backward 512; SGD has no MAC); resnet18's 1,814,073,344
 forward and 3,510,132,736 backward MACs and resnet50's published
-4,089,184,256 as tests/python/test_capture.py and tests/models.sh derive
+4,089,184,256 as tests/python/test_capture.py and tests/cli/models.sh derive
 them; and capture's own report on the same step, figure for figure (the
 op log JSON byte for byte where the headers are made equal).
 """

@@ -1,6 +1,6 @@
 """tlcost.diff(a, b): the same model as `tlcost diff --format json`.
 
-Expected figures are derived by hand (tests/diff_cli.sh's header gives the
+Expected figures are derived by hand (tests/cli/diff_cli.sh's header gives the
 fixture derivations: FLOPs 1,456 -> 10,880, kernel time +3,800 ns = work
 +8,900 + rate -5,100). The captured pair (torch, CPU): an MLP Linear(16,32)
 -> ReLU -> Linear(32,4) at batch 1 and 8, forward only; per sample its

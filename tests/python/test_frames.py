@@ -1,7 +1,7 @@
 """Report.to_pandas() and Report._repr_html_.
 
 Expected values: resnet18's forward and backward MACs (1,814,073,344 and
-3,510,132,736, derived by hand in tests/models.sh) as the sums of the
+3,510,132,736, derived by hand in tests/cli/models.sh) as the sums of the
 rows table's macs column per phase; a Python rule's MACs of 2**64 + 5
 (past int64) kept exact in the rows and doubled exactly (fma=2: 2**65 +
 10) in the groups table; an op without a rule unknown (None, never 0 or
@@ -169,7 +169,7 @@ class Frames(tlctest.unittest.TestCase):
         self.assertEqual(html.unescape(led[5:-6]), str(rep.ledger_report()))
         full = tlcost.read(fixture("resnet18.train.oplog.jsonl.gz"))._repr_html_()
         self.assertIn("COMPLETE", full)
-        self.assertIn("3,510,132,736", full)                 # backward MACs (tests/models.sh)
+        self.assertIn("3,510,132,736", full)                 # backward MACs (tests/cli/models.sh)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ pack covers replaces the pack's rule without override.
 The op log tests/fixtures/packs/llm_ops.oplog.jsonl (shapes of the SGLang
 Qwen3-8B trace, bf16): aiter::gemm_a16w16 [32,4096] x [6144,4096]:
 32*6144*4096 = 805,306,368 MACs; aiter::rmsnorm on [32,4096]: 4 * 131,072
-= 524,288 other FLOPs (docs/packs.md; tests/packs_cli.sh derives the same)."""
+= 524,288 other FLOPs (docs/packs.md; tests/cli/packs_cli.sh derives the same)."""
 
 import os
 import unittest

@@ -89,17 +89,17 @@ class FromProfiler(tlctest.unittest.TestCase):
         `tlcost --format json flops FILE` and the join's figures `tlcost
         --format json join FILE`, each run as a separate command on the
         shared file; the kernel time per phase also equals
-        tests/join_gate_check.py's, which reads the raw trace JSON itself
+        tests/cli/join_gate_check.py's, which reads the raw trace JSON itself
         (no tlcost code) and derives the attribution from docs/join.md."""
         shared = os.path.join(tlctest.SRC, "..", "shared", "traces")
-        # the traces tests/join_gate_real.sh checks the script against
+        # the traces tests/cli/join_gate_real.sh checks the script against
         names = ["v100-dlrm-training.json.gz",
                  os.path.join("real", "tl_mi300_torch_compile_triton.json.gz"),
                  os.path.join("real", "hta_sampled_rank0_of128.json.gz")]
         srcs = [os.path.join(shared, n) for n in names if os.path.exists(os.path.join(shared, n))]
         if not srcs:
             self.skipTest("shared traces absent (%s)" % shared)
-        gate_check = os.path.join(tlctest.SRC, "tests", "join_gate_check.py")
+        gate_check = os.path.join(tlctest.SRC, "tests", "cli", "join_gate_check.py")
         for src in srcs:
             with self.subTest(trace=os.path.basename(src)):
                 sess = Exported(src)

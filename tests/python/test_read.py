@@ -4,7 +4,7 @@ Needs no torch.
 
 Expected MACs are the figures torchvision publishes (resnet50 4.09 GMAC =
 4,089,184,256, vit_b_16 17,563,828,224, mobilenet_v2 300,774,272; see
-tests/models.sh) and the resnet18 backward count derived by hand there
+tests/cli/models.sh) and the resnet18 backward count derived by hand there
 (2 x conv forward 1,813,561,344 - first conv's input grad 118,013,952 + fc
 2 x 512,000 = 3,510,132,736)."""
 

@@ -8,7 +8,7 @@
  * plugin's init and rules are given: a plugin that includes this header
  * still links nothing and exports only tlc_plugin_describe (SQLite's
  * sqlite3ext.h is the model). plugins/examples/matmul_help.c uses it and is
- * built and run by `make check` (tests/rulehelp_cli.sh).
+ * built and run by `make check` (tests/cli/rulehelp_cli.sh).
  *
  * Conventions (those of the host's helpers, docs/plugin-guide.md): arg(i,
  * name) is the positional argument i, else the keyword argument name; a
