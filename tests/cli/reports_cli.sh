@@ -200,9 +200,9 @@ done
 # is cut (issue 28 item 5: "labels are cut"): the shared B200 trace's
 # module RMSNorm_2#15 (type RMSNorm) read "RMSNorm_2#15 [R~"; now its name
 # is whole. Skipped without the shared traces.
-B200=${TLCOST_SHARED_DIR:-$top_srcdir/../shared}/traces/b200-eager-inference.json.gz
+B200=$shared/traces/b200-eager-inference.json.gz
 if [ -f "$B200" ]; then
-	"$TLCOST" report --device h100-sxm "$B200" > "$tmp/b200" 2>&1 || bad "report on $B200 failed"
+	"$T" report --device h100-sxm "$B200" > "$tmp/b200" 2>&1 || bad "report on $B200 failed"
 	grep -q " RMSNorm_2#15$" "$tmp/b200" || bad "report: RMSNorm_2#15's name is cut"
 	grep -q "\[R~$" "$tmp/b200" && bad "report: a label cut inside its [type]"
 	awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/b200" || bad "report: b200 line over 80 columns"
