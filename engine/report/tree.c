@@ -168,6 +168,18 @@ static int add_rows(tlc_tree *t)
 	return rc;
 }
 
+/* The length of seg without an instance counter "_<digits>" at its end:
+ * module names that number every instance of a class across the model
+ * (RMSNorm_2, RMSNorm_4, ... under TransformerBlock_1, _2, ...) still make
+ * identical blocks, which fold (the rows then cover every block: "(xN)"). */
+static size_t instance_stem(const char *seg, size_t len)
+{
+	size_t d = len;
+	while (d > 0 && seg[d - 1] >= '0' && seg[d - 1] <= '9')
+		d--;
+	return d < len && d > 1 && seg[d - 1] == '_' ? d : len;
+}
+
 /* Children are always created after their parent: a reverse sweep sums
  * subtrees and builds signatures bottom-up. */
 static int sign_node(tlc_tree *t, tnode *n)
@@ -184,7 +196,8 @@ static int sign_node(tlc_tree *t, tnode *n)
 	 * node's own data however deep the subtree */
 	for (size_t k = 0; k < n->nkids; k++) {
 		const tnode *c = &t->nodes[n->kids[k]];
-		tlc_sb__printf(&sb, "%s:%p;", c->seg, (const void *)c->sig);
+		tlc_sb__printf(&sb, "%.*s:%p;", (int)instance_stem(c->seg, c->seglen), c->seg,
+		               (const void *)c->sig);
 	}
 	tlc_sb__putc(&sb, '}');
 	const char *s = tlc_sb__str(&sb);
@@ -301,6 +314,15 @@ static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *
 	char buf[512];
 	if (depth == 0)
 		snprintf(buf, sizeof buf, "(root)");
+	else if (repeat > 1 && n->seglen == last->seglen && memcmp(n->seg, last->seg, n->seglen) == 0)
+		/* one module called again and again: Owlv2ForObjectDetection_0 (x5) */
+		snprintf(buf, sizeof buf, "%s (x%llu)", n->seg, (unsigned long long)repeat);
+	else if (repeat > 1 && instance_stem(n->seg, n->seglen) < n->seglen &&
+	         instance_stem(n->seg, n->seglen) == instance_stem(last->seg, last->seglen) &&
+	         memcmp(n->seg, last->seg, instance_stem(n->seg, n->seglen)) == 0)
+		/* instances of one class: TransformerBlock_1..35 (x35) */
+		snprintf(buf, sizeof buf, "%s..%s (x%llu)", n->seg,
+		         last->seg + instance_stem(last->seg, last->seglen), (unsigned long long)repeat);
 	else if (repeat > 1)
 		snprintf(buf, sizeof buf, "%s..%s (x%llu)", n->seg, last->seg,
 		         (unsigned long long)repeat);

@@ -61,7 +61,13 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 		snprintf(label, sizeof label, "%s", r->label);
 	if (width && used + strlen(label) > width) {
 		size_t keep = width > used + 8 ? width - used - 1 : 7;
-		if (keep < strlen(label)) {
+		const char *tail = r->kind == TLC_TREE_NODE ? strstr(r->label, " (x") : NULL;
+		size_t tl = tail ? strlen(tail) : 0;
+		if (keep < strlen(label) && tl && tl + 4 <= keep) {
+			/* a folded row keeps its count: the name is cut, not "(xN)" */
+			memmove(label + keep - tl, tail, tl + 1);
+			label[keep - tl - 1] = '~';
+		} else if (keep < strlen(label)) {
 			label[keep] = '~';
 			label[keep + 1] = '\0';
 		}

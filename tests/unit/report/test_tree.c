@@ -201,7 +201,7 @@ static void test_module_calls(void **state)
 	t = build(ev, TLC_PHASE_FORWARD, 0, 0, 0);
 	static const want_row f[] = {
 		{ TLC_TREE_NODE, 0, "(root)", "0", "10", 1, 0 },
-		{ TLC_TREE_NODE, 1, "blk..blk (x2)", "6", "6", 2, 0 },
+		{ TLC_TREE_NODE, 1, "blk (x2)", "6", "6", 2, 0 },
 		{ TLC_TREE_NODE, 1, "blk#2", "4", "4", 1, 0 },
 	};
 	check_rows(t, f, 3);
