@@ -164,3 +164,11 @@ const char *tlc_profiler_state_name(tlc_profiler_state s)
 		                             "complete" };
 	return (unsigned)s <= TLC_PROFILER_COMPLETE ? names[s] : "unknown";
 }
+
+size_t tlc_name__counter_stem(const char *name, size_t len)
+{
+	size_t d = len;
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	return d < len && d > 1 && name[d - 1] == '_' ? d : len;
+}

@@ -3,6 +3,7 @@
 #ifndef TLC_ENGINE_NAMES_H
 #define TLC_ENGINE_NAMES_H
 
+#include <stddef.h>
 #include "tlcost/tlcost.h"
 
 /** tlc_dtype_parse that also accepts a "torch." prefix ("torch.float32"). */
@@ -17,5 +18,12 @@ tlc_dtype tlc_dtype__parse_cpp(const char *name);
  *  half, f8e4m3, ...) and Kineto's (c10::BFloat16, Half, Float8_e4m3fn,
  *  Float8_e4m3fnuz, complex<float>, ...). TLC_DTYPE_NONE when none or NULL. */
 tlc_dtype tlc_dtype__peak_of_name(const char *name);
+
+/** The length of name[0..len) without an instance counter "_<digits>" at
+ *  its end (the '_' kept): "RMSNorm_12" gives 8 ("RMSNorm_"); len when the
+ *  name does not end in one. SGLang's wrapped launchers
+ *  (sglang_profiler::<module>_<function>_<counter>) and module instance
+ *  names carry such counters. */
+size_t tlc_name__counter_stem(const char *name, size_t len);
 
 #endif

@@ -377,10 +377,8 @@ static const tlc_rule *namespace_rule(const tlc_eval *ev, const char *name)
 	size_t len = strlen(name), n = sep ? (size_t)(sep - name) : 0;
 	if (!sep || n == 0 || len + 2 > sizeof buf)
 		return NULL;
-	size_t d = len;
-	while (d > n + 2 && name[d - 1] >= '0' && name[d - 1] <= '9')
-		d--;
-	if (d < len && d > n + 3 && name[d - 1] == '_') {
+	size_t d = tlc_name__counter_stem(name, len);
+	if (d < len && d > n + 3) {
 		memcpy(buf, name, d);
 		memcpy(buf + d, "*", 2);
 		const tlc_rule *r = tlc_engine__find_rule(ev->eng, buf, NULL);
@@ -665,10 +663,8 @@ static const char *remedy_for(tlc_eval *ev, const char *name, const char *overlo
 		               full, reason);
 	if (strcmp(reason, "no_rule") == 0 && !pack) {
 		/* a name that ends in a counter: one rule covers every counter */
-		size_t len = strlen(name), d = len;
-		while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
-			d--;
-		if (d < len && d > 1 && name[d - 1] == '_' && strstr(name, "::"))
+		size_t len = strlen(name), d = tlc_name__counter_stem(name, len);
+		if (d < len && strstr(name, "::"))
 			tlc_sb__printf(&ev->sb,
 			               "; the name ends in a counter (as SGLang's wrapped launchers' "
 			               "do): a rule named %.*s* covers every counter (docs/rules.md)",

@@ -9,6 +9,7 @@
 #include "hindex.h"
 #include "join.h"
 #include "overlay.h"
+#include "names.h"
 
 /* Deepest node a tree shows (root = 0). Each row carries its full module
  * path, so rows cost depth x path length: beyond this depth the tree is
@@ -168,18 +169,6 @@ static int add_rows(tlc_tree *t)
 	return rc;
 }
 
-/* The length of seg without an instance counter "_<digits>" at its end:
- * module names that number every instance of a class across the model
- * (RMSNorm_2, RMSNorm_4, ... under TransformerBlock_1, _2, ...) still make
- * identical blocks, which fold (the rows then cover every block: "(xN)"). */
-static size_t instance_stem(const char *seg, size_t len)
-{
-	size_t d = len;
-	while (d > 0 && seg[d - 1] >= '0' && seg[d - 1] <= '9')
-		d--;
-	return d < len && d > 1 && seg[d - 1] == '_' ? d : len;
-}
-
 /* Children are always created after their parent: a reverse sweep sums
  * subtrees and builds signatures bottom-up. */
 static int sign_node(tlc_tree *t, tnode *n)
@@ -196,7 +185,7 @@ static int sign_node(tlc_tree *t, tnode *n)
 	 * node's own data however deep the subtree */
 	for (size_t k = 0; k < n->nkids; k++) {
 		const tnode *c = &t->nodes[n->kids[k]];
-		tlc_sb__printf(&sb, "%.*s:%p;", (int)instance_stem(c->seg, c->seglen), c->seg,
+		tlc_sb__printf(&sb, "%.*s:%p;", (int)tlc_name__counter_stem(c->seg, c->seglen), c->seg,
 		               (const void *)c->sig);
 	}
 	tlc_sb__putc(&sb, '}');
@@ -288,6 +277,15 @@ static const char *node_path(tlc_tree *t, const char *ppath, const tnode *n)
 	return p;
 }
 
+/* Two segments that are instances of one class: the same name before an
+ * instance counter, which both end in. */
+static int same_stem(const tnode *a, const tnode *b)
+{
+	size_t d = tlc_name__counter_stem(a->seg, a->seglen);
+	return d < a->seglen && d == tlc_name__counter_stem(b->seg, b->seglen) &&
+	       memcmp(a->seg, b->seg, d) == 0;
+}
+
 static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *ppath,
                     size_t depth, int64_t mult, uint64_t repeat, const size_t *cov)
 {
@@ -317,12 +315,11 @@ static int node_row(tlc_tree *t, const tnode *n, const tnode *last, const char *
 	else if (repeat > 1 && n->seglen == last->seglen && memcmp(n->seg, last->seg, n->seglen) == 0)
 		/* one module called again and again: Owlv2ForObjectDetection_0 (x5) */
 		snprintf(buf, sizeof buf, "%s (x%llu)", n->seg, (unsigned long long)repeat);
-	else if (repeat > 1 && instance_stem(n->seg, n->seglen) < n->seglen &&
-	         instance_stem(n->seg, n->seglen) == instance_stem(last->seg, last->seglen) &&
-	         memcmp(n->seg, last->seg, instance_stem(n->seg, n->seglen)) == 0)
+	else if (repeat > 1 && same_stem(n, last))
 		/* instances of one class: TransformerBlock_1..35 (x35) */
 		snprintf(buf, sizeof buf, "%s..%s (x%llu)", n->seg,
-		         last->seg + instance_stem(last->seg, last->seglen), (unsigned long long)repeat);
+		         last->seg + tlc_name__counter_stem(last->seg, last->seglen),
+		         (unsigned long long)repeat);
 	else if (repeat > 1)
 		snprintf(buf, sizeof buf, "%s..%s (x%llu)", n->seg, last->seg,
 		         (unsigned long long)repeat);
