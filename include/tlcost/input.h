@@ -57,6 +57,7 @@ typedef enum tlc_device_kind {
 #define TLC_DEV_HAS_THREAD      (1u << 1)
 #define TLC_DEV_HAS_BYTES       (1u << 2)
 #define TLC_DEV_HAS_CORRELATION (1u << 3)
+#define TLC_DEV_HAS_GRAPH_NODE  (1u << 4) /* graph_id and graph_node (since 4.3) */
 
 /** One device-side activity or host runtime call. Strings are copied. */
 typedef struct tlc_device_record {
@@ -72,10 +73,16 @@ typedef struct tlc_device_record {
 	int64_t correlation; /* runtime correlation id */
 	int64_t external_id; /* runtime/driver: op correlation innermost at the call */
 	int64_t bytes;
+	/* Since 4.3 (a caller's size that ends before them reads and writes
+	 * them as absent): a kernel, copy or set launched by a CUDA graph
+	 * launch, the graph (CUPTI graphId) and the graph node it ran as
+	 * (CUPTI graphNodeId), with TLC_DEV_HAS_GRAPH_NODE. */
+	int64_t graph_id;
+	int64_t graph_node;
 } tlc_device_record;
 /** The size set, every other field its default (no TLC_DEV_HAS_* flag: set the fields and their flags). */
 #define TLC_DEVICE_RECORD_INIT { sizeof(tlc_device_record), TLC_DEVICE_KERNEL, 0, NULL, \
-	0, 0, 0, 0, 0, 0, 0, 0 }
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /** Adds a device record to the evaluation for a later join. */
 int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec);
@@ -87,6 +94,33 @@ size_t tlc_eval_device_count(const tlc_eval *ev);
  *  (invalid_argument) when ev or out is NULL, out->size is smaller than the
  *  first layout, or i >= tlc_eval_device_count. */
 int tlc_eval_device_get(const tlc_eval *ev, size_t i, tlc_device_record *out);
+
+/** A CUDA graph node the device profiler saw made (since 4.3): created by
+ *  a runtime or driver call while a stream was captured or a graph was
+ *  built (correlation: that call's correlation id, original -1), or cloned
+ *  from another node when a graph was instantiated or cloned (original:
+ *  that node, correlation -1). Capture pairing follows a replayed kernel's
+ *  graph_node through its clones to the call that created it
+ *  (docs/join.md, "Capture pairing on CUDA"). */
+typedef struct tlc_graph_node {
+	uint32_t size;       /* sizeof(tlc_graph_node) */
+	int64_t graph_id;    /* the graph it belongs to (CUPTI graph id), -1 when unknown */
+	int64_t node;        /* its id (cuptiGetGraphNodeId), >= 0 */
+	int64_t correlation; /* the creating call's correlation id, or -1 */
+	int64_t original;    /* the node it was cloned from, or -1 */
+} tlc_graph_node;
+/** The size set, graph and origin unknown (set node, and correlation or original). */
+#define TLC_GRAPH_NODE_INIT { sizeof(tlc_graph_node), -1, 0, -1, -1 }
+
+/** Adds a graph node record. TLC_EINVAL (invalid_argument) when ev or n is
+ *  NULL, n->size is too small, node is negative, or not exactly one of
+ *  correlation and original is >= 0. */
+int tlc_eval_push_graph_node(tlc_eval *ev, const tlc_graph_node *n);
+/** Graph node records pushed so far. */
+size_t tlc_eval_graph_node_count(const tlc_eval *ev);
+/** Fills *out with record i (the fields out->size covers). TLC_EINVAL when
+ *  ev or out is NULL, out->size is too small, or i is out of range. */
+int tlc_eval_graph_node_get(const tlc_eval *ev, size_t i, tlc_graph_node *out);
 
 /** What the device profiler said about its own session: the op log's
  *  "device_profiler" record (written by the CUPTI module), or an API call. */
