@@ -135,6 +135,8 @@ struct tlc_eval {
 	int rows_indexed;        /* tlc_eval__row_of_id may look */
 
 	tlc_devs dev;            /* device records, compact (rows.h) */
+	tlc_graph_node *gnodes;  /* graph node records (few: one per captured launch) */
+	size_t ngnodes, gnodecap;
 	tlc_profiler_status profiler;
 	tlc_device_gap gaps[TLC_EVAL_MAX_GAPS]; /* device work without op rows */
 	size_t ngaps;
@@ -229,6 +231,7 @@ void tlc_eval_free(tlc_eval *ev)
 		return;
 	free_pending(ev);
 	tlc_alloc__free(ev->a, ev->paired);
+	tlc_alloc__free(ev->a, ev->gnodes);
 	tlc_alloc__free(ev->a, ev->pair_ids);
 	tlc_alloc__free(ev->a, ev->src_keys);
 	for (size_t i = 0; i < ev->ncosts; i++)
@@ -1312,12 +1315,69 @@ int tlc_eval_push_device(tlc_eval *ev, const tlc_device_record *rec)
 		return tlc_error__set(TLC_EINPUT, "device_record_invalid",
 		                      "use a TLC_DEVICE_* kind", "unknown device record kind %d",
 		                      (int)rec->kind);
-	tlc_device_record r = *rec;
+	/* a caller built against an older header passes a shorter record:
+	 * the fields past its size are absent */
+	tlc_device_record r = TLC_DEVICE_RECORD_INIT;
+	memcpy(&r, rec, rec->size < sizeof r ? rec->size : sizeof r);
+	r.size = sizeof r;
+	if (rec->size < offsetof(tlc_device_record, graph_node) + sizeof r.graph_node) {
+		r.flags &= ~(unsigned)TLC_DEV_HAS_GRAPH_NODE;
+		r.graph_id = r.graph_node = 0;
+	}
+	if (r.flags & TLC_DEV_HAS_GRAPH_NODE) {
+		if (r.graph_node < 0 || r.kind == TLC_DEVICE_RUNTIME || r.kind == TLC_DEVICE_DRIVER)
+			return tlc_error__set(TLC_EINPUT, "device_record_invalid",
+			                      "set TLC_DEV_HAS_GRAPH_NODE only on kernels, copies and "
+			                      "sets, with the graph node id CUPTI gave (>= 0)",
+			                      "graph node %lld on a %s record", (long long)r.graph_node,
+			                      r.kind == TLC_DEVICE_RUNTIME || r.kind == TLC_DEVICE_DRIVER
+			                              ? "host call" : "device");
+	} else {
+		r.graph_id = r.graph_node = 0;
+	}
 	if (r.name && !(r.name = intern(ev, r.name)))
 		return oom();
 	if (tlc_devs__push(&ev->dev, &r) < 0)
 		return TLC_ENOMEM;
 	ev->cov.device_records++;
+	return 0;
+}
+
+int tlc_eval_push_graph_node(tlc_eval *ev, const tlc_graph_node *n)
+{
+	if (!ev || !n || n->size < offsetof(tlc_graph_node, original) + sizeof n->original)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a tlc_graph_node with .size = sizeof(tlc_graph_node)",
+		                      "tlc_eval_push_graph_node: bad argument");
+	if (n->node < 0 || (n->correlation >= 0) == (n->original >= 0))
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "set node (>= 0) and exactly one of correlation (the creating "
+		                      "call) and original (the node it was cloned from)",
+		                      "tlc_eval_push_graph_node: node %lld, correlation %lld, original %lld",
+		                      (long long)n->node, (long long)n->correlation,
+		                      (long long)n->original);
+	if (tlc_alloc__grow(ev->a, (void **)&ev->gnodes, &ev->gnodecap, ev->ngnodes + 1,
+	                    sizeof *ev->gnodes) < 0)
+		return oom();
+	tlc_graph_node g = *n;
+	g.size = sizeof g;
+	ev->gnodes[ev->ngnodes++] = g;
+	return 0;
+}
+
+size_t tlc_eval_graph_node_count(const tlc_eval *ev) { return ev ? ev->ngnodes : 0; }
+
+int tlc_eval_graph_node_get(const tlc_eval *ev, size_t i, tlc_graph_node *out)
+{
+	if (!ev || !out || out->size < offsetof(tlc_graph_node, original) + sizeof out->original ||
+	    i >= ev->ngnodes)
+		return tlc_error__set(TLC_EINVAL, "invalid_argument",
+		                      "pass a record index below tlc_eval_graph_node_count and a "
+		                      "tlc_graph_node with .size = sizeof(tlc_graph_node)",
+		                      "tlc_eval_graph_node_get: bad argument");
+	uint32_t size = out->size;
+	memcpy(out, &ev->gnodes[i], size < sizeof *out ? size : sizeof *out);
+	out->size = size;
 	return 0;
 }
 

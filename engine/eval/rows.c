@@ -268,12 +268,14 @@ void tlc_devs__init(tlc_devs *d, const tlc_allocator *a)
 	tlc_hindex__init(&d->kind_index, a);
 	for (int k = 0; k < NDCOLS; k++)
 		tlc_col__init(dcol_at(d, k), a);
+	tlc_idmap__init(&d->graph_node, a, sizeof(int64_t));
 }
 
 void tlc_devs__free(tlc_devs *d)
 {
 	for (int k = 0; k < NDCOLS; k++)
 		tlc_col__free(dcol_at(d, k), d->a);
+	tlc_idmap__free(&d->graph_node);
 	tlc_alloc__free(d->a, d->kind);
 	tlc_alloc__free(d->a, d->kinds);
 	tlc_hindex__free(&d->kind_index);
@@ -327,6 +329,13 @@ int tlc_devs__push(tlc_devs *d, const tlc_device_record *rec)
 	kd.bytes = rec->bytes;
 	kd.kind = rec->kind;
 	kd.flags = rec->flags;
+	if (rec->flags & TLC_DEV_HAS_GRAPH_NODE) {
+		kd.graph_id = rec->graph_id;
+		int64_t *slot = tlc_idmap__put(&d->graph_node, (int64_t)n, NULL);
+		if (!slot)
+			return tlc_error__oom();
+		*slot = rec->graph_node;
+	}
 	uint32_t ki = 0;
 	if (devkind_index(d, &kd, &ki) < 0)
 		return TLC_ENOMEM;
@@ -358,6 +367,11 @@ void tlc_devs__get(const tlc_devs *d, size_t i, tlc_device_record *out)
 	out->correlation = tlc_col__get(&d->correlation, i);
 	out->external_id = tlc_col__get(&d->external_id, i);
 	out->bytes = k->bytes;
+	if (k->flags & TLC_DEV_HAS_GRAPH_NODE) {
+		const int64_t *g = tlc_idmap__get(&d->graph_node, (int64_t)i);
+		out->graph_id = k->graph_id;
+		out->graph_node = g ? *g : 0;
+	}
 }
 
 int tlc_devs__mark_last(tlc_devs *d, unsigned marks)
@@ -376,7 +390,9 @@ int tlc_devs__mark_last(tlc_devs *d, unsigned marks)
 size_t tlc_devs__bytes(const tlc_devs *d)
 {
 	size_t b = d->kcap * sizeof *d->kind + d->kindcap * sizeof *d->kinds +
-	           d->kind_index.nslots * sizeof(tlc_hslot);
+	           d->kind_index.nslots * sizeof(tlc_hslot) +
+	           d->graph_node.nslots * d->graph_node.stride +
+	           d->graph_node.index.nslots * sizeof(tlc_hslot);
 	for (int k = 0; k < NDCOLS; k++)
 		b += tlc_col__bytes(dcol_at((tlc_devs *)d, k));
 	return b;

@@ -133,6 +133,7 @@ typedef struct tlc_devkind {
 	const char *name;      /* interned, or NULL */
 	int64_t device, stream, thread;
 	int64_t bytes;         /* copy sizes repeat (the same tensors every step) */
+	int64_t graph_id;      /* TLC_DEV_HAS_GRAPH_NODE: the graph repeats too */
 	tlc_device_kind kind;
 	unsigned flags;        /* TLC_DEV_HAS_* */
 	unsigned marks;        /* a reader's own bits (tlc_devs__mark_last), not public */
@@ -149,6 +150,7 @@ typedef struct tlc_devs {
 	size_t nkinds, kindcap;
 	tlc_hindex kind_index;
 	tlc_col start_ns, end_ns, correlation, external_id;
+	tlc_idmap graph_node;   /* record index -> graph node id (TLC_DEV_HAS_GRAPH_NODE only: rare) */
 } tlc_devs;
 
 void tlc_devs__init(tlc_devs *d, const tlc_allocator *a);
