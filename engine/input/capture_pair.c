@@ -56,6 +56,7 @@ typedef struct capfile {
 	size_t nkn, kncap;
 	size_t g0, ng;          /* its graphs in the graph array (sorted by thread, lo) */
 	tlc_idmap launcher;     /* capture op id named by a token -> graph index + 1 */
+	tlc_idmap created;      /* CUDA: call correlation -> graph node it created */
 } capfile;
 
 typedef struct pctx {
@@ -75,6 +76,12 @@ typedef struct pctx {
 	size_t cur_file;
 	tlc_idmap added;        /* capture op id -> 1 (this file) */
 	int err;                /* first error of the on_op callback */
+	/* CUDA graph nodes (docs/join.md, "Capture pairing on CUDA") */
+	tlc_idmap origin;       /* cloned node -> the node it was cloned from */
+	tlc_idmap node_tok;     /* node -> its token string "graph node N" */
+	char **strs;            /* the token strings, owned */
+	size_t nstrs, strcap;
+	int used_nodes;         /* a token named a node */
 } pctx;
 
 static int oom(void) { return tlc_error__oom(); }
@@ -126,6 +133,7 @@ static int add_file(pctx *c, char *path)
 	memset(f, 0, sizeof *f);
 	f->path = path;
 	tlc_idmap__init(&f->launcher, c->a, sizeof(size_t));
+	tlc_idmap__init(&f->created, c->a, sizeof(int64_t));
 	return 0;
 }
 
@@ -448,6 +456,8 @@ static int scan_names(pctx *c, capfile *f)
 	yajl_handle h = yajl_alloc(&cb, NULL, &k);
 	if (!h)
 		return oom();
+	/* an op log capture (the CUPTI module's) is one JSON value per line */
+	yajl_config(h, yajl_allow_multiple_values, 1);
 	tlc_instream *in;
 	int rc = tlc_instream__open_file(&in, c->a, f->path);
 	if (rc < 0) {
@@ -582,6 +592,72 @@ static int64_t op_of_corr(const rkey *v, size_t n, int64_t corr)
 	return lo < n && v[lo].k1 == corr ? v[lo].k2 : -1;
 }
 
+/* ---------------------------------------------------------------- */
+/* CUDA graph nodes: a launch's token is the node it made or ran as   */
+/* ---------------------------------------------------------------- */
+
+/* The token of graph node `node`: one string per node, so that equal
+ * tokens are equal nodes. NULL on allocation failure (error set). */
+static const char *node_token(pctx *c, int64_t node)
+{
+	char **have = tlc_idmap__get(&c->node_tok, node);
+	if (have)
+		return *have;
+	char buf[48];
+	int n = snprintf(buf, sizeof buf, "graph node %lld", (long long)node);
+	char *t = tlc_alloc__malloc(c->a, (size_t)n + 1);
+	if (!t) {
+		oom();
+		return NULL;
+	}
+	memcpy(t, buf, (size_t)n + 1);
+	char **slot;
+	if (grow(c, (void **)&c->strs, &c->strcap, c->nstrs + 1, sizeof *c->strs) < 0 ||
+	    !(slot = tlc_idmap__put(&c->node_tok, node, NULL))) {
+		tlc_alloc__free(c->a, t);
+		return NULL;
+	}
+	c->strs[c->nstrs++] = t;
+	*slot = t;
+	c->used_nodes = 1;
+	return t;
+}
+
+/* Graph node records of ev: clones into c->origin, nodes created by a call
+ * into created (correlation -> node) when created is not NULL. */
+static int take_nodes(pctx *c, const tlc_eval *ev, tlc_idmap *created)
+{
+	size_t n = tlc_eval_graph_node_count(ev);
+	for (size_t i = 0; i < n; i++) {
+		tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+		if (tlc_eval_graph_node_get(ev, i, &g) < 0)
+			return TLC_EINVAL;
+		tlc_idmap *m = g.original >= 0 ? &c->origin : created;
+		if (!m)
+			continue;
+		int64_t *v = tlc_idmap__put(m, g.original >= 0 ? g.node : g.correlation, NULL);
+		if (!v)
+			return TLC_ENOMEM;
+		*v = g.original >= 0 ? g.original : g.node;
+	}
+	return 0;
+}
+
+/* The node a replayed record's graph node was cloned from, through every
+ * clone (instantiation clones the captured graph's nodes; a graph may be
+ * cloned again): the node the capture made. A cycle (not made by CUDA)
+ * stops at the node where it closes. */
+static int64_t root_node(const pctx *c, int64_t node)
+{
+	for (size_t k = 0; k <= c->origin.count; k++) {
+		const int64_t *o = tlc_idmap__get(&c->origin, node);
+		if (!o || *o == node)
+			return node;
+		node = *o;
+	}
+	return node;
+}
+
 static int needs_ids(const capfile *f, uint64_t unnamed, uint64_t launches)
 {
 	return tlc_error__set_pos(
@@ -590,11 +666,12 @@ static int needs_ids(const capfile *f, uint64_t unnamed, uint64_t launches)
 		"record each launch's graph and node ids: the CUPTI collector must record at capture "
 		"the graph node each launch creates (CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: graph id, "
 		"node id, correlation) and at replay each kernel record's graphId and graphNodeId "
-		"(CUpti_ActivityKernel), which the PyTorch profiler does not write",
-		"%llu of %llu kernel launches inside the capture carry no kernel name (args.kernel): "
-		"CUDA runtime events do not record one at capture, so a replay's kernel sequence "
-		"cannot be matched to the captured launches, and no graph or node id is recorded "
-		"either",
+		"(CUpti_ActivityKernel), which the PyTorch profiler does not write; tlcost's CUPTI "
+		"module (docs/cupti.md) writes both as graph_node lines and graph_node fields",
+		"%llu of %llu kernel launches inside the capture carry no kernel name (args.kernel) "
+		"and made no graph node the capture recorded: CUDA runtime events do not record a "
+		"name at capture, so a replay's kernel sequence cannot be matched to the captured "
+		"launches",
 		(unsigned long long)unnamed, (unsigned long long)launches);
 }
 
@@ -612,7 +689,8 @@ static int load_capture(pctx *c, size_t fi)
 		return rc;
 	if ((rc = tlc_input_read_limited(cap, f->path, c->lim)) < 0 ||
 	    (rc = tlc_eval_finish(cap)) < 0 || (rc = scan_names(c, f)) < 0 ||
-	    (rc = row_corr_index(c, cap, &corr, &ncorr)) < 0)
+	    (rc = row_corr_index(c, cap, &corr, &ncorr)) < 0 ||
+	    (rc = take_nodes(c, cap, &f->created)) < 0)
 		goto out;
 	size_t nd = tlc_eval__device_count(cap), nm = 0, nl = 0;
 	marks = tlc_alloc__malloc(c->a, (nd ? nd : 1) * sizeof *marks);
@@ -660,8 +738,15 @@ static int load_capture(pctx *c, size_t fi)
 		for (; li < nl && launch[li].k1 == g->thread && launch[li].k2 <= g->hi; li++) {
 			tlc_device_record d = tlc_eval__device(cap, launch[li].i);
 			int kind = capture_launch_kind(d.name);
-			const char *name = kind == 2 ? TOK_MEMCPY : kind == 3 ? TOK_MEMSET :
+			const int64_t *made = (d.flags & TLC_DEV_HAS_CORRELATION)
+			                              ? tlc_idmap__get(&f->created, d.correlation) : NULL;
+			const char *name = made ? node_token(c, *made) : kind == 2 ? TOK_MEMCPY :
+			                   kind == 3 ? TOK_MEMSET :
 			                   (d.flags & TLC_DEV_HAS_CORRELATION) ? kernel_of(f, d.correlation) : NULL;
+			if (made && !name) {
+				rc = TLC_ENOMEM;
+				goto out;
+			}
 			if (kind == 1) {
 				kernels++;
 				if (!name) {
@@ -722,8 +807,10 @@ static int seq_equal(const pctx *c, const graph *g, const tlc_device_record *rec
 	return 1;
 }
 
-static const char *replay_token(const tlc_device_record *d)
+static const char *replay_token(pctx *c, const tlc_device_record *d)
 {
+	if ((d->flags & TLC_DEV_HAS_GRAPH_NODE) && c->used_nodes)
+		return node_token(c, root_node(c, d->graph_node));
 	if (d->kind == TLC_DEVICE_MEMCPY)
 		return TOK_MEMCPY;
 	if (d->kind == TLC_DEVICE_MEMSET)
@@ -878,7 +965,11 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 		uint64_t h = 1469598103934665603ull;
 		for (; b < nl && ls[b].k1 == ls[a].k1; b++) {
 			seq[b - a] = tlc_eval__device(c->ev, ls[b].i);
-			seq[b - a].name = replay_token(&seq[b - a]);
+			seq[b - a].name = replay_token(c, &seq[b - a]);
+			if (!seq[b - a].name) {
+				rc = TLC_ENOMEM;
+				goto fail;
+			}
 			h = hash_str(h, seq[b - a].name);
 		}
 		size_t found = SIZE_MAX, nfound = 0;
@@ -1085,7 +1176,13 @@ static void ctx_free(pctx *c)
 		tlc_alloc__free(c->a, f->kn);
 		tlc_alloc__free(c->a, f->path);
 		tlc_idmap__free(&f->launcher);
+		tlc_idmap__free(&f->created);
 	}
+	for (size_t i = 0; i < c->nstrs; i++)
+		tlc_alloc__free(c->a, c->strs[i]);
+	tlc_alloc__free(c->a, c->strs);
+	tlc_idmap__free(&c->origin);
+	tlc_idmap__free(&c->node_tok);
 	tlc_alloc__free(c->a, c->files);
 	tlc_alloc__free(c->a, c->graphs);
 	tlc_alloc__free(c->a, c->toks);
@@ -1111,7 +1208,9 @@ int tlc_capture_pair(tlc_eval *ev, const char *const *paths, size_t npaths,
 	c.lim = lim;
 	c.sum.size = sizeof c.sum;
 	tlc_idmap__init(&c.added, c.a, 1);
-	int rc = 0;
+	tlc_idmap__init(&c.origin, c.a, sizeof(int64_t));
+	tlc_idmap__init(&c.node_tok, c.a, sizeof(char *));
+	int rc = take_nodes(&c, ev, NULL); /* the replay's own clones */
 	for (size_t i = 0; i < npaths && rc == 0; i++)
 		rc = expand(&c, paths[i]);
 	for (size_t i = 0; i < c.nfiles && rc == 0; i++)
@@ -1127,6 +1226,7 @@ int tlc_capture_pair(tlc_eval *ev, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < c.nfiles && rc == 0; i++)
 		rc = inject(&c, i);
 	if (rc == 0) {
+		c.sum.by_graph_node = c.used_nodes != 0;
 		tlc_eval__set_pairing(ev, pv, np, am.ids, am.nids, &c.sum);
 		am.ids = NULL;
 	} else {

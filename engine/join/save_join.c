@@ -354,6 +354,27 @@ static void gen_device(yajl_gen g, const tlc_device_record *d)
 		gkint(g, "external_id", d->external_id);
 	if (d->flags & TLC_DEV_HAS_BYTES)
 		gkint(g, "bytes", d->bytes);
+	if (d->flags & TLC_DEV_HAS_GRAPH_NODE) {
+		if (d->graph_id >= 0)
+			gkint(g, "graph_id", d->graph_id);
+		gkint(g, "graph_node", d->graph_node);
+	}
+	yajl_gen_map_close(g);
+}
+
+/* A graph node record (docs/oplog-v1.md, "graph_node"): without it a
+ * re-read could not pair its replays with their capture. */
+static void gen_graph_node(yajl_gen g, const tlc_graph_node *n)
+{
+	yajl_gen_map_open(g);
+	gkstr(g, "kind", "graph_node");
+	if (n->graph_id >= 0)
+		gkint(g, "graph_id", n->graph_id);
+	gkint(g, "node", n->node);
+	if (n->correlation >= 0)
+		gkint(g, "correlation", n->correlation);
+	else
+		gkint(g, "original", n->original);
 	yajl_gen_map_close(g);
 }
 
@@ -427,7 +448,8 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 		fwrite(rec->lines.ptr ? rec->lines.ptr : "", 1, rec->lines.len, out);
 	const tlc_profiler_status *ps = tlc_eval_profiler_status(ev);
 	size_t first = ps->state == TLC_PROFILER_UNKNOWN ? 1 : 0, ndev = tlc_eval__device_count(ev);
-	for (size_t i = first; rc == 0 && i < ndev + 1 + tlc_eval__annotation_count(ev); i++) {
+	size_t nann = tlc_eval__annotation_count(ev), ngn = tlc_eval_graph_node_count(ev);
+	for (size_t i = first; rc == 0 && i < ndev + 1 + nann + ngn; i++) {
 		tlc_sb__reset(&sb);
 		yajl_gen g = gen_new(&sb);
 		if (!g) {
@@ -436,7 +458,11 @@ int tlc_join_save(FILE *out, const tlc_join *j, const tlc_eval *ev, const tlc_op
 		}
 		if (i == 0)
 			gen_profiler(g, ps); /* line 0: the statement, as the CUPTI module writes it */
-		else if (i > ndev)
+		else if (i > ndev + nann) {
+			tlc_graph_node n = TLC_GRAPH_NODE_INIT;
+			tlc_eval_graph_node_get(ev, i - 1 - ndev - nann, &n);
+			gen_graph_node(g, &n);
+		} else if (i > ndev)
 			gen_annotation(g, tlc_eval__annotation_at(ev, i - 1 - ndev));
 		else {
 			tlc_device_record d = tlc_eval__device(ev, i - 1);

@@ -17,8 +17,9 @@ void tlc_join__text_capture(FILE *out, const tlc_join *j, const tlc_eval *ev)
 	uint32_t pm = tot > 0 ? (uint32_t)((u128)(uint64_t)ns * 1000u / (uint64_t)tot) : 0;
 	fprintf(out, "capture pairing: %" PRIu64 " graph launches of the replay against %" PRIu64
 	        " captured graphs in %" PRIu64 " capture traces: %" PRIu64 " matched exactly one "
-	        "(kernel names and count), %" PRIu64 " ambiguous, %" PRIu64 " matched none; %" PRIu64
+	        "(%s and count), %" PRIu64 " ambiguous, %" PRIu64 " matched none; %" PRIu64
 	        " captured ops added\n", s->graph_launches, s->graphs, s->captures, s->matched,
+	        s->by_graph_node ? "graph node ids" : "kernel names",
 	        s->ambiguous, s->unmatched, s->ops_added);
 	fprintf(out, "  attributed by capture pairing (a verified sequence match, not a correlation): "
 	        "%" PRIu64 " kernels, %" PRId64 ".%03" PRId64 " ms = %u.%u%% of kernel time\n", k,
@@ -43,5 +44,6 @@ void tlc_join__json_capture(yajl_gen g, const tlc_join *j, const tlc_eval *ev)
 	tlc_jsonw__kuint(g, "ops_added", s->ops_added);
 	tlc_jsonw__kuint(g, "kernels", k);
 	tlc_jsonw__kint(g, "kernel_ns", ns);
+	tlc_jsonw__kstr(g, "matched_by", s->by_graph_node ? "graph_node_ids" : "kernel_names");
 	yajl_gen_map_close(g);
 }

@@ -206,8 +206,9 @@ static void capture_line(FILE *out, const tlc_eval *ev)
 	tlc_capture_pair_summary s = TLC_CAPTURE_PAIR_SUMMARY_INIT;
 	if (tlc_capture_pair_summary_get(ev, &s) == 1)
 		fprintf(out, "capture pairing: %llu of %llu graph launches matched a captured graph\n"
-		        "  (kernel names and count); their %llu captured ops count as the replay's\n",
+		        "  (%s and count); their %llu captured ops count as the replay's\n",
 		        (unsigned long long)s.matched, (unsigned long long)s.graph_launches,
+		        s.by_graph_node ? "graph node ids" : "kernel names",
 		        (unsigned long long)s.ops_added);
 }
 

@@ -30,9 +30,12 @@ typedef struct tlc_capture_pair_summary {
 	uint64_t ambiguous;        /* ... that matched several (not attributed) */
 	uint64_t unmatched;        /* ... that matched none */
 	uint64_t ops_added;        /* captured ops added to the replay's evaluation (per matched launch) */
+	/* since 4.3: */
+	uint64_t by_graph_node;    /* 1: launches were told apart by CUDA graph node ids (CUPTI),
+	                            * 0: by the kernel names recorded at capture (ROCm) */
 } tlc_capture_pair_summary;
 
-#define TLC_CAPTURE_PAIR_SUMMARY_INIT { sizeof(tlc_capture_pair_summary), 0, 0, 0, 0, 0, 0, 0 }
+#define TLC_CAPTURE_PAIR_SUMMARY_INIT { sizeof(tlc_capture_pair_summary), 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /** Pairs the replay being read into ev with the traces of its graphs'
  *  capture. Call it after the replay was read (tlc_input_read...) and

@@ -40,7 +40,7 @@ check "graph 2 sigmoid" '4,kernel,"k_sigmoid",0,7,1108000,4000,200,"hipGraphLaun
 check "unmatched" '5,kernel,"k_relu",0,7,1200000,3000,300,"hipGraphLaunch",unattributed,,,'
 run 0 join --format json --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
 tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
-check "json" '"capture_pairing":{"captures":1,"graphs":2,"graph_launches":3,"matched":2,"ambiguous":0,"unmatched":1,"ops_added":4,"kernels":4,"kernel_ns":27000}'
+check "json" '"capture_pairing":{"captures":1,"graphs":2,"graph_launches":3,"matched":2,"ambiguous":0,"unmatched":1,"ops_added":4,"kernels":4,"kernel_ns":27000,"matched_by":"kernel_names"}'
 run 0 profile --capture "$F/capture_two_graphs.json" "$F/replay_three_launches.json"
 # the costed krn ms column (the roll-up) equals kernel ms: each op is known
 # and no counted op encloses it, so it is its own costed row (contract 10)
@@ -99,6 +99,71 @@ run 0 join --capture "$tmp/run" "$F/replay_three_launches.json"
 check "dir (parent)" "2 matched exactly one (kernel names and count), 0 ambiguous, 1 matched none; 4 captured ops added"
 run 0 join --capture "$tmp/run/capture_traces" "$F/replay_three_launches.json"
 check "dir (capture_traces)" "2 matched exactly one (kernel names and count), 0 ambiguous, 1 matched none; 4 captured ops added"
+
+# --- CUDA, paired by graph node ids (docs/join.md, "Capture pairing on CUDA")
+# Two op logs as tlcost's CUPTI module writes them (docs/cupti.md), one per
+# session. The capture: graph 1 = [cudaLaunchKernel corr 11 by op 1
+# aten::mm [4,8]x[8,16] -> node 101, corr 12 by op 2 aten::relu [4,16] ->
+# node 102], graph 2 = [corr 13 by op 3 aten::mm [2,8]x[8,4] -> node 201,
+# corr 14 by op 4 aten::sigmoid [2,4] -> node 202]; instantiating graph 1
+# cloned 101 -> 301, 102 -> 302; a warm-up op 5 (aten::mm 64x64) runs
+# before both windows. No launch at capture carries a kernel name. The
+# replay: op 1 aten::copy_ launches k_copy (1 us) by correlation; graph 2 is
+# instantiated there (201 -> 401, 202 -> 402); four cudaGraphLaunch calls:
+# corr 40 = nodes [301 10 us, 302 5 us] (graph 1), corr 41 = [401 8 us,
+# 402 4 us] (graph 2), corr 42 = [301 6 us, 302 2 us] (graph 1 again),
+# corr 43 = [node 999 3 us] (made by no capture). By hand: kernel time
+# 1+15+12+8+3 = 39 us; paired 6 kernels, 35 us = 89.7% (35/39 = 0.8974);
+# attributed 36 us = 92.3%; 6 ops added (graph 1 twice, graph 2 once).
+# Added op ids = 2^44 + instance * stride + capture id, stride 6 (ids 1..5):
+# graph 1 holds instances 0 and 1 (launch order), graph 2 instance 2, so
+# corr 40 -> 2^44+1, +2; corr 42 -> 2^44+6+1, +6+2; corr 41 -> 2^44+12+3,
+# +12+4 (2^44 = 17592186044416). FLOPs (fma=2): mm 2*(4*8*16) = 1,024 twice,
+# relu 64 twice, mm 2*(2*8*4) = 128, sigmoid 4*(2*4) = 32, copy_ 0:
+# 2,048 + 128 + 128 + 32 = 2,336.
+CC="$F/cuda_capture.oplog.jsonl"
+CR="$F/cuda_replay.oplog.jsonl"
+run 0 join --capture "$CC" "$CR"
+check "cuda counts" "capture pairing: 4 graph launches of the replay against 2 captured graphs in 1 capture traces: 3 matched exactly one (graph node ids and count), 0 ambiguous, 1 matched none; 6 captured ops added"
+check "cuda share" "attributed by capture pairing (a verified sequence match, not a correlation): 6 kernels, 0.035 ms = 89.7% of kernel time"
+check "cuda attributed" "kernels: 7 of 8 attributed, 0 ambiguous, 1 unattributed"
+run 0 join --format csv --capture "$CC" "$CR"
+check "cuda copy" '0,kernel,"k_copy",0,7,990000,1000,30,"cudaLaunchKernel",attributed,1,"aten::copy_",'
+check "cuda g1 gemm" '1,kernel,"k_gemm",0,7,1000000,10000,40,"cudaGraphLaunch",attributed,17592186044417,"aten::mm",'
+check "cuda g1 relu" '2,kernel,"k_relu",0,7,1010000,5000,40,"cudaGraphLaunch",attributed,17592186044418,"aten::relu",'
+check "cuda g2 gemm" '3,kernel,"k_gemm",0,7,1100000,8000,41,"cudaGraphLaunch",attributed,17592186044431,"aten::mm",'
+check "cuda g2 sigmoid" '4,kernel,"k_sigmoid",0,7,1108000,4000,41,"cudaGraphLaunch",attributed,17592186044432,"aten::sigmoid",'
+check "cuda g1 again gemm" '5,kernel,"k_gemm",0,7,1200000,6000,42,"cudaGraphLaunch",attributed,17592186044423,"aten::mm",'
+check "cuda g1 again relu" '6,kernel,"k_relu",0,7,1206000,2000,42,"cudaGraphLaunch",attributed,17592186044424,"aten::relu",'
+check "cuda no node" '7,kernel,"k_other",0,7,1300000,3000,43,"cudaGraphLaunch",unattributed,,,'
+run 0 join --format json --capture "$CC" "$CR"
+tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
+check "cuda json" '"capture_pairing":{"captures":1,"graphs":2,"graph_launches":4,"matched":3,"ambiguous":0,"unmatched":1,"ops_added":6,"kernels":6,"kernel_ns":35000,"matched_by":"graph_node_ids"}'
+run 0 report --capture "$CC" "$CR"
+check "cuda report" "(graph node ids and count); their 6 captured ops count as the replay's"
+check "cuda report flops" "forward   2,336 FLOPs"
+# a capture saved by `join --save` keeps its graph_node lines and pairs the same
+run 0 join --save "$tmp.cuda_saved.jsonl" "$CC"
+run 0 join --capture "$tmp.cuda_saved.jsonl" "$CR"
+check "cuda saved" "3 matched exactly one (graph node ids and count), 0 ambiguous, 1 matched none; 6 captured ops added"
+# without its graph_node lines the CUDA capture names nothing: refused
+grep -v '"graph_node"' "$CC" > "$tmp.cuda_nonodes.jsonl"
+run 1 join --capture "$tmp.cuda_nonodes.jsonl" "$CR"
+check "cuda no nodes" "capture_pairing_needs_graph_ids: 4 of 4 kernel launches inside the capture carry no kernel name (args.kernel) and made no graph node the capture recorded"
+# malformed graph node lines and fields are typed errors with the line
+printf '%s\n' "$(head -1 "$CC")" '{"kind":"graph_node","node":5,"correlation":1,"original":2}' > "$tmp.gn1.jsonl"
+run 1 flops "$tmp.gn1.jsonl"
+check "gn both" "oplog_field_invalid: a graph_node line names both correlation and original"
+check "gn both line" "gn1.jsonl:2"
+printf '%s\n' "$(head -1 "$CC")" '{"kind":"graph_node","correlation":1}' > "$tmp.gn2.jsonl"
+run 1 flops "$tmp.gn2.jsonl"
+check "gn no node" "node"
+printf '%s\n' "$(head -1 "$CC")" '{"kind":"graph_node","node":-4,"original":2}' > "$tmp.gn3.jsonl"
+run 1 flops "$tmp.gn3.jsonl"
+check "gn negative" "field node must be a non-negative integer, found a negative integer"
+printf '%s\n' "$(head -1 "$CC")" '{"kind":"runtime","name":"cudaGraphLaunch","thread":1,"start_ns":1,"end_ns":2,"correlation":4,"graph_node":7}' > "$tmp.gn4.jsonl"
+run 1 flops "$tmp.gn4.jsonl"
+check "gn on a call" "field graph_node: a runtime line is a host call"
 
 # --- refusals, typed
 run 1 join --capture "$F/capture_cuda.json" "$F/replay_three_launches.json"

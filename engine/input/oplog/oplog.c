@@ -46,6 +46,7 @@ enum key {
 	K_PARENT, K_ARGS, K_KWARGS, K_OUTPUTS, K_HOST_NS, K_START_NS, K_END_NS, K_THREAD,
 	K_CORRELATION, K_NAME, K_DEVICE, K_STREAM, K_BYTES, K_EXTERNAL_ID,
 	K_STATUS, K_SOURCE, K_MESSAGE, K_FAILED_CALL, /* device_profiler */
+	K_GRAPH_ID, K_GRAPH_NODE, K_NODE, K_ORIGINAL, /* graph replays (CUPTI) */
 	K_UNRECORDED, /* extension: args positions whose value was not recorded */
 	K_ARGS_OBSERVED, /* extension: a profiler listed every argument */
 	/* header */
@@ -74,7 +75,8 @@ static const keydef record_keys[] = {
 	KD("stream", K_STREAM), KD("bytes", K_BYTES), KD("external_id", K_EXTERNAL_ID),
 	KD("status", K_STATUS), KD("source", K_SOURCE), KD("message", K_MESSAGE),
 	KD("failed_call", K_FAILED_CALL), KD("unrecorded", K_UNRECORDED),
-	KD("args_observed", K_ARGS_OBSERVED),
+	KD("args_observed", K_ARGS_OBSERVED), KD("graph_id", K_GRAPH_ID),
+	KD("graph_node", K_GRAPH_NODE), KD("node", K_NODE), KD("original", K_ORIGINAL),
 };
 static const keydef header_keys[] = {
 	KD("format", K_FORMAT), KD("version", K_VERSION), KD("producer", K_PRODUCER),
@@ -114,7 +116,9 @@ static int record_key(const unsigned char *s, size_t n)
 {
 	switch (n) {
 	case 2: return IS("id") ? K_ID : IS("op") ? K_OP : K_NONE;
-	case 4: return IS("args") ? K_ARGS : IS("kind") ? K_KIND : IS("name") ? K_NAME : K_NONE;
+	case 4:
+		return IS("args") ? K_ARGS : IS("kind") ? K_KIND : IS("name") ? K_NAME
+		     : IS("node") ? K_NODE : K_NONE;
 	case 5: return IS("phase") ? K_PHASE : IS("bytes") ? K_BYTES : K_NONE;
 	case 6:
 		return IS("module") ? K_MODULE : IS("parent") ? K_PARENT : IS("kwargs") ? K_KWARGS
@@ -124,8 +128,11 @@ static int record_key(const unsigned char *s, size_t n)
 	case 7:
 		return IS("outputs") ? K_OUTPUTS : IS("host_ns") ? K_HOST_NS
 		     : IS("message") ? K_MESSAGE : K_NONE;
-	case 8: return IS("overload") ? K_OVERLOAD : IS("start_ns") ? K_START_NS : K_NONE;
-	case 10: return IS("unrecorded") ? K_UNRECORDED : K_NONE;
+	case 8:
+		return IS("overload") ? K_OVERLOAD : IS("start_ns") ? K_START_NS
+		     : IS("graph_id") ? K_GRAPH_ID : IS("original") ? K_ORIGINAL : K_NONE;
+	case 10:
+		return IS("unrecorded") ? K_UNRECORDED : IS("graph_node") ? K_GRAPH_NODE : K_NONE;
 	case 11:
 		return IS("module_type") ? K_MODULE_TYPE : IS("module_call") ? K_MODULE_CALL
 		     : IS("correlation") ? K_CORRELATION : IS("external_id") ? K_EXTERNAL_ID
@@ -191,7 +198,8 @@ typedef struct slot {
 	const char *s; /* NUL-terminated arena copy */
 } slot;
 
-enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_PROFILER, KD_ANNOTATION, KD_OTHER };
+enum rec_kind { KD_UNSEEN = 0, KD_OP, KD_DEVICE, KD_PROFILER, KD_ANNOTATION, KD_GRAPH_NODE,
+	        KD_OTHER };
 
 #define DTYPE_CACHE 8
 typedef struct dtype_entry {
@@ -756,7 +764,12 @@ static const unsigned char want_op[K_COUNT] = {
 static const unsigned char want_device[K_COUNT] = {
 	[K_KIND] = W_STR, [K_START_NS] = W_INT, [K_END_NS] = W_INT, [K_THREAD] = W_INT,
 	[K_CORRELATION] = W_INT, [K_NAME] = W_STR, [K_DEVICE] = W_INT, [K_STREAM] = W_INT,
-	[K_BYTES] = W_UINT, [K_EXTERNAL_ID] = W_INT,
+	[K_BYTES] = W_UINT, [K_EXTERNAL_ID] = W_INT, [K_GRAPH_ID] = W_INT, [K_GRAPH_NODE] = W_UINT,
+};
+/* a CUDA graph node the collector saw made (docs/oplog-v1.md, "graph_node") */
+static const unsigned char want_graph_node[K_COUNT] = {
+	[K_KIND] = W_STR, [K_GRAPH_ID] = W_INT, [K_NODE] = W_UINT, [K_CORRELATION] = W_INT,
+	[K_ORIGINAL] = W_UINT,
 };
 /* the device profiler's statement (docs/oplog-v1.md, "device_profiler") */
 static const unsigned char want_profiler[K_COUNT] = {
@@ -781,6 +794,8 @@ static int want_record(int kind, int k)
 		return want_profiler[k];
 	if (kind == KD_ANNOTATION)
 		return want_annotation[k];
+	if (kind == KD_GRAPH_NODE)
+		return want_graph_node[k];
 	return k == K_KIND ? W_STR : W_NONE;
 }
 
@@ -857,6 +872,8 @@ static int set_kind(reader *r, const slot *s)
 		r->kind = KD_PROFILER;
 	else if (!strcmp(k, "annotation"))
 		r->kind = KD_ANNOTATION;
+	else if (!strcmp(k, "graph_node"))
+		r->kind = KD_GRAPH_NODE;
 	else
 		r->kind = KD_OTHER;
 	return 1;
@@ -1102,7 +1119,45 @@ static int finish_device(reader *r)
 	d.correlation = r->slots[K_CORRELATION].i;
 	d.external_id = r->slots[K_EXTERNAL_ID].i;
 	d.bytes = r->slots[K_BYTES].i;
+	if (has(r, K_GRAPH_NODE)) {
+		if (d.kind == TLC_DEVICE_RUNTIME || d.kind == TLC_DEVICE_DRIVER)
+			return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+			            "field graph_node: a %s line is a host call; only kernel, memcpy "
+			            "and memset lines ran as a graph node",
+			            r->slots[K_KIND].s);
+		d.flags |= TLC_DEV_HAS_GRAPH_NODE;
+		d.graph_node = r->slots[K_GRAPH_NODE].i;
+		d.graph_id = has(r, K_GRAPH_ID) ? r->slots[K_GRAPH_ID].i : -1;
+	}
 	if (tlc_eval_push_device(r->ev, &d) < 0) {
+		r->err_set = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* A CUDA graph node the collector saw made: created by a call (its
+ * correlation id) or cloned from another node (original). */
+static int finish_graph_node(reader *r)
+{
+	if (!has(r, K_NODE))
+		return missing(r, "graph_node", K_NODE);
+	if (has(r, K_CORRELATION) == has(r, K_ORIGINAL))
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "a graph_node line names %s: exactly one of correlation (the call "
+		            "that created the node) and original (the node it was cloned from)",
+		            has(r, K_CORRELATION) ? "both correlation and original" : "neither");
+	if (has(r, K_CORRELATION) && r->slots[K_CORRELATION].i < 0)
+		return fail(r, TLC_EINPUT, "oplog_field_invalid", 1,
+		            "field correlation: %lld is negative", (long long)r->slots[K_CORRELATION].i);
+	tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+	g.graph_id = has(r, K_GRAPH_ID) ? r->slots[K_GRAPH_ID].i : -1;
+	g.node = r->slots[K_NODE].i;
+	if (has(r, K_CORRELATION))
+		g.correlation = r->slots[K_CORRELATION].i;
+	else
+		g.original = r->slots[K_ORIGINAL].i;
+	if (tlc_eval_push_graph_node(r->ev, &g) < 0) {
 		r->err_set = 1;
 		return 0;
 	}
@@ -1206,7 +1261,7 @@ static int finish_record(reader *r)
 		r->kind = KD_OP;
 	/* fields were checked as they came, as op fields until "kind" said
 	 * otherwise: other kinds are checked again now */
-	for (int k = K_KIND; r->kind != KD_OP && k <= K_FAILED_CALL; k++)
+	for (int k = K_KIND; r->kind != KD_OP && k <= K_ORIGINAL; k++)
 		if ((r->present >> k & 1) && !check_slot(r, k, 0))
 			return 0;
 	if (r->kind == KD_OP)
@@ -1217,6 +1272,8 @@ static int finish_record(reader *r)
 		return finish_profiler(r);
 	if (r->kind == KD_ANNOTATION)
 		return finish_annotation(r);
+	if (r->kind == KD_GRAPH_NODE)
+		return finish_graph_node(r);
 	tlc_eval_count_skipped(r->ev, r->slots[K_KIND].s);
 	return 1;
 }

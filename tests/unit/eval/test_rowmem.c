@@ -173,7 +173,7 @@ static void accessors_fill_callers_struct(void **state)
 	fx *f = *state;
 	load(f, TRACE(OP("my::inner", 1, 3, 5) RT(2, 77, 5) K(0, 100, 30, 77)), 1);
 	assert_int_equal(tlc_eval_device_count(f->ev), 2);
-	tlc_device_record r = { sizeof r, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0 };
+	tlc_device_record r = { sizeof r, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	assert_int_equal(tlc_eval_device_get(f->ev, 0, &r), 0);
 	assert_int_equal(r.kind, TLC_DEVICE_RUNTIME);
 	assert_string_equal(r.name, "cudaLaunchKernel");
@@ -234,6 +234,85 @@ static void accessors_fill_callers_struct(void **state)
 	assert_int_equal(tlc_join_launch_get(NULL, 0, &l), TLC_EINVAL);
 }
 
+/* Graph node fields and records (since 4.3): a record pushed with them
+ * reads back with them; a caller built before them (its size ends at
+ * bytes) pushes and reads without them, whatever lies past its size; a
+ * node record needs exactly one of correlation and original. */
+static void graph_nodes_size_versioned(void **state)
+{
+	fx *f = *state;
+	tlc_device_record k = TLC_DEVICE_RECORD_INIT;
+	k.name = "k";
+	k.start_ns = 10;
+	k.end_ns = 20;
+	k.flags = TLC_DEV_HAS_CORRELATION | TLC_DEV_HAS_GRAPH_NODE;
+	k.correlation = 40;
+	k.graph_id = 3;
+	k.graph_node = 301;
+	assert_int_equal(tlc_eval_push_device(f->ev, &k), 0);
+	/* an older caller: flag set by mistake, fields past its size garbage */
+	const uint32_t old = (uint32_t)(offsetof(tlc_device_record, bytes) + sizeof k.bytes);
+	k.size = old;
+	k.graph_id = 77;
+	k.graph_node = 78;
+	assert_int_equal(tlc_eval_push_device(f->ev, &k), 0);
+	tlc_device_record r = TLC_DEVICE_RECORD_INIT;
+	assert_int_equal(tlc_eval_device_get(f->ev, 0, &r), 0);
+	assert_true(r.flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(r.graph_id, 3);
+	assert_int_equal(r.graph_node, 301);
+	assert_int_equal(tlc_eval_device_get(f->ev, 1, &r), 0);
+	assert_false(r.flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(r.graph_id, 0);
+	assert_int_equal(r.graph_node, 0);
+	/* an older reader: nothing written past its size */
+	struct { tlc_device_record rec; } small;
+	memset(&small, 0x5a, sizeof small);
+	small.rec.size = old;
+	assert_int_equal(tlc_eval_device_get(f->ev, 0, &small.rec), 0);
+	assert_int_equal(small.rec.correlation, 40);
+	assert_int_equal(small.rec.graph_node, 0x5a5a5a5a5a5a5a5a);
+	/* a graph node on a host call is refused */
+	k.size = sizeof k;
+	k.kind = TLC_DEVICE_RUNTIME;
+	assert_int_equal(tlc_eval_push_device(f->ev, &k), TLC_EINPUT);
+	assert_string_equal(tlc_error_last()->code, "device_record_invalid");
+	/* node records */
+	tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+	g.node = 101;
+	g.correlation = 11;
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), 0);
+	g.node = 301;
+	g.correlation = -1;
+	g.original = 101;
+	g.graph_id = 3;
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), 0);
+	assert_int_equal(tlc_eval_graph_node_count(f->ev), 2);
+	tlc_graph_node o = TLC_GRAPH_NODE_INIT;
+	assert_int_equal(tlc_eval_graph_node_get(f->ev, 0, &o), 0);
+	assert_int_equal(o.node, 101);
+	assert_int_equal(o.correlation, 11);
+	assert_int_equal(o.original, -1);
+	assert_int_equal(o.graph_id, -1);
+	assert_int_equal(tlc_eval_graph_node_get(f->ev, 1, &o), 0);
+	assert_int_equal(o.node, 301);
+	assert_int_equal(o.original, 101);
+	assert_int_equal(o.graph_id, 3);
+	assert_int_equal(tlc_eval_graph_node_get(f->ev, 2, &o), TLC_EINVAL);
+	g.correlation = 5; /* both */
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), TLC_EINVAL);
+	g.correlation = g.original = -1; /* neither */
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), TLC_EINVAL);
+	g.original = 1;
+	g.node = -1;
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), TLC_EINVAL);
+	g.node = 1;
+	g.size = 8;
+	assert_int_equal(tlc_eval_push_graph_node(f->ev, &g), TLC_EINVAL);
+	assert_int_equal(tlc_eval_push_graph_node(NULL, &g), TLC_EINVAL);
+	assert_int_equal(tlc_eval_graph_node_count(f->ev), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +321,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(devices_in_start_order, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(devices_out_of_order, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(accessors_fill_callers_struct, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(graph_nodes_size_versioned, fx_setup_eval, fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
