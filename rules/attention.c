@@ -15,6 +15,7 @@
  * Backward: kernels recompute QK^T: macs = batch*pairs*(3E + 2Ev) (S, dV, dP,
  *           dQ, dK) + batch*L*Ev (D = rowsum(dO*O));
  *           other = batch*pairs*ATTN_BWD_PER_PAIR (+ mask, + 2 for dropout). */
+#include <stdio.h>
 #include <string.h>
 #include "rules.h"
 #include "util.h"
@@ -575,23 +576,85 @@ static int rule_encoder_layer(tlc_cost *out, const tlc_op *op, const tlc_host *h
  * bound nothing useful (kv_page_indices is a preallocated buffer), so the
  * op is unknown, with the per-token figure stated as text, never as a
  * value. */
+/* Attention whose work is set by tensor contents or by state outside the
+ * call (the sequence and context lengths): partly known. MACs, the softmax
+ * FLOPs and the K/V reads depend on the lengths and are missing; the
+ * output [tokens, Hq, Ev], written once, is determined and counted. The
+ * cause states the per-(query token, key) figure Hq*(E+Ev) as text, never
+ * as a value. A host without cost_set_missing (a plugin host older than
+ * partly known ops) gets missing_args with the same text. */
+static int lengths_unknown(tlc_cost *out, const tlc_host *host, const int64_t *oshape,
+                           tlc_dtype odt, int64_t hq, int64_t e, int64_t ev,
+                           const char *what, const char *where)
+{
+	int64_t per;
+	if (__builtin_add_overflow(e, ev, &per) || __builtin_mul_overflow(per, hq, &per))
+		return tlc_rules__bad(out, host, "query shape overflows");
+	char why[256];
+	snprintf(why, sizeof why,
+	         "%s: Hq*(E+Ev) = %lld MACs per (query token, key it sees), K and V read once "
+	         "per key; the lengths are %s, which no trace records: the output is counted, "
+	         "the rest unknown",
+	         what, (long long)per, where);
+	if (!TLC_HOST_HAS(host, cost_set_missing))
+		return tlc_rules__missing(out, host, "%s", why);
+	int rc = tlc_rules__write_shape(out, host, oshape, 3, odt);
+	if (rc < 0)
+		return rc;
+	host->cost_explain(out, why);
+	host->cost_set_missing(out, TLC_FIELD_MACS);
+	host->cost_set_missing(out, TLC_FIELD_OTHER_FLOPS);
+	host->cost_set_missing(out, TLC_FIELD_BYTES_READ);
+	return TLC_RULE_OK;
+}
+
+/* aiter's paged_attention_ragged launcher (aiter/ops/attention.py and
+ * csrc/cpp_itfs/pa/pa_ragged.py) as SGLang's kernel_shape_profiler records
+ * it: the custom op sglang_profiler::attention_paged_attention_ragged_<n>
+ * with the launcher's tensor arguments in order: out [S, H, E], workspace,
+ * query [S, H, E], key_cache, value_cache, kv_indptr [S + 1],
+ * kv_page_indices, kv_last_page_lens, alibi_slopes, k_scale, v_scale,
+ * fp8_out_scale. Each of the S sequences attends with its H query heads
+ * over its own context: QK^T and PV are H*E MACs each per (sequence,
+ * context token). The context lengths are the contents of kv_indptr (page
+ * counts) and kv_last_page_lens, which no trace records, and the shapes
+ * bound nothing useful (kv_page_indices is a preallocated buffer): partly
+ * known, out [S, H, E] written. */
 static int rule_paged_attention_ragged(tlc_cost *out, const tlc_op *op, const tlc_host *host,
                                        void *payload)
 {
 	(void)payload;
 	const tlc_tensor *q = host->tensor_arg(op, 2, "query");
+	const tlc_tensor *o = host->tensor_arg(op, 0, "out");
+	if (!q || q->ndim != 3 || !o || o->ndim != 3)
+		return tlc_rules__missing(out, host, "out and query [num_seqs, heads, head_size] not recorded");
+	return lengths_unknown(out, host, o->shape, o->dtype, q->shape[1], q->shape[2], q->shape[2],
+	                       "paged decode attention",
+	                       "the contents of kv_indptr and kv_last_page_lens");
+}
+
+/* aiter::mha_batch_prefill(q [total_q, Hq, E], k, v [total_k, Hk, E/Ev] (or
+ * the paged 5-D layouts), cu_seqlens_q [b+1], kv_indptr [b+1],
+ * kv_page_indices, max_seqlen_q, max_seqlen_k, p_dropout, softmax_scale,
+ * logits_soft_cap, zero_tensors, is_causal, window_size_left,
+ * window_size_right, return_softmax_lse, return_dropout_randval, out_, bias_,
+ * alibi_slopes_, gen_, ...) (csrc/include/torch/mha_batch_prefill.h): the
+ * variable-length prefill over a paged KV cache; out [total_q, Hq, Ev] in
+ * q's dtype. Which keys each query sees is set by the contents of
+ * cu_seqlens_q and kv_indptr. Ev is v's head size where v is 3-D, else E. */
+static int rule_mha_batch_prefill(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                                  void *payload)
+{
+	(void)payload;
+	const tlc_tensor *q = host->tensor_arg(op, 0, "q");
+	const tlc_tensor *v = host->tensor_arg(op, 2, "v");
 	if (!q || q->ndim != 3)
-		return tlc_rules__missing(out, host, "query [num_seqs, heads, head_size] not recorded");
-	int64_t per_token;
-	if (__builtin_mul_overflow(q->shape[1], q->shape[2], &per_token) ||
-	    __builtin_mul_overflow(per_token, 2, &per_token))
-		return tlc_rules__bad(out, host, "query shape overflows");
-	return tlc_rules__missing(out, host,
-	                          "paged decode attention: 2*H*E = %lld MACs per (sequence, context "
-	                          "token), K and V read once per context token, but the context "
-	                          "lengths are the contents of kv_indptr and kv_last_page_lens, "
-	                          "which no trace records: unknown, never a guess",
-	                          (long long)per_token);
+		return tlc_rules__missing(out, host, "q [total_q, heads, head_size] not recorded");
+	int64_t ev = v && v->ndim == 3 ? v->shape[2] : q->shape[2];
+	int64_t os[3] = { q->shape[0], q->shape[1], ev };
+	return lengths_unknown(out, host, os, q->dtype, q->shape[1], q->shape[2], ev,
+	                       "paged variable-length prefill attention",
+	                       "the contents of cu_seqlens_q and kv_indptr");
 }
 
 static int rule_transform_qkv(tlc_cost *out, const tlc_op *op, const tlc_host *host, void *payload)
@@ -710,9 +773,13 @@ static const tlc_rules_entry attention_rules[] = {
 	  FWD_NOTE "; xformers' flash op, [B,M,H,K]; causal bottom-right; windows exact; varlen unknown" },
 	{ "xformers_flash::flash_bwd", EST, rule_attention, P(spec_xf_bwd),
 	  BWD_NOTE "; xformers' flash op, [B,M,H,K]; varlen unknown" },
+	{ "aiter::mha_batch_prefill", EST, rule_mha_batch_prefill, NULL,
+	  "partly known: the output is counted; MACs, softmax and K/V reads depend on the "
+	  "contents of cu_seqlens_q and kv_indptr (the cause states the per-pair figure)" },
 	{ "sglang_profiler::attention_paged_attention_ragged_*", EST, rule_paged_attention_ragged, NULL,
 	  "aiter paged_attention_ragged launcher as SGLang's kernel_shape_profiler records it: "
-	  "context lengths are kv_indptr contents, not recorded: unknown" },
+	  "partly known: out is counted; the context lengths are kv_indptr contents, not "
+	  "recorded" },
 	{ "aten::_fused_sdp_choice", TLC_RULE_ZERO, TLC_EVIDENCE_FORMULA_EXACT, NULL, NULL,
 	  "backend selection query: no arithmetic, no data" },
 	{ "aten::_transform_bias_rescale_qkv", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT,

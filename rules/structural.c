@@ -88,6 +88,17 @@ static const struct {
 	{ "sglang_profiler::utils_apply_qk_norm_*", D,
 	  "SGLang-wrapped apply_qk_norm (sglang/srt/models/utils.py): the reshapes and RMSNorms "
 	  "of q and k, child rows that carry the cost" },
+	/* in SGLang's Qwen3-8B prefill+decode trace (TraceLens tests/traces/
+	 * inference/sglang_prefilldecode): the prefill attention launcher (aiter
+	 * backend, aiter/ops/mha.py _mha_batch_prefill) launches nothing outside
+	 * its aiter::mha_batch_prefill child; compute_position's one launch is
+	 * inside its compute_position_triton child */
+	{ "sglang_profiler::mha__mha_batch_prefill_*", D,
+	  "SGLang-wrapped aiter _mha_batch_prefill launcher (aiter/ops/mha.py): allocates its "
+	  "outputs and calls aiter::mha_batch_prefill, a child row that carries the cost" },
+	{ "sglang_profiler::forward_batch_info_compute_position_*", D,
+	  "SGLang-wrapped compute_position (sglang/srt/model_executor/forward_batch_info.py): "
+	  "calls compute_position_triton, a child row that carries the cost" },
 	{ "sglang_profiler::memory_pool__set_kv_buffer_impl_*", D,
 	  "SGLang-wrapped KV-cache store (sglang/srt/mem_cache/memory_pool.py, "
 	  "_set_kv_buffer_impl): views and sglang::store_cache, a child row that carries the cost" },
@@ -126,7 +137,34 @@ static int honest_unknown(tlc_cost *out, const tlc_op *op, const tlc_host *host,
 	return tlc_rules__missing(out, host, "%s", (const char *)payload);
 }
 
+/* SGLang's compute_position_triton(extend_prefix_lens [bs],
+ * extend_seq_lens [bs]) launches compute_position_kernel, which writes each
+ * extend token's position (prefix length + offset, int64) and each
+ * sequence's start: integer index arithmetic, no floating point (MACs and
+ * other FLOPs 0). How many positions it writes is the sum of
+ * extend_seq_lens' contents, which no trace records: the bytes are missing
+ * (partly known). */
+static int rule_compute_position(tlc_cost *out, const tlc_op *op, const tlc_host *host,
+                                 void *payload)
+{
+	(void)op;
+	(void)payload;
+	static const char why[] =
+		"SGLang compute_position_triton: integer position arithmetic (no FLOPs); it writes "
+		"one int64 position per extend token, and the token count is the sum of "
+		"extend_seq_lens' contents, which no trace records: bytes unknown";
+	if (!TLC_HOST_HAS(host, cost_set_missing))
+		return tlc_rules__missing(out, host, "%s", why);
+	host->cost_explain(out, why);
+	host->cost_set_missing(out, TLC_FIELD_BYTES_READ);
+	host->cost_set_missing(out, TLC_FIELD_BYTES_WRITTEN);
+	return TLC_RULE_OK;
+}
+
 static const tlc_rules_entry unknowns[] = {
+	{ "sglang_profiler::forward_batch_info_compute_position_triton_*", TLC_RULE_COST,
+	  TLC_EVIDENCE_FORMULA_EXACT, rule_compute_position, NULL,
+	  "partly known: no FLOPs (integer positions); bytes set by extend_seq_lens' contents" },
 	{ "torchvision::nms", TLC_RULE_COST, TLC_EVIDENCE_FORMULA_EXACT, honest_unknown,
 	  "non-maximum suppression: the IoU tests depend on the data (how many boxes each kept "
 	  "box suppresses), so no shape gives the count; a plugin rule can bound it "
