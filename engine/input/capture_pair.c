@@ -40,6 +40,7 @@ typedef struct kname {
 typedef struct token {
 	const char *name; /* kernel name (a capture file's knames, or TOK_*) */
 	int64_t op_id;    /* capture op that launched it, -1 when none */
+	int64_t node;     /* CUDA graph node it made, -1 when none */
 } token;
 
 typedef struct graph {
@@ -675,6 +676,30 @@ static int needs_ids(const capfile *f, uint64_t unnamed, uint64_t launches)
 		(unsigned long long)unnamed, (unsigned long long)launches);
 }
 
+static int cmp_token_node(const void *pa, const void *pb)
+{
+	const token *a = pa, *b = pb;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+/* A graph whose every launch made a node: its tokens in node order, so
+ * that a replay's records, put in the same order, match whatever order the
+ * device ran them in (a graph on several streams). Node ids name the node
+ * exactly, so this is no realignment by guess; a graph with any launch
+ * named otherwise keeps the order of its calls. */
+static void node_order(pctx *c, graph *g)
+{
+	token *t = c->toks + g->tok0;
+	for (size_t k = 0; k < g->ntok; k++)
+		if (t[k].node < 0)
+			return;
+	if (g->ntok > 1)
+		qsort(t, g->ntok, sizeof *t, cmp_token_node);
+	g->hash = 1469598103934665603ull;
+	for (size_t k = 0; k < g->ntok; k++)
+		g->hash = hash_str(g->hash, t[k].name);
+}
+
 /* Reads capture f: kernel names, then ops and device records; finds its
  * windows and their launch sequences. */
 static int load_capture(pctx *c, size_t fi)
@@ -759,7 +784,7 @@ static int load_capture(pctx *c, size_t fi)
 				goto out;
 			}
 			int64_t op = (d.flags & TLC_DEV_HAS_EXTERNAL_ID) ? op_of_corr(corr, ncorr, d.external_id) : -1;
-			c->toks[c->ntoks++] = (token){ name, op };
+			c->toks[c->ntoks++] = (token){ name, op, made ? *made : -1 };
 			g->hash = hash_str(g->hash, name);
 			g->ntok++;
 			if (op >= 0) {
@@ -771,6 +796,7 @@ static int load_capture(pctx *c, size_t fi)
 				*slot = c->ngraphs + 1;
 			}
 		}
+		node_order(c, g);
 		c->ngraphs++;
 		m++; /* the End is used */
 	}
@@ -942,6 +968,25 @@ static int match_replay(pctx *c, tlc_eval__paired **out, size_t *nout, match **m
 	}
 	if (nl > 1)
 		qsort(ls, nl, sizeof *ls, cmp_rkey);
+	/* a launch whose every record ran as a graph node: in node order, as
+	 * the captured graphs' tokens are (node_order) */
+	for (size_t a = 0; c->used_nodes && a < nl;) {
+		size_t b = a;
+		int all = 1;
+		for (; b < nl && ls[b].k1 == ls[a].k1; b++) {
+			tlc_device_record d = tlc_eval__device(c->ev, ls[b].i);
+			if (!(d.flags & TLC_DEV_HAS_GRAPH_NODE))
+				all = 0;
+			else
+				ls[b].k2 = root_node(c, d.graph_node);
+		}
+		if (all && b - a > 1)
+			qsort(ls + a, b - a, sizeof *ls, cmp_rkey);
+		else if (!all)
+			for (size_t x = a; x < b; x++)
+				ls[x].k2 = tlc_eval__device(c->ev, ls[x].i).start_ns;
+		a = b;
+	}
 	mv = tlc_alloc__calloc(c->a, ngl ? ngl : 1, sizeof *mv);
 	size_t ng1 = c->ngraphs ? c->ngraphs : 1;
 	am->n = tlc_alloc__calloc(c->a, ng1, sizeof *am->n);

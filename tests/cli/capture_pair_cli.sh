@@ -111,7 +111,10 @@ check "dir (capture_traces)" "2 matched exactly one (kernel names and count), 0 
 # replay: op 1 aten::copy_ launches k_copy (1 us) by correlation; graph 2 is
 # instantiated there (201 -> 401, 202 -> 402); four cudaGraphLaunch calls:
 # corr 40 = nodes [301 10 us, 302 5 us] (graph 1), corr 41 = [401 8 us,
-# 402 4 us] (graph 2), corr 42 = [301 6 us, 302 2 us] (graph 1 again),
+# 402 4 us] (graph 2), corr 42 = [302 2 us on stream 8 from 1,200,000, 301
+# 6 us on stream 7 from 1,202,000] (graph 1 again, its kernels in another
+# order on the device, as a graph on two streams may run them: node ids
+# match it anyway; kernel names in that order would match nothing),
 # corr 43 = [node 999 3 us] (made by no capture). By hand: kernel time
 # 1+15+12+8+3 = 39 us; paired 6 kernels, 35 us = 89.7% (35/39 = 0.8974);
 # attributed 36 us = 92.3%; 6 ops added (graph 1 twice, graph 2 once).
@@ -133,8 +136,8 @@ check "cuda g1 gemm" '1,kernel,"k_gemm",0,7,1000000,10000,40,"cudaGraphLaunch",a
 check "cuda g1 relu" '2,kernel,"k_relu",0,7,1010000,5000,40,"cudaGraphLaunch",attributed,17592186044418,"aten::relu",'
 check "cuda g2 gemm" '3,kernel,"k_gemm",0,7,1100000,8000,41,"cudaGraphLaunch",attributed,17592186044431,"aten::mm",'
 check "cuda g2 sigmoid" '4,kernel,"k_sigmoid",0,7,1108000,4000,41,"cudaGraphLaunch",attributed,17592186044432,"aten::sigmoid",'
-check "cuda g1 again gemm" '5,kernel,"k_gemm",0,7,1200000,6000,42,"cudaGraphLaunch",attributed,17592186044423,"aten::mm",'
-check "cuda g1 again relu" '6,kernel,"k_relu",0,7,1206000,2000,42,"cudaGraphLaunch",attributed,17592186044424,"aten::relu",'
+check "cuda g1 again gemm" '5,kernel,"k_gemm",0,7,1202000,6000,42,"cudaGraphLaunch",attributed,17592186044423,"aten::mm",'
+check "cuda g1 again relu" '6,kernel,"k_relu",0,8,1200000,2000,42,"cudaGraphLaunch",attributed,17592186044424,"aten::relu",'
 check "cuda no node" '7,kernel,"k_other",0,7,1300000,3000,43,"cudaGraphLaunch",unattributed,,,'
 run 0 join --format json --capture "$CC" "$CR"
 tr -d ' \n' < "$out" > "$out.flat" && mv "$out.flat" "$out"
