@@ -159,8 +159,41 @@ class ModuleTracker:
         self.handles = []
 
 
+# Higher-order operators (torch >= 2.5: flex_attention and its backward,
+# cond, ...) reach a TorchDispatchMode as the operator object itself, not
+# as ATen calls: torch/_ops.py HigherOrderOperator.dispatch hands one to a
+# mode that sets supports_higher_order_operators (torch >= 2.6), or to a
+# handler registered for the mode's class (py_impl), and raises
+# NotImplementedError otherwise. Torch 1.13 has none.
+_HOP_TYPES = tuple(t for t in (getattr(torch._ops, "HigherOrderOperator", None),)
+                   if t is not None)
+
+
+def _dense_kernel(hop):
+    """The operator's eager kernel (py_kernels at CompositeExplicitAutograd:
+    flex_attention's sdpa_dense, the math_attention fallback eager mode
+    runs), or None."""
+    key = getattr(torch._C.DispatchKey, "CompositeExplicitAutograd", None)
+    kernels = getattr(hop, "py_kernels", None) or {}
+    return kernels.get(key) if key is not None else None
+
+
+def _plain(v: Any) -> Any:
+    """A higher-order operator's argument as an op record can hold it:
+    tensors, numbers, strings and None; lists and tuples of those; anything
+    else (a score_mod graph, a BlockMask) as None, never its repr."""
+    if v is None or isinstance(v, (torch.Tensor, bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return None
+
+
 class LiveRecorder(TorchDispatchMode):
     """Pushes every dispatched op into a _tlcost.Eval as it returns."""
+
+    # torch >= 2.6: higher-order operators come to __torch_dispatch__
+    supports_higher_order_operators = True
 
     def __init__(self, ev, tracker: Optional[ModuleTracker] = None,
                  timing: bool = True, nvtx=None):
@@ -173,8 +206,39 @@ class LiveRecorder(TorchDispatchMode):
         self.count = 0
         self._binders: Dict[Any, _Binder] = {}
 
+    def run_hop(self, hop, args, kwargs):
+        """A higher-order operator, called with this mode popped (as torch
+        calls a mode's handler). With an eager kernel (flex_attention's
+        dense fallback) the kernel runs under this mode, so the ATen ops
+        it runs (matmul, softmax, ...) are recorded and costed as eager
+        mode executes them. Without one the operator runs unrecorded
+        inside and is recorded as one op, higher_order::<name>, which no
+        rule covers: the ledger lists it and the totals say lower bound,
+        never a silent gap."""
+        dense = _dense_kernel(hop)
+        if dense is not None:
+            with self:
+                return dense(*args, **kwargs)
+        name = "higher_order::" + str(getattr(hop, "_name", None) or type(hop).__name__)
+        start = time.perf_counter_ns()
+        result = hop(*args, **kwargs)
+        end = time.perf_counter_ns()
+        outs = list(result) if isinstance(result, (tuple, list)) else [result]
+        outs = [o if isinstance(o, torch.Tensor) else None for o in outs]
+        phase = self.phase
+        where = self.tracker.current() if self.tracker and phase == "forward" else None
+        mod, mtype, mcall = where if where is not None else (None, None, None)
+        t = (end - start, start, threading.get_native_id()) if self.timing else (None, None, None)
+        self.ev.push(self.count, name, "", _PHASE[phase], mod, mtype, mcall,
+                     [_plain(a) for a in args], {k: _plain(v) for k, v in kwargs.items()},
+                     outs, t[0], t[1], t[2])
+        self.count += 1
+        return result
+
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if _HOP_TYPES and isinstance(func, _HOP_TYPES):
+            return self.run_hop(func, args, kwargs)
         b = self._binders.get(func)
         if b is None:
             b = self._binders[func] = _Binder(func)
@@ -205,6 +269,25 @@ class LiveRecorder(TorchDispatchMode):
                      mcall, pos, kw, outs, t[0], t[1], t[2])
         self.count += 1
         return result
+
+
+def _register_hops() -> None:
+    """torch 2.5 (no supports_higher_order_operators): flex_attention and
+    its backward look for a handler registered for the mode's class."""
+    try:
+        from torch._higher_order_ops import flex_attention as fa
+    except Exception:  # torch < 2.5: no such operators
+        return
+    for name in ("flex_attention", "flex_attention_backward"):
+        hop = getattr(fa, name, None)
+        table = getattr(hop, "python_key_table", None)
+        if hop is None or table is None or LiveRecorder in table:
+            continue
+        hop.py_impl(LiveRecorder)(
+            lambda mode, *a, _hop=hop, **k: mode.run_hop(_hop, a, k))
+
+
+_register_hops()
 
 
 # ---------------------------------------------------------------- the step

@@ -116,6 +116,41 @@ class Capture(tlctest.unittest.TestCase):
         rep = tlcost.capture(torch.nn.Linear(8, 16), torch.randn(1, 8))
         self.assertEqual((rep.macs(), rep.other_flops(), rep.flops()), (128, 16, 272))
 
+    def test_higher_order_operator(self):
+        # torch >= 2.5 hands higher-order operators (flex_attention and its
+        # backward) to the mode as operator objects, with the mode popped
+        # (torch/_ops.py HigherOrderOperator.dispatch); torch 1.13 has
+        # none, so two stand-ins with the same faces (_name, py_kernels)
+        # go through run_hop as torch would call it. One has an eager
+        # kernel: q @ k^T, [4,8] x [8,6], by hand 4*8*6 = 192 MACs, recorded
+        # as the ATen ops it runs. The other has none: it runs unrecorded
+        # inside and is one op, higher_order::opaque, that no rule covers.
+        from torch.utils._python_dispatch import _pop_mode_temporarily
+        key = torch._C.DispatchKey.CompositeExplicitAutograd
+
+        class Hop:
+            def __init__(self, name, dense):
+                self._name = name
+                self.py_kernels = {key: dense} if dense else {}
+
+            def __call__(self, q, k, block=None):
+                return torch.matmul(q, k.t())
+
+        q, k = torch.randn(4, 8), torch.randn(6, 8)
+        eager = Hop("fake_attention", lambda q, k, block=None: torch.matmul(q, k.t()))
+        opaque = Hop("opaque", None)
+        with tlcost.counting() as c:
+            with _pop_mode_temporarily() as mode:
+                r1 = mode.run_hop(eager, (q, k), {})
+                r2 = mode.run_hop(opaque, (q, k), {"block": (object(), 3)})
+        want = torch.matmul(q, k.t())
+        self.assertTrue(torch.equal(r1, want) and torch.equal(r2, want))
+        rep = c.report()
+        self.assertEqual(rep.macs(), 192)
+        self.assertTrue(rep.lower_bound)
+        self.assertEqual([(e.name, e.count, e.reason) for e in rep.ledger],
+                         [("higher_order::opaque", 1, "no_rule")])
+
     def test_bounded_python_memory(self):
         # ops flow into the engine one at a time: Python memory kept by a
         # capture does not grow with the number of ops
