@@ -10,7 +10,11 @@ EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
 if HAVE_CUPTI
 lib_LTLIBRARIES += libtlcost-cupti.la
 pkginclude_HEADERS += include/tlcost/cupti.h
-libtlcost_cupti_la_SOURCES = \
+# Its objects, as a convenience library: libtlcost-cupti exports only the
+# public tlc_cupti_* API, and tests/unit/capture/test_cupti links these
+# objects directly to reach internals (tlc_cupti__note_graph_node).
+noinst_LTLIBRARIES += libtlcost-cupti-core.la
+libtlcost_cupti_core_la_SOURCES = \
 	capture/cupti/internal.h \
 	capture/cupti/error.c \
 	capture/cupti/intern.c \
@@ -18,10 +22,12 @@ libtlcost_cupti_la_SOURCES = \
 	capture/cupti/parse.c \
 	capture/cupti/build.c \
 	capture/cupti/session.c \
+	capture/cupti/graph.c \
 	capture/cupti/output.c
-libtlcost_cupti_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
+libtlcost_cupti_core_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-libtlcost_cupti_la_LIBADD = libtlcost-nvtx.la libtlcost.la -lpthread
+libtlcost_cupti_la_SOURCES =
+libtlcost_cupti_la_LIBADD = libtlcost-cupti-core.la libtlcost-nvtx.la libtlcost.la -lpthread
 libtlcost_cupti_la_LDFLAGS = -version-info $(TLC_CUPTI_LT_VERSION) -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
