@@ -70,4 +70,6 @@ check-gpu: all $(check_LTLIBRARIES) $(check_PROGRAMS)
 .PHONY: check-gpu
 CLEANFILES += tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
 	tests/gpu/e2e.flops.out tests/gpu/e2e.oplog.jsonl tests/gpu/e2e.live.csv tests/gpu/e2e.join.csv \
-	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv
+	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv \
+	tests/gpu/e2e.graph-capture.oplog.jsonl tests/gpu/e2e.graph-replay.oplog.jsonl \
+	tests/gpu/e2e.graph.out tests/gpu/e2e.graph.csv tests/gpu/e2e.graph.err
