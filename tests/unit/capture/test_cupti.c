@@ -871,8 +871,12 @@ static void test_graph_ids_on_device_records(void **state)
 	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 5, 0);
 	add_memcpy(&b, 64, 2400, 2440, 404, 0);
 	add_memset(&b, 32, 2500, 2510, 405);
+	/* a node id no int64 holds is not a node id: the record is kept without */
+	off = b.len;
+	add_kernel(&b, "k_bad_node", 0, 7, 2600, 2700, 406);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 6, UINT64_MAX);
 	s = replay1(&b);
-	assert_int_equal(tlc_cupti_record_count(s), 8);
+	assert_int_equal(tlc_cupti_record_count(s), 9);
 
 	d = find(s, TLC_DEVICE_KERNEL, 400);
 	assert_true(d->flags & TLC_DEV_HAS_GRAPH_NODE);
@@ -889,7 +893,7 @@ static void test_graph_ids_on_device_records(void **state)
 	d = find(s, TLC_DEVICE_KERNEL, 401);
 	assert_int_equal(d->graph_id, 9);
 	assert_int_equal(d->graph_node, 21474836480); /* 5 << 32 */
-	for (int64_t c = 402; c <= 405; c++) {
+	for (int64_t c = 402; c <= 406; c++) {
 		for (size_t i = 0; i < tlc_cupti_record_count(s); i++) {
 			d = tlc_cupti_record_at(s, i);
 			if (d->correlation != c)
@@ -1110,7 +1114,7 @@ static void test_graph_nodes_from_callbacks(void **state)
 		"\"lower_bound\":false,\"kernels\":0,\"memcpys\":0,\"memsets\":0,"
 		"\"runtime_calls\":0,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
 		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0,\"graph_nodes\":6,"
-		"\"graph_nodes_lost\":2}\n"
+		"\"graph_nodes_lost\":5}\n"
 		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":17,\"correlation\":311}\n"
 		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":18,\"correlation\":320}\n"
 		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":19,\"correlation\":330}\n"
@@ -1157,7 +1161,14 @@ static void test_graph_nodes_from_callbacks(void **state)
 	/* instantiation clones node 17 as node 40 of graph 4 */
 	f->api(RT, ENTER, 380);
 	f->node(CLONED, 4, 40, 17);
+	/* handles CUPTI gives no id for (NULL here): the node, or the node it
+	 * was cloned from, unknown: lost */
+	f->node(CLONED, 4, 41, 0);
+	f->node(CLONED, 4, 0, 17);
 	f->api(RT, EXIT, 380);
+	f->api(RT, ENTER, 390);
+	f->node(CREATED, 3, 0, 0);
+	f->api(RT, EXIT, 390);
 	assert_int_equal(tlc_cupti_stop(s), 0);
 	assert_false(f->subscribed());
 	assert_false(f->node(CREATED, 3, 24, 0)); /* nobody listens after stop */
@@ -1165,7 +1176,7 @@ static void test_graph_nodes_from_callbacks(void **state)
 	m = summary(s);
 	assert_int_equal(m.status, TLC_CUPTI_EMPTY);
 	assert_int_equal(m.graph_nodes, 6);
-	assert_int_equal(m.graph_nodes_lost, 2);
+	assert_int_equal(m.graph_nodes_lost, 5); /* nodes 20, 21, 41, and two without ids */
 	assert_null(m.graph_nodes_unavailable);
 	text = write_log(s);
 	assert_string_equal(text, want);
@@ -1192,6 +1203,64 @@ static void test_graph_nodes_from_callbacks(void **state)
 	assert_true(f->subscribed());
 	tlc_cupti_session_free(s);
 	assert_false(f->subscribed());
+}
+
+#define NODE_THREADS 8
+#define NODES_PER_THREAD 200
+
+/* Thread t makes nodes t * 1000 + i + 1, each inside its own runtime call
+ * t * 1000 + i, so a node's creating call is its id minus 1. */
+static void *make_nodes(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+
+	for (uint32_t i = 0; i < NODES_PER_THREAD; i++) {
+		uint32_t call = t * 1000 + i;
+
+		the_fake.api(RT, ENTER, call);
+		the_fake.node(CREATED, t + 1, (uint64_t)call + 1, 0);
+		the_fake.api(RT, EXIT, call);
+	}
+	return NULL;
+}
+
+/* Threads making nodes at once: every node kept, each with its own
+ * thread's call. */
+static void test_graph_nodes_threads(void **state)
+{
+	fake_cupti *f = &the_fake;
+	tlc_cupti_session *s;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	pthread_t t[NODE_THREADS];
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+
+	(void)state;
+	if (!fake_open(f))
+		skip();
+	s = fake_session();
+	for (uintptr_t i = 0; i < NODE_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, make_nodes, (void *)i), 0);
+	for (size_t i = 0; i < NODE_THREADS; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	m = summary(s);
+	assert_int_equal(m.graph_nodes, NODE_THREADS * NODES_PER_THREAD);
+	assert_int_equal(m.graph_nodes_lost, 0);
+	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
+	assert_int_equal(tlc_cupti_push_eval(ev, s), 0);
+	assert_int_equal(tlc_eval_graph_node_count(ev), NODE_THREADS * NODES_PER_THREAD);
+	for (size_t i = 0; i < tlc_eval_graph_node_count(ev); i++) {
+		tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+
+		assert_int_equal(tlc_eval_graph_node_get(ev, i, &g), 0);
+		assert_int_equal(g.correlation, g.node - 1);
+		assert_int_equal(g.graph_id, g.node / 1000 + 1);
+		assert_int_equal(g.original, -1);
+	}
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
 }
 
 static void CUPTIAPI other_client(void *userdata, CUpti_CallbackDomain domain,
@@ -1505,6 +1574,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_graph_nodes_oplog),
 		cmocka_unit_test(test_graph_nodes_push_eval),
 		cmocka_unit_test(test_graph_nodes_from_callbacks),
+		cmocka_unit_test(test_graph_nodes_threads),
 		cmocka_unit_test(test_graph_nodes_unavailable_when_subscribed),
 		cmocka_unit_test(test_summary_older_layout),
 		cmocka_unit_test(test_timestamp),
