@@ -3,7 +3,7 @@
 # Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
 # at run time; CUPTI_CFLAGS is only for the activity record structs.
 EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
-	tests/cupti/join_cli.sh \
+	tests/cupti/join_cli.sh tests/cupti/graph_join.sh \
 	tests/gpu/e2e.cu \
 	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
 
@@ -36,7 +36,8 @@ capture_cupti_example_SOURCES = capture/cupti/example.c
 capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la
 
 # (the unit test tests/unit/capture/test_cupti is in TLC_UNIT_TESTS, tests/local.mk)
-TESTS += tests/cupti/header.sh tests/cupti/example.sh tests/cupti/join_cli.sh
+TESTS += tests/cupti/header.sh tests/cupti/example.sh tests/cupti/join_cli.sh \
+	tests/cupti/graph_join.sh
 else
 TESTS += tests/cupti/skip.sh
 endif

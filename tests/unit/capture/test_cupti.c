@@ -1551,6 +1551,91 @@ static int write_e2e_log(const char *path)
 	return rc;
 }
 
+/* tests/cupti/graph_join.sh: the two op logs of e2e --graph (tests/gpu/e2e.cu)
+ * as the module writes them, from hand-built buffers and graph nodes noted
+ * as the callbacks would note them. Capture, on thread 77: BeginCapture
+ * (call 1001); op 30 launches once (1002, making node 101 of graph 1); op
+ * 31 twice (1004, 1005: nodes 102, 103); EndCapture (1006); instantiation
+ * (1007) clones 101-103 as 201-203 of graph 2. Replay: two graph launches
+ * (2001, 2002) each run nodes 201, 202, 203; op 40 launches one kernel of
+ * its own (2003). Kernels run 1000 ns each. */
+static const char graph_capture_ops[] =
+	"{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	"{\"id\":30,\"op\":\"aten::addmm\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n"
+	"{\"id\":31,\"op\":\"aten::gelu\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+static const char graph_replay_ops[] =
+	"{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	"{\"id\":40,\"op\":\"aten::add\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+
+static int write_session_log(const char *path, const char *ops, tlc_cupti_session *s)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return 1;
+	fputs(ops, f);
+	rc = tlc_cupti_write_oplog(f, s) == 0 ? 0 : 1;
+	if (fclose(f) != 0)
+		rc = 1;
+	return rc;
+}
+
+static int write_graph_logs(const char *capture_path, const char *replay_path)
+{
+	static buf b;
+	tlc_cupti_session *s = NULL;
+	const uint32_t launch[3] = { 1002, 1004, 1005 }, op[3] = { 30, 31, 31 };
+	int rc = 1;
+
+	b.len = 0;
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+	        100, 110, 77, 1001);
+	for (int i = 0; i < 3; i++) {
+		add_ext(&b, launch[i], op[i], CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+		add_runtime(&b, 200 + 100 * (uint64_t)i, 210 + 100 * (uint64_t)i, launch[i]);
+	}
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+	        500, 510, 77, 1006);
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000,
+	        600, 700, 77, 1007);
+	if (tlc_cupti_session_new(&s, NULL) != 0 || tlc_cupti_ingest(s, b.data, b.len, 0) != 0)
+		goto out;
+	for (int i = 0; i < 3; i++)
+		if (tlc_cupti__note_graph_node(s, 1, 101 + i, launch[i], -1) != 0)
+			goto out;
+	for (int i = 0; i < 3; i++)
+		if (tlc_cupti__note_graph_node(s, 2, 201 + i, -1, 101 + i) != 0)
+			goto out;
+	if (tlc_cupti_stop(s) != 0 || write_session_log(capture_path, graph_capture_ops, s) != 0)
+		goto out;
+	tlc_cupti_session_free(s);
+	s = NULL;
+
+	b.len = 0;
+	for (uint32_t r = 0; r < 2; r++)
+		add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+		        1000 + 20 * (uint64_t)r, 1010 + 20 * (uint64_t)r, 77, 2001 + r);
+	add_ext(&b, 2003, 40, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+	add_runtime(&b, 1040, 1050, 2003);
+	for (uint32_t r = 0; r < 2; r++) {
+		for (uint32_t n = 0; n < 3; n++) {
+			uint64_t t = 2000 + 1000 * (uint64_t)(3 * r + n);
+			size_t off = b.len;
+
+			add_kernel(&b, "_Z4workPfif", 0, 13, t, t + 1000, 2001 + r);
+			SET_GRAPH(&b, CUpti_ActivityKernel10, off, 2, 201 + n);
+		}
+	}
+	add_kernel(&b, "_Z4workPfif", 0, 13, 8000, 9000, 2003);
+	if (tlc_cupti_session_new(&s, NULL) == 0 && tlc_cupti_ingest(s, b.data, b.len, 0) == 0 &&
+	    tlc_cupti_stop(s) == 0)
+		rc = write_session_log(replay_path, graph_replay_ops, s);
+out:
+	tlc_cupti_session_free(s);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1587,6 +1672,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--write-e2e-log"))
 		return write_e2e_log(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--write-graph-logs"))
+		return write_graph_logs(argv[2], argv[3]);
 
 	/* Without a loadable libcupti the parsing tests cannot run: skip. */
 	if (tlc_cupti_session_new(&probe, NULL) != 0)
