@@ -90,8 +90,9 @@ static void write_disclosure(FILE *out, const tlc_cupti_session *s)
 	put_u64(out, "skipped", m->skipped);
 	put_u64(out, "paused_regions", m->paused_regions);
 	if (s->graph_unavailable[0]) {
-		fputs(",\"graph_nodes\":", out);
 		char text[sizeof s->graph_unavailable + 16];
+
+		fputs(",\"graph_nodes\":", out);
 		snprintf(text, sizeof text, "unavailable: %s", s->graph_unavailable);
 		put_json_string(out, text);
 	} else {
