@@ -68,9 +68,13 @@ tests_unit_registry_test_loader_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_unit_rules_test_rules_CPPFLAGS = $(AM_CPPFLAGS) -DTLC_RULE_TABLES='"$(RULE_TABLES)"'
 $(tests_unit_rules_test_rules_OBJECTS): $(top_srcdir)/rules/local.mk
 # The capture libraries (capture/*/local.mk), not libtlcore.
+# test_cupti links the module's objects (libtlcost-cupti-core, capture/cupti/local.mk)
+# to reach its internals, and drives running sessions on the stand-in libcupti
 tests_unit_capture_test_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS) \
-	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-tests_unit_capture_test_cupti_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la $(CMOCKA_LIBS)
+	-I$(top_srcdir)/capture/cupti -DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"' \
+	-DTLC_TEST_FAKE_CUPTI='"$(abs_top_builddir)/tests/nvtx/.libs/fake_cupti.so"'
+tests_unit_capture_test_cupti_LDADD = libtlcost-cupti-core.la libtlcost-nvtx.la libtlcost.la \
+	$(CMOCKA_LIBS) -lpthread
 tests_unit_capture_test_errors_cupti_CPPFLAGS = $(AM_CPPFLAGS) $(CUPTI_CFLAGS)
 tests_unit_capture_test_errors_cupti_LDADD = libtlcost-cupti.la libtlcost.la $(CMOCKA_LIBS)
 tests_unit_capture_test_nvtx_CPPFLAGS = $(AM_CPPFLAGS) $(NVTX_CPPFLAGS)

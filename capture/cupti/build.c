@@ -184,6 +184,12 @@ static int build_one(tlc_cupti_session *s, const api_sets *sets, tlc_device_reco
 	if (r->kind == TLC_DEVICE_RUNTIME || r->kind == TLC_DEVICE_DRIVER)
 		return build_api(s, d, r) == 0 ? 0 : -1;
 	fill_common(d, r);
+	/* run by a graph launch: the node it ran as (0 = not a graph's) */
+	if (r->graph_node && r->graph_node <= (uint64_t)INT64_MAX) {
+		d->graph_id = r->graph_id;
+		d->graph_node = (int64_t)r->graph_node;
+		d->flags |= TLC_DEV_HAS_GRAPH_NODE;
+	}
 	if (r->kind == TLC_DEVICE_MEMCPY && r->rt_correlation &&
 	    in_set(sets->all, sets->nall, r->rt_correlation))
 		d->correlation = r->rt_correlation;

@@ -28,6 +28,18 @@ typedef struct tlc_cupti_fns {
 	CUptiResult (*pop_external)(CUpti_ExternalCorrelationKind kind, uint64_t *last);
 	CUptiResult (*get_timestamp)(uint64_t *timestamp);
 	CUptiResult (*set_thread_id_type)(CUpti_ActivityThreadIdType type);
+	/* the callback API, for graph nodes (graph.c): resolved apart, so a
+	 * libcupti without them only costs the graph node records */
+	CUptiResult (*subscribe)(CUpti_SubscriberHandle *sub, CUpti_CallbackFunc fn,
+	                         void *userdata);
+	CUptiResult (*unsubscribe)(CUpti_SubscriberHandle sub);
+	CUptiResult (*enable_callback)(uint32_t enable, CUpti_SubscriberHandle sub,
+	                               CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+	CUptiResult (*enable_domain)(uint32_t enable, CUpti_SubscriberHandle sub,
+	                             CUpti_CallbackDomain domain);
+	CUptiResult (*graph_node_id)(CUgraphNode node, uint64_t *id);
+	CUptiResult (*graph_id)(CUgraph graph, uint32_t *id);
+	const char *graph_missing; /* the first of those libcupti lacks, or NULL */
 } tlc_cupti_fns;
 
 /* One kept record as CUPTI gave it (before pairing). */
@@ -39,6 +51,8 @@ typedef struct tlc_cupti_raw {
 	uint32_t thread;
 	uint32_t correlation;
 	uint32_t rt_correlation; /* memcpy: runtime correlation id (0 = none) */
+	uint32_t graph_id;      /* kernel/memcpy/memset: CUPTI graphId (0 = none) */
+	uint64_t graph_node;    /* ... graphNodeId: 0 when not run by a graph launch */
 	uint64_t start, end, bytes;
 	const char *name;       /* kernel name, interned; NULL otherwise */
 } tlc_cupti_raw;
@@ -84,6 +98,14 @@ struct tlc_cupti_session {
 	size_t nopen, capopen;
 	uint64_t left_open;        /* counted by stop */
 
+	/* CUDA graph nodes (graph.c): noted by the resource callback */
+	tlc_graph_node *gnodes;
+	size_t ngnodes, capgnodes;
+	CUpti_SubscriberHandle subscriber;
+	int subscribed;
+	uint64_t graph_epoch;      /* tells this session's per-thread call state */
+	char graph_unavailable[256]; /* why no graph nodes are recorded, or "" */
+
 	tlc_device_record *out;    /* built by stop */
 	size_t nout;
 	tlc_cupti_summary sum;     /* counters grow during ingest */
@@ -113,6 +135,20 @@ void tlc_cupti__intern_free(tlc_cupti_intern *in);
 
 /* parse.c: caller holds s->mu */
 int tlc_cupti__ingest_locked(tlc_cupti_session *s, uint8_t *buffer, size_t valid);
+
+/* graph.c: graph node records (CUPTI's callback API). Note adds one node
+ * under s->mu: created by the call whose correlation id is correlation
+ * (original -1), or cloned from node original (correlation -1); both -1
+ * counts a node whose origin is unknown (graph_nodes_lost). graph_id -1:
+ * unknown. Valid while idle or running. Errors: TLC_EINVAL
+ * cupti_graph_node_invalid, TLC_ESTATE cupti_session_state, TLC_ENOMEM. */
+int tlc_cupti__note_graph_node(tlc_cupti_session *s, int64_t graph_id, int64_t node,
+                               int64_t correlation, int64_t original);
+/* Subscribes and enables the callbacks (start, once activity is on); on any
+ * failure the session goes on without graph nodes and says why. */
+void tlc_cupti__graph_start(tlc_cupti_session *s);
+/* Unsubscribes (stop, free). */
+void tlc_cupti__graph_stop(tlc_cupti_session *s);
 
 /* build.c: pairs external ids with API calls and fills s->out */
 int tlc_cupti__build(tlc_cupti_session *s);

@@ -86,6 +86,28 @@ static int resolve_all(tlc_cupti_session *s, const char **missing)
 	return 0;
 }
 
+/* The callback API for graph node records: a libcupti without it keeps
+ * the session (graph nodes are then unavailable, with the missing name). */
+static void resolve_graph(tlc_cupti_session *s)
+{
+	static const char *const names[] = {
+		"cuptiSubscribe", "cuptiUnsubscribe", "cuptiEnableCallback", "cuptiEnableDomain",
+		"cuptiGetGraphNodeId", "cuptiGetGraphId"
+	};
+	int bad[6];
+
+	bad[0] = RESOLVE(s, subscribe, names[0]);
+	bad[1] = RESOLVE(s, unsubscribe, names[1]);
+	bad[2] = RESOLVE(s, enable_callback, names[2]);
+	bad[3] = RESOLVE(s, enable_domain, names[3]);
+	bad[4] = RESOLVE(s, graph_node_id, names[4]);
+	bad[5] = RESOLVE(s, graph_id, names[5]);
+	s->fns.graph_missing = NULL;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0] && !s->fns.graph_missing; i++)
+		if (bad[i])
+			s->fns.graph_missing = names[i];
+}
+
 /* Opens the first candidate library; an explicit path is the only one. */
 static void *open_library(tlc_cupti_session *s, char *why, size_t whylen)
 {
@@ -153,6 +175,7 @@ int tlc_cupti__load(tlc_cupti_session *s)
 		snprintf(why, sizeof why, "libcupti lacks %s", missing);
 		tlc_cupti__set_unavailable(s, "dlsym", -1, why);
 	} else if (check_version(s) == 0) {
+		resolve_graph(s);
 		s->loaded = 1;
 		return 0;
 	}

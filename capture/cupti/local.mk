@@ -3,14 +3,18 @@
 # Built only when configure found cupti.h (HAVE_CUPTI). libcupti is dlopened
 # at run time; CUPTI_CFLAGS is only for the activity record structs.
 EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
-	tests/cupti/join_cli.sh \
+	tests/cupti/join_cli.sh tests/cupti/graph_join.sh \
 	tests/gpu/e2e.cu \
 	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
 
 if HAVE_CUPTI
 lib_LTLIBRARIES += libtlcost-cupti.la
 pkginclude_HEADERS += include/tlcost/cupti.h
-libtlcost_cupti_la_SOURCES = \
+# Its objects, as a convenience library: libtlcost-cupti exports only the
+# public tlc_cupti_* API, and tests/unit/capture/test_cupti links these
+# objects directly to reach internals (tlc_cupti__note_graph_node).
+noinst_LTLIBRARIES += libtlcost-cupti-core.la
+libtlcost_cupti_core_la_SOURCES = \
 	capture/cupti/internal.h \
 	capture/cupti/error.c \
 	capture/cupti/intern.c \
@@ -18,10 +22,12 @@ libtlcost_cupti_la_SOURCES = \
 	capture/cupti/parse.c \
 	capture/cupti/build.c \
 	capture/cupti/session.c \
+	capture/cupti/graph.c \
 	capture/cupti/output.c
-libtlcost_cupti_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
+libtlcost_cupti_core_la_CPPFLAGS = $(TLC_I_PUBLIC) $(CUPTI_CFLAGS) \
 	-DTLC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR)"'
-libtlcost_cupti_la_LIBADD = libtlcost-nvtx.la libtlcost.la -lpthread
+libtlcost_cupti_la_SOURCES =
+libtlcost_cupti_la_LIBADD = libtlcost-cupti-core.la libtlcost-nvtx.la libtlcost.la -lpthread
 libtlcost_cupti_la_LDFLAGS = -version-info $(TLC_CUPTI_LT_VERSION) -export-symbols-regex '^tlc_cupti_[a-z0-9]+(_[a-z0-9]+)*$$'
 
 # The documented example (docs/cupti.md), compiled so it cannot rot.
@@ -30,7 +36,8 @@ capture_cupti_example_SOURCES = capture/cupti/example.c
 capture_cupti_example_LDADD = libtlcost-cupti.la libtlcost-nvtx.la libtlcost.la
 
 # (the unit test tests/unit/capture/test_cupti is in TLC_UNIT_TESTS, tests/local.mk)
-TESTS += tests/cupti/header.sh tests/cupti/example.sh tests/cupti/join_cli.sh
+TESTS += tests/cupti/header.sh tests/cupti/example.sh tests/cupti/join_cli.sh \
+	tests/cupti/graph_join.sh
 else
 TESTS += tests/cupti/skip.sh
 endif
@@ -64,4 +71,6 @@ check-gpu: all $(check_LTLIBRARIES) $(check_PROGRAMS)
 .PHONY: check-gpu
 CLEANFILES += tests/gpu/e2e.build.log tests/gpu/e2e.out tests/gpu/e2e.ops.jsonl \
 	tests/gpu/e2e.flops.out tests/gpu/e2e.oplog.jsonl tests/gpu/e2e.live.csv tests/gpu/e2e.join.csv \
-	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv
+	tests/gpu/e2e.join.err tests/gpu/nsys.out tests/gpu/nsys.csv \
+	tests/gpu/e2e.graph-capture.oplog.jsonl tests/gpu/e2e.graph-replay.oplog.jsonl \
+	tests/gpu/e2e.graph.out tests/gpu/e2e.graph.csv tests/gpu/e2e.graph.err

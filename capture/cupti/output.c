@@ -2,6 +2,7 @@
  * v1 lines for `tlcost join`. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -25,6 +26,14 @@ int tlc_cupti_push_eval(tlc_eval *ev, tlc_cupti_session *s)
 			return tlc_cupti__fail(s, rc, "cupti_push_failed",
 			                       "see tlc_error_last() for the evaluation's detail",
 			                       "tlc_eval_push_device refused record %zu", i);
+	}
+	for (size_t i = 0; i < s->ngnodes; i++) {
+		int rc = tlc_eval_push_graph_node(ev, &s->gnodes[i]);
+
+		if (rc != 0)
+			return tlc_cupti__fail(s, rc, "cupti_push_failed",
+			                       "see tlc_error_last() for the evaluation's detail",
+			                       "tlc_eval_push_graph_node refused graph node record %zu", i);
 	}
 	return 0;
 }
@@ -80,7 +89,30 @@ static void write_disclosure(FILE *out, const tlc_cupti_session *s)
 	put_u64(out, "untimed", m->untimed);
 	put_u64(out, "skipped", m->skipped);
 	put_u64(out, "paused_regions", m->paused_regions);
+	if (s->graph_unavailable[0]) {
+		char text[sizeof s->graph_unavailable + 16];
+
+		fputs(",\"graph_nodes\":", out);
+		snprintf(text, sizeof text, "unavailable: %s", s->graph_unavailable);
+		put_json_string(out, text);
+	} else {
+		put_u64(out, "graph_nodes", m->graph_nodes);
+		put_u64(out, "graph_nodes_lost", m->graph_nodes_lost);
+	}
 	fputs("}\n", out);
+}
+
+/* A node made while the session ran: by a call, or cloned from a node. */
+static void write_graph_node(FILE *out, const tlc_graph_node *g)
+{
+	fputs("{\"kind\":\"graph_node\"", out);
+	if (g->graph_id >= 0)
+		fprintf(out, ",\"graph_id\":%" PRId64, g->graph_id);
+	fprintf(out, ",\"node\":%" PRId64, g->node);
+	if (g->correlation >= 0)
+		fprintf(out, ",\"correlation\":%" PRId64 "}\n", g->correlation);
+	else
+		fprintf(out, ",\"original\":%" PRId64 "}\n", g->original);
 }
 
 static const char *kind_word(tlc_device_kind k)
@@ -112,6 +144,9 @@ static void write_record(FILE *out, const tlc_device_record *d)
 		fprintf(out, ",\"bytes\":%" PRId64, d->bytes);
 	if (d->flags & TLC_DEV_HAS_EXTERNAL_ID)
 		fprintf(out, ",\"external_id\":%" PRId64, d->external_id);
+	if (d->flags & TLC_DEV_HAS_GRAPH_NODE)
+		fprintf(out, ",\"graph_id\":%" PRId64 ",\"graph_node\":%" PRId64, d->graph_id,
+		        d->graph_node);
 	fputs("}\n", out);
 }
 
@@ -125,6 +160,8 @@ int tlc_cupti_write_oplog(FILE *out, tlc_cupti_session *s)
 		                       tlc_cupti_status_name(s->status));
 	nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_write_oplog");
 	write_disclosure(out, s);
+	for (size_t i = 0; s->status != TLC_CUPTI_UNAVAILABLE && i < s->ngnodes; i++)
+		write_graph_node(out, &s->gnodes[i]);
 	for (size_t i = 0; i < s->nout; i++)
 		write_record(out, &s->out[i]);
 	failed = fflush(out) != 0 || ferror(out);

@@ -58,6 +58,8 @@ static int keep_kernel(tlc_cupti_session *s, const CUpti_ActivityKernel10 *k)
 	r.device = k->deviceId;
 	r.stream = k->streamId;
 	r.correlation = k->correlationId;
+	r.graph_id = k->graphId;
+	r.graph_node = k->graphNodeId;
 	r.start = k->start;
 	r.end = k->end;
 	r.name = tlc_cupti__intern(&s->names, name, strlen(name));
@@ -77,6 +79,8 @@ static int keep_memcpy(tlc_cupti_session *s, const CUpti_ActivityMemcpy6 *m)
 	r.stream = m->streamId;
 	r.correlation = m->correlationId;
 	r.rt_correlation = m->runtimeCorrelationId;
+	r.graph_id = m->graphId;
+	r.graph_node = m->graphNodeId;
 	r.start = m->start;
 	r.end = m->end;
 	r.bytes = m->bytes;
@@ -93,6 +97,8 @@ static int keep_memset(tlc_cupti_session *s, const CUpti_ActivityMemset4 *m)
 	r.device = m->deviceId;
 	r.stream = m->streamId;
 	r.correlation = m->correlationId;
+	r.graph_id = m->graphId;
+	r.graph_node = m->graphNodeId;
 	r.start = m->start;
 	r.end = m->end;
 	r.bytes = m->bytes;

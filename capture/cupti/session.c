@@ -203,7 +203,9 @@ int tlc_cupti_start(tlc_cupti_session *s)
 	r = enable_all(s, &failed);
 	if (r != CUPTI_SUCCESS)
 		return unavailable_from(s, kind_calls[failed], r);
-	s->status = TLC_CUPTI_RUNNING;
+	s->status = TLC_CUPTI_RUNNING; /* before the callbacks can note a node */
+	/* graph nodes (graph.c): a refusal costs only them, never the session */
+	tlc_cupti__graph_start(s);
 	return 0;
 }
 
@@ -483,6 +485,7 @@ static void drain(tlc_cupti_session *s)
 	size_t dropped = 0;
 	int nvtx = tlc_nvtx_internal_enter(s->opts.nvtx, "cupti_flush");
 
+	tlc_cupti__graph_stop(s); /* no graph node is noted after this */
 	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	disable_enabled(s);
 	s->fns.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -567,6 +570,7 @@ void tlc_cupti_session_free(tlc_cupti_session *s)
 	tlc_cupti__intern_free(&s->names);
 	free(s->raw);
 	free(s->ext);
+	free(s->gnodes);
 	free(s->out);
 	free(s);
 }

@@ -105,6 +105,18 @@ typedef struct tlc_cupti_summary {
 	uint64_t orphan_external; /* external ids naming no API call seen */
 	uint64_t external_conflicts; /* API calls given two different op ids */
 	uint64_t paused_regions;  /* tlc_cupti_pause calls: work there is unseen */
+	/* Appended for graph nodes (a caller's older, shorter struct is filled
+	 * only up to paused_regions): CUDA graph nodes the session saw made
+	 * (docs/cupti.md), written as op log "graph_node" lines.
+	 * graph_nodes_unavailable is NULL when they were recorded, else why
+	 * not: the CUPTI call and its text ("cuptiSubscribe: CUPTI_ERROR_
+	 * MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" when another CUPTI client
+	 * subscribed first); the session's other records are unaffected.
+	 * graph_nodes_lost counts nodes seen whose creating call or original
+	 * node could not be told, or that could not be kept (no memory). */
+	uint64_t graph_nodes;
+	uint64_t graph_nodes_lost;
+	const char *graph_nodes_unavailable;
 } tlc_cupti_summary;
 
 /** Creates an idle session (nothing is loaded yet). opts may be NULL; an
@@ -121,8 +133,11 @@ void tlc_cupti_session_free(tlc_cupti_session *s);
 const tlc_cupti_error *tlc_cupti_session_error(const tlc_cupti_session *s);
 
 /** Loads libcupti and enables concurrent kernel, memcpy, memset, runtime,
- *  driver and external-correlation activity. Returns 0 when recording.
- *  Where CUPTI cannot record, the session becomes UNAVAILABLE (see the
+ *  driver and external-correlation activity, then subscribes to CUPTI's
+ *  callbacks to record the CUDA graph nodes made while it runs (one CUPTI
+ *  subscriber per process: when another client holds it, the session runs
+ *  without graph nodes and its summary says so; stop unsubscribes).
+ *  Returns 0 when recording. Where CUPTI cannot record, the session becomes UNAVAILABLE (see the
  *  summary for the failing call and CUPTI's text), every kind this call
  *  enabled is disabled again, and the return is TLC_EUNAVAILABLE with code
  *  cupti_unavailable: not a crash, and the capture may carry on without
@@ -197,7 +212,7 @@ int tlc_cupti_ingest(tlc_cupti_session *s, uint8_t *buffer, size_t valid_size,
                      uint64_t dropped);
 
 #define TLC_CUPTI_SUMMARY_INIT { sizeof(tlc_cupti_summary), TLC_CUPTI_IDLE, 0, NULL, 0, NULL, \
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL }
 
 /** Summary of a stopped (or unavailable) session into the fields out->size
  *  covers (set it: TLC_CUPTI_SUMMARY_INIT). TLC_ESTATE when the session is
@@ -215,7 +230,8 @@ int tlc_cupti_get_summary(tlc_cupti_summary *out, const tlc_cupti_session *s);
 size_t tlc_cupti_record_count(const tlc_cupti_session *s);
 const tlc_device_record *tlc_cupti_record_at(const tlc_cupti_session *s, size_t i);
 
-/** Hands every record to ev with tlc_eval_push_device. On an UNAVAILABLE
+/** Hands every record to ev with tlc_eval_push_device, then every graph
+ *  node record with tlc_eval_push_graph_node. On an UNAVAILABLE
  *  session nothing is pushed and the return is TLC_EUNAVAILABLE
  *  (cupti_unavailable, with CUPTI's text). Errors of tlc_eval_push_device
  *  are passed on (its detail is in tlc_error_last()). */
@@ -228,9 +244,11 @@ unsigned tlc_cupti_join_flags(const tlc_cupti_session *s);
 
 /** Writes the session as op log v1 lines (no header): one
  *  {"kind":"device_profiler",...} disclosure line with the status, counts
- *  and, when unavailable, CUPTI's text; then one kernel/memcpy/memset/
- *  runtime line per record (driver calls are written as "runtime" lines
- *  named after the driver function). Errors: TLC_EIO cupti_write_failed. */
+ *  and, when unavailable, CUPTI's text; then one {"kind":"graph_node",...}
+ *  line per graph node record; then one kernel/memcpy/memset/runtime line
+ *  per record (driver calls are written as "runtime" lines named after the
+ *  driver function; a device record run by a graph launch carries
+ *  "graph_id" and "graph_node"). Errors: TLC_EIO cupti_write_failed. */
 int tlc_cupti_write_oplog(FILE *out, tlc_cupti_session *s);
 
 #ifdef __cplusplus

@@ -4,7 +4,10 @@
 # NVTX injection library (it captures ops with CUPTI and NVTX, joins them
 # live, writes an op log, reads it back and checks every launch and range),
 # then runs `tlcost join` on that log and compares it with the live join;
-# and, where Nsight Systems is installed, runs the ops under
+# then e2e --graph (a stream captured into a CUDA graph in one CUPTI session,
+# replayed twice in another) and `tlcost join REPLAY --capture CAPTURE`,
+# which must put every replayed kernel on the op that launched it at
+# capture; and, where Nsight Systems is installed, runs the ops under
 # `nsys profile --trace=cuda,nvtx` and looks for the ranges in its report.
 #
 # Exactly one line starts with "check-gpu:": PASS, SKIP (with why) or FAIL
@@ -79,6 +82,45 @@ per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
 want="0:1 1:2 2:3 3:2 4:4 8:2 9:2 10:1 11:1 12:1 13:1 14:1 ambiguous:1 bad:0"
 say "kernels per op from tlcost join: $per_op"
 [ "$per_op" = "$want" ] || fail "tlcost join attributed kernels as $per_op, want $want"
+
+# CUDA graphs: a capture session and a replay session (e2e --graph), paired
+# by graph node ids: every replayed kernel on the op that launched it at
+# capture, once per replay (docs/cupti.md, "CUDA graphs")
+cap="$out/e2e.graph-capture.oplog.jsonl"
+rep="$out/e2e.graph-replay.oplog.jsonl"
+say "running tests/gpu/e2e --graph"
+capped 120 "$out/e2e" --graph "$cap" "$rep" > "$out/e2e.graph.out" 2>&1
+rc=$?
+indent < "$out/e2e.graph.out"
+[ $rc -eq 124 ] && fail "tests/gpu/e2e --graph ran past 120 s"
+if [ $rc -ne 0 ]; then
+	first=$(grep -m1 '^FAIL' "$out/e2e.graph.out" | sed 's/^FAIL[^:]*: *//')
+	fail "tests/gpu/e2e --graph exited $rc: ${first:-no FAIL line}"
+fi
+nodes=$(grep -c '"kind":"graph_node"' "$cap")
+say "capture log: $nodes graph_node lines"
+[ "$nodes" -ge 6 ] || fail "the capture log has $nodes graph_node lines, want 3 created and at least 3 cloned"
+grep -q '"kind":"kernel".*"graph_node":' "$rep" || fail "the replay log has no kernel with a graph_node"
+say "tlcost join --format csv $rep --capture $cap"
+"$b/tlcost" join --format csv "$rep" --capture "$cap" > "$out/e2e.graph.csv" 2> "$out/e2e.graph.err" || {
+	indent < "$out/e2e.graph.err"; fail "tlcost join --capture exited $? on the graph logs"; }
+"$b/tlcost" join "$rep" --capture "$cap" | indent
+# kernels per op name, and how many op rows (one per replay) hold them:
+# op 30 (aten::addmm) 1 kernel and op 31 (aten::gelu) 2 per replay, two
+# replays (capture pairing adds the captured ops once per replay, with ids
+# of their own); op 40 (aten::add) 1 kernel of its own, by correlation.
+# Columns counted from the end (status, op_id, op_name, group), the op name
+# unquoted.
+per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
+		st = $(NF - 3); id = $(NF - 2); nm = $(NF - 1); gsub(/"/, "", nm)
+		if (st == "attributed") { n[nm]++; if (!seen[nm "/" id]++) rows[nm]++ }
+		else if (st == "ambiguous") amb++; else bad++ }
+	END { split("aten::add aten::addmm aten::gelu", names, " ")
+	      for (i = 1; i <= 3; i++) printf "%s:%d/%d ", names[i], n[names[i]], rows[names[i]]
+	      printf "ambiguous:%d bad:%d", amb, bad }' "$out/e2e.graph.csv")
+want="aten::add:1/1 aten::addmm:2/2 aten::gelu:4/2 ambiguous:0 bad:0"
+say "kernels/op rows per op from tlcost join --capture: $per_op"
+[ "$per_op" = "$want" ] || fail "tlcost join --capture attributed the replay as $per_op, want $want"
 
 if command -v nsys >/dev/null 2>&1; then
 	rep="$out/e2e-nsys"

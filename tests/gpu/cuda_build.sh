@@ -52,6 +52,16 @@ else
 	else
 		echo "ok: without a GPU: $(head -1 "$out.nogpu")"
 	fi
+	# the graph case (e2e --graph) as well
+	"$b/tests/gpu/e2e" --graph "$out.log" "$out.csv" > "$out.nogpu" 2>&1
+	st=$?
+	if [ $st -ne 77 ] || ! grep -q '^no GPU: CUPTI session unavailable: .*(cupti_unavailable)$' "$out.nogpu"; then
+		echo "FAIL: e2e --graph without a GPU exited $st (want 77, the CUPTI session unavailable):"
+		sed 's/^/  /' "$out.nogpu"
+		rc=1
+	else
+		echo "ok: e2e --graph without a GPU: $(head -1 "$out.nogpu")"
+	fi
 	rm -f "$out.log" "$out.csv" "$out.nogpu"
 fi
 exit $rc

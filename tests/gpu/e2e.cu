@@ -12,6 +12,11 @@
  *     e2e --nvtx-only    the same ops with NVTX ranges only, no CUPTI (for
  *                        a run under nsys, which uses CUPTI itself)
  *     e2e --print-ops    prints the op records only (no GPU needed)
+ *     e2e --graph CAPTURE_LOG REPLAY_LOG
+ *                        a stream captured into a CUDA graph in one CUPTI
+ *                        session and replayed twice in a second one, each
+ *                        written to its log for `tlcost join REPLAY
+ *                        --capture CAPTURE` (graph_case below)
  *
  * The capture, in this order, every op entered with its op log id as its
  * correlation id (tlc_cupti_op_enter_named, which also holds the NVTX range
@@ -60,6 +65,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <map>
 #include <stdexcept>
 #include <stdio.h>
 #include <stdlib.h>
@@ -815,6 +821,247 @@ static void check_pause(void)
 	tlc_cupti_session_free(s);
 }
 
+/* ------------------------------------------------------------------ */
+/* CUDA graphs: captured in one session, replayed in another            */
+/* ------------------------------------------------------------------ */
+
+/* e2e --graph CAPTURE_LOG REPLAY_LOG. Session one captures a stream: op 30
+ * (aten::addmm) launches 1 work kernel and op 31 (aten::gelu) 2, each
+ * inside its op enter/exit, between cudaStreamBeginCapture and
+ * cudaStreamEndCapture; then cudaGraphInstantiate clones the nodes. Its log
+ * holds ops 30 and 31, the calls, and the graph_node lines (3 created by
+ * the launch calls, 3 cloned by instantiation). Session two launches the
+ * graph twice, outside any op, and runs op 40 (aten::add, 1 kernel) as
+ * usual; its log holds op 40 and the replayed kernels with their graph
+ * node ids. Checked here from the sessions' records, without the join:
+ * every replayed kernel's node, followed through its clone to the node its
+ * capture made, names a launch call of op 30 or 31, 2 and 4 kernels over
+ * the two replays. tests/gpu/check-gpu.sh then pairs the logs with
+ * `tlcost join REPLAY --capture CAPTURE`. */
+#define GRAPH_REPLAYS 2
+
+static const op_plan graph_plan[] = {
+	{ 30, -1, "aten::addmm", 30, 1, 0 },
+	{ 31, -1, "aten::gelu", 31, 2, 0 },
+	{ 40, -1, "aten::add", 40, 1, 0 }, /* the replay session's own op */
+};
+
+static std::string graph_op_records(int first, int last)
+{
+	std::string t = "{\"format\":\"tlcost-oplog\",\"version\":1,\"producer\":\"tlcost e2e.cu\","
+	                "\"model\":\"cupti-e2e-graph\"}\n";
+
+	for (size_t i = 0; i < sizeof graph_plan / sizeof graph_plan[0]; i++) {
+		const op_plan &p = graph_plan[i];
+
+		if (p.id < first || p.id > last)
+			continue;
+		t += "{\"id\":" + std::to_string(p.id) + ",\"op\":\"" + p.name + "\"";
+		t += ",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},"
+		     "{\"shape\":[64,64],\"dtype\":\"float32\"}]";
+		t += ",\"outputs\":[{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+	}
+	return t;
+}
+
+static tlc_cupti_session *graph_session(const char *what)
+{
+	tlc_cupti_session *s = NULL;
+
+	if (tlc_cupti_session_new(&s, NULL) != 0) {
+		CHECK(0, "%s session: no memory", what);
+		return NULL;
+	}
+	if (tlc_cupti_start(s) != 0) {
+		CHECK(0, "%s session: %s", what, tlc_cupti_session_error(s)->message);
+		tlc_cupti_session_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Stops s, checks it recorded graph nodes, writes ops and records to path. */
+static void graph_stop_and_write(tlc_cupti_session *s, const char *what, const std::string &ops,
+                                 const char *path)
+{
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	FILE *f;
+
+	CHECK(tlc_cupti_stop(s) == 0, "%s stop: %s", what, tlc_cupti_session_error(s)->message);
+	CHECK(tlc_cupti_get_summary(&m, s) == 0, "%s summary", what);
+	printf("%s session: %s, %llu kernels, %llu runtime calls, %llu graph nodes (%llu lost)%s%s\n",
+	       what, tlc_cupti_status_name(m.status), (unsigned long long)m.kernels,
+	       (unsigned long long)m.runtime_calls, (unsigned long long)m.graph_nodes,
+	       (unsigned long long)m.graph_nodes_lost,
+	       m.graph_nodes_unavailable ? "; graph nodes unavailable: " : "",
+	       m.graph_nodes_unavailable ? m.graph_nodes_unavailable : "");
+	CHECK(m.status == TLC_CUPTI_COMPLETE, "%s session is %s", what, tlc_cupti_status_name(m.status));
+	CHECK(!m.graph_nodes_unavailable, "%s session: graph nodes unavailable: %s", what,
+	      m.graph_nodes_unavailable);
+	f = fopen(path, "w");
+	CHECK(f != NULL, "cannot write %s", path);
+	if (f) {
+		fputs(ops.c_str(), f);
+		CHECK(tlc_cupti_write_oplog(f, s) == 0, "%s write: %s", what,
+		      tlc_cupti_session_error(s)->message);
+		fclose(f);
+	}
+}
+
+/* What the capture session recorded: the op behind each node it made. */
+struct capture_nodes {
+	std::map<int64_t, int64_t> op_of_node; /* created node -> op of its call */
+	std::map<int64_t, int64_t> original;   /* cloned node -> node it was cloned from */
+};
+
+static void take_nodes(tlc_cupti_session *s, capture_nodes *cn, int capture)
+{
+	std::map<int64_t, int64_t> op_of_call;
+	tlc_engine *eng = NULL;
+	tlc_eval *ev = NULL;
+	size_t created = 0, cloned = 0;
+
+	for (size_t i = 0; i < tlc_cupti_record_count(s); i++) {
+		const tlc_device_record *d = tlc_cupti_record_at(s, i);
+
+		if (d->kind == TLC_DEVICE_RUNTIME && (d->flags & TLC_DEV_HAS_EXTERNAL_ID))
+			op_of_call[d->correlation] = d->external_id;
+	}
+	/* the session's graph node records, as a join receives them */
+	if (tlc_engine_new(&eng, NULL) != 0 || !(ev = new_eval(eng)) ||
+	    tlc_cupti_push_eval(ev, s) != 0) {
+		lib_error("graph nodes into an evaluation");
+	} else {
+		for (size_t i = 0; i < tlc_eval_graph_node_count(ev); i++) {
+			tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+
+			if (tlc_eval_graph_node_get(ev, i, &g) != 0) {
+				lib_error("graph node record");
+				break;
+			}
+			if (g.original >= 0) {
+				cn->original[g.node] = g.original;
+				cloned++;
+			} else if (op_of_call.count(g.correlation)) {
+				cn->op_of_node[g.node] = op_of_call[g.correlation];
+				created++;
+			} else {
+				CHECK(!capture, "captured node %lld: its call %lld carries no op",
+				      (long long)g.node, (long long)g.correlation);
+			}
+		}
+	}
+	if (capture) {
+		printf("capture: %zu nodes created by op launches, %zu cloned\n", created, cloned);
+		CHECK(created == 3, "%zu nodes created by the ops' launch calls, want 3", created);
+		CHECK(cloned >= 3, "%zu nodes cloned by instantiation, want at least 3", cloned);
+	}
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+}
+
+static int64_t op_of_replayed(const capture_nodes &cn, int64_t node)
+{
+	for (size_t hops = 0; hops <= cn.original.size(); hops++) {
+		std::map<int64_t, int64_t>::const_iterator o = cn.op_of_node.find(node);
+
+		if (o != cn.op_of_node.end())
+			return o->second;
+		std::map<int64_t, int64_t>::const_iterator c = cn.original.find(node);
+		if (c == cn.original.end())
+			return -1;
+		node = c->second;
+	}
+	return -1;
+}
+
+static int graph_case(const char *capture_log, const char *replay_log)
+{
+	cudaStream_t st = NULL;
+	cudaGraph_t graph = NULL;
+	cudaGraphExec_t exec = NULL;
+	capture_nodes cn;
+	capture c;
+	tlc_cupti_session *s;
+	int per_op[2] = { 0, 0 }, plain = 0;
+
+	memset(&c, 0, sizeof c);
+	/* context, buffer, stream and the kernel's module before any session:
+	 * nothing loads lazily while the stream is captured */
+	if (!cuda_ok(cudaMalloc(&c.dev, NELEM * sizeof(float)), "cudaMalloc") ||
+	    !cuda_ok(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate"))
+		return 1;
+	launch(&c, 1, st);
+	cuda_ok(cudaStreamSynchronize(st), "cudaStreamSynchronize");
+
+	if (!(s = graph_session("capture")))
+		return 1;
+	c.s = s;
+	if (cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal),
+	            "cudaStreamBeginCapture")) {
+		for (int k = 0; k < 2; k++) {
+			const op_plan &p = graph_plan[k];
+
+			CHECK(tlc_cupti_op_enter(s, p.correlation) == 0, "enter %d: %s", p.id,
+			      tlc_cupti_session_error(s)->message);
+			launch(&c, p.kernels, st);
+			CHECK(tlc_cupti_op_exit(s, p.correlation) == 0, "exit %d: %s", p.id,
+			      tlc_cupti_session_error(s)->message);
+		}
+		cuda_ok(cudaStreamEndCapture(st, &graph), "cudaStreamEndCapture");
+	}
+	if (graph)
+		cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+	graph_stop_and_write(s, "capture", graph_op_records(30, 31), capture_log);
+	take_nodes(s, &cn, 1);
+	tlc_cupti_session_free(s);
+	if (!exec) {
+		cudaFree(c.dev);
+		return 1;
+	}
+
+	if (!(s = graph_session("replay")))
+		return 1;
+	c.s = s;
+	for (int r = 0; r < GRAPH_REPLAYS; r++)
+		cuda_ok(cudaGraphLaunch(exec, st), "cudaGraphLaunch");
+	CHECK(tlc_cupti_op_enter(s, 40) == 0, "enter 40: %s", tlc_cupti_session_error(s)->message);
+	launch(&c, 1, st);
+	CHECK(tlc_cupti_op_exit(s, 40) == 0, "exit 40: %s", tlc_cupti_session_error(s)->message);
+	cuda_ok(cudaStreamSynchronize(st), "cudaStreamSynchronize");
+	graph_stop_and_write(s, "replay", graph_op_records(40, 40), replay_log);
+	take_nodes(s, &cn, 0); /* clones the replay made, if any */
+	for (size_t i = 0; i < tlc_cupti_record_count(s); i++) {
+		const tlc_device_record *d = tlc_cupti_record_at(s, i);
+		int64_t op;
+
+		if (d->kind != TLC_DEVICE_KERNEL)
+			continue;
+		if (!(d->flags & TLC_DEV_HAS_GRAPH_NODE)) {
+			plain++;
+			continue;
+		}
+		op = op_of_replayed(cn, d->graph_node);
+		CHECK(op == 30 || op == 31, "replayed kernel (graph %lld, node %lld) traces to op %lld",
+		      (long long)d->graph_id, (long long)d->graph_node, (long long)op);
+		if (op == 30 || op == 31)
+			per_op[op - 30]++;
+	}
+	printf("replay: kernels by the op that launched their node at capture: 30:%d 31:%d; "
+	       "%d kernel(s) outside the graph\n", per_op[0], per_op[1], plain);
+	CHECK(per_op[0] == GRAPH_REPLAYS * graph_plan[0].kernels &&
+	              per_op[1] == GRAPH_REPLAYS * graph_plan[1].kernels,
+	      "replayed kernels per op 30:%d 31:%d, want %d and %d", per_op[0], per_op[1],
+	      GRAPH_REPLAYS * graph_plan[0].kernels, GRAPH_REPLAYS * graph_plan[1].kernels);
+	CHECK(plain == 1, "%d kernels outside the graph, want 1 (op 40's)", plain);
+	tlc_cupti_session_free(s);
+	cudaGraphExecDestroy(exec);
+	cudaGraphDestroy(graph);
+	cudaStreamDestroy(st);
+	cudaFree(c.dev);
+	return 0;
+}
+
 /* Without a GPU the capture must say so, never crash: a session started
  * there is unavailable (a typed cupti_unavailable with CUPTI's text and a
  * remedy) or, where CUPTI enables its activities anyway, stops empty. */
@@ -864,12 +1111,28 @@ int main(int argc, char **argv)
 		printf("SKIP: no GPU (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
 		return 77;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--graph")) {
+		if (argc < 4) {
+			fprintf(stderr, "usage: e2e --graph CAPTURE_LOG REPLAY_LOG\n");
+			return 2;
+		}
+		if (graph_case(argv[2], argv[3]) != 0)
+			failures++;
+		if (failures) {
+			fprintf(stderr, "e2e --graph: %d check(s) failed\n", failures);
+			return 1;
+		}
+		printf("e2e --graph: every replayed kernel traces through its graph node to the op "
+		       "that launched it at capture\n");
+		return 0;
+	}
 	if (nvtx) {
 		if (nvtx_only() != 0)
 			failures++;
 	} else {
 		if (argc < 3) {
-			fprintf(stderr, "usage: e2e LOG LIVE_CSV | e2e --nvtx-only\n");
+			fprintf(stderr, "usage: e2e LOG LIVE_CSV | e2e --nvtx-only | "
+			        "e2e --graph CAPTURE_LOG REPLAY_LOG\n");
 			return 2;
 		}
 		if (record(argv[1], argv[2]) != 0)

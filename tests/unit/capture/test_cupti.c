@@ -4,6 +4,7 @@
  * this GPU-less machine. Every expected value below is read off the records
  * the test itself wrote, never off the module's output. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,15 +12,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cupti.h>
 
 #include "tlcost/cupti.h"
+#include "internal.h" /* tlc_cupti__note_graph_node: this test links the module's objects */
 #include "../rows_util.h"
 
 #ifndef TLC_CUPTI_LIBDIR
 #define TLC_CUPTI_LIBDIR ""
+#endif
+#ifndef TLC_TEST_FAKE_CUPTI /* the stand-in libcupti, tests/nvtx/fake_cupti.c */
+#define TLC_TEST_FAKE_CUPTI ""
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -584,7 +590,8 @@ static void test_write_oplog(void **state)
 		"{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"complete\","
 		"\"lower_bound\":false,\"kernels\":1,\"memcpys\":1,\"memsets\":1,"
 		"\"runtime_calls\":1,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
-		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0}\n"
+		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0,\"graph_nodes\":0,"
+		"\"graph_nodes_lost\":0}\n"
 		"{\"kind\":\"runtime\",\"name\":\"cudaLaunchKernel\",\"thread\":77,\"start_ns\":900,"
 		"\"end_ns\":950,\"correlation\":311,\"external_id\":42}\n"
 		"{\"kind\":\"kernel\",\"name\":\"k\\\"q\\\\\",\"device\":0,\"stream\":7,"
@@ -820,6 +827,530 @@ static void test_join_orphan_fails_gate(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* CUDA graph nodes                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Sets graphId and graphNodeId of the record of type T added at offset off. */
+#define SET_GRAPH(b, T, off, g, n)                                 \
+	do {                                                        \
+		T rec_;                                             \
+		memcpy(&rec_, (b)->data + (off), sizeof rec_);      \
+		rec_.graphId = (g);                                 \
+		rec_.graphNodeId = (n);                             \
+		memcpy((b)->data + (off), &rec_, sizeof rec_);      \
+	} while (0)
+
+/* A kernel, copy and set run by a graph launch keep their graph and node
+ * ids; records whose graphNodeId is 0 were not run by a graph and carry
+ * none (a graphId without a node is not a graph node either). */
+static void test_graph_ids_on_device_records(void **state)
+{
+	static buf b;
+	tlc_cupti_session *s;
+	const tlc_device_record *d;
+	size_t off;
+
+	(void)state;
+	b.len = 0;
+	off = b.len;
+	add_kernel(&b, "k_graph", 0, 7, 1000, 1100, 400);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 4, 40);
+	off = b.len;
+	add_memcpy(&b, 64, 1200, 1240, 400, 0);
+	SET_GRAPH(&b, CUpti_ActivityMemcpy6, off, 4, 41);
+	off = b.len;
+	add_memset(&b, 32, 1300, 1310, 400);
+	SET_GRAPH(&b, CUpti_ActivityMemset4, off, 4, 42);
+	/* node ids above 2^32: kept whole */
+	off = b.len;
+	add_kernel(&b, "k_big_node", 0, 7, 1400, 1500, 401);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 9, (uint64_t)5 << 32);
+	add_kernel(&b, "k_plain", 0, 7, 2000, 2100, 402);
+	off = b.len;
+	add_kernel(&b, "k_graph_no_node", 0, 7, 2200, 2300, 403);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 5, 0);
+	add_memcpy(&b, 64, 2400, 2440, 404, 0);
+	add_memset(&b, 32, 2500, 2510, 405);
+	/* a node id no int64 holds is not a node id: the record is kept without */
+	off = b.len;
+	add_kernel(&b, "k_bad_node", 0, 7, 2600, 2700, 406);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 6, UINT64_MAX);
+	s = replay1(&b);
+	assert_int_equal(tlc_cupti_record_count(s), 9);
+
+	d = find(s, TLC_DEVICE_KERNEL, 400);
+	assert_true(d->flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(d->graph_id, 4);
+	assert_int_equal(d->graph_node, 40);
+	d = find(s, TLC_DEVICE_MEMCPY, 400);
+	assert_true(d->flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(d->graph_id, 4);
+	assert_int_equal(d->graph_node, 41);
+	d = find(s, TLC_DEVICE_MEMSET, 400);
+	assert_true(d->flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(d->graph_id, 4);
+	assert_int_equal(d->graph_node, 42);
+	d = find(s, TLC_DEVICE_KERNEL, 401);
+	assert_int_equal(d->graph_id, 9);
+	assert_int_equal(d->graph_node, 21474836480); /* 5 << 32 */
+	for (int64_t c = 402; c <= 406; c++) {
+		for (size_t i = 0; i < tlc_cupti_record_count(s); i++) {
+			d = tlc_cupti_record_at(s, i);
+			if (d->correlation != c)
+				continue;
+			assert_false(d->flags & TLC_DEV_HAS_GRAPH_NODE);
+			assert_int_equal(d->graph_id, 0);
+			assert_int_equal(d->graph_node, 0);
+		}
+	}
+	tlc_cupti_session_free(s);
+}
+
+/* A capture and its replay in one session, as the two sessions of
+ * docs/cupti.md would see them: call 311 (op 42) launches a kernel during
+ * stream capture, making node 17 of graph 3; instantiation clones it as
+ * node 40 of graph 4; call 400 (cudaGraphLaunch, op 43) replays it. Node 18
+ * of a graph CUPTI gave no id for was made by call 312; a node whose origin
+ * is unknown is only counted. Every line below is spelled out by hand from
+ * those records, in the order the module writes them: the disclosure, the
+ * graph nodes in the order they were noted, the records as delivered. */
+static void test_graph_nodes_oplog(void **state)
+{
+	static buf b;
+	tlc_cupti_session *s = NULL;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	char *text;
+	size_t off;
+	const char *want =
+		"{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"complete\","
+		"\"lower_bound\":false,\"kernels\":1,\"memcpys\":0,\"memsets\":0,"
+		"\"runtime_calls\":2,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
+		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0,\"graph_nodes\":3,"
+		"\"graph_nodes_lost\":1}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":17,\"correlation\":311}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":4,\"node\":40,\"original\":17}\n"
+		"{\"kind\":\"graph_node\",\"node\":18,\"correlation\":312}\n"
+		"{\"kind\":\"runtime\",\"name\":\"cudaLaunchKernel\",\"thread\":77,\"start_ns\":900,"
+		"\"end_ns\":950,\"correlation\":311,\"external_id\":42}\n"
+		"{\"kind\":\"runtime\",\"name\":\"cudaGraphLaunch\",\"thread\":77,\"start_ns\":2000,"
+		"\"end_ns\":2050,\"correlation\":400,\"external_id\":43}\n"
+		"{\"kind\":\"kernel\",\"name\":\"scale\",\"device\":0,\"stream\":7,"
+		"\"start_ns\":3000,\"end_ns\":3100,\"correlation\":400,\"graph_id\":4,"
+		"\"graph_node\":40}\n";
+
+	(void)state;
+	b.len = 0;
+	add_ext(&b, 311, 42, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+	add_runtime(&b, 900, 950, 311);
+	add_ext(&b, 400, 43, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+	        2000, 2050, 77, 400);
+	off = b.len;
+	add_kernel(&b, "scale", 0, 7, 3000, 3100, 400);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 4, 40);
+
+	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 17, 311, -1), 0);
+	assert_int_equal(tlc_cupti_ingest(s, b.data, b.len, 0), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, 4, 40, -1, 17), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, -1, 18, 312, -1), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 19, -1, -1), 0); /* origin unknown */
+	/* a node is >= 0 and made by a call or cloned, never both */
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, -1, 311, -1), TLC_EINVAL);
+	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_graph_node_invalid");
+	assert_true(tlc_cupti_session_error(s)->remedy[0] != '\0');
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 20, 311, 17), TLC_EINVAL);
+	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_graph_node_invalid");
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	/* after stop, the records are fixed */
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 21, 311, -1), TLC_ESTATE);
+	assert_string_equal(tlc_cupti_session_error(s)->code, "cupti_session_state");
+
+	m = summary(s);
+	assert_int_equal(m.graph_nodes, 3);
+	assert_int_equal(m.graph_nodes_lost, 1);
+	assert_null(m.graph_nodes_unavailable); /* never started: nothing refused */
+	text = write_log(s);
+	assert_string_equal(text, want);
+	free(text);
+	tlc_cupti_session_free(s);
+}
+
+/* tlc_cupti_push_eval hands the graph node records and the device records'
+ * graph ids to the evaluation as they were noted. */
+static void test_graph_nodes_push_eval(void **state)
+{
+	static buf b;
+	tlc_cupti_session *s = NULL;
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+	tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+	tlc_device_record d = TLC_DEVICE_RECORD_INIT;
+	size_t off, k = SIZE_MAX;
+
+	(void)state;
+	b.len = 0;
+	add_runtime(&b, 900, 950, 311);
+	off = b.len;
+	add_kernel(&b, "scale", 0, 7, 3000, 3100, 400);
+	SET_GRAPH(&b, CUpti_ActivityKernel10, off, 4, 40);
+	add_kernel(&b, "plain", 0, 7, 4000, 4100, 311);
+	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
+	assert_int_equal(tlc_cupti_ingest(s, b.data, b.len, 0), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 17, 311, -1), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, -1, 40, -1, 17), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+
+	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
+	assert_int_equal(tlc_cupti_push_eval(ev, s), 0);
+	assert_int_equal(tlc_eval_graph_node_count(ev), 2);
+	assert_int_equal(tlc_eval_graph_node_get(ev, 0, &g), 0);
+	assert_int_equal(g.graph_id, 3);
+	assert_int_equal(g.node, 17);
+	assert_int_equal(g.correlation, 311);
+	assert_int_equal(g.original, -1);
+	assert_int_equal(tlc_eval_graph_node_get(ev, 1, &g), 0);
+	assert_int_equal(g.graph_id, -1);
+	assert_int_equal(g.node, 40);
+	assert_int_equal(g.correlation, -1);
+	assert_int_equal(g.original, 17);
+	assert_int_equal(tlc_eval_device_count(ev), 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(tlc_eval_device_get(ev, i, &d), 0);
+		if (d.kind == TLC_DEVICE_KERNEL && d.correlation == 400)
+			k = i;
+		else
+			assert_false(d.flags & TLC_DEV_HAS_GRAPH_NODE);
+	}
+	assert_true(k != SIZE_MAX);
+	assert_int_equal(tlc_eval_device_get(ev, k, &d), 0);
+	assert_true(d.flags & TLC_DEV_HAS_GRAPH_NODE);
+	assert_int_equal(d.graph_id, 4);
+	assert_int_equal(d.graph_node, 40);
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
+}
+
+/* The stand-in libcupti's entry points a test drives (tests/nvtx/fake_cupti.c). */
+typedef struct fake_cupti {
+	void *h;
+	int (*subscribed)(void);
+	int (*api)(int domain, int site, uint32_t correlation);
+	int (*node)(uint32_t cbid, uint32_t graph, uint64_t node, uint64_t original);
+	CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+	CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
+} fake_cupti;
+
+static void *fake_sym(void *h, const char *name)
+{
+	void *p = dlsym(h, name);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* Loads the stand-in (the session's dlopen of the same path shares it);
+ * 0 when it was not built. */
+static int fake_open(fake_cupti *f)
+{
+	void *p;
+
+	memset(f, 0, sizeof *f);
+	if (!TLC_TEST_FAKE_CUPTI[0] || access(TLC_TEST_FAKE_CUPTI, R_OK) != 0)
+		return 0;
+	f->h = dlopen(TLC_TEST_FAKE_CUPTI, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(f->h);
+	p = fake_sym(f->h, "tlc_test_fake_cupti_subscribed");
+	memcpy(&f->subscribed, &p, sizeof p);
+	p = fake_sym(f->h, "tlc_test_fake_cupti_api");
+	memcpy(&f->api, &p, sizeof p);
+	p = fake_sym(f->h, "tlc_test_fake_cupti_graph_node");
+	memcpy(&f->node, &p, sizeof p);
+	p = fake_sym(f->h, "cuptiSubscribe");
+	memcpy(&f->subscribe, &p, sizeof p);
+	p = fake_sym(f->h, "cuptiUnsubscribe");
+	memcpy(&f->unsubscribe, &p, sizeof p);
+	return 1;
+}
+
+static tlc_cupti_session *fake_session(void)
+{
+	tlc_cupti_options o = { sizeof o, TLC_TEST_FAKE_CUPTI, 0, NULL };
+	tlc_cupti_session *s = NULL;
+
+	assert_int_equal(tlc_cupti_session_new(&s, &o), 0);
+	assert_int_equal(tlc_cupti_start(s), 0);
+	return s;
+}
+
+enum { RT = CUPTI_CB_DOMAIN_RUNTIME_API, DRV = CUPTI_CB_DOMAIN_DRIVER_API, ENTER = 0, EXIT = 1 };
+#define CREATED CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED
+#define CLONED CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED
+
+static fake_cupti the_fake;
+
+/* Makes node 21 of graph 3 on a thread with no call in progress. */
+static void *node_elsewhere(void *arg)
+{
+	(void)arg;
+	the_fake.node(CREATED, 3, 21, 0);
+	return NULL;
+}
+
+/* A running session subscribes, follows the calls in progress on each
+ * thread and notes the nodes the resource callback reports; stop
+ * unsubscribes. The ids are the stand-in's handles (tests/nvtx/fake_cupti.c),
+ * the lines spelled out by hand from the calls below. */
+static void test_graph_nodes_from_callbacks(void **state)
+{
+	fake_cupti *f = &the_fake;
+	tlc_cupti_session *s;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	pthread_t t;
+	char *text;
+	const char *want =
+		"{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"empty\","
+		"\"lower_bound\":false,\"kernels\":0,\"memcpys\":0,\"memsets\":0,"
+		"\"runtime_calls\":0,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
+		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0,\"graph_nodes\":6,"
+		"\"graph_nodes_lost\":5}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":17,\"correlation\":311}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":18,\"correlation\":320}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":19,\"correlation\":330}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":3,\"node\":22,\"correlation\":360}\n"
+		"{\"kind\":\"graph_node\",\"node\":23,\"correlation\":370}\n"
+		"{\"kind\":\"graph_node\",\"graph_id\":4,\"node\":40,\"original\":17}\n";
+
+	(void)state;
+	if (!fake_open(f))
+		skip();
+	s = fake_session();
+	assert_true(f->subscribed());
+	/* a runtime launch during capture makes node 17 */
+	assert_true(f->api(RT, ENTER, 311));
+	assert_true(f->node(CREATED, 3, 17, 0));
+	f->api(RT, EXIT, 311);
+	/* the driver call a runtime call makes inside it: the runtime call's */
+	f->api(RT, ENTER, 320);
+	f->api(DRV, ENTER, 321);
+	f->node(CREATED, 3, 18, 0);
+	f->api(DRV, EXIT, 321);
+	f->api(RT, EXIT, 320);
+	/* a driver call of its own (a driver API program) */
+	f->api(DRV, ENTER, 330);
+	f->node(CREATED, 3, 19, 0);
+	f->api(DRV, EXIT, 330);
+	/* no call in progress: where it came from is unknown, so it is lost */
+	f->node(CREATED, 3, 20, 0);
+	/* a call in progress on this thread is not another thread's */
+	f->api(RT, ENTER, 340);
+	assert_int_equal(pthread_create(&t, NULL, node_elsewhere, NULL), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	f->api(RT, EXIT, 340);
+	/* a runtime call made inside a runtime call: the outermost's */
+	f->api(RT, ENTER, 360);
+	f->api(RT, ENTER, 361);
+	f->node(CREATED, 3, 22, 0);
+	f->api(RT, EXIT, 361);
+	f->api(RT, EXIT, 360);
+	/* a graph CUPTI gives no id for (a NULL handle here) */
+	f->api(RT, ENTER, 370);
+	f->node(CREATED, 0, 23, 0);
+	f->api(RT, EXIT, 370);
+	/* instantiation clones node 17 as node 40 of graph 4 */
+	f->api(RT, ENTER, 380);
+	f->node(CLONED, 4, 40, 17);
+	/* handles CUPTI gives no id for (NULL here): the node, or the node it
+	 * was cloned from, unknown: lost */
+	f->node(CLONED, 4, 41, 0);
+	f->node(CLONED, 4, 0, 17);
+	f->api(RT, EXIT, 380);
+	f->api(RT, ENTER, 390);
+	f->node(CREATED, 3, 0, 0);
+	f->api(RT, EXIT, 390);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	assert_false(f->subscribed());
+	assert_false(f->node(CREATED, 3, 24, 0)); /* nobody listens after stop */
+
+	m = summary(s);
+	assert_int_equal(m.status, TLC_CUPTI_EMPTY);
+	assert_int_equal(m.graph_nodes, 6);
+	assert_int_equal(m.graph_nodes_lost, 5); /* nodes 20, 21, 41, and two without ids */
+	assert_null(m.graph_nodes_unavailable);
+	text = write_log(s);
+	assert_string_equal(text, want);
+	free(text);
+	tlc_cupti_session_free(s);
+
+	/* a call whose exit the last session never saw (it stopped in between)
+	 * is not taken for a call in progress by the next one */
+	s = fake_session();
+	f->api(RT, ENTER, 900);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	tlc_cupti_session_free(s);
+	s = fake_session();
+	f->node(CREATED, 3, 25, 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	m = summary(s);
+	assert_int_equal(m.graph_nodes, 0);
+	assert_int_equal(m.graph_nodes_lost, 1);
+	tlc_cupti_session_free(s); /* freed while stopped: nothing left subscribed */
+	assert_false(f->subscribed());
+
+	/* a session freed while running unsubscribes too */
+	s = fake_session();
+	assert_true(f->subscribed());
+	tlc_cupti_session_free(s);
+	assert_false(f->subscribed());
+}
+
+#define NODE_THREADS 8
+#define NODES_PER_THREAD 200
+
+/* Thread t makes nodes t * 1000 + i + 1, each inside its own runtime call
+ * t * 1000 + i, so a node's creating call is its id minus 1. */
+static void *make_nodes(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+
+	for (uint32_t i = 0; i < NODES_PER_THREAD; i++) {
+		uint32_t call = t * 1000 + i;
+
+		the_fake.api(RT, ENTER, call);
+		the_fake.node(CREATED, t + 1, (uint64_t)call + 1, 0);
+		the_fake.api(RT, EXIT, call);
+	}
+	return NULL;
+}
+
+/* Threads making nodes at once: every node kept, each with its own
+ * thread's call. */
+static void test_graph_nodes_threads(void **state)
+{
+	fake_cupti *f = &the_fake;
+	tlc_cupti_session *s;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	pthread_t t[NODE_THREADS];
+	tlc_engine *eng = NULL;
+	tlc_eval *ev;
+
+	(void)state;
+	if (!fake_open(f))
+		skip();
+	s = fake_session();
+	for (uintptr_t i = 0; i < NODE_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, make_nodes, (void *)i), 0);
+	for (size_t i = 0; i < NODE_THREADS; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	m = summary(s);
+	assert_int_equal(m.graph_nodes, NODE_THREADS * NODES_PER_THREAD);
+	assert_int_equal(m.graph_nodes_lost, 0);
+	ev = eval_with_ops(&eng, e2e_log, strlen(e2e_log));
+	assert_int_equal(tlc_cupti_push_eval(ev, s), 0);
+	assert_int_equal(tlc_eval_graph_node_count(ev), NODE_THREADS * NODES_PER_THREAD);
+	for (size_t i = 0; i < tlc_eval_graph_node_count(ev); i++) {
+		tlc_graph_node g = TLC_GRAPH_NODE_INIT;
+
+		assert_int_equal(tlc_eval_graph_node_get(ev, i, &g), 0);
+		assert_int_equal(g.correlation, g.node - 1);
+		assert_int_equal(g.graph_id, g.node / 1000 + 1);
+		assert_int_equal(g.original, -1);
+	}
+	tlc_eval_free(ev);
+	tlc_engine_free(eng);
+	tlc_cupti_session_free(s);
+}
+
+static void CUPTIAPI other_client(void *userdata, CUpti_CallbackDomain domain,
+                                  CUpti_CallbackId cbid, const void *cbdata)
+{
+	(void)userdata;
+	(void)domain;
+	(void)cbid;
+	(void)cbdata;
+}
+
+/* CUPTI takes one subscriber per process. When another client (a profiler,
+ * Nsight) holds it, the session runs on without graph nodes, says so in its
+ * summary and disclosure line with CUPTI's text, and leaves the other
+ * client subscribed. */
+static void test_graph_nodes_unavailable_when_subscribed(void **state)
+{
+	fake_cupti *f = &the_fake;
+	CUpti_SubscriberHandle other = NULL;
+	tlc_cupti_session *s;
+	tlc_cupti_summary m = TLC_CUPTI_SUMMARY_INIT;
+	char *text;
+	const char *want =
+		"{\"kind\":\"device_profiler\",\"source\":\"cupti\",\"status\":\"empty\","
+		"\"lower_bound\":false,\"kernels\":0,\"memcpys\":0,\"memsets\":0,"
+		"\"runtime_calls\":0,\"driver_calls\":0,\"dropped\":0,\"undecodable_buffers\":0,"
+		"\"untimed\":0,\"skipped\":0,\"paused_regions\":0,\"graph_nodes\":\"unavailable: "
+		"cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (fake)\"}\n";
+
+	(void)state;
+	if (!fake_open(f))
+		skip();
+	assert_int_equal(f->subscribe(&other, other_client, NULL), CUPTI_SUCCESS);
+	s = fake_session(); /* starts: 0 */
+	assert_int_equal(tlc_cupti_op_enter(s, 5), 0);
+	f->api(RT, ENTER, 311); /* the other client's callback takes these */
+	f->node(CREATED, 3, 17, 0);
+	f->api(RT, EXIT, 311);
+	assert_int_equal(tlc_cupti_op_exit(s, 5), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	assert_true(f->subscribed()); /* not ours to unsubscribe */
+	m = summary(s);
+	assert_int_equal(m.status, TLC_CUPTI_EMPTY);
+	assert_string_equal(m.graph_nodes_unavailable,
+	                    "cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (fake)");
+	assert_int_equal(m.graph_nodes, 0);
+	text = write_log(s);
+	assert_string_equal(text, want);
+	free(text);
+	tlc_cupti_session_free(s);
+	assert_int_equal(f->unsubscribe(other), CUPTI_SUCCESS);
+
+	/* with the other client gone, the next session records graph nodes */
+	s = fake_session();
+	f->api(RT, ENTER, 311);
+	f->node(CREATED, 3, 17, 0);
+	f->api(RT, EXIT, 311);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	m = summary(s);
+	assert_null(m.graph_nodes_unavailable);
+	assert_int_equal(m.graph_nodes, 1);
+	tlc_cupti_session_free(s);
+}
+
+/* An older caller's summary struct (up to paused_regions) is filled only
+ * that far. */
+static void test_summary_older_layout(void **state)
+{
+	struct {
+		tlc_cupti_summary m;
+		unsigned char guard[64];
+	} old;
+	tlc_cupti_session *s = NULL;
+	const size_t oldsize = offsetof(tlc_cupti_summary, paused_regions) + sizeof(uint64_t);
+
+	(void)state;
+	assert_int_equal(tlc_cupti_session_new(&s, NULL), 0);
+	assert_int_equal(tlc_cupti__note_graph_node(s, 3, 17, 311, -1), 0);
+	assert_int_equal(tlc_cupti_stop(s), 0);
+	memset(&old, 0xab, sizeof old);
+	old.m.size = (uint32_t)oldsize;
+	assert_int_equal(tlc_cupti_get_summary(&old.m, s), 0);
+	assert_int_equal(old.m.size, oldsize);
+	assert_int_equal(old.m.status, TLC_CUPTI_EMPTY);
+	for (size_t i = oldsize; i < sizeof old.m; i++)
+		assert_int_equal(((unsigned char *)&old.m)[i], 0xab);
+	tlc_cupti_session_free(s);
+}
+
+/* ------------------------------------------------------------------ */
 /* States and the unavailable path                                      */
 /* ------------------------------------------------------------------ */
 
@@ -1020,6 +1551,91 @@ static int write_e2e_log(const char *path)
 	return rc;
 }
 
+/* tests/cupti/graph_join.sh: the two op logs of e2e --graph (tests/gpu/e2e.cu)
+ * as the module writes them, from hand-built buffers and graph nodes noted
+ * as the callbacks would note them. Capture, on thread 77: BeginCapture
+ * (call 1001); op 30 launches once (1002, making node 101 of graph 1); op
+ * 31 twice (1004, 1005: nodes 102, 103); EndCapture (1006); instantiation
+ * (1007) clones 101-103 as 201-203 of graph 2. Replay: two graph launches
+ * (2001, 2002) each run nodes 201, 202, 203; op 40 launches one kernel of
+ * its own (2003). Kernels run 1000 ns each. */
+static const char graph_capture_ops[] =
+	"{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	"{\"id\":30,\"op\":\"aten::addmm\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n"
+	"{\"id\":31,\"op\":\"aten::gelu\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+static const char graph_replay_ops[] =
+	"{\"format\":\"tlcost-oplog\",\"version\":1}\n"
+	"{\"id\":40,\"op\":\"aten::add\",\"args\":[{\"shape\":[64,64],\"dtype\":\"float32\"},{\"shape\":[64,64],\"dtype\":\"float32\"}]}\n";
+
+static int write_session_log(const char *path, const char *ops, tlc_cupti_session *s)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return 1;
+	fputs(ops, f);
+	rc = tlc_cupti_write_oplog(f, s) == 0 ? 0 : 1;
+	if (fclose(f) != 0)
+		rc = 1;
+	return rc;
+}
+
+static int write_graph_logs(const char *capture_path, const char *replay_path)
+{
+	static buf b;
+	tlc_cupti_session *s = NULL;
+	const uint32_t launch[3] = { 1002, 1004, 1005 }, op[3] = { 30, 31, 31 };
+	int rc = 1;
+
+	b.len = 0;
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+	        100, 110, 77, 1001);
+	for (int i = 0; i < 3; i++) {
+		add_ext(&b, launch[i], op[i], CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+		add_runtime(&b, 200 + 100 * (uint64_t)i, 210 + 100 * (uint64_t)i, launch[i]);
+	}
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+	        500, 510, 77, 1006);
+	add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000,
+	        600, 700, 77, 1007);
+	if (tlc_cupti_session_new(&s, NULL) != 0 || tlc_cupti_ingest(s, b.data, b.len, 0) != 0)
+		goto out;
+	for (int i = 0; i < 3; i++)
+		if (tlc_cupti__note_graph_node(s, 1, 101 + i, launch[i], -1) != 0)
+			goto out;
+	for (int i = 0; i < 3; i++)
+		if (tlc_cupti__note_graph_node(s, 2, 201 + i, -1, 101 + i) != 0)
+			goto out;
+	if (tlc_cupti_stop(s) != 0 || write_session_log(capture_path, graph_capture_ops, s) != 0)
+		goto out;
+	tlc_cupti_session_free(s);
+	s = NULL;
+
+	b.len = 0;
+	for (uint32_t r = 0; r < 2; r++)
+		add_api(&b, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+		        1000 + 20 * (uint64_t)r, 1010 + 20 * (uint64_t)r, 77, 2001 + r);
+	add_ext(&b, 2003, 40, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+	add_runtime(&b, 1040, 1050, 2003);
+	for (uint32_t r = 0; r < 2; r++) {
+		for (uint32_t n = 0; n < 3; n++) {
+			uint64_t t = 2000 + 1000 * (uint64_t)(3 * r + n);
+			size_t off = b.len;
+
+			add_kernel(&b, "_Z4workPfif", 0, 13, t, t + 1000, 2001 + r);
+			SET_GRAPH(&b, CUpti_ActivityKernel10, off, 2, 201 + n);
+		}
+	}
+	add_kernel(&b, "_Z4workPfif", 0, 13, 8000, 9000, 2003);
+	if (tlc_cupti_session_new(&s, NULL) == 0 && tlc_cupti_ingest(s, b.data, b.len, 0) == 0 &&
+	    tlc_cupti_stop(s) == 0)
+		rc = write_session_log(replay_path, graph_replay_ops, s);
+out:
+	tlc_cupti_session_free(s);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1039,6 +1655,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_join_every_launch_on_its_op),
 		cmocka_unit_test(test_join_through_oplog),
 		cmocka_unit_test(test_join_orphan_fails_gate),
+		cmocka_unit_test(test_graph_ids_on_device_records),
+		cmocka_unit_test(test_graph_nodes_oplog),
+		cmocka_unit_test(test_graph_nodes_push_eval),
+		cmocka_unit_test(test_graph_nodes_from_callbacks),
+		cmocka_unit_test(test_graph_nodes_threads),
+		cmocka_unit_test(test_graph_nodes_unavailable_when_subscribed),
+		cmocka_unit_test(test_summary_older_layout),
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_state_errors),
 		cmocka_unit_test(test_unavailable_without_gpu),
@@ -1049,6 +1672,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--write-e2e-log"))
 		return write_e2e_log(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--write-graph-logs"))
+		return write_graph_logs(argv[2], argv[3]);
 
 	/* Without a loadable libcupti the parsing tests cannot run: skip. */
 	if (tlc_cupti_session_new(&probe, NULL) != 0)
