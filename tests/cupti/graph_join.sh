@@ -8,15 +8,10 @@
 # would note. `tlcost join REPLAY --capture CAPTURE` must put every replayed
 # kernel on the op that launched its node at capture, once per replay:
 # aten::addmm 2 kernels on 2 op rows, aten::gelu 4 on 2, aten::add 1 on 1
-# (by correlation), nothing ambiguous or unattributed. Skips while this
-# tree's join does not document pairing by graph node ids (docs/join.md,
-# "Capture pairing"): the engine side of issue 26 item 4.
+# (by correlation), nothing ambiguous or unattributed (docs/join.md,
+# "Capture pairing", CUDA).
 set -u
 . "${top_srcdir:-.}/tests/cli_lib.sh"
-if ! grep -q 'matched by graph node ids' "$top_srcdir/docs/join.md"; then
-	echo "SKIP: this tree's tlcost join does not pair CUDA captures by graph node ids yet (docs/join.md)"
-	exit 77
-fi
 tlc_tmpdir cupti-graph-join
 cap="$tmp/capture.oplog.jsonl"
 rep="$tmp/replay.oplog.jsonl"
