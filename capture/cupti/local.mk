@@ -5,7 +5,7 @@
 EXTRA_DIST += tests/cupti/skip.sh tests/cupti/header.sh tests/cupti/example.sh \
 	tests/cupti/join_cli.sh tests/cupti/graph_join.sh \
 	tests/gpu/e2e.cu \
-	tests/gpu/check-gpu.sh tests/gpu/run-device-check.sh docs/cupti.md
+	tests/gpu/check-gpu.sh tests/gpu/graph_per_op.awk tests/gpu/run-device-check.sh docs/cupti.md
 
 if HAVE_CUPTI
 lib_LTLIBRARIES += libtlcost-cupti.la

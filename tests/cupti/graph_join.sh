@@ -29,13 +29,7 @@ grep -q "^gate .*: PASSED" "$out" || fail "the gate did not pass"
 ${TLCOST_RUN:-} "$top_builddir/tlcost" join --format csv "$rep" --capture "$cap" > "$out" ||
 	fail "tlcost join --format csv --capture exited $?"
 # the same count as tests/gpu/check-gpu.sh: columns from the end of the row
-per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
-		st = $(NF - 3); id = $(NF - 2); nm = $(NF - 1); gsub(/"/, "", nm)
-		if (st == "attributed") { n[nm]++; if (!seen[nm "/" id]++) rows[nm]++ }
-		else if (st == "ambiguous") amb++; else bad++ }
-	END { split("aten::add aten::addmm aten::gelu", names, " ")
-	      for (i = 1; i <= 3; i++) printf "%s:%d/%d ", names[i], n[names[i]], rows[names[i]]
-	      printf "ambiguous:%d bad:%d", amb, bad }' "$out")
+per_op=$(awk -f "$top_srcdir/tests/gpu/graph_per_op.awk" "$out")
 [ "$per_op" = "aten::add:1/1 aten::addmm:2/2 aten::gelu:4/2 ambiguous:0 bad:0" ] ||
 	{ fail "kernels/op rows per op: $per_op"; cat "$out"; }
 exit $((fails > 0))

@@ -105,19 +105,12 @@ say "tlcost join --format csv $rep --capture $cap"
 "$b/tlcost" join --format csv "$rep" --capture "$cap" > "$out/e2e.graph.csv" 2> "$out/e2e.graph.err" || {
 	indent < "$out/e2e.graph.err"; fail "tlcost join --capture exited $? on the graph logs"; }
 "$b/tlcost" join "$rep" --capture "$cap" | indent
-# kernels per op name, and how many op rows (one per replay) hold them:
-# op 30 (aten::addmm) 1 kernel and op 31 (aten::gelu) 2 per replay, two
-# replays (capture pairing adds the captured ops once per replay, with ids
-# of their own); op 40 (aten::add) 1 kernel of its own, by correlation.
-# Columns counted from the end (status, op_id, op_name, group), the op name
-# unquoted.
-per_op=$(awk -F, 'NR > 1 && $2 == "kernel" {
-		st = $(NF - 3); id = $(NF - 2); nm = $(NF - 1); gsub(/"/, "", nm)
-		if (st == "attributed") { n[nm]++; if (!seen[nm "/" id]++) rows[nm]++ }
-		else if (st == "ambiguous") amb++; else bad++ }
-	END { split("aten::add aten::addmm aten::gelu", names, " ")
-	      for (i = 1; i <= 3; i++) printf "%s:%d/%d ", names[i], n[names[i]], rows[names[i]]
-	      printf "ambiguous:%d bad:%d", amb, bad }' "$out/e2e.graph.csv")
+# kernels per op name, and how many op rows (one per replay) hold them
+# (tests/gpu/graph_per_op.awk): op 30 (aten::addmm) 1 kernel and op 31
+# (aten::gelu) 2 per replay, two replays (capture pairing adds the captured
+# ops once per replay, with ids of their own); op 40 (aten::add) 1 kernel of
+# its own, by correlation.
+per_op=$(awk -f "$s/tests/gpu/graph_per_op.awk" "$out/e2e.graph.csv")
 want="aten::add:1/1 aten::addmm:2/2 aten::gelu:4/2 ambiguous:0 bad:0"
 say "kernels/op rows per op from tlcost join --capture: $per_op"
 [ "$per_op" = "$want" ] || fail "tlcost join --capture attributed the replay as $per_op, want $want"
