@@ -120,7 +120,7 @@ EXTRA_DIST += tests/cli_lib.sh $(TLC_CLI_TESTS) $(TLC_BUILD_TESTS)
 EXTRA_DIST += tests/cli/svg_check.py tests/cli/html_browser.py tests/cli/diff_check.py \
 	tests/cli/steps_check.py tests/cli/join_gate_check.py tests/cli/capture_pair_check.py \
 	tests/cli/annotate_check.py tests/cli/real_traces_check.py tests/cli/rule_args_check.py \
-	tests/cli/rollup_check.py tests/cli/output_check.py \
+	tests/cli/rollup_check.py tests/cli/trace_walk.py tests/cli/output_check.py \
 	tests/cli/comms/raw_comms.py tests/cli/comms/merge_check.py tests/cli/comms/make_ranks.py \
 	tests/cli/comms/achieved_bw.py tests/cli/comms/kernel_comms.py \
 	tests/build/layers.py tests/build/layers_objects.py tools/tracelens_compare.py \

@@ -104,7 +104,8 @@ void tlc_rep__roofline_summary_text(FILE *out, const tlc_roofline *rl);
 
 /** The JSON members hypothesis..summary of a roofline (no braces). */
 void tlc_rep__roofline_json_head(yajl_gen g, const tlc_roofline *rl);
-/** The tree's column header and rows as text; width > 0 cuts labels to fit. */
+/** The tree's column header and rows as text; width > 0 leaves out the self
+ * FLOPs columns and cuts labels to fit. */
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width);
 
 /** A device table (devices.c, devices_file.c). */

@@ -1,4 +1,5 @@
-/* Writers of the cost tree: text (80 columns), JSON, CSV. */
+/* Writers of the cost tree: text (full, or 80 columns for the report),
+ * JSON, CSV. */
 #include <string.h>
 #include "reports.h"
 #include "textw.h"
@@ -9,9 +10,12 @@ static const char *kind_name(tlc_tree_row_kind k)
 }
 
 /* Column widths: at least the headers', and wide enough for the largest
- * figure of any row, so the columns stay aligned at any size. */
+ * figure of any row, so the columns stay aligned at any size. A
+ * width-limited tree (the report's) leaves out the self columns: its label
+ * column gets their room (`tlcost tree` shows them). */
 typedef struct cols {
 	int flops, unk;
+	int self; /* 1: the self FLOPs and % columns are shown */
 } cols;
 
 static int digits_u64(unsigned long long v)
@@ -24,16 +28,16 @@ static int digits_u64(unsigned long long v)
 	return n;
 }
 
-static cols widths(const tlc_tree *t)
+static cols widths(const tlc_tree *t, int self)
 {
-	cols c = { 14, 3 };
+	cols c = { 14, 3, self };
 	tlc_digits d = { 0 };
 	for (size_t i = 0; i < tlc_tree_row_count(t); i++) {
 		const tlc_tree_row *r = tlc_tree_row_at(t, i);
 		int w = (int)strlen(tlc_textw__group(&d, r->subtree_flops));
 		if (w > c.flops)
 			c.flops = w;
-		w = (int)strlen(tlc_textw__group(&d, r->self_flops));
+		w = self ? (int)strlen(tlc_textw__group(&d, r->self_flops)) : 0;
 		if (w > c.flops)
 			c.flops = w;
 		if (digits_u64(r->subtree_unknown) > c.unk)
@@ -44,7 +48,8 @@ static cols widths(const tlc_tree *t)
 }
 
 /* One row; width > 0 drops the label's [type], then cuts the label so the
- * line fits (marked with '~'). */
+ * line fits (marked with '~'). Before the label: "%*s %5.1f " per FLOPs
+ * column shown (flops + 7 characters), unk, then two spaces. */
 static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 {
 	tlc_digits sub = { 0 }, self = { 0 };
@@ -54,7 +59,7 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 	else
 		snprintf(label, sizeof label, "%s", r->label);
 	/* a width-limited tree (the report's) shows the subtree time only */
-	size_t used = (size_t)(2 * c.flops + c.unk) + 16 + 2 * r->depth +
+	size_t used = (size_t)((c.self ? 2 : 1) * (c.flops + 7) + c.unk) + 2 + 2 * r->depth +
 	              (r->has_device_time ? (width ? 9 : 26) : 0);
 	/* too long for the width: the module's own name first, its type left out */
 	if (width && used + strlen(label) > width && r->kind == TLC_TREE_NODE && *r->module_type)
@@ -72,9 +77,10 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 			label[keep + 1] = '\0';
 		}
 	}
-	fprintf(out, "%*s %5.1f %*s %5.1f %*llu", c.flops, tlc_textw__group(&sub, r->subtree_flops),
-	        r->subtree_pct, c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct,
-	        c.unk, (unsigned long long)r->subtree_unknown);
+	fprintf(out, "%*s %5.1f ", c.flops, tlc_textw__group(&sub, r->subtree_flops), r->subtree_pct);
+	if (c.self)
+		fprintf(out, "%*s %5.1f ", c.flops, tlc_textw__group(&self, r->self_flops), r->self_pct);
+	fprintf(out, "%*llu", c.unk, (unsigned long long)r->subtree_unknown);
 	if (r->has_device_time && width)
 		fprintf(out, " %8.3f", (double)r->subtree_kernel_ns / 1e6);
 	else if (r->has_device_time)
@@ -87,11 +93,13 @@ static void text_row(FILE *out, const tlc_tree_row *r, size_t width, cols c)
 
 void tlc_rep__tree_text_rows(FILE *out, const tlc_tree *t, size_t width)
 {
-	cols c = widths(t);
+	cols c = widths(t, width == 0);
 	tlc_tree_device dv = TLC_TREE_DEVICE_INIT;
 	tlc_tree_device_get(t, &dv);
-	fprintf(out, "%*s %5s %*s %5s %*s", c.flops, "subtree FLOPs", "%", c.flops, "self FLOPs", "%",
-	        c.unk, "unk");
+	fprintf(out, "%*s %5s ", c.flops, "subtree FLOPs", "%");
+	if (c.self)
+		fprintf(out, "%*s %5s ", c.flops, "self FLOPs", "%");
+	fprintf(out, "%*s", c.unk, "unk");
 	if (dv.present && width)
 		fprintf(out, " %8s", "k.ms");
 	else if (dv.present)

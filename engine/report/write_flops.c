@@ -396,16 +396,38 @@ int tlc_write_rules(FILE *out, const tlc_engine *eng, tlc_format fmt)
 	return t ? tlc_textw__close(t, out, write_rules_text(t, eng)) : TLC_ENOMEM;
 }
 
+static void fit(int *w, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > (size_t)*w)
+		*w = n > 4096 ? 4096 : (int)n;
+}
+
+/* One row per rule; each column before the note is as wide as its longest
+ * entry (or its header), so every column starts at the same place however
+ * long a rule family's name or a rule file's path is. */
 static int write_rules_text(FILE *out, const tlc_engine *eng)
 {
 	size_t n = tlc_engine_rule_count(eng);
-	fprintf(out, "%zu rules\n%-44s %-10s %-13s %-20s %s\n", n, "name", "kind", "evidence",
-	        "provider", "note");
+	int wn = 0, wk = 0, we = 0, wp = 0;
+	fit(&wn, "name");
+	fit(&wk, "kind");
+	fit(&we, "evidence");
+	fit(&wp, "provider");
 	for (size_t i = 0; i < n; i++) {
 		const tlc_rule_info *r = tlc_engine_rule_at(eng, i);
-		fprintf(out, "%-44s %-10s %-13s %-20s %s%s\n", r->name, kind_name(r->kind),
-		        tlc_evidence_name(r->evidence), r->provider, r->overrides ? "[override] " : "",
-		        r->note);
+		fit(&wn, r->name);
+		fit(&wk, kind_name(r->kind));
+		fit(&we, tlc_evidence_name(r->evidence));
+		fit(&wp, r->provider);
+	}
+	fprintf(out, "%zu rules\n%-*s %-*s %-*s %-*s %s\n", n, wn, "name", wk, "kind", we,
+	        "evidence", wp, "provider", "note");
+	for (size_t i = 0; i < n; i++) {
+		const tlc_rule_info *r = tlc_engine_rule_at(eng, i);
+		fprintf(out, "%-*s %-*s %-*s %-*s %s%s\n", wn, r->name, wk, kind_name(r->kind), we,
+		        tlc_evidence_name(r->evidence), wp, r->provider,
+		        r->overrides ? "[override] " : "", r->note);
 	}
 	return 0;
 }

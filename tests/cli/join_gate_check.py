@@ -28,16 +28,20 @@ docs/cost-contract.md ("Not an op") alone:
   (annotated_ns); other unattributed kernels have no phase (they count
   against every phase: unphased_ns).
 
+The trace walk (reading the trace, the op rows and their nesting, the
+launch path and a launch's op) is tests/cli/trace_walk.py, shared with
+tests/cli/rollup_check.py.
+
 Usage: join_gate_check.py TRACE  -> one JSON object on stdout.
 """
-import gzip
 import json
-from decimal import Decimal
+import os
 import re
 import sys
 
-ANNOTATION_PREFIXES = ("ProfilerStep#", "Optimizer.step#", "Optimizer.zero_grad#",
-                       "enumerate(DataLoader)#")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_walk import us_to_ns, walk  # noqa: E402
+
 WRAPPER_EXACT = {
     "torch::autograd::AccumulateGrad", "TorchDynamo Cache Lookup", "CompiledFunction",
     "AOTDispatcher Runtime Wrapper Prologue", "Pregraph bytecode", "<forward_op>",
@@ -52,60 +56,9 @@ WRAPPER_PREFIXES = ("autograd::engine::evaluate_function", "torch::autograd::Cpp
 NODE_RE = re.compile(r"Backward\d*$")
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        data = json.load(f)
-    return data["traceEvents"] if isinstance(data, dict) else data
-
-
-def us_to_ns(v):
-    # Kineto writes microseconds, possibly fractional: whole ns, exactly.
-    # Epoch microseconds (about 1.7e15) times 1000 exceed a double's 53 bits,
-    # so float(v) * 1000 would move event ends by up to ~200 ns.
-    if isinstance(v, int):
-        return v * 1000
-    return int((Decimal(repr(v)) * 1000).to_integral_value())
-
-
 def main():
-    events = [e for e in load(sys.argv[1]) if e.get("ph") == "X"]
-    ops, calls, kernels, opt_spans, nccl = [], {}, [], [], []
-    for e in events:
-        cat, name, args = e.get("cat"), e.get("name", ""), e.get("args") or {}
-        if cat in ("cpu_op", "Operator"):
-            if name.startswith(ANNOTATION_PREFIXES):
-                if name.startswith("Optimizer.step#"):
-                    opt_spans.append((e["tid"], us_to_ns(e["ts"]),
-                                      us_to_ns(e["ts"]) + us_to_ns(e["dur"])))
-                continue
-            ext = args.get("External id", args.get("external id"))
-            ops.append({"name": name, "tid": e["tid"], "s": us_to_ns(e["ts"]),
-                        "e": us_to_ns(e["ts"]) + us_to_ns(e["dur"]), "ext": ext,
-                        "i": len(ops), "coll": args.get("Collective name")})
-        elif cat == "user_annotation" and name.startswith("nccl:"):
-            nccl.append((e["tid"], us_to_ns(e["ts"])))
-        elif cat == "user_annotation" and name.startswith("Optimizer.step#"):
-            opt_spans.append((e["tid"], us_to_ns(e["ts"]), us_to_ns(e["ts"]) + us_to_ns(e["dur"])))
-        elif cat in ("cuda_runtime", "Runtime", "cuda_driver"):
-            c = args.get("correlation")
-            if c is not None:
-                calls.setdefault(c, []).append(e)
-        elif cat in ("kernel", "Kernel"):
-            kernels.append(e)
-
-    # nesting: per thread, by (start, longer first, file order)
-    by_tid = {}
-    for o in ops:
-        by_tid.setdefault(o["tid"], []).append(o)
-    for lst in by_tid.values():
-        lst.sort(key=lambda o: (o["s"], -(o["e"] - o["s"]), o["i"]))
-        stack = []
-        for o in lst:
-            while stack and not (stack[-1]["s"] <= o["s"] and o["e"] <= stack[-1]["e"]):
-                stack.pop()
-            o["parent"] = stack[-1] if stack else None
-            stack.append(o)
+    tw = walk(sys.argv[1], lambda args: {"coll": args.get("Collective name")})
+    opt_spans, nccl, by_tid = tw.opt_spans, tw.nccl, tw.by_tid
 
     def is_node(o):
         p = o["parent"]
@@ -143,40 +96,14 @@ def main():
             cur = cur["parent"]
         return "backward" if o["tid"] in autograd_tids else "forward"
 
-    # the join path, from the launching calls
-    by_ext = {}
-    for o in ops:
-        if o["ext"] is not None:
-            by_ext.setdefault(o["ext"], []).append(o)
-    launching = {}
-    for k in kernels:
-        for c in calls.get((k.get("args") or {}).get("correlation"), []):
-            launching[id(c)] = c
-    with_ext = [c for c in launching.values() if "External id" in (c.get("args") or {})]
-    named = [c for c in with_ext if c["args"]["External id"] in by_ext]
-    correlation = bool(with_ext) and 2 * len(named) >= len(with_ext)
-
-    def owner(call):
-        if correlation:
-            cand = by_ext.get((call.get("args") or {}).get("External id"), [])
-            return cand[0] if len(cand) == 1 else None
-        t = us_to_ns(call["ts"])
-        best = None
-        for o in by_tid.get(call["tid"], []):
-            if o["s"] <= t <= o["e"]:
-                if best is None or (o["s"], -(o["e"] - o["s"]), o["i"]) > \
-                        (best["s"], -(best["e"] - best["s"]), best["i"]):
-                    best = o
-        return best
-
     phases = {p: {"attributed_ns": 0, "on_wrapper_ns": 0, "annotated_ns": 0}
               for p in ("forward", "backward", "optimizer", "other")}
     wrappers, unattributed_ns, unphased_ns, kernel_ns = {}, 0, 0, 0
-    for k in kernels:
+    for k in tw.kernels:
         d = us_to_ns(k["dur"])
         kernel_ns += d
-        cl = calls.get((k.get("args") or {}).get("correlation"), [])
-        o = owner(cl[0]) if cl else None
+        cl = tw.kernel_calls(k)
+        o = tw.owner(cl[0]) if cl else None
         if o is None:
             unattributed_ns += d
             if cl and any(t == cl[0]["tid"] and s <= us_to_ns(cl[0]["ts"]) <= e
@@ -194,15 +121,15 @@ def main():
         p = phase(o)
         if only_wrappers:
             phases[p]["on_wrapper_ns"] += d
-            w = wrappers.setdefault(o["name"], {"kernels": 0, "time_ns": 0})
-            w["kernels"] += 1
-            w["time_ns"] += d
+            row = wrappers.setdefault(o["name"], {"kernels": 0, "time_ns": 0})
+            row["kernels"] += 1
+            row["time_ns"] += d
         else:
             phases[p]["attributed_ns"] += d
-    json.dump({"path": "correlation" if correlation else "containment",
+    json.dump({"path": "correlation" if tw.correlation else "containment",
                "kernel_ns": kernel_ns, "unattributed_ns": unattributed_ns,
                "unphased_ns": unphased_ns,
-               "kernel_on_wrapper_ns": sum(w["time_ns"] for w in wrappers.values()),
+               "kernel_on_wrapper_ns": sum(row["time_ns"] for row in wrappers.values()),
                "phases": phases, "wrappers": wrappers}, sys.stdout, indent=1, sort_keys=True)
     print()
 

@@ -62,27 +62,42 @@ golden report_tiny.json --format json report "$TINY"
 golden report_tiny.csv --format csv report "$TINY"
 # --- goldens on model fixtures ---
 golden report_resnet50.txt report --device a100-sxm-80gb "$R50"
+# docs/reports.md shows the tree section of report_tiny.txt: it must not go stale
+sed -n '/^cost tree, forward/,/^hidden in remainder rows/p' "$top_srcdir/docs/reports.md" > "$tmp/doc_tree"
+sed -n '/^cost tree, forward/,/^hidden in remainder rows/p' "$GOLD/report_tiny.txt" > "$tmp/gold_tree"
+[ -s "$tmp/doc_tree" ] && cmp -s "$tmp/doc_tree" "$tmp/gold_tree" ||
+	bad "docs/reports.md: the report's tree section differs from report_tiny.txt"
 # The tree's columns stay aligned at any size (issue 28 item 5): an op of
 # 2 x 100000^3 = 2,000,000,000,000,000 FLOPs (25 characters with commas)
-# beside ones of 2 x 2^3 = 16 FLOPs; every row's two FLOPs columns, the
-# percentages and unk end where the header's do, in tree and report.
+# beside ones of 2 x 2^3 = 16 FLOPs; every row's FLOPs columns, the
+# percentages and unk end where the header's do, in tree (subtree and self
+# FLOPs) and report (subtree FLOPs only: its label column gets the room).
 printf '%s\n' '{"format":"tlcost-oplog","version":1}' \
 	'{"id":0,"op":"aten::mm","module":"big","module_type":"L","module_call":0,"args":[{"shape":[100000,100000],"dtype":"float32"},{"shape":[100000,100000],"dtype":"float32"}]}' \
 	'{"id":1,"op":"aten::mm","module":"small","module_type":"L","module_call":0,"args":[{"shape":[2,2],"dtype":"float32"},{"shape":[2,2],"dtype":"float32"}]}' \
 	> "$tmp/wide.jsonl"
 for sub in tree report; do
 	"$T" $sub "$tmp/wide.jsonl" > "$tmp/wide.$sub" 2>&1 || bad "$sub of a 2e15-FLOP op failed"
-	python3 - "$tmp/wide.$sub" <<'PY' || bad "$sub: columns not aligned beside a 2e15-FLOP op"
+	python3 - "$tmp/wide.$sub" $sub <<'PY' || bad "$sub: columns not aligned beside a 2e15-FLOP op"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 head = [l for l in lines if "subtree FLOPs" in l][0]
-ends = [head.index("subtree FLOPs") + 13, head.index("self FLOPs") + 10, head.index("unk") + 3]
-rows = [l for l in lines if re.match(r"^ *[0-9,]+ +[0-9.]+ +[0-9,]+ +[0-9.]+ +[0-9]+  ", l)]
+if sys.argv[2] == "tree":
+    assert "self FLOPs" in head, head
+    ends = [head.index("subtree FLOPs") + 13, head.index("self FLOPs") + 10, head.index("unk") + 3]
+    pat = r"^( *[0-9,]+) ( *[0-9.]+) ( *[0-9,]+) ( *[0-9.]+) ( *[0-9]+)  "
+    cols = (1, 3, 5)
+else:
+    assert "self FLOPs" not in head, head
+    ends = [head.index("subtree FLOPs") + 13, head.index("unk") + 3]
+    pat = r"^( *[0-9,]+) ( *[0-9.]+) ( *[0-9]+)  "
+    cols = (1, 3)
+rows = [l for l in lines if re.match(pat, l)]
 assert len(rows) >= 3, rows
 assert any("2,000,000,000,000,000" in r for r in rows), rows
 for r in rows:
-    m = re.match(r"^( *[0-9,]+) ( *[0-9.]+) ( *[0-9,]+) ( *[0-9.]+) ( *[0-9]+)  ", r)
-    got = [m.end(1), m.end(3), m.end(5)]
+    m = re.match(pat, r)
+    got = [m.end(i) for i in cols]
     assert got == ends, (r, got, ends)
 PY
 done
@@ -196,9 +211,16 @@ if not ok:
 print("aggregate intensity %.6g (sum over sum; mean of ratios would be %.6g)" % (agg, mean_of_ratios))
 PY
 done
-# A label too long for the report's 80 columns drops its [type] before it
-# is cut (issue 28 item 5: "labels are cut"): the shared B200 trace's
-# module RMSNorm_0#3 (type RMSNorm) keeps its whole name. Its 36
+# The report's tree has no self FLOPs columns (`tlcost tree` has them), so
+# its labels get their room: on the shared B200 trace (figures up to
+# 236,992,882,185, 15 characters; unk 3; k.ms 8) a row takes 15 + 1 + 5 + 1
+# (subtree FLOPs, %) + 3 (unk) + 9 (k.ms) + 2 = 36 characters before its
+# depth's indent, leaving 80 - 36 = 44 for indent and label. RMSNorm_0#3
+# (depth 3: 6 + 21 characters) keeps its name and type. A label too long
+# drops its [type] before it is cut (issue 28 item 5): TransformerBlock's
+# YaRNScalingRotaryEmbedding_0#18 (x35) (37 characters, depth 4: indent 8)
+# is cut to 44 - 8 - 1 = 35 characters (one column left free): 28 of the
+# name, '~', then " (x35)", its count kept. The B200's 36
 # TransformerBlocks number every submodule across the model (RMSNorm_2 in
 # block 1, RMSNorm_4 in block 2, ...), and blocks 1..35 are otherwise
 # identical: they fold into one row, TransformerBlock_1..35 (x35), whose
@@ -206,15 +228,18 @@ done
 # from its unfolded children: RMSNorm 12,787,200 + OAIAttention
 # 5,898,365,952 + RMSNorm 12,787,200 + MLPBlock 654,818,304). Before the
 # fold the report hid 86% of the FLOPs in "(+ 33 more calls)"; now depth 4
-# hides under 10%. A folded row cut for width keeps its "(x35)". Skipped
-# without the shared traces.
+# hides under 10%. Skipped without the shared traces.
 B200=$shared/traces/b200-eager-inference.json.gz
 if [ -f "$B200" ]; then
 	"$T" report --device h100-sxm "$B200" > "$tmp/b200" 2>&1 || bad "report on $B200 failed"
-	grep -q " RMSNorm_0#3$" "$tmp/b200" || bad "report: RMSNorm_0#3's name is cut"
+	grep -q "self FLOPs" "$tmp/b200" && bad "report: the tree shows self FLOPs"
+	grep -q "^ .*[0-9]        RMSNorm_0#3 \[RMSNorm\]$" "$tmp/b200" ||
+		bad "report: RMSNorm_0#3's name or type is cut"
 	grep -q "\[R~$" "$tmp/b200" && bad "report: a label cut inside its [type]"
-	grep -q "^230,256,552,960  97.2 .* Transforme~ (x35)$" "$tmp/b200" ||
-		bad "report: blocks 1..35 not folded, or their count cut"
+	grep -q "^ .*          YaRNScalingRotaryEmbedding_0~ (x35)$" "$tmp/b200" ||
+		bad "report: a folded row's label not cut to fit, or its count cut"
+	grep -q "^230,256,552,960  97.2 .*      TransformerBlock_1\.\.35 (x35)$" "$tmp/b200" ||
+		bad "report: blocks 1..35 not folded, or their label cut"
 	grep -q "the least from 2 whose remainder rows hide <= 10% of FLOPs" "$tmp/b200" ||
 		bad "report: the depth does not show where the cost is"
 	awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/b200" || bad "report: b200 line over 80 columns"

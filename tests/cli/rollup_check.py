@@ -2,7 +2,8 @@
 """Independent check of the device-time roll-up to the costed row (issue 25
 item 1) on a raw Kineto trace: reads the trace JSON itself (python3 standard
 library; the trace-reading rules are those of tests/cli/join_gate_check.py,
-which derives them from docs/join.md and docs/cost-contract.md) and prints
+which derives them from docs/join.md and docs/cost-contract.md, through the
+walk both share, tests/cli/trace_walk.py) and prints
 one JSON object:
 
 - kernel_ns: all kernel time;
@@ -34,77 +35,21 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from join_gate_check import ANNOTATION_PREFIXES, load, us_to_ns  # noqa: E402
+from trace_walk import us_to_ns, walk  # noqa: E402
 
 
 def main():
     names = sys.argv[2:]
-    events = [e for e in load(sys.argv[1]) if e.get("ph") == "X"]
-    ops, calls, kernels, opt_spans = [], {}, [], []
-    for e in events:
-        cat, name, args = e.get("cat"), e.get("name", ""), e.get("args") or {}
-        if cat in ("cpu_op", "Operator"):
-            if name.startswith(ANNOTATION_PREFIXES):
-                if name.startswith("Optimizer.step#"):
-                    opt_spans.append((e["tid"], us_to_ns(e["ts"]),
-                                      us_to_ns(e["ts"]) + us_to_ns(e["dur"])))
-                continue
-            ext = args.get("External id", args.get("external id"))
-            ops.append({"name": name, "tid": e["tid"], "s": us_to_ns(e["ts"]),
-                        "e": us_to_ns(e["ts"]) + us_to_ns(e["dur"]), "ext": ext,
-                        "i": len(ops), "dims": args.get("Input Dims"),
-                        "types": args.get("Input type"), "lin_ns": 0})
-        elif cat == "user_annotation" and name.startswith("Optimizer.step#"):
-            opt_spans.append((e["tid"], us_to_ns(e["ts"]), us_to_ns(e["ts"]) + us_to_ns(e["dur"])))
-        elif cat in ("cuda_runtime", "Runtime", "cuda_driver"):
-            c = args.get("correlation")
-            if c is not None:
-                calls.setdefault(c, []).append(e)
-        elif cat in ("kernel", "Kernel"):
-            kernels.append(e)
-    by_tid = {}
-    for o in ops:
-        by_tid.setdefault(o["tid"], []).append(o)
-    for lst in by_tid.values():
-        lst.sort(key=lambda o: (o["s"], -(o["e"] - o["s"]), o["i"]))
-        stack = []
-        for o in lst:
-            while stack and not (stack[-1]["s"] <= o["s"] and o["e"] <= stack[-1]["e"]):
-                stack.pop()
-            o["parent"] = stack[-1] if stack else None
-            stack.append(o)
-    by_ext = {}
-    for o in ops:
-        if o["ext"] is not None:
-            by_ext.setdefault(o["ext"], []).append(o)
-    launching = {}
-    for k in kernels:
-        for c in calls.get((k.get("args") or {}).get("correlation"), []):
-            launching[id(c)] = c
-    with_ext = [c for c in launching.values() if "External id" in (c.get("args") or {})]
-    named = [c for c in with_ext if c["args"]["External id"] in by_ext]
-    correlation = bool(with_ext) and 2 * len(named) >= len(with_ext)
-
-    def owner(call):
-        if correlation:
-            cand = by_ext.get((call.get("args") or {}).get("External id"), [])
-            return cand[0] if len(cand) == 1 else None
-        t = us_to_ns(call["ts"])
-        best = None
-        for o in by_tid.get(call["tid"], []):
-            if o["s"] <= t <= o["e"]:
-                if best is None or (o["s"], -(o["e"] - o["s"]), o["i"]) > \
-                        (best["s"], -(best["e"] - best["s"]), best["i"]):
-                    best = o
-        return best
+    tw = walk(sys.argv[1], lambda args: {"dims": args.get("Input Dims"),
+                                         "types": args.get("Input type"), "lin_ns": 0})
 
     kernel_ns = attributed_ns = 0
     under = {n: 0 for n in names}
-    for k in kernels:
+    for k in tw.kernels:
         d = us_to_ns(k["dur"])
         kernel_ns += d
-        cl = calls.get((k.get("args") or {}).get("correlation"), [])
-        o = owner(cl[0]) if cl else None
+        cl = tw.kernel_calls(k)
+        o = tw.owner(cl[0]) if cl else None
         if o is None:
             continue
         attributed_ns += d
@@ -117,7 +62,7 @@ def main():
                 cur["lin_ns"] += d
             cur = cur["parent"]
     groups = {}
-    for o in ops:
+    for o in tw.ops:
         if o["name"] != "aten::linear" or not o["dims"]:
             continue
         x, w = o["dims"][0], o["dims"][1]
@@ -143,7 +88,7 @@ def main():
                 nbytes += e * size.get(t, 0)
         g["bytes"] = g.get("bytes", 0) + nbytes + m * n * size.get(o["types"][0], 0)
         g["kernel_ns"] += o["lin_ns"]
-    json.dump({"path": "correlation" if correlation else "containment", "kernel_ns": kernel_ns,
+    json.dump({"path": "correlation" if tw.correlation else "containment", "kernel_ns": kernel_ns,
                "attributed_ns": attributed_ns, "under_ns": under,
                "linear_groups": sorted(groups.values(), key=lambda g: -g["flops"])},
               sys.stdout, indent=1,

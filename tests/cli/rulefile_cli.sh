@@ -99,5 +99,41 @@ run 1 --rules "$out.rules" flops "$out.log"
 check "family has no overload" "rules_parse_error"
 rm -f "$out.log"
 
+# `tlcost rules` lists one rule a line in columns name, kind, evidence,
+# provider, note; each column before the note is as wide as its longest
+# entry or header, then one space, so every row's fields start where the
+# header's words do, however long a family's name is (the built-in
+# sglang_profiler::forward_batch_info_compute_position_triton_* is 61
+# characters). aligned FILE checks that every row's first four fields
+# (single words) start at the header's columns and that each column is
+# exactly its longest entry + 1 wide; it prints where "kind" starts.
+aligned() {
+	awk 'NR == 2 { k = index($0, "kind"); e = index($0, "evidence")
+		p = index($0, "provider"); n = index($0, "note")
+		w1 = 4; w2 = 4; w3 = 8; w4 = 8; next }
+	NR > 2 { if (substr($0, 1, k - 1) !~ /^[^ ]+ +$/ || substr($0, k, e - k) !~ /^[^ ]+ +$/ ||
+		    substr($0, e, p - e) !~ /^[^ ]+ +$/ || substr($0, p, n - p) !~ /^[^ ]+ +$/ ||
+		    substr($0, n, 1) == " ") { print "misaligned: " $0; bad = 1 }
+		if (length($1) > w1) w1 = length($1); if (length($2) > w2) w2 = length($2)
+		if (length($3) > w3) w3 = length($3); if (length($4) > w4) w4 = length($4) }
+	END { if (k != w1 + 2 || e != k + w2 + 1 || p != e + w3 + 1 || n != p + w4 + 1) {
+		print "columns not fitted: starts " k "," e "," p "," n " for widths " w1 "," w2 "," w3 "," w4
+		bad = 1 }
+		print k; exit bad }' "$1"
+}
+run 0 rules
+kind_at=$(aligned "$out") || fail "rules: $kind_at"
+check "long family listed" "sglang_profiler::forward_batch_info_compute_position_triton_* "
+# a family name of 7 ("mylib::") + 10 x 10 ("long_name_") + 1 ("*") = 108
+# characters, longer than any built-in: the kind column starts at 110, and
+# the rows of the other rules move with it
+long=mylib::long_name_long_name_long_name_long_name_long_name_long_name_long_name_long_name_long_name_long_name_*
+printf 'rule %s evidence=formula_exact\n  macs = 0\n  read = 0\n  write = 0\nend\n' "$long" > "$out.rules"
+run 0 --rules "$out.rules" rules
+kind_at=$(aligned "$out") || fail "rules with a 108-character family: $kind_at"
+[ "$kind_at" = 110 ] || fail "rules: kind starts at $kind_at, not 110 after a 108-character name"
+check "long name listed whole" "$long cost "
+rm -f "$out.rules"
+
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "rulefile_cli: all checks passed"
