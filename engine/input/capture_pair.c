@@ -8,7 +8,11 @@
  * added to the replay's evaluation, once per matched launch with fresh ids,
  * and the eval carries, per replayed launch, the added op that launched it
  * during capture (tlc_eval__set_pairing); the join reads it. A verified
- * sequence match, never a name match of single kernels.
+ * sequence match, never a name match of single kernels. On CUDA, whose
+ * runtime records no kernel name at capture, a capture written by a CUPTI
+ * collector names each launch by the graph node it made (graph_node
+ * records), and a replayed record by the node its graph node was cloned
+ * from: tokens are then node ids, compared in node order (node_order).
  *
  * Cost: every capture trace is read twice (its ops and device records by
  * the trace reader, once to find the windows and once to hand their ops to
@@ -77,7 +81,7 @@ typedef struct pctx {
 	size_t cur_file;
 	tlc_idmap added;        /* capture op id -> 1 (this file) */
 	int err;                /* first error of the on_op callback */
-	/* CUDA graph nodes (docs/join.md, "Capture pairing on CUDA") */
+	/* CUDA graph nodes (docs/join.md, "Capture pairing", CUDA) */
 	tlc_idmap origin;       /* cloned node -> the node it was cloned from */
 	tlc_idmap node_tok;     /* node -> its token string "graph node N" */
 	char **strs;            /* the token strings, owned */
