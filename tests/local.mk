@@ -137,10 +137,7 @@ EXTRA_DIST += tests/scaling/scaling.sh tests/scaling/scaling.py tests/scaling/ge
 # ---- Inputs, goldens and the documents the tests read ----
 EXTRA_DIST += tests/fixtures/oplog tests/fixtures/trace tests/fixtures/trace_args \
 	tests/fixtures/devtime tests/fixtures/rules tests/fixtures/reports tests/golden \
-	tests/fixtures/partly_known tests/fixtures/capture/capture_two_graphs.json \
-	tests/fixtures/capture/capture_cuda.json tests/fixtures/capture/capture_huge_ids.json \
-	tests/fixtures/capture/replay_three_launches.json tests/fixtures/capture/replay_two_equal.json \
-	tests/fixtures/capture/replay_overlap.json \
+	tests/fixtures/partly_known tests/fixtures/capture \
 	tests/fixtures/diff/a.oplog.jsonl tests/fixtures/diff/b.oplog.jsonl \
 	tests/fixtures/diff/mlp_b1.oplog.jsonl tests/fixtures/diff/mlp_b8.oplog.jsonl \
 	tests/fixtures/diff/mlp_b8_bf16.oplog.jsonl tests/fixtures/diff/mlp_b8_jit.oplog.jsonl \
