@@ -693,6 +693,8 @@ static int cmp_token_node(const void *pa, const void *pb)
  * named otherwise keeps the order of its calls. */
 static void node_order(pctx *c, graph *g)
 {
+	if (g->ntok == 0)
+		return; /* no token yet: c->toks may still be NULL */
 	token *t = c->toks + g->tok0;
 	for (size_t k = 0; k < g->ntok; k++)
 		if (t[k].node < 0)
