@@ -33,24 +33,14 @@ unattributed_ns, graph_launches, matched.
 
 Usage: capture_pair_check.py REPLAY CAPTURE...
 """
-import gzip
 import json
 import sys
+
+from trace_walk import load, us_to_ns  # the one raw-trace reader of the checkers
 
 
 WRAPPERS = ("Torch-Compiled Region", "## Call CompiledFxGraph", "CompiledFunction")
 UNKNOWN = ("sglang_profiler::attention_paged_attention_ragged_",)
-
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        data = json.load(f)
-    return data["traceEvents"] if isinstance(data, dict) else data
-
-
-def us_to_ns(v):
-    return int(round(float(v) * 1000))
-
 
 def dur_ns(e):
     s = us_to_ns(e["ts"])

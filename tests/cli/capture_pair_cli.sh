@@ -131,6 +131,9 @@ check "cuda counts" "capture pairing: 4 graph launches of the replay against 2 c
 check "cuda share" "attributed by capture pairing (a verified sequence match, not a correlation): 6 kernels, 0.035 ms = 89.7% of kernel time"
 check "cuda attributed" "kernels: 7 of 8 attributed, 0 ambiguous, 1 unattributed"
 run 0 join --format csv --capture "$CC" "$CR"
+# start_ns, duration and correlation are the replay fixture's own values;
+# op ids from the formula above (2^44 = 17592186044416 + instance * 6 + id);
+# kernel_ns 35000 = the 35 us paired, summed above
 check "cuda copy" '0,kernel,"k_copy",0,7,990000,1000,30,"cudaLaunchKernel",attributed,1,"aten::copy_",'
 check "cuda g1 gemm" '1,kernel,"k_gemm",0,7,1000000,10000,40,"cudaGraphLaunch",attributed,17592186044417,"aten::mm",'
 check "cuda g1 relu" '2,kernel,"k_relu",0,7,1010000,5000,40,"cudaGraphLaunch",attributed,17592186044418,"aten::relu",'
